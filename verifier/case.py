@@ -1,0 +1,165 @@
+"""Case files: one scenario per YAML file, strictly checked.
+
+The common header (id, title, source, clauses, readings, status, ...) is defined
+here; each ruleset supplies the schemas and parsers of ``before``, ``actions``
+and ``expect``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import registry
+from .errors import CaseError, CaseErrors, Location, did_you_mean
+from .ruleset import Citation, Ruleset
+from .schema import validate
+from .source import Located, load_file, load_text
+
+STATUSES = ("documented", "derived", "needs-ruling", "ruled")
+
+HEADER_PROPERTIES: dict[str, Any] = {
+    "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$",
+           "description": "lower-case letters, digits, dots and dashes; also names the snapshot"},
+    "title": {"type": "string", "minLength": 1},
+    "ruleset": {"type": "string"},
+    "status": {"enum": list(STATUSES)},
+    "source": {
+        "type": "object", "additionalProperties": False, "required": ["seed", "section"],
+        "properties": {"seed": {"type": "string", "minLength": 1}, "section": {"type": "string", "minLength": 1},
+                       "example": {"type": "string"}},
+    },
+    "clauses": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+    "readings": {"type": "object", "additionalProperties": {"type": "string"}},
+    "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+    "layout": {"type": "string", "description": "how the layout was chosen where the source gives none"},
+    "note": {"type": "string"},
+}
+REQUIRED = ["id", "title", "ruleset", "source", "clauses", "before", "actions", "expect"]
+
+
+def case_schema(ruleset: Ruleset) -> dict:
+    """The JSON Schema of a case file for one ruleset."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"verifier case ({ruleset.key})",
+        "type": "object",
+        "additionalProperties": False,
+        "required": REQUIRED,
+        "properties": {
+            **HEADER_PROPERTIES,
+            "ruleset": {"const": ruleset.key},
+            "before": ruleset.before_schema,
+            "actions": ruleset.actions_schema,
+            "expect": ruleset.expect_schema,
+        },
+    }
+
+
+def published_schema() -> dict:
+    """One schema for every registered ruleset, as published in docs/schema/."""
+    branches = []
+    for key in registry.names():
+        ruleset = registry.get(key)
+        branches.append({
+            "if": {"properties": {"ruleset": {"const": key}}},
+            "then": {"properties": {"before": ruleset.before_schema, "actions": ruleset.actions_schema,
+                                    "expect": ruleset.expect_schema}},
+        })
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.invalid/verifier/case.schema.json",
+        "title": "verifier case file",
+        "description": "One scenario of a spatial game rule: a before state, actions, and the expected outcome.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": REQUIRED,
+        "properties": {**HEADER_PROPERTIES, "ruleset": {"enum": registry.names()},
+                       "before": {"type": "object"}, "actions": {}, "expect": {"type": "object"}},
+        "allOf": branches,
+    }
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    ruleset: Ruleset
+    status: str
+    source: Citation
+    clauses: tuple[str, ...]
+    readings: Mapping[str, str]  # the full reading: defaults with the case's pins applied
+    pinned: Mapping[str, str]  # only what the case pinned
+    tags: tuple[str, ...]
+    layout: str | None
+    note: str | None
+    before: Any
+    actions: Any
+    expect: Any
+    doc: Located  # the loaded file, for locating mismatches
+
+    @property
+    def path(self) -> str:
+        return self.doc.file
+
+    @property
+    def line(self) -> int:
+        return self.doc.line_of(()) or 1
+
+    def where(self, path: Iterable[Any]):
+        return self.doc.where(path)
+
+
+def parse_case(doc: Located) -> Case:
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error((), "a case file must be a mapping of fields (id, title, ruleset, ...)")
+    key = data.get("ruleset")
+    if key is None:
+        raise doc.error((), "missing required field 'ruleset'")
+    if not isinstance(key, str):
+        raise doc.error(("ruleset",), "expected a ruleset name, such as 'ypp'")
+    ruleset = registry.get(key, doc.where(("ruleset",)))
+    problems = validate(doc, case_schema(ruleset))
+    if problems:
+        raise problems[0] if len(problems) == 1 else CaseErrors(problems)
+
+    pins = data.get("readings") or {}
+    reading = ruleset.reading(pins, {k: doc.where(("readings", k), key=True) for k in pins})
+    known = set(ruleset.clause_ids)
+    for i, clause in enumerate(data["clauses"]):
+        if clause not in known:
+            raise doc.error(("clauses", i), f"ruleset {key!r} has no clause {clause!r}; "
+                                            f"{did_you_mean(clause, sorted(known))}")
+    before, actions, expect = ruleset.parse(doc, ("before",), ("actions",), ("expect",))
+    source = data["source"]
+    return Case(
+        id=data["id"], title=data["title"], ruleset=ruleset, status=data.get("status", "documented"),
+        source=Citation(source["seed"], source["section"], source.get("example")),
+        clauses=tuple(data["clauses"]), readings=reading, pinned=dict(pins),
+        tags=tuple(data.get("tags", ())), layout=data.get("layout"), note=data.get("note"),
+        before=before, actions=actions, expect=expect, doc=doc,
+    )
+
+
+def load_case(path: str | Path) -> Case:
+    return parse_case(load_file(path))
+
+
+def load_case_text(text: str, file: str = "<string>") -> Case:
+    return parse_case(load_text(text, file))
+
+
+def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Every .yaml/.yml file under the given files and folders, in a stable order."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise CaseError("no such file or folder", Location(str(path)))
+    return found

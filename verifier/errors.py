@@ -1,0 +1,79 @@
+"""Exact exception types. Every error a user can cause is one of these, and
+``str(error)`` is a single line that says where the problem is and what to do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+
+class VerifierError(Exception):
+    """Base class of every error the tool reports to a user."""
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        text = ":".join(parts)
+        if self.field:
+            text += f": {self.field}"
+        return text
+
+
+class CaseError(VerifierError):
+    """A case file is malformed. Names the file, line, column and field path."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        self.message = message
+        self.location = location or Location()
+        super().__init__(f"{self.location}: {message}")
+
+
+class SceneError(CaseError):
+    """The case parses, but describes a scene that cannot exist (two ships on one
+    tile, a ship on a rock, ...)."""
+
+
+class UnknownRulesetError(CaseError):
+    """A ruleset key that no installed ruleset provides."""
+
+
+class UnknownReadingError(CaseError):
+    """A reading point or option that the ruleset does not define."""
+
+
+class CaseErrors(VerifierError):
+    """Several problems found in one file; each is reported on its own line."""
+
+    def __init__(self, errors: Sequence[CaseError]):
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+class SnapshotMissingError(VerifierError):
+    """A diagram has no stored snapshot to compare with."""
+
+
+class ImplementationError(VerifierError):
+    """An implementation under test misbehaved."""
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """A hint for a near miss, or the list of valid choices when nothing is near."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    shown = ", ".join(repr(c) for c in sorted(map(str, choices)))
+    return f"expected one of {shown}"

@@ -1,0 +1,170 @@
+"""What every ruleset plugin provides, and the value types they share.
+
+A ruleset is a small object with a clause table, named readings, a JSON Schema
+for its part of a case, a parser, a pure resolver, a comparer and a drawing
+function. The core calls nothing else, so a grid, a plane or a map of areas all
+fit behind the same interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+from .errors import UnknownReadingError, did_you_mean, Location
+
+
+@dataclass(frozen=True)
+class Citation:
+    seed: str
+    section: str
+    example: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.seed}, {self.section}"
+        return text + (f", \"{self.example}\"" if self.example else "")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule clause: a stable id in the source's own numbering, our paraphrase,
+    and where the original stands."""
+
+    id: str
+    summary: str
+    source: Citation
+    readings: tuple[str, ...] = ()  # reading points that decide how this clause is applied
+
+
+@dataclass(frozen=True)
+class ReadingPoint:
+    """A place where the rule text is silent or contradicts itself, with the named
+    ways of reading it. ``default`` is what the reference resolver does unless a
+    case pins another option."""
+
+    name: str
+    question: str
+    options: Mapping[str, str]  # option name -> what it means
+    default: str
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while resolving: a collision, a bump, a hit, ..."""
+
+    kind: str
+    pieces: tuple[str, ...]
+    round: int = 1
+    phase: str = ""
+    clause: str = ""
+    detail: str = ""
+
+    def key(self, ordered: bool) -> tuple:
+        pieces = self.pieces if ordered else tuple(sorted(self.pieces))
+        return (self.round, self.kind, pieces)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of resolving a scene: the state after, what happened, and for each
+    piece the clause ids that decided its fate (provenance)."""
+
+    after: Any
+    events: tuple[Event, ...]
+    provenance: Mapping[str, tuple[str, ...]]
+    frames: tuple[Any, ...] = ()  # intermediate states, for drawings and animations
+    reading: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def clauses_used(self) -> frozenset[str]:
+        return frozenset(c.split(" ", 1)[-1] for ids in self.provenance.values() for c in ids)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One difference between what a case expects and what came out."""
+
+    path: tuple  # field path inside the case's ``expect`` section
+    expected: Any
+    actual: Any
+    message: str
+
+
+class Ruleset:
+    """Base class of ruleset plugins. Subclasses set the class attributes and
+    override the methods; see ``verifier/rulesets/ypp`` for a full example."""
+
+    key: str = ""
+    title: str = ""
+    clauses: tuple[Clause, ...] = ()
+    reading_points: tuple[ReadingPoint, ...] = ()
+    # JSON Schemas of the ruleset's parts of a case file.
+    before_schema: dict = {}
+    actions_schema: dict = {}
+    expect_schema: dict = {}
+
+    # --- clauses and readings -------------------------------------------------
+
+    def clause(self, clause_id: str) -> Clause:
+        for clause in self.clauses:
+            if clause.id == clause_id:
+                return clause
+        raise KeyError(clause_id)
+
+    @property
+    def clause_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.clauses)
+
+    @property
+    def default_reading(self) -> Mapping[str, str]:
+        return MappingProxyType({p.name: p.default for p in self.reading_points})
+
+    def reading(self, pins: Mapping[str, str] | None = None,
+                where: Mapping[str, Location] | None = None) -> Mapping[str, str]:
+        """The full reading: the defaults with ``pins`` laid over them.
+        ``where`` optionally maps a pinned point to its place in a file."""
+        points = {p.name: p for p in self.reading_points}
+        chosen = dict(self.default_reading)
+        for name, option in (pins or {}).items():
+            location = (where or {}).get(name)
+            if name not in points:
+                raise UnknownReadingError(
+                    f"ruleset {self.key!r} has no reading point {name!r}; {did_you_mean(name, list(points))}",
+                    location)
+            if option not in points[name].options:
+                raise UnknownReadingError(
+                    f"reading point {name!r} has no option {option!r}; "
+                    f"{did_you_mean(option, list(points[name].options))}", location)
+            chosen[name] = option
+        return MappingProxyType(chosen)
+
+    def all_readings(self) -> list[Mapping[str, str]]:
+        """Every combination of reading options (small for every ruleset here)."""
+        combos: list[dict[str, str]] = [{}]
+        for point in self.reading_points:
+            combos = [dict(c, **{point.name: o}) for c in combos for o in point.options]
+        return [MappingProxyType(c) for c in combos]
+
+    # --- the plugin contract ---------------------------------------------------
+
+    def parse(self, doc, before_path: tuple, actions_path: tuple, expect_path: tuple | None):
+        """Turn the validated ``before``, ``actions`` and ``expect`` sections into the
+        ruleset's value types, raising SceneError for impossible scenes.
+        Returns (before, actions, expect)."""
+        raise NotImplementedError
+
+    def resolve(self, before: Any, actions: Any, reading: Mapping[str, str]) -> Outcome:
+        raise NotImplementedError
+
+    def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
+        raise NotImplementedError
+
+    def draw(self, before: Any, actions: Any, outcome: Outcome, **options):
+        raise NotImplementedError
+
+    def describe(self, before: Any, actions: Any, outcome: Outcome) -> str:
+        raise NotImplementedError
+
+    def outcome_json(self, outcome: Outcome) -> dict:
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+"""Ruleset plugins, one subpackage each."""

@@ -1,0 +1,119 @@
+"""YPP: Puzzle Pirates sea-battle movement and collisions (seed 000) on a square grid."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from ...ruleset import Mismatch, Outcome, Ruleset
+from .clauses import CLAUSES, READING_POINTS
+from .model import Scene, Turn
+from .parse import (ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions,
+                    parse_before, parse_expect)
+from .resolver import resolve_turn
+
+_ORDERED_EVENTS = ("bump", "push")
+
+
+def _event_text(kind: str, ships: tuple[str, ...], round_no: int) -> str:
+    if kind == "collision":
+        what = f"collision between {ships[0]} and {ships[1]}"
+    elif kind == "bump":
+        what = f"{ships[0]} bumps {ships[1]}"
+    elif kind == "push":
+        what = f"{ships[0]} pushes {ships[1]}"
+    else:
+        what = f"{ships[0]} hits the {'board edge' if kind == 'edge' else 'rock'}"
+    return f"{what} (round {round_no})"
+
+
+class YppRuleset(Ruleset):
+    key = "ypp"
+    title = "Puzzle Pirates: collision mechanics"
+    clauses = CLAUSES
+    reading_points = READING_POINTS
+    before_schema = BEFORE_SCHEMA
+    actions_schema = ACTIONS_SCHEMA
+    expect_schema = EXPECT_SCHEMA
+
+    def parse(self, doc, before_path, actions_path, expect_path):
+        scene = parse_before(doc, before_path)
+        turn = parse_actions(doc, actions_path, scene)
+        expect = parse_expect(doc, expect_path, scene, turn) if expect_path is not None else None
+        return scene, turn, expect
+
+    def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
+        return resolve_turn(before, actions, reading)
+
+    def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
+        problems = []
+        after = outcome.after.by_name
+        listed = {name: (tile, heading) for name, tile, heading in expect.ships}
+        for ship in before.ships:
+            got = after[ship.name]
+            if ship.name in listed:
+                tile, heading = listed[ship.name]
+                if got.at != tile:
+                    problems.append(Mismatch(("ships", ship.name, "at"), list(tile), list(got.at),
+                                             f"{ship.name} should end at {list(tile)} but ends at {list(got.at)}"))
+                if got.heading != heading:
+                    problems.append(Mismatch(("ships", ship.name, "heading"), heading.name, got.heading.name,
+                                             f"{ship.name} should face {heading.name} but faces {got.heading.name}"))
+            elif (got.at, got.heading) != (ship.at, ship.heading):
+                problems.append(Mismatch(
+                    ("ships",), [list(ship.at), ship.heading.name], [list(got.at), got.heading.name],
+                    f"{ship.name} is not listed, so it should stay at {list(ship.at)} facing "
+                    f"{ship.heading.name}, but it ends at {list(got.at)} facing {got.heading.name}"))
+
+        def key(kind, ships, round_no):
+            return (round_no, kind, tuple(ships) if kind in _ORDERED_EVENTS else tuple(sorted(ships)))
+
+        actual = Counter(key(e.kind, e.pieces, e.round) for e in outcome.events)
+        wanted = Counter()
+        for event in expect.events:
+            k = key(event.kind, event.ships, event.round)
+            wanted[k] += 1
+            if wanted[k] > actual.get(k, 0):
+                problems.append(Mismatch(("events", event.index), _event_text(event.kind, event.ships, event.round),
+                                         None, f"expected event did not happen: "
+                                               f"{_event_text(event.kind, event.ships, event.round)}"))
+        for e in outcome.events:
+            k = key(e.kind, e.pieces, e.round)
+            if actual[k] > wanted.get(k, 0):
+                actual[k] -= 1
+                problems.append(Mismatch(("events",), None, _event_text(e.kind, e.pieces, e.round),
+                                         f"unexpected event: {_event_text(e.kind, e.pieces, e.round)}"
+                                         + (f" [{e.clause}]" if e.clause else "")))
+        return problems
+
+    def describe(self, before: Scene, actions: Turn, outcome: Outcome) -> str:
+        lines = []
+        after = outcome.after.by_name
+        width = max(len(s.name) for s in before.ships)
+        for ship in before.ships:
+            end = after[ship.name]
+            moved = "" if (end.at, end.heading) != (ship.at, ship.heading) else "  (unchanged)"
+            lines.append(f"{ship.name:<{width}}  {ship.type} ({ship.size.label})  {list(ship.at)} {ship.heading.name}"
+                         f" -> {list(end.at)} {end.heading.name}{moved}")
+            for entry in outcome.provenance.get(ship.name, ()):
+                lines.append(f"{'':<{width}}    {entry}")
+        lines.append("events:" if outcome.events else "events: none")
+        for e in outcome.events:
+            lines.append(f"  r{e.round} {e.phase:<4} {_event_text(e.kind, e.pieces, e.round)}"
+                         + (f"  [{e.clause}]" if e.clause else "") + (f"  {e.detail}" if e.detail else ""))
+        return "\n".join(lines)
+
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        return {
+            "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
+            "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
+                        "clause": e.clause} for e in outcome.events],
+            "provenance": {k: list(v) for k, v in outcome.provenance.items()},
+        }
+
+    def draw(self, before, actions, outcome, **options):
+        from .draw import draw_case
+        return draw_case(before, actions, outcome, **options)
+
+
+RULESET = YppRuleset()

@@ -1,0 +1,170 @@
+"""Value types of the YPP sea-battle board: tiles, headings, ships, boards, turns.
+
+Coordinates: ``(x, y)`` with x growing east and y growing south; (0, 0) is the
+north-west corner of the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from functools import cached_property
+from typing import Mapping
+
+Tile = tuple[int, int]
+
+
+class Heading(Enum):
+    N = (0, -1)
+    E = (1, 0)
+    S = (0, 1)
+    W = (-1, 0)
+
+    @property
+    def dx(self) -> int:
+        return self.value[0]
+
+    @property
+    def dy(self) -> int:
+        return self.value[1]
+
+    def clockwise(self) -> "Heading":
+        return _CLOCKWISE[self]
+
+    def counterclockwise(self) -> "Heading":
+        return _COUNTER[self]
+
+    def ahead(self, tile: Tile, steps: int = 1) -> Tile:
+        return (tile[0] + self.dx * steps, tile[1] + self.dy * steps)
+
+
+_ORDER = [Heading.N, Heading.E, Heading.S, Heading.W]
+_CLOCKWISE = {h: _ORDER[(i + 1) % 4] for i, h in enumerate(_ORDER)}
+_COUNTER = {h: _ORDER[(i - 1) % 4] for i, h in enumerate(_ORDER)}
+
+
+class SizeClass(IntEnum):
+    SMALL = 1
+    MEDIUM = 2
+    LARGE = 3
+    GRAND = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+# Ship types and their size classes, from the table in seed 000
+# ("Collisions during movement", "Concepts"). The war galleon is not in it.
+SHIP_TYPES: Mapping[str, SizeClass] = {
+    "sloop": SizeClass.SMALL,
+    "cutter": SizeClass.SMALL,
+    "dhow": SizeClass.SMALL,
+    "fanchuan": SizeClass.SMALL,
+    "longship": SizeClass.MEDIUM,
+    "baghlah": SizeClass.MEDIUM,
+    "merchant brig": SizeClass.MEDIUM,
+    "junk": SizeClass.MEDIUM,
+    "war brig": SizeClass.MEDIUM,
+    "merchant galleon": SizeClass.LARGE,
+    "xebec": SizeClass.LARGE,
+    "war frigate": SizeClass.LARGE,
+    "grand frigate": SizeClass.GRAND,
+}
+
+
+class Token(Enum):
+    NONE = "none"
+    FORWARD = "forward"
+    LEFT = "left"
+    RIGHT = "right"
+
+    def side(self, heading: Heading) -> Heading | None:
+        if self is Token.LEFT:
+            return heading.counterclockwise()
+        if self is Token.RIGHT:
+            return heading.clockwise()
+        return None
+
+
+@dataclass(frozen=True)
+class Ship:
+    name: str
+    type: str
+    at: Tile
+    heading: Heading
+
+    @property
+    def size(self) -> SizeClass:
+        return SHIP_TYPES[self.type]
+
+    def moved(self, at: Tile, heading: Heading) -> "Ship":
+        return Ship(self.name, self.type, at, heading)
+
+
+class Corner(Enum):
+    NW = (0, 0)
+    NE = (1, 0)
+    SE = (1, 1)
+    SW = (0, 1)
+
+    def next(self) -> "Corner":
+        return _NEXT_CORNER[self]
+
+
+_NEXT_CORNER = {Corner.NW: Corner.NE, Corner.NE: Corner.SE, Corner.SE: Corner.SW, Corner.SW: Corner.NW}
+
+
+@dataclass(frozen=True)
+class Board:
+    width: int
+    height: int
+    rocks: frozenset[Tile] = frozenset()
+    wind: tuple[tuple[Tile, Heading], ...] = ()  # sorted by tile
+    whirlpools: tuple[Tile, ...] = ()  # north-west tile of each 2x2 clockwise whirlpool
+
+    def on_board(self, tile: Tile) -> bool:
+        return 0 <= tile[0] < self.width and 0 <= tile[1] < self.height
+
+    @cached_property
+    def wind_at(self) -> Mapping[Tile, Heading]:
+        return dict(self.wind)
+
+    @cached_property
+    def whirl_at(self) -> Mapping[Tile, tuple[Tile, Corner]]:
+        """For each whirlpool tile: the whirlpool's north-west tile and the corner."""
+        table = {}
+        for origin in self.whirlpools:
+            for corner in Corner:
+                table[(origin[0] + corner.value[0], origin[1] + corner.value[1])] = (origin, corner)
+        return table
+
+    def whirl_path(self, tile: Tile) -> tuple[Tile, Tile]:
+        """The tile a whirlpool carries a ship through, and the one it ends on."""
+        origin, corner = self.whirl_at[tile]
+        via, to = corner.next(), corner.next().next()
+        return ((origin[0] + via.value[0], origin[1] + via.value[1]),
+                (origin[0] + to.value[0], origin[1] + to.value[1]))
+
+
+@dataclass(frozen=True)
+class Scene:
+    board: Board
+    ships: tuple[Ship, ...]  # sorted by name
+
+    @cached_property
+    def by_name(self) -> Mapping[str, Ship]:
+        return {s.name: s for s in self.ships}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Up to four rounds; each round gives some ships a token (others hold none)."""
+
+    rounds: tuple[tuple[tuple[str, Token], ...], ...]
+
+    def token(self, round_index: int, ship: str) -> Token:
+        for name, token in self.rounds[round_index]:
+            if name == ship:
+                return token
+        return Token.NONE

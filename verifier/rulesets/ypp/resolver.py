@@ -1,0 +1,333 @@
+"""The YPP reference resolver: a pure function from (scene, turn, reading) to outcome.
+
+Each round has two phases, movement then wind. Both use the same two-step claim
+procedure from seed 000 ("Collision rules"): a straight mover (forward token or
+wind) has one step, a turning mover (left/right token or whirlpool) has two.
+
+Within a step every decision is simultaneous. Claims are fixed at the start of
+the step; the only thing that can change is whether a ship really leaves its
+tile. We therefore start from "everyone who may move, moves" and withdraw
+movers whose condition fails, propagating along a worklist. Withdrawals only
+cause further withdrawals, so the result is the unique greatest fixpoint: it
+does not depend on the order ships are listed or visited, and the work is
+linear in the number of ships.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from ...ruleset import Event, Outcome
+from .model import Board, Heading, Scene, Ship, Tile, Token, Turn
+
+# Bump effects.
+_STOP, _KNOCK, _PUSH = "stop", "knock", "push"
+
+
+@dataclass
+class _Mover:
+    name: str
+    turning: bool
+    direction: Heading  # direction of step 1, used for bumps and pushes
+    via: Tile  # the tile claimed in step 1
+    dest: Tile | None  # the tile claimed in step 2 (turning movers only)
+
+
+@dataclass
+class _Phase:
+    """Naming for one phase: clause prefixes and event labels."""
+
+    name: str  # "move" or "wind"
+    step: str  # clause prefix for the claim cases
+    bump: str  # clause prefix for the bump bullets
+
+
+_MOVE = _Phase("move", "move", "bump")
+_WIND = _Phase("wind", "wind", "wind.bump")
+
+
+class _Run:
+    """Mutable working state of one resolution; never escapes ``resolve_turn``."""
+
+    def __init__(self, scene: Scene, reading: Mapping[str, str], record: bool):
+        self.board = scene.board
+        self.reading = reading
+        self.record = record
+        self.types = {s.name: s.type for s in scene.ships}
+        self.size = {s.name: int(s.size) for s in scene.ships}
+        self.pos: dict[str, Tile] = {s.name: s.at for s in scene.ships}
+        self.head: dict[str, Heading] = {s.name: s.heading for s in scene.ships}
+        self.events: list[Event] = []
+        self.seen_pairs: set[tuple] = set()
+        self.prov: dict[str, list[str]] = defaultdict(list)
+        self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
+        self.round = 0
+        self.snapshot("start")
+
+    # --- bookkeeping -------------------------------------------------------
+
+    def snapshot(self, label: str) -> None:
+        if self.record:
+            self.frames.append((label, {n: (p, self.head[n]) for n, p in self.pos.items()}))
+
+    def note(self, ship: str, clause: str) -> None:
+        self.prov[ship].append(f"r{self.round} {clause}")
+
+    def note_reading(self, ship: str, point: str) -> None:
+        self.prov[ship].append(f"r{self.round} reading {point}={self.reading[point]}")
+
+    def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, detail: str = "",
+              unordered: bool = False) -> None:
+        if unordered:
+            key = (self.round, phase.name, kind, tuple(sorted(pieces)))
+            if key in self.seen_pairs:
+                return
+            self.seen_pairs.add(key)
+            pieces = tuple(sorted(pieces))
+        self.events.append(Event(kind, pieces, self.round, phase.name, clause, detail))
+
+    def blocked_by_terrain(self, ship: str, tile: Tile, phase: _Phase) -> bool:
+        if not self.board.on_board(tile):
+            self.note(ship, "edge.1")
+            self.event("edge", (ship,), phase, "edge.1", f"{tile}")
+            return True
+        if tile in self.board.rocks:
+            self.note(ship, "rock.1")
+            self.event("rock", (ship,), phase, "rock.1", f"{tile}")
+            return True
+        return False
+
+    def occupancy(self) -> dict[Tile, str]:
+        occ: dict[Tile, str] = {}
+        for name, tile in self.pos.items():
+            # Overlaps only arise under the "literal" push reading; keep the choice order-free.
+            if tile not in occ or name < occ[tile]:
+                occ[tile] = name
+        return occ
+
+    # --- bumps -------------------------------------------------------------
+
+    def bump_effect(self, mover: _Mover, other: str, phase: _Phase) -> tuple[str, str]:
+        """(effect, clause) of ``mover`` bumping the standing ship ``other``."""
+        motion = (f"{phase.bump}.1", _STOP) if mover.turning else (f"{phase.bump}.2", _KNOCK)
+        mine, theirs = self.size[mover.name], self.size[other]
+        by_class = None
+        if mine < theirs:
+            by_class = (f"{phase.bump}.3", _STOP)
+        elif mine > theirs:
+            by_class = (f"{phase.bump}.4", _PUSH)
+        order = self.reading["bump"]
+        if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
+            clause, effect = motion
+        else:
+            clause, effect = by_class
+        return effect, clause
+
+    # --- one step of claims ------------------------------------------------
+
+    def step(self, movers: list[_Mover], second: bool, phase: _Phase) -> set[str]:
+        """Resolve one claim step for ``movers``; returns the names that moved."""
+        target = {m.name: (m.dest if second else m.via) for m in movers}
+        moving = {m.name: m for m in movers}
+        occ = self.occupancy()
+        claims: dict[Tile, list[str]] = defaultdict(list)
+        for m in movers:
+            claims[target[m.name]].append(m.name)
+        letter = (lambda c: f"{phase.step}.2{c}") if second else (lambda c: f"{phase.step}.1{c}")
+        vacate = self.reading["vacate"]
+        literal = self.reading["push_blocked"] == "literal"
+
+        going: set[str] = set()
+        waits_on: dict[str, list[str]] = defaultdict(list)  # leaver -> what needs it gone
+        pushes: dict[str, list[tuple[str, Tile, str, str]]] = defaultdict(list)  # standing -> bumps
+        push_into: dict[Tile, int] = defaultdict(int)
+
+        # Pass 1: the fixed facts of each claim.
+        for m in movers:
+            name, here, tile = m.name, self.pos[m.name], target[m.name]
+            if self.blocked_by_terrain(name, tile, phase):
+                continue
+            occupant = occ.get(tile)
+            if occupant is not None:
+                other = moving.get(occupant)
+                if other is not None and target[occupant] == here:
+                    self.note(name, letter("c"))
+                    self.event("collision", (name, occupant), phase, letter("c"), unordered=True)
+                    continue
+                standing = other is None
+                if not standing and vacate != "follow":
+                    self.note_reading(name, "vacate")
+                    standing = vacate == "stationary" or second
+                    if not standing:  # "blocked" in step 1: no clause covers it
+                        self.event("collision", (name, occupant), phase, "vacate=blocked", unordered=True)
+                        continue
+                if standing and second:
+                    self.note(name, letter("b"))
+                    self.event("collision", (name, occupant), phase, letter("b"), unordered=True)
+                    continue
+                if standing:
+                    self.note(name, letter("b"))
+                    effect, clause = self.bump_effect(m, occupant, phase)
+                    self.note(name, clause)
+                    self.note(occupant, clause)
+                    self.event("bump", (name, occupant), phase, clause)
+                    if effect != _STOP:
+                        to = m.direction.ahead(tile)
+                        pushes[occupant].append((name, to, effect, clause))
+                        push_into[to] += 1
+                        if effect == _PUSH:
+                            going.add(name)
+                    continue
+                # "follow": judge the claim as if the tile were empty, provided the occupant
+                # really leaves (checked in pass 3).
+                self.note_reading(name, "vacate")
+                waits_on[occupant].append(name)
+            rivals = [c for c in claims[tile] if c != name]
+            stronger = [c for c in rivals if self.size[c] >= self.size[name]]
+            if stronger:
+                self.note(name, letter("d"))
+                for c in stronger:
+                    self.event("collision", (name, c), phase, letter("d"), unordered=True)
+                continue
+            if rivals:
+                self.note(name, letter("e"))
+                for c in rivals:
+                    self.event("collision", (name, c), phase, letter("e"), unordered=True)
+            else:
+                self.note(name, letter("a"))
+            going.add(name)
+
+        # Pass 2: which pushes can happen. Fixed obstacles are known now; a ship in the way
+        # makes the push depend on that ship leaving.
+        push_ok: dict[str, bool] = {}
+        for standing, bumps in pushes.items():
+            to = bumps[0][1]
+            reason = None
+            if len(bumps) > 1:
+                reason = "bumped from more than one side"
+            elif not self.board.on_board(to):
+                reason = "the board edge is behind it"
+            elif to in self.board.rocks:
+                reason = "a rock is behind it"
+            elif claims.get(to) or push_into[to] > 1:
+                reason = "another ship claims the tile behind it"
+            elif to in occ and occ[to] not in moving:
+                reason = "a ship stands behind it"
+            if reason is not None and not literal:
+                push_ok[standing] = False
+                for pusher, _, effect, _ in bumps:
+                    self.blocked_push(standing, pusher, effect, going)
+                continue
+            push_ok[standing] = len(bumps) == 1
+            if reason is None and to in occ:
+                waits_on[occ[to]].append(f"push:{standing}")
+
+        # Pass 3: withdraw every mover whose tile stayed taken, and whatever depended on it.
+        work = [n for n in moving if n not in going]
+        while work:
+            gone = work.pop()
+            for dependant in waits_on.pop(gone, ()):
+                if dependant.startswith("push:"):
+                    standing = dependant[5:]
+                    if push_ok[standing] and not literal:
+                        push_ok[standing] = False
+                        pusher, _, effect, _ = pushes[standing][0]
+                        if self.blocked_push(standing, pusher, effect, going):
+                            work.append(pusher)
+                elif dependant in going:
+                    going.discard(dependant)
+                    self.event("collision", (dependant, gone), phase, "vacate=follow", unordered=True)
+                    work.append(dependant)
+
+        # Apply.
+        for name in going:
+            self.pos[name] = target[name]
+        for standing, bumps in pushes.items():
+            if push_ok[standing]:
+                pusher, to, _, clause = bumps[0]
+                self.pos[standing] = to
+                self.event("push", (pusher, standing), phase, clause, f"to {to}")
+        return going
+
+    def blocked_push(self, standing: str, pusher: str, effect: str, going: set[str]) -> bool:
+        """Record a push that cannot happen; returns True if the pusher is withdrawn."""
+        self.note_reading(standing, "push_blocked")
+        self.note_reading(pusher, "push_blocked")
+        if effect == _PUSH and pusher in going:
+            going.discard(pusher)
+            return True
+        return False
+
+    # --- phases ------------------------------------------------------------
+
+    def phase(self, movers: list[_Mover], phase: _Phase) -> set[str]:
+        """Both steps of a phase. Returns the names of the turning movers (for facings)."""
+        if not movers:
+            return set()
+        first = self.step(movers, second=False, phase=phase)
+        self.snapshot(f"r{self.round} {phase.name} step 1")
+        onward = [m for m in movers if m.turning and m.name in first]
+        if onward:
+            self.step(onward, second=True, phase=phase)
+        return {m.name for m in movers if m.turning}
+
+    def movement(self, turn: Turn, index: int) -> None:
+        movers = []
+        for name, token in turn.rounds[index]:
+            if token is Token.NONE:
+                continue
+            heading = self.head[name]
+            via = heading.ahead(self.pos[name])
+            side = token.side(heading)
+            self.note(name, "token.forward" if side is None else "token.turn")
+            movers.append(_Mover(name, side is not None, heading, via,
+                                 side.ahead(via) if side is not None else None))
+        turners = self.phase(movers, _MOVE)
+        for name, token in turn.rounds[index]:
+            if name in turners:
+                self.head[name] = token.side(self.head[name])
+                self.note(name, "move.note")
+        self.snapshot(f"r{self.round} move")
+
+    def wind(self, moved_by_token: set[str]) -> None:
+        board = self.board
+        movers = []
+        if board.wind or board.whirlpools:
+            wind_at, whirl_at = board.wind_at, board.whirl_at
+            for name, tile in self.pos.items():
+                direction = wind_at.get(tile)
+                if direction is not None:
+                    self.note(name, "wind.tile")
+                    movers.append(_Mover(name, False, direction, direction.ahead(tile), None))
+                elif tile in whirl_at:
+                    self.note(name, "whirl.tile")
+                    via, dest = board.whirl_path(tile)
+                    direction = Heading((via[0] - tile[0], via[1] - tile[1]))
+                    movers.append(_Mover(name, True, direction, via, dest))
+        for m in movers:
+            if m.name in moved_by_token:
+                self.note(m.name, "turn.rounds")
+        whirlers = self.phase(movers, _WIND)
+        for name in whirlers:
+            self.head[name] = self.head[name].clockwise()
+            self.note(name, "wind.note")
+        self.snapshot(f"r{self.round} wind")
+
+
+def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
+    """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
+    run = _Run(scene, reading, record)
+    for index in range(len(turn.rounds)):
+        run.round = index + 1
+        run.movement(turn, index)
+        run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
+    after = Scene(scene.board, tuple(Ship(n, run.types[n], run.pos[n], run.head[n])
+                                     for n in sorted(run.pos)))
+    events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
+    provenance = MappingProxyType({n: tuple(v) for n, v in sorted(run.prov.items())})
+    frames = tuple((label, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
+                   for label, state in run.frames)
+    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)))

@@ -1,0 +1,96 @@
+"""Structural validation of loaded documents against a JSON Schema.
+
+The schema that validates a case file is the same one published in
+``docs/schema/``, so an editor and the loader agree on what is allowed.
+jsonschema's messages are rewritten into one-line, located messages with a
+"did you mean" hint for near-miss keys and enum values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import jsonschema
+
+from .errors import CaseError, did_you_mean
+from .source import Located
+
+_TYPE_NAMES = {
+    "object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+    "number": "a number", "boolean": "true or false", "null": "nothing",
+}
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return repr(value)
+
+
+def _message(error: jsonschema.ValidationError) -> tuple[tuple, str, bool]:
+    """(path, message, points_at_key) for one jsonschema error."""
+    path = tuple(error.absolute_path)
+    kind = error.validator
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extras = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        key = extras[0]
+        patterns = error.schema.get("patternProperties")
+        hint = did_you_mean(key, allowed) if allowed and not patterns else ""
+        return path + (key,), f"unknown field {key!r}" + (f"; {hint}" if hint else ""), True
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return path, f"missing required field {missing[0]!r}", False
+    if kind == "enum":
+        return path, f"{_describe(error.instance)} is not allowed; {did_you_mean(error.instance, error.validator_value)}", False
+    if kind == "const":
+        return path, f"must be {error.validator_value!r}, not {_describe(error.instance)}", False
+    if kind == "type":
+        wanted = error.validator_value
+        wanted = [wanted] if isinstance(wanted, str) else wanted
+        names = " or ".join(_TYPE_NAMES.get(w, w) for w in wanted)
+        return path, f"expected {names}, got {_describe(error.instance)}", False
+    if kind in ("minItems", "maxItems"):
+        bound = error.validator_value
+        word = "at least" if kind == "minItems" else "at most"
+        return path, f"needs {word} {bound} item{'s' if bound != 1 else ''}, got {len(error.instance)}", False
+    if kind in ("minimum", "maximum", "exclusiveMinimum"):
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than"}[kind]
+        return path, f"must be {word} {error.validator_value}, got {error.instance}", False
+    if kind == "minLength":
+        return path, "must not be empty", False
+    if kind == "pattern":
+        return path, f"{error.instance!r} does not have the expected form ({error.schema.get('description') or error.validator_value})", False
+    if kind == "uniqueItems":
+        return path, "items must not repeat", False
+    if kind in ("oneOf", "anyOf"):
+        best = jsonschema.exceptions.best_match(error.context) if error.context else None
+        if best is not None:
+            return _message(best)
+    return path, error.message, False
+
+
+def validate(doc: Located, schema: dict, at: Iterable[Any] = ()) -> list[CaseError]:
+    """All schema violations of ``doc.data`` (or of the sub-document at ``at``)."""
+    at = tuple(at)
+    instance = doc.data
+    for part in at:
+        instance = instance[part]
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    seen = set()
+    for error in validator.iter_errors(instance):
+        path, message, key = _message(error)
+        path = at + path
+        if (path, message) in seen:
+            continue
+        seen.add((path, message))
+        problems.append(doc.error(path, message, key=key))
+    problems.sort(key=lambda e: (e.location.line or 0, e.location.column or 0))
+    return problems
