@@ -19,15 +19,15 @@ class Location:
     field: str | None = None
 
     def __str__(self) -> str:
-        parts = [self.file or "<input>"]
-        if self.line is not None:
+        parts = [self.file] if self.file else []
+        if self.file and self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:
                 parts.append(str(self.column))
-        text = ":".join(parts)
         if self.field:
-            text += f": {self.field}"
-        return text
+            parts = [":".join(parts), self.field] if parts else [self.field]
+            return ": ".join(parts)
+        return ":".join(parts) or "<input>"
 
 
 class CaseError(VerifierError):

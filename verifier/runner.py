@@ -1,0 +1,110 @@
+"""Running cases: load, resolve, compare, draw, check snapshots."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .case import Case, find_case_files, load_case
+from .errors import CaseError, CaseErrors, Location, VerifierError
+from .ruleset import Outcome
+from .snapshots import SnapshotResult, SnapshotStore
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a case did not pass, with the place in the case file it concerns."""
+
+    message: str
+    location: Location
+    kind: str = "mismatch"  # mismatch | error | snapshot | clause
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    file: str
+    case: Case | None
+    status: str  # passed | failed | open
+    problems: tuple[Problem, ...] = ()
+    outcome: Outcome | None = None
+    snapshot: SnapshotResult | None = None
+    seconds: float = 0.0
+
+    @property
+    def id(self) -> str:
+        return self.case.id if self.case else Path(self.file).stem
+
+    @property
+    def ruleset(self) -> str:
+        return self.case.ruleset.key if self.case else "?"
+
+
+@dataclass
+class RunOptions:
+    snapshots: SnapshotStore = field(default_factory=SnapshotStore)
+    draw: bool = True
+    update_snapshots: bool = False
+
+
+def check_case(case: Case, options: RunOptions) -> CaseResult:
+    start = time.perf_counter()
+    ruleset = case.ruleset
+    problems: list[Problem] = []
+    outcome = ruleset.resolve(case.before, case.actions, case.readings)
+    for mismatch in ruleset.compare(case.before, case.expect, outcome):
+        problems.append(Problem(mismatch.message, case.where(("expect",) + tuple(mismatch.path))))
+    used = outcome.clauses_used()
+    for i, clause in enumerate(case.clauses):
+        if clause not in used:
+            problems.append(Problem(f"the case says it illustrates {clause}, but resolving it never applies "
+                                    f"that clause", case.where(("clauses", i)), "clause"))
+    snapshot = None
+    if options.draw:
+        image = ruleset.draw(case.before, case.actions, outcome, title=case.title)
+        snapshot = options.snapshots.check(ruleset.key, case.id, image, update=options.update_snapshots)
+        if not snapshot.ok:
+            problems.append(Problem(snapshot.message, Location(case.path, case.line, None, "diagram"), "snapshot"))
+    status = "passed" if not problems else "failed"
+    return CaseResult(case.path, case, status, tuple(problems), outcome, snapshot,
+                      time.perf_counter() - start)
+
+
+def _error_result(file: str, error: VerifierError) -> CaseResult:
+    errors = error.errors if isinstance(error, CaseErrors) else (error,)
+    problems = tuple(Problem(e.message, e.location, "error") if isinstance(e, CaseError)
+                     else Problem(str(e), Location(file), "error") for e in errors)
+    return CaseResult(file, None, "failed", problems)
+
+
+def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> list[CaseResult]:
+    options = options or RunOptions()
+    results: list[CaseResult] = []
+    seen: dict[tuple[str, str], str] = {}
+    for path in find_case_files(paths):
+        try:
+            case = load_case(path)
+        except VerifierError as error:
+            results.append(_error_result(str(path), error))
+            continue
+        key = (case.ruleset.key, case.id)
+        if key in seen:
+            results.append(CaseResult(case.path, None, "failed", (Problem(
+                f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
+                case.where(("id",)), "error"),)))
+            continue
+        seen[key] = case.path
+        results.append(check_case(case, options))
+    return results
+
+
+def summary_line(results: list[CaseResult]) -> str:
+    passed = sum(r.status == "passed" for r in results)
+    failed = sum(r.status == "failed" for r in results)
+    opened = sum(r.status == "open" for r in results)
+    line = f"{passed} passed, {failed} failed"
+    return line + (f", {opened} open" if opened else "")

@@ -1,0 +1,144 @@
+"""PNG snapshots of case diagrams, compared on decoded pixels.
+
+Snapshots live in ``snapshots/<ruleset>/<case id>.png`` at the top of the
+repository. A snapshot is only ever written when the user asks for it
+(``verifier check --update-snapshots`` or ``pytest --snapshot-update``).
+On a mismatch the expected, actual and diff images are written to a failure
+folder, and the result names them.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+DEFAULT_FAILURE_DIR = Path(".verifier-failures")
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """Encode deterministically: no metadata, fixed compression."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=9)
+    return buffer.getvalue()
+
+
+def decode(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.convert("RGBA")
+
+
+@dataclass(frozen=True)
+class PixelDiff:
+    same: bool
+    message: str
+    differing: int = 0
+    box: tuple[int, int, int, int] | None = None
+
+
+def compare_pixels(expected: Image.Image, actual: Image.Image) -> PixelDiff:
+    expected, actual = expected.convert("RGBA"), actual.convert("RGBA")
+    if expected.size != actual.size:
+        return PixelDiff(False, f"size differs: snapshot is {expected.size[0]}x{expected.size[1]}, "
+                                f"drawing is {actual.size[0]}x{actual.size[1]}")
+    difference = ImageChops.difference(expected, actual)
+    box = difference.getbbox()
+    if box is None:
+        return PixelDiff(True, "identical pixels")
+    mask = difference.convert("L").point(lambda v: 255 if v else 0)
+    differing = mask.histogram()[255]
+    return PixelDiff(False, f"{differing} pixels differ inside box {box}", differing, box)
+
+
+def diff_image(expected: Image.Image, actual: Image.Image) -> Image.Image:
+    """The actual drawing, faded, with differing pixels in magenta."""
+    expected, actual = expected.convert("RGBA"), actual.convert("RGBA")
+    width, height = max(expected.width, actual.width), max(expected.height, actual.height)
+    canvas_e = Image.new("RGBA", (width, height), "white")
+    canvas_e.paste(expected, (0, 0))
+    canvas_a = Image.new("RGBA", (width, height), "white")
+    canvas_a.paste(actual, (0, 0))
+    faded = Image.blend(canvas_a.convert("RGB"), Image.new("RGB", (width, height), "white"), 0.7)
+    mask = ImageChops.difference(canvas_e, canvas_a).convert("L").point(lambda v: 255 if v else 0)
+    faded.paste((230, 0, 180), (0, 0), mask)
+    return faded
+
+
+@dataclass(frozen=True)
+class SnapshotResult:
+    status: str  # "match", "mismatch", "missing", "written"
+    path: Path
+    message: str
+    artifacts: tuple[Path, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("match", "written")
+
+
+class SnapshotStore:
+    """Where snapshots of one project live, and how they are checked."""
+
+    def __init__(self, root: Path | str = "snapshots", failure_dir: Path | str = DEFAULT_FAILURE_DIR):
+        self.root = Path(root)
+        self.failure_dir = Path(failure_dir)
+
+    def path_for(self, ruleset: str, case_id: str) -> Path:
+        return self.root / ruleset / f"{case_id}.png"
+
+    def write_failure(self, ruleset: str, case_id: str, expected: Image.Image | None,
+                      actual: Image.Image) -> tuple[Path, ...]:
+        folder = self.failure_dir / ruleset
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        actual_path = folder / f"{case_id}.actual.png"
+        actual_path.write_bytes(png_bytes(actual))
+        written.append(actual_path)
+        if expected is not None:
+            expected_path = folder / f"{case_id}.expected.png"
+            expected_path.write_bytes(png_bytes(expected))
+            diff_path = folder / f"{case_id}.diff.png"
+            diff_path.write_bytes(png_bytes(diff_image(expected, actual)))
+            written[:0] = [expected_path]
+            written.append(diff_path)
+        return tuple(written)
+
+    def check(self, ruleset: str, case_id: str, image: Image.Image, update: bool = False) -> SnapshotResult:
+        path = self.path_for(ruleset, case_id)
+        if not path.exists():
+            if update:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(png_bytes(image))
+                return SnapshotResult("written", path, f"wrote new snapshot {path}")
+            artifacts = self.write_failure(ruleset, case_id, None, image)
+            return SnapshotResult("missing", path,
+                                  f"no snapshot at {path}; the drawing is at {artifacts[0]}. Run "
+                                  f"'verifier check --update-snapshots' to store it", artifacts)
+        try:
+            expected = decode(path.read_bytes())
+        except Exception as exc:  # a corrupt snapshot is reported, never silently replaced
+            return SnapshotResult("mismatch", path, f"cannot read snapshot {path}: {exc}")
+        diff = compare_pixels(expected, image)
+        if diff.same:
+            return SnapshotResult("match", path, diff.message)
+        if update:
+            path.write_bytes(png_bytes(image))
+            return SnapshotResult("written", path, f"updated snapshot {path} ({diff.message})")
+        artifacts = self.write_failure(ruleset, case_id, expected, image)
+        return SnapshotResult("mismatch", path, f"diagram differs from {path}: {diff.message}; see "
+                                                + ", ".join(str(a) for a in artifacts), artifacts)
+
+    def unused(self, used: set[tuple[str, str]], rulesets: set[str] | None = None) -> list[Path]:
+        """Snapshot files that no loaded case names."""
+        if not self.root.is_dir():
+            return []
+        found = []
+        for path in sorted(self.root.glob("*/*.png")):
+            ruleset = path.parent.name
+            if rulesets is not None and ruleset not in rulesets:
+                continue
+            if (ruleset, path.stem) not in used:
+                found.append(path)
+        return found
