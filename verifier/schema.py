@@ -83,14 +83,17 @@ def validate(doc: Located, schema: dict, at: Iterable[Any] = ()) -> list[CaseErr
     for part in at:
         instance = instance[part]
     validator = jsonschema.Draft202012Validator(schema)
-    problems = []
+    found = []
     seen = set()
     for error in validator.iter_errors(instance):
         path, message, key = _message(error)
         path = at + path
-        if (path, message) in seen:
-            continue
-        seen.add((path, message))
-        problems.append(doc.error(path, message, key=key))
+        if (path, message) not in seen:
+            seen.add((path, message))
+            found.append((path, message, key))
+    # A misspelt key shows up twice: as unknown, and its real name as missing. Keep the first.
+    hinted = {(p[:-1], m.rsplit("'", 2)[-2]) for p, m, k in found if k and "did you mean" in m}
+    problems = [doc.error(p, m, key=k) for p, m, k in found
+                if not (m.startswith("missing required field") and (p, m.split("'")[1]) in hinted)]
     problems.sort(key=lambda e: (e.location.line or 0, e.location.column or 0))
     return problems

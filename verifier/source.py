@@ -97,8 +97,12 @@ class _Builder:
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         try:
             return self.constructor.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError:
+            raise self.fail(node, path, f"not valid YAML for a case file: the tag {node.tag!r} is not "
+                                        "allowed (only plain YAML values are)") from None
         except yaml.YAMLError as exc:
-            raise self.fail(node, path, f"cannot read this value: {exc}") from None
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise self.fail(node, path, f"not valid YAML: {problem}") from None
 
 
 def load_text(text: str, file: str = "<string>") -> Located:

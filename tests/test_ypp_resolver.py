@@ -1,0 +1,120 @@
+"""Properties of the YPP reference resolver that must hold for every scene."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.rulesets.ypp import RULESET
+from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
+from verifier.rulesets.ypp.resolver import resolve_turn
+from verifier.rulesets.ypp.strategies import scenes_and_turns
+
+DEFAULT = RULESET.default_reading
+READINGS = RULESET.all_readings()
+
+
+def state(outcome):
+    return {s.name: (s.at, s.heading) for s in outcome.after.ships}
+
+
+def events(outcome):
+    return Counter((e.round, e.phase, e.kind, e.pieces if e.kind in ("bump", "push") else tuple(sorted(e.pieces)))
+                   for e in outcome.events)
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenes_and_turns(), st.sampled_from(READINGS), st.randoms(use_true_random=False))
+def test_outcome_does_not_depend_on_ship_names_or_listing(scene_turn, reading, rnd):
+    """Renaming ships (which reorders every dict and list inside the resolver) renames the outcome."""
+    scene, turn = scene_turn
+    names = [s.name for s in scene.ships]
+    shuffled = names[:]
+    rnd.shuffle(shuffled)
+    rename = dict(zip(names, (f"z{n}" for n in shuffled)))
+    back = {v: k for k, v in rename.items()}
+    renamed_scene = Scene(scene.board, tuple(sorted((Ship(rename[s.name], s.type, s.at, s.heading)
+                                                     for s in scene.ships), key=lambda s: s.name)))
+    renamed_turn = Turn(tuple(tuple(sorted((rename[n], t) for n, t in r)) for r in turn.rounds))
+    one = resolve_turn(scene, turn, reading)
+    two = resolve_turn(renamed_scene, renamed_turn, reading)
+    if reading["push_blocked"] == "literal" and len(set(p for p, _ in state(one).values())) < len(scene.ships):
+        return  # ships already overlap; which one "occupies" a shared tile is a naming tie-break
+    assert state(one) == {back[n]: v for n, v in state(two).items()}
+    renamed_events = Counter()
+    for (r, phase, kind, pieces), count in events(two).items():
+        pieces = tuple(back[p] for p in pieces)
+        renamed_events[(r, phase, kind, pieces if kind in ("bump", "push") else tuple(sorted(pieces)))] += count
+    assert events(one) == renamed_events
+
+
+def rotate_scene(scene: Scene) -> Scene:
+    """Rotate a quarter turn clockwise: (x, y) -> (h-1-y, x)."""
+    board = scene.board
+    h = board.height
+
+    def rot(t):
+        return (h - 1 - t[1], t[0])
+
+    whirl = tuple(sorted((h - 2 - y, x) for x, y in board.whirlpools))
+    new_board = Board(h, board.width, frozenset(rot(t) for t in board.rocks),
+                      tuple(sorted((rot(t), d.clockwise()) for t, d in board.wind)), whirl)
+    return Scene(new_board, tuple(Ship(s.name, s.type, rot(s.at), s.heading.clockwise()) for s in scene.ships))
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenes_and_turns(), st.sampled_from(READINGS))
+def test_rotating_the_scene_rotates_the_outcome(scene_turn, reading):
+    scene, turn = scene_turn
+    one = resolve_turn(rotate_scene(scene), turn, reading)
+    two = rotate_scene(resolve_turn(scene, turn, reading).after)
+    assert state(one) == {s.name: (s.at, s.heading) for s in two.ships}
+    assert events(one) == events(resolve_turn(scene, turn, reading))
+
+
+@settings(max_examples=400, deadline=None)
+@given(scenes_and_turns(max_ships=6))
+def test_default_reading_keeps_the_board_legal(scene_turn):
+    scene, turn = scene_turn
+    outcome = resolve_turn(scene, turn, DEFAULT)
+    ships = outcome.after.ships
+    assert len(ships) == len(scene.ships)
+    tiles = [s.at for s in ships]
+    assert len(set(tiles)) == len(tiles), "two ships share a tile"
+    for s in ships:
+        assert scene.board.on_board(s.at)
+        assert s.at not in scene.board.rocks
+
+
+@settings(max_examples=200, deadline=None)
+@given(scenes_and_turns())
+def test_ships_move_at_most_two_tiles_per_phase(scene_turn):
+    scene, turn = scene_turn
+    outcome = resolve_turn(scene, turn, DEFAULT)
+    for (_, before), (_, after) in zip(outcome.frames, outcome.frames[1:]):
+        for (n1, p1, _), (n2, p2, _) in zip(before, after):
+            assert n1 == n2
+            assert abs(p1[0] - p2[0]) + abs(p1[1] - p2[1]) <= 2
+
+
+def test_turning_ship_faces_new_way_even_when_stopped():
+    board = Board(3, 3, frozenset({(1, 0)}))
+    scene = Scene(board, (Ship("A", "sloop", (1, 1), Heading.N),))
+    outcome = resolve_turn(scene, Turn(((("A", Token.LEFT),),)), DEFAULT)
+    ship = outcome.after.ships[0]
+    assert ship.at == (1, 1) and ship.heading is Heading.W
+    assert [e.kind for e in outcome.events] == ["rock"]
+    assert outcome.provenance["A"] == ("r1 token.turn", "r1 rock.1", "r1 move.note")
+
+
+def test_unmoved_whirlpool_ship_returns_after_four_rounds():
+    board = Board(4, 4, whirlpools=((1, 1),))
+    scene = Scene(board, (Ship("A", "sloop", (1, 1), Heading.N),))
+    outcome = resolve_turn(scene, Turn(((),) * 4), DEFAULT)
+    positions = [dict((n, (p, h)) for n, p, h in frame)["A"] for label, frame in outcome.frames
+                 if label.endswith("wind")]
+    # Each round carries it to the opposite corner and turns it a quarter clockwise.
+    assert positions == [((2, 2), Heading.E), ((1, 1), Heading.S), ((2, 2), Heading.W), ((1, 1), Heading.N)]
+    assert outcome.after.ships[0].at == (1, 1) and outcome.after.ships[0].heading is Heading.N

@@ -1,0 +1,479 @@
+"""The shared visual language of every ruleset's diagrams, with no game knowledge.
+
+Pure drawing helpers on Pillow images: a colour-blind-safe palette (Okabe-Ito),
+one deterministic font (Pillow's built-in one, so no system fonts), arrows,
+collision and push marks, ship glyphs, legends, and panels laid side by side.
+Every helper takes pixel coordinates and keyword options; nothing here reads a
+clock or a random source, so the same input always gives the same pixels.
+
+Rulesets usually draw at ``supersample`` times the wanted size and call
+:func:`finish` at the end, which gives smooth edges without anti-aliasing
+support in ``ImageDraw``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+# --- colours ------------------------------------------------------------------
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common
+# colour-vision deficiency. Ordered for pieces: the strongest, most distinct first;
+# yellow last, as it is weak on white and is the fill of the collision mark.
+OKABE_ITO: dict[str, RGB] = {
+    "blue": (0, 114, 178),
+    "orange": (230, 159, 0),
+    "bluish green": (0, 158, 115),
+    "reddish purple": (204, 121, 167),
+    "sky blue": (86, 180, 233),
+    "vermillion": (213, 94, 0),
+    "black": (0, 0, 0),
+    "yellow": (240, 228, 66),
+}
+PALETTE: tuple[RGB, ...] = (
+    OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["bluish green"], OKABE_ITO["reddish purple"],
+    OKABE_ITO["sky blue"], OKABE_ITO["vermillion"], (90, 90, 90), OKABE_ITO["yellow"],
+)
+
+PAPER: RGB = (255, 255, 255)
+INK: RGB = (25, 25, 25)
+MUTED: RGB = (95, 95, 95)
+GRID: RGB = (214, 214, 214)
+EDGE: RGB = (60, 60, 60)
+ROCK: RGB = (88, 88, 88)
+WATER: RGB = (248, 251, 253)
+WIND_TINT: RGB = (222, 239, 250)
+WIND_INK: RGB = (70, 130, 170)
+WHIRL_TINT: RGB = (214, 226, 246)
+WHIRL_INK: RGB = (60, 90, 160)
+MARK_FILL: RGB = OKABE_ITO["yellow"]
+MARK_EDGE: RGB = OKABE_ITO["vermillion"]
+
+
+def piece_colour(index: int) -> RGB:
+    """The colour of the ``index``-th piece (cycles after eight)."""
+    return PALETTE[index % len(PALETTE)]
+
+
+def mix(colour: RGB, other: RGB = PAPER, amount: float = 0.5) -> RGB:
+    """``colour`` moved ``amount`` of the way towards ``other`` (faint ghosts, tints)."""
+    return tuple(round(a + (b - a) * amount) for a, b in zip(colour, other))  # type: ignore[return-value]
+
+
+def text_colour_on(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else PAPER
+
+
+# --- text ---------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's built-in font (Aileron, bundled in the wheel) at ``size`` pixels."""
+    return ImageFont.load_default(size=max(1, int(size)))
+
+
+def text_width(text: str, size: int) -> int:
+    return math.ceil(font(size).getlength(text))
+
+
+def text(draw: ImageDraw.ImageDraw, xy: Point, content: str, *, size: int = 12, fill: RGB = INK,
+         anchor: str = "la", stroke: int = 0, stroke_fill: RGB = PAPER) -> None:
+    """Draw ``content`` at ``xy``; ``anchor`` as in Pillow ("mm" centres it)."""
+    draw.text(xy, content, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke,
+              stroke_fill=stroke_fill)
+
+
+# --- lines and arrows -----------------------------------------------------------
+
+
+def _unit(dx: float, dy: float) -> Point:
+    n = math.hypot(dx, dy)
+    return (dx / n, dy / n) if n else (0.0, 0.0)
+
+
+def offset_polyline(points: Sequence[Point], distance: float) -> list[Point]:
+    """``points`` shifted sideways by ``distance`` (right of the direction of travel),
+    so that parallel tracks of several pieces do not hide each other."""
+    if not distance or len(points) < 2:
+        return list(points)
+    out = []
+    for i, (x, y) in enumerate(points):
+        a = points[max(i - 1, 0)]
+        b = points[min(i + 1, len(points) - 1)]
+        if i == 0:
+            a = points[0]
+        ux, uy = _unit(b[0] - a[0], b[1] - a[1])
+        out.append((x - uy * distance, y + ux * distance))
+    return out
+
+
+def dashed_line(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, width: int = 2,
+                dash: tuple[float, float] = (6, 4)) -> None:
+    """A dashed polyline; the dash pattern continues across corners."""
+    on, off = dash
+    period = on + off
+    phase = 0.0  # distance travelled within the current period
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if not length:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        pos = 0.0
+        while pos < length:
+            if phase < on:
+                run = min(on - phase, length - pos)
+                draw.line([(x0 + ux * pos, y0 + uy * pos), (x0 + ux * (pos + run), y0 + uy * (pos + run))],
+                          fill=fill, width=width)
+            else:
+                run = min(period - phase, length - pos)
+            pos += run
+            phase = (phase + run) % period
+
+
+def polyline(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, width: int = 2,
+             dash: tuple[float, float] | None = None) -> None:
+    """A solid (or, with ``dash``, dashed) polyline with round joints."""
+    if len(points) < 2:
+        return
+    if dash:
+        dashed_line(draw, points, fill=fill, width=width, dash=dash)
+        return
+    draw.line(list(points), fill=fill, width=width, joint="curve")
+    r = width / 2
+    if r >= 1.5:
+        for x, y in (points[0], points[-1]):
+            draw.ellipse([x - r + 0.5, y - r + 0.5, x + r - 0.5, y + r - 0.5], fill=fill)
+
+
+def arrowhead(draw: ImageDraw.ImageDraw, tip: Point, direction: Point, *, size: float, fill: RGB,
+              outline: RGB | None = None, spread: float = 0.55) -> None:
+    """A filled triangular head with its point at ``tip``, facing ``direction``."""
+    ux, uy = _unit(*direction)
+    bx, by = tip[0] - ux * size, tip[1] - uy * size
+    w = size * spread
+    draw.polygon([tip, (bx - uy * w, by + ux * w), (bx + uy * w, by - ux * w)], fill=fill, outline=outline)
+
+
+def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, width: int = 2,
+          head: float | None = None, dash: tuple[float, float] | None = None) -> None:
+    """A polyline ending in an arrowhead; ``dash`` makes the shaft dashed (a plan),
+    leaving it solid means something that happened."""
+    points = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
+    if len(points) < 2:
+        return
+    head = head if head is not None else max(6.0, width * 3.5)
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    ux, uy = _unit(x1 - x0, y1 - y0)
+    # Stop the shaft inside the head so that its square end does not poke out.
+    shaft = list(points[:-1]) + [(x1 - ux * head * 0.6, y1 - uy * head * 0.6)]
+    polyline(draw, shaft, fill=fill, width=width, dash=dash)
+    arrowhead(draw, (x1, y1), (ux, uy), size=head, fill=fill)
+
+
+def block_arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, *, width: float, fill: RGB = PAPER,
+                outline: RGB = INK, outline_width: int = 1) -> None:
+    """A fat hollow arrow from ``start`` to ``end`` (a push: something was shoved)."""
+    ux, uy = _unit(end[0] - start[0], end[1] - start[1])
+    px, py = -uy, ux
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    head = min(width * 1.1, length * 0.6)
+    s, h = width / 2, width
+    neck = (end[0] - ux * head, end[1] - uy * head)
+    poly = [
+        (start[0] + px * s, start[1] + py * s),
+        (neck[0] + px * s, neck[1] + py * s),
+        (neck[0] + px * h, neck[1] + py * h),
+        end,
+        (neck[0] - px * h, neck[1] - py * h),
+        (neck[0] - px * s, neck[1] - py * s),
+        (start[0] - px * s, start[1] - py * s),
+    ]
+    draw.polygon(poly, fill=fill, outline=outline, width=outline_width)
+
+
+def circular_arrow(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: RGB, width: int = 2,
+                   clockwise: bool = True, start: float = 200.0, sweep: float = 290.0,
+                   head: float | None = None) -> None:
+    """An arc with an arrowhead showing a rotation (clockwise on screen by default).
+    Angles are in degrees, measured clockwise from east, as Pillow measures them."""
+    cx, cy = centre
+    head = head if head is not None else max(6.0, width * 3.2)
+    box = [cx - radius, cy - radius, cx + radius, cy + radius]
+    a0, a1 = (start, start + sweep) if clockwise else (start - sweep, start)
+    # Leave room for the head so the arc does not show through it.
+    trim = math.degrees(head * 0.6 / radius) if radius else 0
+    if clockwise:
+        draw.arc(box, a0, a1 - trim, fill=fill, width=width)
+        end = math.radians(a1)
+        tangent = (-math.sin(end), math.cos(end))
+    else:
+        draw.arc(box, a0 + trim, a1, fill=fill, width=width)
+        end = math.radians(a0)
+        tangent = (math.sin(end), -math.cos(end))
+    tip = (cx + radius * math.cos(end), cy + radius * math.sin(end))
+    arrowhead(draw, tip, tangent, size=head, fill=fill)
+
+
+# --- marks ----------------------------------------------------------------------
+
+
+def starburst(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: RGB = MARK_FILL,
+              outline: RGB = MARK_EDGE, spikes: int = 9, inner: float = 0.55, width: int = 2,
+              label: str | None = None, label_size: int | None = None, label_fill: RGB = INK) -> None:
+    """A comic-style "bang": where something collided or was stopped. An optional
+    short ``label`` (an event number) sits in the middle."""
+    cx, cy = centre
+    pts = []
+    for i in range(spikes * 2):
+        r = radius if i % 2 == 0 else radius * inner
+        a = math.pi * i / spikes - math.pi / 2
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    draw.polygon(pts, fill=fill, outline=outline, width=width)
+    if label:
+        text(draw, (cx, cy), label, size=label_size or max(8, int(radius * 0.95)), fill=label_fill, anchor="mm")
+
+
+def cross(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: RGB = MARK_EDGE,
+          width: int = 3) -> None:
+    """An X: a move that did not happen."""
+    cx, cy = centre
+    draw.line([(cx - radius, cy - radius), (cx + radius, cy + radius)], fill=fill, width=width)
+    draw.line([(cx - radius, cy + radius), (cx + radius, cy - radius)], fill=fill, width=width)
+
+
+def badge(draw: ImageDraw.ImageDraw, centre: Point, label: str, *, size: int, fill: RGB = PAPER,
+          outline: RGB = INK, label_fill: RGB = INK, width: int = 1) -> None:
+    """A small round tag with a number or letter in it."""
+    cx, cy = centre
+    r = max(size * 0.75, text_width(label, size) / 2 + size * 0.3)
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=outline, width=width)
+    text(draw, (cx, cy), label, size=size, fill=label_fill, anchor="mm")
+
+
+# --- pieces and terrain -------------------------------------------------------------
+
+
+def hull(draw: ImageDraw.ImageDraw, centre: Point, direction: Point, *, length: float, beam: float,
+         fill: RGB, outline: RGB = INK, width: int = 1) -> list[Point]:
+    """A boat-shaped hull, pointed bow towards ``direction`` (a screen vector, so
+    (0, -1) is up). Scale ``length`` and ``beam`` to show a size class. Returns the
+    outline's points."""
+    ux, uy = _unit(*direction)
+    px, py = -uy, ux  # to starboard
+    half = length / 2
+    shape = [(half, 0.0), (half * 0.45, beam * 0.5), (-half * 0.2, beam * 0.5), (-half, beam * 0.38),
+             (-half, -beam * 0.38), (-half * 0.2, -beam * 0.5), (half * 0.45, -beam * 0.5)]
+    pts = [(centre[0] + ux * a + px * b, centre[1] + uy * a + py * b) for a, b in shape]
+    draw.polygon(pts, fill=fill, outline=outline, width=width)
+    return pts
+
+
+# Fixed radii for a rock's outline: irregular, but the same every time.
+_BLOB = (1.0, 0.82, 0.95, 0.78, 0.9, 1.0, 0.8, 0.92, 0.85, 0.97, 0.8)
+
+
+def blob(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: RGB = ROCK,
+         outline: RGB | None = None, variant: int = 0) -> None:
+    """An irregular lump (a rock). ``variant`` rotates the fixed outline so that
+    neighbouring rocks do not look stamped."""
+    cx, cy = centre
+    n = len(_BLOB)
+    pts = []
+    for i in range(n):
+        r = radius * _BLOB[(i + variant) % n]
+        a = 2 * math.pi * i / n + variant * 0.7
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    draw.polygon(pts, fill=fill, outline=outline)
+
+
+# --- legends and layout ------------------------------------------------------------
+
+Glyph = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One legend row: a glyph (a colour swatch, or a function drawing into a box),
+    a name, and a short description in a quieter colour."""
+
+    glyph: RGB | Glyph | None
+    name: str
+    description: str = ""
+
+
+def swatch(colour: RGB) -> Glyph:
+    def paint(draw, box):
+        draw.rectangle(box, fill=colour, outline=INK)
+    return paint
+
+
+def legend(entries: Sequence[LegendEntry], *, size: int = 12, heading: str | None = None,
+           glyph_width: float | None = None, padding: int | None = None, max_width: int | None = None,
+           background: RGB = PAPER) -> Image.Image:
+    """A legend box: one row per entry (glyph, name, description). Descriptions
+    wrap to ``max_width`` if given."""
+    pad = padding if padding is not None else size // 2
+    row = round(size * 1.6)
+    gw = glyph_width if glyph_width is not None else row * 1.4
+    name_w = max((text_width(e.name, size) for e in entries), default=0)
+    gap = size
+    desc_x = pad + gw + gap + name_w + (gap if name_w else 0)
+    lines: list[tuple[LegendEntry | None, str]] = []
+    for entry in entries:
+        parts = wrap(entry.description, size, max_width - desc_x - pad) if max_width and entry.description \
+            else [entry.description]
+        lines.append((entry, parts[0]))
+        lines.extend((None, p) for p in parts[1:])
+    width = max([desc_x + text_width(d, size) + pad for _, d in lines] + [pad * 2 + gw])
+    top = pad
+    if heading:
+        width = max(width, text_width(heading, size) + 2 * pad)
+        top += row
+    if max_width:
+        width = min(width, max_width)
+    image = Image.new("RGB", (math.ceil(width), top + row * len(lines) + pad), background)
+    draw = ImageDraw.Draw(image)
+    if heading:
+        text(draw, (pad, pad + row / 2), heading, size=size, fill=INK, anchor="lm")
+    y = top
+    for entry, desc in lines:
+        mid = y + row / 2
+        if entry is not None:
+            box = (pad, y + row * 0.15, pad + gw, y + row * 0.85)
+            if callable(entry.glyph):
+                entry.glyph(draw, box)
+            elif entry.glyph is not None:
+                inset = (box[3] - box[1]) * 0.15
+                draw.rectangle((box[0] + inset * 2, box[1] + inset, box[2] - inset * 2, box[3] - inset),
+                               fill=entry.glyph, outline=INK)
+            text(draw, (pad + gw + gap, mid), entry.name, size=size, fill=INK, anchor="lm")
+        if desc:
+            text(draw, (desc_x, mid), desc, size=size, fill=MUTED, anchor="lm")
+        y += row
+    return image
+
+
+def key_strip(items: Sequence[tuple[Glyph, str]], *, size: int = 12, max_width: int | None = None,
+              glyph_width: float | None = None, padding: int | None = None,
+              heading: str | None = None, background: RGB = PAPER) -> Image.Image:
+    """A flowing row of small glyph + label pairs (the key to the marks), wrapped
+    to ``max_width``."""
+    pad = padding if padding is not None else size // 2
+    row = round(size * 1.6)
+    gw = glyph_width if glyph_width is not None else row * 1.5
+    cells = [(glyph, label, gw + size * 0.4 + text_width(label, size)) for glyph, label in items]
+    if heading:
+        cells.insert(0, (None, heading, text_width(heading, size)))
+    limit = max_width if max_width else sum(c[2] for c in cells) + size * 1.5 * len(cells) + 2 * pad
+    rows: list[list] = [[]]
+    x = pad
+    for cell in cells:
+        if rows[-1] and x + cell[2] > limit - pad:
+            rows.append([])
+            x = pad
+        rows[-1].append(cell)
+        x += cell[2] + size * 1.5
+    width = max(sum(c[2] for c in r) + size * 1.5 * (len(r) - 1) for r in rows) + 2 * pad
+    image = Image.new("RGB", (math.ceil(width), pad * 2 + row * len(rows)), background)
+    draw = ImageDraw.Draw(image)
+    y = pad
+    for r in rows:
+        x = pad
+        for glyph, label, w in r:
+            if glyph is None:
+                text(draw, (x, y + row / 2), label, size=size, fill=INK, anchor="lm")
+            else:
+                glyph(draw, (x, y + row * 0.1, x + gw, y + row * 0.9))
+                text(draw, (x + gw + size * 0.4, y + row / 2), label, size=size, fill=MUTED, anchor="lm")
+            x += w + size * 1.5
+        y += row
+    return image
+
+
+def wrap(content: str, size: int, width: float) -> list[str]:
+    """Greedy word wrap of ``content`` to ``width`` pixels."""
+    words = content.split(" ")
+    lines, line = [], ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    return lines
+
+
+def titled(image: Image.Image, title: str, *, size: int = 14, padding: int | None = None,
+           fill: RGB = INK, background: RGB = PAPER) -> Image.Image:
+    """``image`` with a title line above it, left-aligned."""
+    pad = padding if padding is not None else size // 3
+    height = round(size * 1.5) + pad
+    lines = wrap(title, size, image.width) if text_width(title, size) > image.width else [title]
+    out = Image.new("RGB", (image.width, image.height + height * len(lines)), background)
+    draw = ImageDraw.Draw(out)
+    for i, line in enumerate(lines):
+        text(draw, (0, pad + height * i + height / 2 - pad / 2), line, size=size, fill=fill, anchor="lm")
+    out.paste(image, (0, height * len(lines)))
+    return out
+
+
+def side_by_side(panels: Sequence[tuple[str, Image.Image]], *, title: str | None = None,
+                 subtitle: str | None = None, below: Iterable[Image.Image] = (), size: int = 14,
+                 gap: int | None = None, margin: int | None = None, background: RGB = PAPER,
+                 rule: RGB | None = GRID) -> Image.Image:
+    """Lay ``panels`` (title, image) left to right, each under its own title, with
+    an optional caption (``title``, then ``subtitle`` in a quieter colour) on top
+    and further images (legends) stacked underneath. Any number of panels: a
+    before and an after, or one after per reading."""
+    gap = gap if gap is not None else size * 2
+    margin = margin if margin is not None else size
+    boxes = [titled(img, name, size=size) for name, img in panels]
+    row_w = sum(b.width for b in boxes) + gap * max(len(boxes) - 1, 0)
+    row_h = max((b.height for b in boxes), default=0)
+    below = list(below)
+    inner_w = max([row_w] + [b.width for b in below])
+    head_lines: list[tuple[str, int, RGB]] = []
+    if title:
+        head_lines += [(line, round(size * 1.15), INK) for line in wrap(title, round(size * 1.15), inner_w)]
+    if subtitle:
+        head_lines += [(line, size - 2, MUTED) for line in wrap(subtitle, size - 2, inner_w)]
+    head_h = sum(round(s * 1.5) for _, s, _ in head_lines) + (size // 2 if head_lines else 0)
+    below_h = sum(b.height + size // 2 for b in below)
+    out = Image.new("RGB", (inner_w + 2 * margin, margin + head_h + row_h + below_h + margin), background)
+    draw = ImageDraw.Draw(out)
+    y = margin
+    for line, s, colour in head_lines:
+        text(draw, (margin, y + round(s * 1.5) / 2), line, size=s, fill=colour, anchor="lm")
+        y += round(s * 1.5)
+    if head_lines:
+        y += size // 2
+    x = margin
+    for i, box in enumerate(boxes):
+        out.paste(box, (x, y))
+        if rule and i:
+            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=1)
+        x += box.width + gap
+    y += row_h
+    for img in below:
+        y += size // 2
+        out.paste(img, (margin, y))
+        y += img.height
+    return out
+
+
+def finish(image: Image.Image, supersample: int = 1) -> Image.Image:
+    """Shrink an image drawn at ``supersample`` times the wanted size (smooths edges)."""
+    return image.reduce(supersample) if supersample > 1 else image
