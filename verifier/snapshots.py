@@ -30,6 +30,15 @@ def decode(data: bytes) -> Image.Image:
         return image.convert("RGBA")
 
 
+def changed_mask(expected: Image.Image, actual: Image.Image) -> Image.Image:
+    """255 where any channel differs. (Converting to "L" could round a small change to zero.)"""
+    bands = [b.point(lambda v: 255 if v else 0) for b in ImageChops.difference(expected, actual).split()]
+    mask = bands[0]
+    for band in bands[1:]:
+        mask = ImageChops.lighter(mask, band)
+    return mask
+
+
 @dataclass(frozen=True)
 class PixelDiff:
     same: bool
@@ -43,11 +52,10 @@ def compare_pixels(expected: Image.Image, actual: Image.Image) -> PixelDiff:
     if expected.size != actual.size:
         return PixelDiff(False, f"size differs: snapshot is {expected.size[0]}x{expected.size[1]}, "
                                 f"drawing is {actual.size[0]}x{actual.size[1]}")
-    difference = ImageChops.difference(expected, actual)
-    box = difference.getbbox()
+    mask = changed_mask(expected, actual)
+    box = mask.getbbox()
     if box is None:
         return PixelDiff(True, "identical pixels")
-    mask = difference.convert("L").point(lambda v: 255 if v else 0)
     differing = mask.histogram()[255]
     return PixelDiff(False, f"{differing} pixels differ inside box {box}", differing, box)
 
@@ -61,8 +69,7 @@ def diff_image(expected: Image.Image, actual: Image.Image) -> Image.Image:
     canvas_a = Image.new("RGBA", (width, height), "white")
     canvas_a.paste(actual, (0, 0))
     faded = Image.blend(canvas_a.convert("RGB"), Image.new("RGB", (width, height), "white"), 0.7)
-    mask = ImageChops.difference(canvas_e, canvas_a).convert("L").point(lambda v: 255 if v else 0)
-    faded.paste((230, 0, 180), (0, 0), mask)
+    faded.paste((230, 0, 180), (0, 0), changed_mask(canvas_e, canvas_a))
     return faded
 
 
