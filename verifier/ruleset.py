@@ -67,6 +67,37 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """A decision point where the clause table did not give exactly one answer.
+
+    ``applicable`` lists every clause whose condition held, with what each
+    prescribes (same order). Two clauses with different prescriptions are a
+    contradiction; no clause at all is a gap, and ``near`` then names the
+    clauses that come closest. ``point`` is the reading point the resolver
+    consulted to decide."""
+
+    point: str
+    applicable: tuple[str, ...]
+    prescriptions: tuple[str, ...]
+    pieces: tuple[str, ...]
+    round: int = 1
+    near: tuple[str, ...] = ()
+    detail: str = ""
+
+    @property
+    def kind(self) -> str | None:
+        if not self.applicable:
+            return "gap"
+        if len(set(self.prescriptions)) > 1:
+            return "contradiction"
+        return None
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        return tuple(sorted(self.applicable or self.near))
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The result of resolving a scene: the state after, what happened, and for each
     piece the clause ids that decided its fate (provenance)."""
@@ -76,6 +107,7 @@ class Outcome:
     provenance: Mapping[str, tuple[str, ...]]
     frames: tuple[Any, ...] = ()  # intermediate states, for drawings and animations
     reading: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    decisions: tuple[Decision, ...] = ()
 
     def clauses_used(self) -> frozenset[str]:
         return frozenset(c.split(" ", 1)[-1] for ids in self.provenance.values() for c in ids)

@@ -20,11 +20,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from ...ruleset import Event, Outcome
+from ...ruleset import Decision, Event, Outcome
 from .model import Board, Heading, Scene, Ship, Tile, Token, Turn
 
 # Bump effects.
 _STOP, _KNOCK, _PUSH = "stop", "knock", "push"
+_EFFECT_TEXT = {
+    _STOP: "neither ship moves",
+    _KNOCK: "the standing ship is knocked on, the mover stays",
+    _PUSH: "the mover takes the tile, the standing ship is shoved on",
+}
 
 
 @dataclass
@@ -63,6 +68,7 @@ class _Run:
         self.events: list[Event] = []
         self.seen_pairs: set[tuple] = set()
         self.prov: dict[str, list[str]] = defaultdict(list)
+        self.decisions: list[Decision] = []
         self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
         self.snapshot("start")
@@ -119,6 +125,12 @@ class _Run:
             by_class = (f"{phase.bump}.3", _STOP)
         elif mine > theirs:
             by_class = (f"{phase.bump}.4", _PUSH)
+        if by_class is not None:
+            self.decisions.append(Decision(
+                "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
+                (mover.name, other), self.round,
+                detail=f"{'turning' if mover.turning else 'straight'} {phase.name} mover of class {mine} "
+                       f"bumps a standing ship of class {theirs}"))
         order = self.reading["bump"]
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
@@ -158,6 +170,10 @@ class _Run:
                     self.event("collision", (name, occupant), phase, letter("c"), unordered=True)
                     continue
                 standing = other is None
+                if not standing and not second:
+                    self.decisions.append(Decision(
+                        "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
+                        f"{name} claims the tile of {occupant}, which is moving elsewhere"))
                 if not standing and vacate != "follow":
                     self.note_reading(name, "vacate")
                     standing = vacate == "stationary" or second
@@ -216,6 +232,10 @@ class _Run:
                 reason = "another ship claims the tile behind it"
             elif to in occ and occ[to] not in moving:
                 reason = "a ship stands behind it"
+            if reason is not None:
+                self.decisions.append(Decision(
+                    "push_blocked", (), (), (bumps[0][0], standing), self.round, tuple(sorted({b[3] for b in bumps})),
+                    f"{standing} would be pushed to {list(to)}, but {reason}"))
             if reason is not None and not literal:
                 push_ok[standing] = False
                 for pusher, _, effect, _ in bumps:
@@ -234,6 +254,9 @@ class _Run:
                     standing = dependant[5:]
                     if push_ok[standing] and not literal:
                         push_ok[standing] = False
+                        self.decisions.append(Decision(
+                            "push_blocked", (), (), (pushes[standing][0][0], standing), self.round,
+                            (pushes[standing][0][3],), f"the ship behind {standing} does not leave"))
                         pusher, _, effect, _ = pushes[standing][0]
                         if self.blocked_push(standing, pusher, effect, going):
                             work.append(pusher)
@@ -330,4 +353,4 @@ def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: b
     provenance = MappingProxyType({n: tuple(v) for n, v in sorted(run.prov.items())})
     frames = tuple((label, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
                    for label, state in run.frames)
-    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)))
+    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions))

@@ -1,0 +1,715 @@
+"""Diagrams of YPP cases: the board before (with each ship's planned moves) and
+after (with each ship's actual track and what happened on the way), side by side,
+with a legend. Built from the shared visual language in ``verifier.draw``.
+
+Coordinates on the edges are the case file's: x grows east from 0, y grows
+south from 0, (0, 0) is the top-left tile. Big boards are cropped to the part
+where something happens, and the tile size shrinks so an image never grows past
+a few hundred pixels per panel.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from ... import draw as vd
+from ...ruleset import Event, Outcome
+from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
+
+# Hull length as a fraction of a tile, per size class.
+HULL_LENGTH = {SizeClass.SMALL: 0.45, SizeClass.MEDIUM: 0.6, SizeClass.LARGE: 0.75, SizeClass.GRAND: 0.9}
+
+OFF_BOARD = (228, 228, 228)
+_PHASE_WORDS = {"move": "movement", "wind": "wind"}
+_TILE_IN_TEXT = re.compile(r"\((-?\d+), (-?\d+)\)")
+
+State = Mapping[str, tuple[Tile, Heading]]
+
+
+# --- geometry of one panel -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _View:
+    """Which tiles a panel shows and where they land in pixels (already scaled)."""
+
+    x0: int
+    y0: int
+    x1: int  # inclusive
+    y1: int
+    t: float  # tile size in pixels
+    pad_left: float  # off-board strip drawn where the window meets the board edge
+    pad_top: float
+    pad_right: float
+    pad_bottom: float
+    board: Board
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (math.ceil(self.pad_left + (self.x1 - self.x0 + 1) * self.t + self.pad_right),
+                math.ceil(self.pad_top + (self.y1 - self.y0 + 1) * self.t + self.pad_bottom))
+
+    def corner(self, tile: Tile) -> vd.Point:
+        return (self.pad_left + (tile[0] - self.x0) * self.t, self.pad_top + (tile[1] - self.y0) * self.t)
+
+    def centre(self, tile: Tile) -> vd.Point:
+        x, y = self.corner(tile)
+        return (x + self.t / 2, y + self.t / 2)
+
+    def between(self, a: Tile, b: Tile) -> vd.Point:
+        (ax, ay), (bx, by) = self.centre(a), self.centre(b)
+        return ((ax + bx) / 2, (ay + by) / 2)
+
+    def visible(self, tile: Tile) -> bool:
+        return self.x0 <= tile[0] <= self.x1 and self.y0 <= tile[1] <= self.y1
+
+
+def _window(board: Board, tiles: Iterable[Tile], margin: int, whole_board: int) -> tuple[int, int, int, int]:
+    xs, ys = zip(*tiles)
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    if board.width <= whole_board:
+        x0, x1 = 0, board.width - 1
+    if board.height <= whole_board:
+        y0, y1 = 0, board.height - 1
+    return (max(x0, 0), max(y0, 0), min(x1, board.width - 1), min(y1, board.height - 1))
+
+
+# --- what the ships planned and did -----------------------------------------------------
+
+
+def _plan(scene: Scene, turn: Turn) -> dict[str, list[tuple[int, list[Tile]]]]:
+    """Each ship's planned path per round, as if nothing stood in the way:
+    (round number, tiles from start of the round to its end)."""
+    plans: dict[str, list[tuple[int, list[Tile]]]] = {}
+    for ship in scene.ships:
+        at, heading, legs = ship.at, ship.heading, []
+        for index in range(len(turn.rounds)):
+            token = turn.token(index, ship.name)
+            if token is Token.NONE:
+                continue
+            via = heading.ahead(at)
+            side = token.side(heading)
+            if side is None:
+                legs.append((index + 1, [at, via]))
+                at = via
+            else:
+                dest = side.ahead(via)
+                legs.append((index + 1, [at, via, dest]))
+                at, heading = dest, side
+        plans[ship.name] = legs
+    return plans
+
+
+def _states(scene: Scene, outcome: Outcome) -> list[tuple[str, State]]:
+    frames = [(label, {n: (p, h) for n, p, h in ships}) for label, ships in outcome.frames]
+    if not frames:
+        frames = [("start", {s.name: (s.at, s.heading) for s in scene.ships})]
+    end = {s.name: (s.at, s.heading) for s in outcome.after.ships}
+    if frames[-1][1] != end:
+        frames.append(("end", end))
+    return frames
+
+
+def _tracks(states: list[tuple[str, State]]) -> dict[str, list[Tile]]:
+    tracks: dict[str, list[Tile]] = {}
+    for _, state in states:
+        for name, (tile, _) in state.items():
+            track = tracks.setdefault(name, [])
+            if not track or track[-1] != tile:
+                track.append(tile)
+    return tracks
+
+
+@dataclass(frozen=True)
+class _Mark:
+    number: int
+    event: Event
+    kind: str  # "bang" or "push"
+    at: vd.Point | None = None  # bang centre, in tile units (fractional tiles)
+    start: Tile | None = None  # push: from
+    end: Tile | None = None  # push: to
+    where: Tile | None = None  # the tile named in the words (rock, push destination)
+
+
+def _claims(board: Board, turn: Turn, state: State, round_no: int, phase: str, name: str
+            ) -> tuple[Tile | None, Tile | None]:
+    """The tiles ``name`` claims in steps 1 and 2 of a phase, from the phase's start."""
+    if name not in state:
+        return None, None
+    at, heading = state[name]
+    if phase == "move":
+        if round_no - 1 >= len(turn.rounds):
+            return None, None
+        token = turn.token(round_no - 1, name)
+        if token is Token.NONE:
+            return None, None
+        via = heading.ahead(at)
+        side = token.side(heading)
+        return via, (side.ahead(via) if side is not None else None)
+    direction = board.wind_at.get(at)
+    if direction is not None:
+        return direction.ahead(at), None
+    if at in board.whirl_at:
+        return board.whirl_path(at)
+    return None, None
+
+
+def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
+                  ) -> tuple[State, State | None, State]:
+    """The state before a phase, after its first step (if recorded), and after it."""
+    prefix = f"r{round_no} {phase}"
+    first = next((i for i, (label, _) in enumerate(states) if label.startswith(prefix)), None)
+    if first is None:
+        return states[0][1], None, states[-1][1]
+    step1 = next((s for label, s in states if label == f"{prefix} step 1"), None)
+    last = max(i for i, (label, _) in enumerate(states) if label.startswith(prefix))
+    return states[max(first - 1, 0)][1], step1, states[last][1]
+
+
+def _step_of(clause: str) -> tuple[int, ...]:
+    m = re.match(r"^[a-z]+\.(\d)", clause)
+    if m and m.group(1) in "12" and not clause.startswith(("bump", "wind.bump")):
+        return (int(m.group(1)),)
+    return (1, 2)
+
+
+def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, State]]) -> list[_Mark]:
+    """Where each event is drawn. Collisions sit on the contested tile, or on the
+    border between two ships that ran into each other; bumps on the border between
+    the mover and the standing ship; rocks and edges on the border the ship could
+    not cross; a push is an arrow from the pushed ship's old tile to its new one."""
+    board = scene.board
+    marks = []
+    for number, event in enumerate(outcome.events, 1):
+        pre, mid, post = _phase_states(states, event.round, event.phase)
+        claims = {n: _claims(board, turn, pre, event.round, event.phase, n) for n in event.pieces}
+
+        def position(name: str, step: int) -> Tile | None:
+            state = mid if (step == 2 and mid is not None) else pre
+            return state.get(name, (None,))[0]
+
+        def target(name: str, step: int) -> Tile | None:
+            return claims.get(name, (None, None))[step - 1]
+
+        if event.kind == "push":
+            pusher, pushed = event.pieces
+            start = pre.get(pushed, (None,))[0]
+            end = (mid or post).get(pushed, (None,))[0]
+            found = _TILE_IN_TEXT.search(event.detail)
+            if found:
+                end = (int(found.group(1)), int(found.group(2)))
+            if start is not None and end is not None and start != end:
+                marks.append(_Mark(number, event, "push", start=start, end=end, where=end))
+                continue
+            marks.append(_Mark(number, event, "bang", at=_tile_point(start or (0, 0))))
+            continue
+
+        if event.kind in ("rock", "edge"):
+            (name,) = event.pieces
+            blocked = None
+            found = _TILE_IN_TEXT.search(event.detail)
+            for step in _step_of(event.clause) if not found else ():
+                t = target(name, step)
+                if t is not None and (not board.on_board(t) if event.kind == "edge" else t in board.rocks):
+                    blocked, here = t, position(name, step)
+                    break
+            if found:
+                blocked = (int(found.group(1)), int(found.group(2)))
+                here = next((position(name, s) for s in (1, 2)
+                             if position(name, s) is not None
+                             and abs(position(name, s)[0] - blocked[0]) + abs(position(name, s)[1] - blocked[1]) == 1),
+                            position(name, 1))
+            if blocked is None or here is None:
+                here = position(name, 1) or (0, 0)
+                marks.append(_Mark(number, event, "bang", at=_tile_point(here)))
+            else:
+                marks.append(_Mark(number, event, "bang", at=_midpoint(here, blocked), where=blocked))
+            continue
+
+        a, b = event.pieces[0], event.pieces[-1]
+        point = None
+        for step in _step_of(event.clause):
+            pa, pb, ta, tb = position(a, step), position(b, step), target(a, step), target(b, step)
+            if pa is None or pb is None:
+                continue
+            if event.kind == "bump":
+                point = _midpoint(pa, pb)
+                break
+            if ta is not None and ta == tb:
+                point = _tile_point(ta)
+                break
+            if (ta is not None and ta == pb) or (tb is not None and tb == pa):
+                point = _midpoint(pa, pb)
+                break
+        if point is None:
+            pa, pb = pre.get(a, (None,))[0], pre.get(b, (None,))[0]
+            point = _midpoint(pa, pb) if pa and pb else _tile_point(pa or pb or (0, 0))
+        marks.append(_Mark(number, event, "bang", at=point))
+    return marks
+
+
+def _tile_point(tile: Tile) -> vd.Point:
+    return (float(tile[0]), float(tile[1]))
+
+
+def _midpoint(a: Tile, b: Tile) -> vd.Point:
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def _event_words(event: Event, mark: _Mark | None) -> str:
+    pieces = event.pieces
+    if event.kind == "collision":
+        what = f"{pieces[0]} and {pieces[1]} collide"
+    elif event.kind == "bump":
+        what = f"{pieces[0]} bumps into {pieces[1]}, which was not moving"
+    elif event.kind == "push":
+        where = f" to [{mark.where[0]}, {mark.where[1]}]" if mark and mark.where else ""
+        what = f"{pieces[1]} is pushed by {pieces[0]}{where}"
+    elif event.kind == "rock":
+        where = f" at [{mark.where[0]}, {mark.where[1]}]" if mark and mark.where else ""
+        what = f"{pieces[0]} is stopped by the rock{where}"
+    elif event.kind == "edge":
+        what = f"{pieces[0]} is stopped by the board edge"
+    else:
+        what = f"{event.kind}: {', '.join(pieces)}"
+    return what + (f"  ({event.clause})" if event.clause else "")
+
+
+def _tags(names: Sequence[str]) -> dict[str, str]:
+    """Short unique tags (initials) drawn on the ships and in the legend."""
+    tags: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        words = [w for w in re.split(r"[\s_]+", name) if w]
+        candidates = ["".join(w[0] for w in words[:2]).upper(), name[:1].upper(), name[:2].upper()]
+        tag = next((c for c in candidates if c and c not in used), None)
+        n = 1
+        while tag is None:
+            n += 1
+            if (c := f"{name[:1].upper()}{n}") not in used:
+                tag = c
+        tags[name] = tag
+        used.add(tag)
+    return tags
+
+
+# --- painting --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Style:
+    t: float  # tile size in pixels (scaled)
+    s: int  # supersample factor
+    font: int  # base font size (scaled)
+
+    def px(self, value: float) -> int:
+        return max(1, round(value * self.s))
+
+
+def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
+    t = view.t
+    w, h = view.size
+    # Off-board strips (only where the window meets the board's edge).
+    draw.rectangle([0, 0, w, h], fill=OFF_BOARD)
+    left, top = view.corner((view.x0, view.y0))
+    right, bottom = view.corner((view.x1 + 1, view.y1 + 1))
+    draw.rectangle([left, top, right, bottom], fill=vd.WATER)
+    board = view.board
+    # Terrain.
+    for (x, y), heading in board.wind:
+        if view.visible((x, y)):
+            cx, cy = view.corner((x, y))
+            draw.rectangle([cx, cy, cx + t, cy + t], fill=vd.WIND_TINT)
+    for (x, y) in board.whirlpools:
+        if view.x0 - 1 <= x <= view.x1 and view.y0 - 1 <= y <= view.y1:
+            cx, cy = view.corner((x, y))
+            draw.rectangle([cx, cy, cx + 2 * t, cy + 2 * t], fill=vd.WHIRL_TINT)
+    # Grid.
+    if t >= 6 * style.s:
+        for x in range(view.x0, view.x1 + 2):
+            px = view.corner((x, view.y0))[0]
+            draw.line([(px, top), (px, bottom)], fill=vd.GRID, width=style.px(1))
+        for y in range(view.y0, view.y1 + 2):
+            py = view.corner((view.x0, y))[1]
+            draw.line([(left, py), (right, py)], fill=vd.GRID, width=style.px(1))
+    for (x, y), heading in board.wind:
+        if view.visible((x, y)):
+            cx, cy = view.centre((x, y))
+            dx, dy = heading.dx * t * 0.3, heading.dy * t * 0.3
+            vd.arrow(draw, [(cx - dx, cy - dy), (cx + dx, cy + dy)], fill=vd.WIND_INK,
+                     width=max(1, round(t * 0.05)), head=t * 0.2)
+    for (x, y) in board.whirlpools:
+        if view.x0 - 1 <= x <= view.x1 and view.y0 - 1 <= y <= view.y1:
+            cx, cy = view.corner((x + 1, y + 1))
+            vd.circular_arrow(draw, (cx, cy), t * 0.62, fill=vd.WHIRL_INK, width=max(1, round(t * 0.05)),
+                              head=t * 0.22)
+            vd.circular_arrow(draw, (cx, cy), t * 0.3, fill=vd.WHIRL_INK, width=max(1, round(t * 0.04)),
+                              head=t * 0.16, start=20, sweep=250)
+    for i, (x, y) in enumerate(sorted(r for r in board.rocks if view.visible(r))):
+        vd.blob(draw, view.centre((x, y)), t * 0.38, fill=vd.ROCK, variant=(x * 7 + y * 13) % 11)
+    # Board edge, where visible.
+    edge = style.px(2)
+    if view.pad_left:
+        draw.line([(left, top), (left, bottom)], fill=vd.EDGE, width=edge)
+    if view.pad_right:
+        draw.line([(right, top), (right, bottom)], fill=vd.EDGE, width=edge)
+    if view.pad_top:
+        draw.line([(left, top), (right, top)], fill=vd.EDGE, width=edge)
+    if view.pad_bottom:
+        draw.line([(left, bottom), (right, bottom)], fill=vd.EDGE, width=edge)
+
+
+def _hull_size(view: _View, style: _Style, size: SizeClass) -> tuple[float, float]:
+    t = max(view.t, 14 * style.s)  # stay visible on very zoomed-out boards
+    length = HULL_LENGTH[size] * t
+    return length, length * 0.4 + t * 0.08
+
+
+def _paint_ship(draw: ImageDraw.ImageDraw, view: _View, style: _Style, centre: vd.Point, heading: Heading,
+                size: SizeClass, colour: vd.RGB, tag: str | None, ghost: bool = False) -> None:
+    length, beam = _hull_size(view, style, size)
+    if ghost:
+        vd.hull(draw, centre, (heading.dx, heading.dy), length=length, beam=beam, fill=vd.mix(colour, vd.PAPER, 0.78),
+                outline=vd.mix(colour, vd.PAPER, 0.45), width=style.px(1))
+        return
+    vd.hull(draw, centre, (heading.dx, heading.dy), length=length, beam=beam, fill=colour, outline=vd.INK,
+            width=style.px(1))
+    if tag and view.t >= 24 * style.s:
+        vd.text(draw, centre, tag, size=round(beam * 0.62), fill=vd.text_colour_on(colour), anchor="mm")
+
+
+def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[int, int]) -> None:
+    draw = ImageDraw.Draw(panel)
+    size = max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    widest = vd.text_width(str(max(view.x1, view.y1)), size) + 4 * style.s
+    step = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+                if k * view.t >= widest)
+    ox, oy = origin
+    for x in range(view.x0, view.x1 + 1):
+        if x % step == 0 or step == 1:
+            cx, _ = view.centre((x, view.y0))
+            vd.text(draw, (ox + cx, oy - 3 * style.s), str(x), size=size, fill=vd.MUTED, anchor="md")
+    step_y = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+                  if k * view.t >= size * 1.3)
+    for y in range(view.y0, view.y1 + 1):
+        if y % step_y == 0:
+            _, cy = view.centre((view.x0, y))
+            vd.text(draw, (ox - 4 * style.s, oy + cy), str(y), size=size, fill=vd.MUTED, anchor="rm")
+
+
+def _label_box(view: _View, style: _Style) -> tuple[int, int]:
+    size = max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    return (vd.text_width(str(view.y1), size) + 8 * style.s, round(size * 1.4) + 3 * style.s)
+
+
+def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style: _Style,
+           colours: Mapping[str, vd.RGB], tags: Mapping[str, str], plans, marks: list[_Mark] | None,
+           highlight: Iterable[Tile], arrows: Iterable[tuple[Tile, Tile]]) -> Image.Image:
+    board_img = Image.new("RGB", view.size, vd.PAPER)
+    draw = ImageDraw.Draw(board_img)
+    _paint_board(draw, view, style)
+    t = view.t
+    line = max(style.px(1.5), round(t * 0.045))
+    for tile in highlight:
+        x, y = view.corner(tile)
+        draw.rectangle([x, y, x + t, y + t], outline=vd.INK, width=max(style.px(2), round(t * 0.06)))
+    offsets = _offsets(scene, t)
+    if outcome is None:
+        # Planned moves, dashed, chained over the rounds as if nothing were in the way.
+        rounds = len(turn.rounds)
+        for ship in scene.ships:
+            colour = colours[ship.name]
+            for round_no, tiles in plans[ship.name]:
+                pts = vd.offset_polyline([view.centre(p) for p in tiles], offsets[ship.name])
+                vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.26,
+                         dash=(t * 0.14, t * 0.09))
+                if rounds > 1:
+                    _round_label(draw, pts, str(round_no), colour, style, t)
+        for ship in scene.ships:
+            _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size, colours[ship.name],
+                        tags[ship.name])
+    else:
+        states = _states(scene, outcome)
+        tracks = _tracks(states)
+        by_name = scene.by_name
+        for ship in scene.ships:
+            end = outcome.after.by_name[ship.name]
+            if end.at != ship.at:
+                _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size,
+                            colours[ship.name], None, ghost=True)
+        for name, track in tracks.items():
+            if len(track) > 1 and name in by_name:
+                pts = vd.offset_polyline([view.centre(p) for p in track], offsets[name])
+                vd.polyline(draw, pts, fill=colours[name], width=line)
+                for p in pts[1:-1]:
+                    r = line * 1.2
+                    draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=colours[name])
+        for m in marks or ():
+            if m.kind == "push":
+                a, b = view.centre(m.start), view.centre(m.end)
+                end = (a[0] + (b[0] - a[0]) * 0.62, a[1] + (b[1] - a[1]) * 0.62)
+                vd.block_arrow(draw, a, end, width=t * 0.2, fill=vd.PAPER, outline=vd.INK,
+                               outline_width=style.px(1.5))
+        for ship in outcome.after.ships:
+            if ship.name in by_name:
+                _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size,
+                            colours[ship.name], tags[ship.name])
+        _paint_marks(draw, view, style, marks or [])
+    for a, b in arrows:
+        vd.arrow(draw, [view.centre(a), view.centre(b)], fill=vd.INK, width=line, head=t * 0.26)
+    # Frame it with the coordinates along the top and left edges.
+    lw, lh = _label_box(view, style)
+    panel = Image.new("RGB", (board_img.width + lw + 2 * style.s, board_img.height + lh), vd.PAPER)
+    panel.paste(board_img, (lw, lh))
+    _paint_labels(panel, view, style, (lw, lh))
+    return panel
+
+
+def _offsets(scene: Scene, t: float) -> dict[str, float]:
+    """A small sideways shift per ship, so that tracks along the same line stay apart."""
+    n = len(scene.ships)
+    spread = min(t * 0.07, t * 0.3 / max(n, 1))
+    return {s.name: (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
+
+
+def _round_label(draw, pts, label, colour, style, t) -> None:
+    (x0, y0), (x1, y1) = pts[-2], pts[-1]
+    ux, uy = vd._unit(x1 - x0, y1 - y0)
+    # Beside the last leg, just before the head, on its left.
+    mx, my = x1 - ux * t * 0.42, y1 - uy * t * 0.42
+    px, py = uy, -ux
+    size = max(8 * style.s, round(t * 0.22))
+    vd.badge(draw, (mx + px * t * 0.17, my + py * t * 0.17), label, size=size, fill=vd.PAPER, outline=colour,
+             label_fill=vd.INK, width=style.px(1))
+
+
+def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark]) -> None:
+    t = view.t
+    used: dict[tuple[int, int], int] = {}
+    for m in marks:
+        if m.kind == "push":
+            a, b = view.centre(m.start), view.centre(m.end)
+            cx, cy = a[0] + (b[0] - a[0]) * 0.25, a[1] + (b[1] - a[1]) * 0.25
+            vd.badge(draw, (cx, cy), str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
+                     outline=vd.INK, width=style.px(1))
+            continue
+        key = (round(m.at[0] * 4), round(m.at[1] * 4))
+        repeat = used.get(key, 0)
+        used[key] = repeat + 1
+        x, y = view.centre((0, 0))
+        cx = x + (m.at[0] - view.x0) * t + repeat * t * 0.3
+        cy = y + (m.at[1] - view.y0) * t - repeat * t * 0.3
+        radius = max(7 * style.s, t * 0.22)
+        vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
+                     label_size=max(8 * style.s, round(radius * 0.85)))
+
+
+# --- legend ----------------------------------------------------------------------------
+
+
+def _ship_glyph(colour: vd.RGB, heading: Heading, size: SizeClass, tag: str, s: int):
+    def paint(draw, box):
+        x0, y0, x1, y1 = box
+        t = (y1 - y0) * 1.25
+        length = HULL_LENGTH[size] * t * 1.25
+        beam = length * 0.4 + t * 0.08
+        vd.hull(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (1, 0), length=length, beam=beam, fill=colour,
+                outline=vd.INK, width=s)
+    return paint
+
+
+def _bang_glyph(label: str, s: int):
+    def paint(draw, box):
+        x0, y0, x1, y1 = box
+        r = (y1 - y0) * 0.62
+        vd.starburst(draw, ((x0 + x1) / 2, (y0 + y1) / 2), r, width=s, label=label,
+                     label_size=max(8 * s, round(r * 0.85)))
+    return paint
+
+
+def _push_glyph(label: str, s: int):
+    def paint(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        cy = (y0 + y1) / 2
+        vd.block_arrow(draw, (x0, cy), (x1, cy), width=h * 0.42, fill=vd.PAPER, outline=vd.INK,
+                       outline_width=s)
+        vd.badge(draw, (x0 + (x1 - x0) * 0.3, cy), label, size=round(h * 0.45), width=s)
+    return paint
+
+
+def _key_items(scene: Scene, style: _Style, marks_present: set[str], after: bool) -> list:
+    s = style.s
+    grey = vd.MUTED
+
+    def planned(draw, box):
+        x0, y0, x1, y1 = box
+        cy = (y0 + y1) / 2
+        vd.arrow(draw, [(x0, cy), (x1, cy)], fill=grey, width=2 * s, head=(y1 - y0) * 0.5,
+                 dash=(4 * s, 3 * s))
+
+    def track(draw, box):
+        x0, y0, x1, y1 = box
+        cy = (y0 + y1) / 2
+        vd.polyline(draw, [(x0, cy), (x1, cy)], fill=grey, width=2 * s)
+
+    def ghost(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        vd.hull(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (1, 0), length=h * 1.1, beam=h * 0.55,
+                fill=vd.mix(grey, vd.PAPER, 0.78), outline=vd.mix(grey, vd.PAPER, 0.45), width=s)
+
+    def rock(draw, box):
+        x0, y0, x1, y1 = box
+        vd.blob(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (y1 - y0) * 0.45, fill=vd.ROCK)
+
+    def wind(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        cx = (x0 + x1) / 2
+        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=vd.WIND_TINT, outline=vd.GRID)
+        vd.arrow(draw, [(cx - h * 0.35, (y0 + y1) / 2), (cx + h * 0.35, (y0 + y1) / 2)], fill=vd.WIND_INK,
+                 width=max(1, round(h * 0.08)), head=h * 0.3)
+
+    def whirl(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        cx = (x0 + x1) / 2
+        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=vd.WHIRL_TINT, outline=vd.GRID)
+        vd.circular_arrow(draw, (cx, (y0 + y1) / 2), h * 0.32, fill=vd.WHIRL_INK, width=max(1, round(h * 0.08)),
+                          head=h * 0.28)
+
+    def bang(draw, box):
+        _bang_glyph("", s)(draw, box)
+
+    def push(draw, box):
+        x0, y0, x1, y1 = box
+        cy = (y0 + y1) / 2
+        vd.block_arrow(draw, (x0, cy), (x1, cy), width=(y1 - y0) * 0.42, fill=vd.PAPER, outline=vd.INK,
+                       outline_width=s)
+
+    items = [(planned, "planned move (before)")]
+    if after:
+        items += [(track, "actual track (after)"), (ghost, "where a ship started")]
+    if "bang" in marks_present:
+        items.append((bang, "collision or stop, numbered as listed"))
+    if "push" in marks_present:
+        items.append((push, "ship pushed one tile"))
+    board = scene.board
+    if board.rocks:
+        items.append((rock, "rock"))
+    if board.wind:
+        items.append((wind, "wind tile: moves a ship one tile"))
+    if board.whirlpools:
+        items.append((whirl, "whirlpool (2x2): turns a ship clockwise around it"))
+    return items
+
+
+def _tokens_text(turn: Turn, name: str) -> str:
+    if not turn.rounds:
+        return "no moves"
+    tokens = [turn.token(i, name) for i in range(len(turn.rounds))]
+    if all(t is Token.NONE for t in tokens):
+        return "no moves" if len(tokens) == 1 else "no moves in any round"
+    if len(tokens) == 1:
+        return f"token: {tokens[0].value}"
+    return "tokens: " + ", ".join(f"{i}: {'-' if t is Token.NONE else t.value}" for i, t in enumerate(tokens, 1))
+
+
+# --- public -----------------------------------------------------------------------------
+
+
+def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, tile: int = 48,
+                title: str | None = None, subtitle: str | None = None, legend: bool = True,
+                margin: int = 1, whole_board: int = 12, max_panel: int = 480, supersample: int = 2,
+                font_size: int = 12, highlight: Iterable[Tile] = (), arrows: Iterable[tuple[Tile, Tile]] = (),
+                **_ignored) -> Image.Image:
+    """Panels side by side over one shared window of the board. A panel with no
+    outcome shows the scene before the turn with each ship's planned moves; a panel
+    with an outcome shows where the ships ended, their tracks and the events.
+
+    ``tile`` is the tile size in pixels; boards wider or taller than
+    ``whole_board`` tiles are cropped to what happens plus ``margin`` tiles, and
+    the tile shrinks so a panel stays within ``max_panel`` pixels. ``highlight``
+    outlines tiles and ``arrows`` adds black arrows between tiles on every panel.
+    """
+    s = max(1, int(supersample))
+    highlight, arrows = tuple(highlight), tuple(arrows)
+    plans = _plan(scene, turn)
+    outcomes = [o for _, o in panels if o is not None]
+    all_states = [_states(scene, o) for o in outcomes]
+    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+
+    interest: list[Tile] = [ship.at for ship in scene.ships]
+    interest += [p for legs in plans.values() for _, tiles in legs for p in tiles]
+    interest += [p for st in all_states for _, state in st for p, _ in state.values()]
+    interest += [m.where for ms in all_marks for m in ms if m.where is not None]
+    interest += list(highlight) + [p for a in arrows for p in a]
+    board = scene.board
+    x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    t = min(float(tile), max_panel / max(cols, rows))
+    if t >= 6:
+        t = float(math.floor(t))
+    t *= s
+    pad = t * 0.4
+    view = _View(x0, y0, x1, y1, t, pad if x0 == 0 else 0, pad if y0 == 0 else 0,
+                 pad if x1 == board.width - 1 else 0, pad if y1 == board.height - 1 else 0, board)
+    style = _Style(t, s, font_size * s)
+
+    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
+    tags = _tags([ship.name for ship in scene.ships])
+    images = []
+    marks_iter = iter(all_marks)
+    for name, outcome in panels:
+        marks = next(marks_iter) if outcome is not None else None
+        images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks,
+                                    highlight, arrows)))
+
+    below = []
+    if legend:
+        fs = style.font
+        width_hint = max(sum(img.width for _, img in images) + fs * 2 * (len(images) - 1), 560 * s)
+        present = {m.kind for ms in all_marks for m in ms}
+        below.append(vd.key_strip(_key_items(scene, style, present, bool(outcomes)), size=fs,
+                                  max_width=width_hint, padding=0))
+        ship_rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.heading, sh.size, tags[sh.name], s),
+                                    sh.name, f"{sh.type}, {sh.size.label} class  -  {_tokens_text(turn, sh.name)}")
+                     for sh in scene.ships]
+        below.append(vd.legend(ship_rows, size=fs, padding=0, max_width=width_hint))
+        for (name, outcome), marks in zip([p for p in panels if p[1] is not None], all_marks):
+            heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
+            if not marks:
+                rows_ = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
+            else:
+                rows_ = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push"
+                                        else _bang_glyph(str(m.number), s),
+                                        f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
+                                        _event_words(m.event, m))
+                         for m in marks]
+            below.append(vd.legend(rows_, size=fs, heading=heading, padding=0, max_width=width_hint))
+
+    if title is None:
+        n = len(turn.rounds)
+        title = f"{n} round{'s' if n != 1 else ''} of movement"
+    if subtitle is None and outcomes:
+        readings = [o.reading for o in outcomes if o.reading]
+        if readings and all(r == readings[0] for r in readings):
+            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+    image = vd.side_by_side(images, title=title, subtitle=subtitle, below=below, size=round(font_size * 1.15) * s,
+                            gap=font_size * 2 * s, margin=font_size * s)
+    return vd.finish(image, s)
+
+
+def draw_case(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, title: str | None = None,
+              **options) -> Image.Image:
+    """The standard picture of a case: "Before" (ships and their planned moves)
+    and "After" (tracks, final positions, collisions), with a legend."""
+    return draw_panels(scene, turn, [("Before: planned moves", None), ("After: what happened", outcome)],
+                       tile=tile, title=title, **options)
