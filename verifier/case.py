@@ -35,8 +35,20 @@ HEADER_PROPERTIES: dict[str, Any] = {
     "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
     "layout": {"type": "string", "description": "how the layout was chosen where the source gives none"},
     "note": {"type": "string"},
+    "finding": {
+        "type": "object", "additionalProperties": False, "required": ["fingerprint", "kind"],
+        "description": "set by 'verifier explore' on cases that need a ruling",
+        "properties": {"fingerprint": {"type": "string"}, "kind": {"type": "string"},
+                       "summary": {"type": "string"}, "question": {"type": "string"}},
+    },
 }
-REQUIRED = ["id", "title", "ruleset", "source", "clauses", "before", "actions", "expect"]
+REQUIRED = ["id", "title", "ruleset", "source", "clauses", "before", "actions"]
+# A case that needs a ruling lists the outcome under each reading instead of one expectation.
+STATUS_RULE = {
+    "if": {"properties": {"status": {"const": "needs-ruling"}}, "required": ["status"]},
+    "then": {"required": ["outcomes", "finding"]},
+    "else": {"required": ["expect"]},
+}
 
 
 def case_schema(ruleset: Ruleset) -> dict:
@@ -53,7 +65,19 @@ def case_schema(ruleset: Ruleset) -> dict:
             "before": ruleset.before_schema,
             "actions": ruleset.actions_schema,
             "expect": ruleset.expect_schema,
+            "outcomes": _outcomes_schema(ruleset.expect_schema),
         },
+        "allOf": [STATUS_RULE],
+    }
+
+
+def _outcomes_schema(expect_schema: dict) -> dict:
+    return {
+        "type": "array", "minItems": 1,
+        "description": "the outcome under each named reading (cases that need a ruling)",
+        "items": {"type": "object", "additionalProperties": False, "required": ["reading", "expect"],
+                  "properties": {"reading": {"type": "object", "additionalProperties": {"type": "string"}},
+                                 "expect": expect_schema}},
     }
 
 
@@ -65,7 +89,8 @@ def published_schema() -> dict:
         branches.append({
             "if": {"properties": {"ruleset": {"const": key}}},
             "then": {"properties": {"before": ruleset.before_schema, "actions": ruleset.actions_schema,
-                                    "expect": ruleset.expect_schema}},
+                                    "expect": ruleset.expect_schema,
+                                    "outcomes": _outcomes_schema(ruleset.expect_schema)}},
         })
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -76,8 +101,9 @@ def published_schema() -> dict:
         "additionalProperties": False,
         "required": REQUIRED,
         "properties": {**HEADER_PROPERTIES, "ruleset": {"enum": registry.names()},
-                       "before": {"type": "object"}, "actions": {}, "expect": {"type": "object"}},
-        "allOf": branches,
+                       "before": {"type": "object"}, "actions": {}, "expect": {"type": "object"},
+                       "outcomes": {"type": "array"}},
+        "allOf": [STATUS_RULE] + branches,
     }
 
 
@@ -96,8 +122,10 @@ class Case:
     note: str | None
     before: Any
     actions: Any
-    expect: Any
+    expect: Any  # None for a case that needs a ruling
     doc: Located  # the loaded file, for locating mismatches
+    finding: Mapping[str, str] | None = None
+    outcomes: tuple[tuple[Mapping[str, str], Any], ...] = ()  # (reading, expectation) pairs
 
     @property
     def path(self) -> str:
@@ -132,7 +160,14 @@ def parse_case(doc: Located) -> Case:
         if clause not in known:
             raise doc.error(("clauses", i), f"ruleset {key!r} has no clause {clause!r}; "
                                             f"{did_you_mean(clause, sorted(known))}")
-    before, actions, expect = ruleset.parse(doc, ("before",), ("actions",), ("expect",))
+    has_expect = "expect" in data
+    before, actions, expect = ruleset.parse(doc, ("before",), ("actions",), ("expect",) if has_expect else None)
+    outcomes = []
+    for i, item in enumerate(data.get("outcomes", [])):
+        pins_i = item["reading"]
+        full = ruleset.reading(pins_i, {k: doc.where(("outcomes", i, "reading", k), key=True) for k in pins_i})
+        _, _, expected = ruleset.parse(doc, ("before",), ("actions",), ("outcomes", i, "expect"), off_board_ok=True)
+        outcomes.append((full, expected))
     source = data["source"]
     return Case(
         id=data["id"], title=data["title"], ruleset=ruleset, status=data.get("status", "documented"),
@@ -140,6 +175,7 @@ def parse_case(doc: Located) -> Case:
         clauses=tuple(data["clauses"]), readings=reading, pinned=dict(pins),
         tags=tuple(data.get("tags", ())), layout=data.get("layout"), note=data.get("note"),
         before=before, actions=actions, expect=expect, doc=doc,
+        finding=data.get("finding"), outcomes=tuple(outcomes),
     )
 
 

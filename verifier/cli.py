@@ -63,7 +63,9 @@ def cmd_check(args) -> int:
             for problem in result.problems:
                 print(f"  {problem}")
         elif result.status == "open":
-            print(f"OPEN {result.id} ({result.file})")
+            print(f"OPEN {result.id} ({result.file}): needs a ruling")
+            for problem in result.problems:
+                print(f"  {problem}")
         elif args.verbose:
             print(f"ok   {result.id}")
         if result.snapshot is not None and result.snapshot.status == "written":
@@ -87,6 +89,9 @@ def cmd_show(args) -> int:
     print(f"source: {case.source}")
     print("reading: " + ", ".join(f"{k}={v}" for k, v in reading.items()))
     print(case.ruleset.describe(case.before, case.actions, outcome))
+    if case.expect is None:
+        print("this case needs a ruling: it lists the outcome under each reading")
+        return 0
     mismatches = case.ruleset.compare(case.before, case.expect, outcome)
     if mismatches:
         print("differs from the case's expectation:")
@@ -143,6 +148,58 @@ def cmd_clauses(args) -> int:
     return 0
 
 
+def cmd_explore(args) -> int:
+    from .case import find_case_files, load_case
+    from .explore import example_conflicts, example_matrix, exhaustive, search, shrink
+    from .findings import report_json, report_markdown, rulings, write_findings, write_reports
+
+    ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
+    out = Path(args.out or f"explore/{ruleset.key}")
+    if out.exists() and not out.is_dir():
+        raise CaseError("--out must be a folder", Location(str(out)))
+    if args.budget <= 0:
+        raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
+    out.mkdir(parents=True, exist_ok=True)
+    found = {}
+    exhaustive_result = None
+    if args.exhaustive:
+        print(f"enumerating the exhaustive {ruleset.key} space ...", flush=True)
+        exhaustive_result = exhaustive(ruleset, terrain=args.terrain)
+        found.update(exhaustive_result.examples)
+        print(f"  {exhaustive_result.scenes} scenes in {exhaustive_result.seconds:.1f} s: "
+              f"{len(exhaustive_result.counts)} finding classes", flush=True)
+    print(f"searching with Hypothesis (seed {args.seed}, budget {args.budget:g} s) ...", flush=True)
+    search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples)
+    for fingerprint, finding in search_result.findings.items():
+        found.setdefault(fingerprint, finding)
+    print(f"  {search_result.examples} scenes in {search_result.seconds:.1f} s: "
+          f"{len(search_result.findings)} finding classes", flush=True)
+    cases_dir = Path(args.cases)
+    cases = []
+    if cases_dir.exists():
+        for path in find_case_files([cases_dir]):
+            try:
+                cases.append(load_case(path))
+            except VerifierError:
+                pass  # 'verifier check' reports broken case files
+    matrix = example_matrix(ruleset, cases)
+    for finding in example_conflicts(ruleset, matrix):
+        found.setdefault(finding.fingerprint, finding)
+    minimal = [shrink(ruleset, found[k]) if found[k].kind != "example-conflict" else found[k] for k in sorted(found)]
+    ruled = rulings(ruleset, [cases_dir, out / "findings"])
+    written = write_findings(ruleset, minimal, out, ruled)
+    data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
+                       seed=args.seed, budget=args.budget, out=out)
+    json_path, md_path = write_reports(out, data, report_markdown(ruleset, data, written, matrix))
+    for w in written:
+        print(f"{w.status.upper():<8} {w.finding.fingerprint}")
+    if "recall" in data:
+        r = data["recall"]
+        print(f"recall of the search: {r['found']}/{r['of']} exhaustive classes")
+    print(f"{len(written)} findings ({data['open']} open, {data['resolved']} resolved); report: {md_path}, {json_path}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(args)
@@ -187,6 +244,28 @@ def build_parser() -> argparse.ArgumentParser:
     clauses = sub.add_parser("clauses", help="list a ruleset's clauses and readings")
     clauses.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
     clauses.set_defaults(func=cmd_clauses)
+
+    explore = sub.add_parser(
+        "explore", help="search a ruleset for contradictions, gaps and other edge cases",
+        description="Search a ruleset's clause table for contradictions, gaps, order dependence, broken "
+                    "symmetry, invariant breaches and diverging readings; check documented examples against "
+                    "every reading. Writes a needs-ruling case and a diagram per finding, and a report.")
+    explore.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
+    explore.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                         help="time for the Hypothesis search (default: 60)")
+    explore.add_argument("--max-examples", type=int, default=20000, metavar="N",
+                         help="scenes the search may try (default: 20000); the same seed and count give the "
+                              "same findings")
+    explore.add_argument("--exhaustive", action="store_true",
+                         help="also enumerate the ruleset's small bounded space on every core, and measure "
+                              "the search's recall against it")
+    explore.add_argument("--terrain", action="store_true", help="with --exhaustive: add one rock, wind tile or "
+                                                                "whirlpool to the space")
+    explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
+    explore.add_argument("--out", metavar="DIR", help="report folder (default: explore/RULESET)")
+    explore.add_argument("--cases", default="cases", metavar="DIR",
+                         help="where documented cases and rulings live (default: cases)")
+    explore.set_defaults(func=cmd_explore)
 
     bench = sub.add_parser("bench", help="measure speed (cases/s, rounds/s, big turns)")
     bench.add_argument("--cases", default="cases", metavar="DIR")

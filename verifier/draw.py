@@ -50,10 +50,10 @@ GRID: RGB = (214, 214, 214)
 EDGE: RGB = (60, 60, 60)
 ROCK: RGB = (88, 88, 88)
 WATER: RGB = (248, 251, 253)
-WIND_TINT: RGB = (222, 239, 250)
-WIND_INK: RGB = (70, 130, 170)
-WHIRL_TINT: RGB = (214, 226, 246)
-WHIRL_INK: RGB = (60, 90, 160)
+WIND_TINT: RGB = (224, 238, 244)
+WIND_INK: RGB = (100, 138, 156)
+WHIRL_TINT: RGB = (222, 226, 242)
+WHIRL_INK: RGB = (112, 118, 168)
 MARK_FILL: RGB = OKABE_ITO["yellow"]
 MARK_EDGE: RGB = OKABE_ITO["vermillion"]
 
@@ -83,7 +83,9 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=max(1, int(size)))
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
+    """The advance width of ``text`` in pixels."""
     return math.ceil(font(size).getlength(text))
 
 
@@ -97,24 +99,31 @@ def text(draw: ImageDraw.ImageDraw, xy: Point, content: str, *, size: int = 12, 
 # --- lines and arrows -----------------------------------------------------------
 
 
-def _unit(dx: float, dy: float) -> Point:
+def unit(dx: float, dy: float) -> Point:
+    """The vector (dx, dy) scaled to length 1 (or (0, 0))."""
     n = math.hypot(dx, dy)
     return (dx / n, dy / n) if n else (0.0, 0.0)
 
 
 def offset_polyline(points: Sequence[Point], distance: float) -> list[Point]:
-    """``points`` shifted sideways by ``distance`` (right of the direction of travel),
-    so that parallel tracks of several pieces do not hide each other."""
+    """``points`` shifted sideways by ``distance`` (to the right of the direction of
+    travel, on screen), with mitred corners, so that parallel tracks of several
+    pieces do not hide each other."""
     if not distance or len(points) < 2:
         return list(points)
+    normals = []
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        ux, uy = unit(x1 - x0, y1 - y0)
+        normals.append((-uy, ux))
     out = []
     for i, (x, y) in enumerate(points):
-        a = points[max(i - 1, 0)]
-        b = points[min(i + 1, len(points) - 1)]
-        if i == 0:
-            a = points[0]
-        ux, uy = _unit(b[0] - a[0], b[1] - a[1])
-        out.append((x - uy * distance, y + ux * distance))
+        n1 = normals[max(i - 1, 0)]
+        n2 = normals[min(i, len(normals) - 1)]
+        mx, my = n1[0] + n2[0], n1[1] + n2[1]
+        dot = mx * n1[0] + my * n1[1]
+        if dot < 0.5:  # a sharp turn back: no sensible mitre
+            mx, my, dot = n2[0], n2[1], 1.0
+        out.append((x + mx * distance / dot, y + my * distance / dot))
     return out
 
 
@@ -159,7 +168,7 @@ def polyline(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, w
 def arrowhead(draw: ImageDraw.ImageDraw, tip: Point, direction: Point, *, size: float, fill: RGB,
               outline: RGB | None = None, spread: float = 0.55) -> None:
     """A filled triangular head with its point at ``tip``, facing ``direction``."""
-    ux, uy = _unit(*direction)
+    ux, uy = unit(*direction)
     bx, by = tip[0] - ux * size, tip[1] - uy * size
     w = size * spread
     draw.polygon([tip, (bx - uy * w, by + ux * w), (bx + uy * w, by - ux * w)], fill=fill, outline=outline)
@@ -174,7 +183,7 @@ def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, widt
         return
     head = head if head is not None else max(6.0, width * 3.5)
     (x0, y0), (x1, y1) = points[-2], points[-1]
-    ux, uy = _unit(x1 - x0, y1 - y0)
+    ux, uy = unit(x1 - x0, y1 - y0)
     # Stop the shaft inside the head so that its square end does not poke out.
     shaft = list(points[:-1]) + [(x1 - ux * head * 0.6, y1 - uy * head * 0.6)]
     polyline(draw, shaft, fill=fill, width=width, dash=dash)
@@ -184,7 +193,7 @@ def arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], *, fill: RGB, widt
 def block_arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, *, width: float, fill: RGB = PAPER,
                 outline: RGB = INK, outline_width: int = 1) -> None:
     """A fat hollow arrow from ``start`` to ``end`` (a push: something was shoved)."""
-    ux, uy = _unit(end[0] - start[0], end[1] - start[1])
+    ux, uy = unit(end[0] - start[0], end[1] - start[1])
     px, py = -uy, ux
     length = math.hypot(end[0] - start[0], end[1] - start[1])
     head = min(width * 1.1, length * 0.6)
@@ -244,14 +253,6 @@ def starburst(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: 
         text(draw, (cx, cy), label, size=label_size or max(8, int(radius * 0.95)), fill=label_fill, anchor="mm")
 
 
-def cross(draw: ImageDraw.ImageDraw, centre: Point, radius: float, *, fill: RGB = MARK_EDGE,
-          width: int = 3) -> None:
-    """An X: a move that did not happen."""
-    cx, cy = centre
-    draw.line([(cx - radius, cy - radius), (cx + radius, cy + radius)], fill=fill, width=width)
-    draw.line([(cx - radius, cy + radius), (cx + radius, cy - radius)], fill=fill, width=width)
-
-
 def badge(draw: ImageDraw.ImageDraw, centre: Point, label: str, *, size: int, fill: RGB = PAPER,
           outline: RGB = INK, label_fill: RGB = INK, width: int = 1) -> None:
     """A small round tag with a number or letter in it."""
@@ -269,7 +270,7 @@ def hull(draw: ImageDraw.ImageDraw, centre: Point, direction: Point, *, length: 
     """A boat-shaped hull, pointed bow towards ``direction`` (a screen vector, so
     (0, -1) is up). Scale ``length`` and ``beam`` to show a size class. Returns the
     outline's points."""
-    ux, uy = _unit(*direction)
+    ux, uy = unit(*direction)
     px, py = -uy, ux  # to starboard
     half = length / 2
     shape = [(half, 0.0), (half * 0.45, beam * 0.5), (-half * 0.2, beam * 0.5), (-half, beam * 0.38),
@@ -312,43 +313,47 @@ class LegendEntry:
     description: str = ""
 
 
-def swatch(colour: RGB) -> Glyph:
-    def paint(draw, box):
-        draw.rectangle(box, fill=colour, outline=INK)
-    return paint
-
-
 def legend(entries: Sequence[LegendEntry], *, size: int = 12, heading: str | None = None,
            glyph_width: float | None = None, padding: int | None = None, max_width: int | None = None,
-           background: RGB = PAPER) -> Image.Image:
-    """A legend box: one row per entry (glyph, name, description). Descriptions
-    wrap to ``max_width`` if given."""
+           stacked: bool = False, background: RGB = PAPER) -> Image.Image:
+    """A legend box: one entry per row (glyph, name, description), descriptions
+    lined up in a column; or, ``stacked``, each description under its name (for a
+    narrow column). Descriptions wrap to ``max_width`` if given."""
     pad = padding if padding is not None else size // 2
     row = round(size * 1.6)
     gw = glyph_width if glyph_width is not None else row * 1.4
-    name_w = max((text_width(e.name, size) for e in entries), default=0)
     gap = size
-    desc_x = pad + gw + gap + name_w + (gap if name_w else 0)
-    lines: list[tuple[LegendEntry | None, str]] = []
+    name_x = pad + gw + gap
+    name_w = 0 if stacked else max((text_width(e.name, size) for e in entries), default=0)
+    desc_x = name_x if stacked else name_x + name_w + (gap if name_w else 0)
+    # (entry or None for a continuation line, name shown, description line)
+    lines: list[tuple[LegendEntry | None, str, str]] = []
     for entry in entries:
-        parts = wrap(entry.description, size, max_width - desc_x - pad) if max_width and entry.description \
-            else [entry.description]
-        lines.append((entry, parts[0]))
-        lines.extend((None, p) for p in parts[1:])
-    width = max([desc_x + text_width(d, size) + pad for _, d in lines] + [pad * 2 + gw])
+        room = (max_width - desc_x - pad) if max_width else None
+        parts = wrap(entry.description, size, room) if room and entry.description else [entry.description]
+        if stacked:
+            lines.append((entry, entry.name, ""))
+            lines.extend((None, "", p) for p in parts if p)
+        else:
+            lines.append((entry, entry.name, parts[0]))
+            lines.extend((None, "", p) for p in parts[1:])
+    widths = [desc_x + text_width(d, size) + pad for _, _, d in lines]
+    widths += [name_x + text_width(n, size) + pad for _, n, _ in lines]
+    width = max(widths + [pad * 2 + gw])
     top = pad
     if heading:
         width = max(width, text_width(heading, size) + 2 * pad)
         top += row
     if max_width:
         width = min(width, max_width)
-    image = Image.new("RGB", (math.ceil(width), top + row * len(lines) + pad), background)
+    step = [row if (e is not None or not stacked) else round(size * 1.35) for e, _, _ in lines]
+    image = Image.new("RGB", (math.ceil(width), top + sum(step) + pad), background)
     draw = ImageDraw.Draw(image)
     if heading:
         text(draw, (pad, pad + row / 2), heading, size=size, fill=INK, anchor="lm")
     y = top
-    for entry, desc in lines:
-        mid = y + row / 2
+    for (entry, name, desc), h in zip(lines, step):
+        mid = y + h / 2
         if entry is not None:
             box = (pad, y + row * 0.15, pad + gw, y + row * 0.85)
             if callable(entry.glyph):
@@ -357,10 +362,10 @@ def legend(entries: Sequence[LegendEntry], *, size: int = 12, heading: str | Non
                 inset = (box[3] - box[1]) * 0.15
                 draw.rectangle((box[0] + inset * 2, box[1] + inset, box[2] - inset * 2, box[3] - inset),
                                fill=entry.glyph, outline=INK)
-            text(draw, (pad + gw + gap, mid), entry.name, size=size, fill=INK, anchor="lm")
+            text(draw, (name_x, mid), name, size=size, fill=INK, anchor="lm")
         if desc:
             text(draw, (desc_x, mid), desc, size=size, fill=MUTED, anchor="lm")
-        y += row
+        y += h
     return image
 
 
@@ -416,59 +421,60 @@ def wrap(content: str, size: int, width: float) -> list[str]:
     return lines
 
 
-def titled(image: Image.Image, title: str, *, size: int = 14, padding: int | None = None,
-           fill: RGB = INK, background: RGB = PAPER) -> Image.Image:
-    """``image`` with a title line above it, left-aligned."""
-    pad = padding if padding is not None else size // 3
-    height = round(size * 1.5) + pad
-    lines = wrap(title, size, image.width) if text_width(title, size) > image.width else [title]
-    out = Image.new("RGB", (image.width, image.height + height * len(lines)), background)
-    draw = ImageDraw.Draw(out)
-    for i, line in enumerate(lines):
-        text(draw, (0, pad + height * i + height / 2 - pad / 2), line, size=size, fill=fill, anchor="lm")
-    out.paste(image, (0, height * len(lines)))
-    return out
-
-
 def side_by_side(panels: Sequence[tuple[str, Image.Image]], *, title: str | None = None,
-                 subtitle: str | None = None, below: Iterable[Image.Image] = (), size: int = 14,
-                 gap: int | None = None, margin: int | None = None, background: RGB = PAPER,
-                 rule: RGB | None = GRID) -> Image.Image:
+                 subtitle: str | None = None, below: Iterable[Image.Image] = (),
+                 beside: Iterable[Image.Image] = (), size: int = 14, gap: int | None = None,
+                 margin: int | None = None, background: RGB = PAPER, rule: RGB | None = GRID) -> Image.Image:
     """Lay ``panels`` (title, image) left to right, each under its own title, with
-    an optional caption (``title``, then ``subtitle`` in a quieter colour) on top
-    and further images (legends) stacked underneath. Any number of panels: a
-    before and an after, or one after per reading."""
+    an optional caption (``title``, then ``subtitle`` in a quieter colour) on top,
+    further images (legends) in a column to the right (``beside``) and stacked
+    underneath (``below``). Any number of panels: a before and an after, or one
+    after per reading."""
     gap = gap if gap is not None else size * 2
     margin = margin if margin is not None else size
-    boxes = [titled(img, name, size=size) for name, img in panels]
-    row_w = sum(b.width for b in boxes) + gap * max(len(boxes) - 1, 0)
-    row_h = max((b.height for b in boxes), default=0)
-    below = list(below)
+    spacing = size // 2
+    line_h = round(size * 1.5)
+    titles = [wrap(name, size, img.width) for name, img in panels]
+    title_h = line_h * max((len(t) for t in titles), default=0)
+    beside, below = list(beside), list(below)
+    column_w = max((b.width for b in beside), default=0)
+    column_h = sum(b.height for b in beside) + spacing * max(len(beside) - 1, 0)
+    slots = [img.width for _, img in panels] + ([column_w] if beside else [])
+    row_w = sum(slots) + gap * max(len(slots) - 1, 0)
+    row_h = title_h + max([img.height for _, img in panels] + [column_h])
     inner_w = max([row_w] + [b.width for b in below])
-    head_lines: list[tuple[str, int, RGB]] = []
+    head: list[tuple[str, int, RGB]] = []
     if title:
-        head_lines += [(line, round(size * 1.15), INK) for line in wrap(title, round(size * 1.15), inner_w)]
+        head += [(line, round(size * 1.15), INK) for line in wrap(title, round(size * 1.15), inner_w)]
     if subtitle:
-        head_lines += [(line, size - 2, MUTED) for line in wrap(subtitle, size - 2, inner_w)]
-    head_h = sum(round(s * 1.5) for _, s, _ in head_lines) + (size // 2 if head_lines else 0)
-    below_h = sum(b.height + size // 2 for b in below)
+        head += [(line, size - 2, MUTED) for line in wrap(subtitle, size - 2, inner_w)]
+    head_h = sum(round(s * 1.5) for _, s, _ in head) + (spacing if head else 0)
+    below_h = sum(b.height + spacing for b in below)
     out = Image.new("RGB", (inner_w + 2 * margin, margin + head_h + row_h + below_h + margin), background)
     draw = ImageDraw.Draw(out)
     y = margin
-    for line, s, colour in head_lines:
+    for line, s, colour in head:
         text(draw, (margin, y + round(s * 1.5) / 2), line, size=s, fill=colour, anchor="lm")
         y += round(s * 1.5)
-    if head_lines:
-        y += size // 2
+    y += spacing if head else 0
     x = margin
-    for i, box in enumerate(boxes):
-        out.paste(box, (x, y))
+    for i, ((_, img), lines) in enumerate(zip(panels, titles)):
         if rule and i:
-            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=1)
-        x += box.width + gap
+            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=max(1, size // 14))
+        for k, line in enumerate(lines):
+            text(draw, (x, y + line_h * k + line_h / 2), line, size=size, fill=INK, anchor="lm")
+        out.paste(img, (x, y + title_h))
+        x += img.width + gap
+    if beside:
+        if rule:
+            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=max(1, size // 14))
+        yb = y + title_h
+        for img in beside:
+            out.paste(img, (x, yb))
+            yb += img.height + spacing
     y += row_h
     for img in below:
-        y += size // 2
+        y += spacing
         out.paste(img, (margin, y))
         y += img.height
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .errors import UnknownReadingError, did_you_mean, Location
 
@@ -108,9 +108,31 @@ class Outcome:
     frames: tuple[Any, ...] = ()  # intermediate states, for drawings and animations
     reading: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     decisions: tuple[Decision, ...] = ()
+    # Reading points whose option changed the course of resolution. A point not in
+    # here could be set to anything without changing the outcome.
+    consulted: frozenset[str] = frozenset()
 
     def clauses_used(self) -> frozenset[str]:
-        return frozenset(c.split(" ", 1)[-1] for ids in self.provenance.values() for c in ids)
+        """Clause ids that decided some piece's fate (provenance entries carry a round prefix)."""
+        return frozenset(c.split(" ", 1)[-1] for ids in self.provenance.values() for c in ids
+                         if " reading " not in c)
+
+    def clauses_considered(self) -> frozenset[str]:
+        """Clauses used, plus those weighed at a decision point (contradicting or nearest)."""
+        return self.clauses_used() | {c for d in self.decisions for c in d.applicable + d.near}
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A change of the scene that must not change the outcome beyond itself: a renaming
+    (kind "order") or a rotation or mirror (kind "symmetry"). ``map_key`` carries an
+    outcome key of the original scene into the transformed one."""
+
+    kind: str
+    name: str
+    before: Any
+    actions: Any
+    map_key: Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
@@ -180,9 +202,11 @@ class Ruleset:
 
     # --- the plugin contract ---------------------------------------------------
 
-    def parse(self, doc, before_path: tuple, actions_path: tuple, expect_path: tuple | None):
+    def parse(self, doc, before_path: tuple, actions_path: tuple, expect_path: tuple | None,
+              off_board_ok: bool = False):
         """Turn the validated ``before``, ``actions`` and ``expect`` sections into the
-        ruleset's value types, raising SceneError for impossible scenes.
+        ruleset's value types, raising SceneError for impossible scenes. With
+        ``off_board_ok`` the expectation describes what a rule-breaking reading does.
         Returns (before, actions, expect)."""
         raise NotImplementedError
 
@@ -199,4 +223,43 @@ class Ruleset:
         raise NotImplementedError
 
     def outcome_json(self, outcome: Outcome) -> dict:
+        raise NotImplementedError
+
+    # --- what the explorer needs ---------------------------------------------
+
+    def outcome_key(self, outcome: Outcome) -> Any:
+        """A hashable value; two outcomes are the same iff their keys are equal."""
+        raise NotImplementedError
+
+    def transforms(self, before: Any, actions: Any) -> list[Transform]:
+        return []
+
+    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple, str]]:
+        return []
+
+    def strategy(self):
+        """A Hypothesis strategy of (before, actions) pairs that favour interaction."""
+        raise NotImplementedError
+
+    def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
+        """Strictly simpler variants of a scene, for shrinking findings."""
+        return iter(())
+
+    def exhaustive_space(self, terrain: bool = False) -> tuple[int, Iterator[tuple[Any, Any]]]:
+        raise NotImplementedError
+
+    def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
+        """The ``before`` and ``actions`` sections of a case file for this scene."""
+        raise NotImplementedError
+
+    def expect_data(self, before: Any, outcome: Outcome) -> dict:
+        """The ``expect`` section of a case file that this outcome satisfies."""
+        raise NotImplementedError
+
+    def summarise(self, before: Any, outcome: Outcome) -> str:
+        """One sentence saying what happened."""
+        raise NotImplementedError
+
+    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]], **options):
+        """One picture: the before state, then the outcome under each named reading."""
         raise NotImplementedError

@@ -51,18 +51,34 @@ class RunOptions:
     update_snapshots: bool = False
 
 
+def check_open_case(case: Case) -> CaseResult:
+    """A case that needs a ruling is reported as open. Its listed outcomes are still
+    checked, so a stale finding (the resolver changed since) is pointed out."""
+    start = time.perf_counter()
+    problems = []
+    outcome = None
+    for i, (reading, expect) in enumerate(case.outcomes):
+        outcome = case.ruleset.resolve(case.before, case.actions, reading)
+        for mismatch in case.ruleset.compare(case.before, expect, outcome):
+            problems.append(Problem(f"stale finding: {mismatch.message}",
+                                    case.where(("outcomes", i, "expect") + tuple(mismatch.path)), "note"))
+    return CaseResult(case.path, case, "open", tuple(problems), outcome, None, time.perf_counter() - start)
+
+
 def check_case(case: Case, options: RunOptions) -> CaseResult:
+    if case.status == "needs-ruling":
+        return check_open_case(case)
     start = time.perf_counter()
     ruleset = case.ruleset
     problems: list[Problem] = []
     outcome = ruleset.resolve(case.before, case.actions, case.readings)
     for mismatch in ruleset.compare(case.before, case.expect, outcome):
         problems.append(Problem(mismatch.message, case.where(("expect",) + tuple(mismatch.path))))
-    used = outcome.clauses_used()
+    used = outcome.clauses_considered()
     for i, clause in enumerate(case.clauses):
         if clause not in used:
             problems.append(Problem(f"the case says it illustrates {clause}, but resolving it never applies "
-                                    f"that clause", case.where(("clauses", i)), "clause"))
+                                    f"or weighs that clause", case.where(("clauses", i)), "clause"))
     snapshot = None
     if options.draw:
         image = ruleset.draw(case.before, case.actions, outcome, title=case.title)

@@ -10,6 +10,7 @@ from .clauses import CLAUSES, READING_POINTS
 from .model import Scene, Turn
 from .parse import (ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions,
                     parse_before, parse_expect)
+from . import explore
 from .resolver import resolve_turn
 
 _ORDERED_EVENTS = ("bump", "push")
@@ -36,10 +37,10 @@ class YppRuleset(Ruleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
 
-    def parse(self, doc, before_path, actions_path, expect_path):
+    def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
         scene = parse_before(doc, before_path)
         turn = parse_actions(doc, actions_path, scene)
-        expect = parse_expect(doc, expect_path, scene, turn) if expect_path is not None else None
+        expect = parse_expect(doc, expect_path, scene, turn, off_board_ok) if expect_path is not None else None
         return scene, turn, expect
 
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
@@ -86,6 +87,13 @@ class YppRuleset(Ruleset):
                                          + (f" [{e.clause}]" if e.clause else "")))
         return problems
 
+    def summarise(self, before: Scene, outcome: Outcome) -> str:
+        start = before.by_name
+        moved = [f"{s.name} ends at {list(s.at)} facing {s.heading.name}" for s in outcome.after.ships
+                 if (s.at, s.heading) != (start[s.name].at, start[s.name].heading)]
+        events = [_event_text(e.kind, e.pieces, e.round) for e in outcome.events]
+        return f"{', '.join(moved) or 'no ship moves'}; {', '.join(events) or 'no events'}."
+
     def describe(self, before: Scene, actions: Turn, outcome: Outcome) -> str:
         lines = []
         after = outcome.after.by_name
@@ -114,6 +122,36 @@ class YppRuleset(Ruleset):
     def draw(self, before, actions, outcome, **options):
         from .draw import draw_case
         return draw_case(before, actions, outcome, **options)
+
+    def draw_readings(self, before, actions, outcomes, **options):
+        from .draw import draw_panels
+        return draw_panels(before, actions, list(outcomes), **options)
+
+    # The explorer's hooks live in explore.py.
+    def outcome_key(self, outcome):
+        return explore.outcome_key(outcome)
+
+    def transforms(self, before, actions):
+        return explore.transforms(before, actions)
+
+    def invariant_breaches(self, before, actions, outcome):
+        return explore.invariant_breaches(before, actions, outcome)
+
+    def strategy(self):
+        from .strategies import scenes_and_turns
+        return scenes_and_turns()
+
+    def simpler(self, before, actions):
+        return explore.simpler(before, actions)
+
+    def exhaustive_space(self, terrain=False):
+        return explore.exhaustive_space(terrain=terrain)
+
+    def case_data(self, before, actions):
+        return explore.scene_data(before, actions)
+
+    def expect_data(self, before, outcome):
+        return explore.expect_data(before, outcome)
 
 
 RULESET = YppRuleset()

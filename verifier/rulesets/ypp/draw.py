@@ -24,7 +24,7 @@ from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
 # Hull length as a fraction of a tile, per size class.
 HULL_LENGTH = {SizeClass.SMALL: 0.45, SizeClass.MEDIUM: 0.6, SizeClass.LARGE: 0.75, SizeClass.GRAND: 0.9}
 
-OFF_BOARD = (228, 228, 228)
+OFF_BOARD = (236, 236, 236)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
 _TILE_IN_TEXT = re.compile(r"\((-?\d+), (-?\d+)\)")
 
@@ -61,9 +61,9 @@ class _View:
         x, y = self.corner(tile)
         return (x + self.t / 2, y + self.t / 2)
 
-    def between(self, a: Tile, b: Tile) -> vd.Point:
-        (ax, ay), (bx, by) = self.centre(a), self.centre(b)
-        return ((ax + bx) / 2, (ay + by) / 2)
+    def point(self, at: vd.Point) -> vd.Point:
+        """The pixel of a point in tile units: (2.0, 3.0) is the centre of tile (2, 3)."""
+        return (self.pad_left + (at[0] - self.x0 + 0.5) * self.t, self.pad_top + (at[1] - self.y0 + 0.5) * self.t)
 
     def visible(self, tile: Tile) -> bool:
         return self.x0 <= tile[0] <= self.x1 and self.y0 <= tile[1] <= self.y1
@@ -173,10 +173,9 @@ def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
 
 
 def _step_of(clause: str) -> tuple[int, ...]:
-    m = re.match(r"^[a-z]+\.(\d)", clause)
-    if m and m.group(1) in "12" and not clause.startswith(("bump", "wind.bump")):
-        return (int(m.group(1)),)
-    return (1, 2)
+    """The claim step a clause id names ("move.2b" -> step 2); both if it names none."""
+    m = re.match(r"^(?:move|wind)\.([12])[a-e]$", clause)
+    return (int(m.group(1)),) if m else (1, 2)
 
 
 def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, State]]) -> list[_Mark]:
@@ -212,22 +211,18 @@ def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, S
 
         if event.kind in ("rock", "edge"):
             (name,) = event.pieces
-            blocked = None
             found = _TILE_IN_TEXT.search(event.detail)
-            for step in _step_of(event.clause) if not found else ():
+            blocked = (int(found.group(1)), int(found.group(2))) if found else None
+            here = None
+            for step in _step_of(event.clause):
                 t = target(name, step)
-                if t is not None and (not board.on_board(t) if event.kind == "edge" else t in board.rocks):
+                obstacle = t is not None and (not board.on_board(t) if event.kind == "edge" else t in board.rocks)
+                if t is not None and (t == blocked or (blocked is None and obstacle)):
                     blocked, here = t, position(name, step)
                     break
-            if found:
-                blocked = (int(found.group(1)), int(found.group(2)))
-                here = next((position(name, s) for s in (1, 2)
-                             if position(name, s) is not None
-                             and abs(position(name, s)[0] - blocked[0]) + abs(position(name, s)[1] - blocked[1]) == 1),
-                            position(name, 1))
             if blocked is None or here is None:
-                here = position(name, 1) or (0, 0)
-                marks.append(_Mark(number, event, "bang", at=_tile_point(here)))
+                marks.append(_Mark(number, event, "bang", at=_tile_point(position(name, 1) or (0, 0)),
+                                   where=blocked))
             else:
                 marks.append(_Mark(number, event, "bang", at=_midpoint(here, blocked), where=blocked))
             continue
@@ -286,8 +281,9 @@ def _tags(names: Sequence[str]) -> dict[str, str]:
     tags: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
-        words = [w for w in re.split(r"[\s_]+", name) if w]
-        candidates = ["".join(w[0] for w in words[:2]).upper(), name[:1].upper(), name[:2].upper()]
+        words = [w for w in re.split(r"[\s_-]+", name) if w] or [name]
+        candidates = [(words[0][0] + words[-1][0]).upper() if len(words) > 1 else name[:1].upper(),
+                      name[:1].upper(), name[:2].upper(), "".join(w[0] for w in words[:3]).upper()]
         tag = next((c for c in candidates if c and c not in used), None)
         n = 1
         while tag is None:
@@ -304,12 +300,27 @@ def _tags(names: Sequence[str]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class _Style:
-    t: float  # tile size in pixels (scaled)
     s: int  # supersample factor
     font: int  # base font size (scaled)
 
     def px(self, value: float) -> int:
         return max(1, round(value * self.s))
+
+
+def _visible_terrain(view: _View) -> tuple[list[tuple[Tile, Heading]], list[Tile]]:
+    """Wind tiles and rocks inside the window, in a fixed order; looked up tile by
+    tile when the window is smaller than the lists (huge boards)."""
+    board = view.board
+    area = (view.x1 - view.x0 + 1) * (view.y1 - view.y0 + 1)
+    if area < len(board.wind) + len(board.rocks):
+        tiles = [(x, y) for y in range(view.y0, view.y1 + 1) for x in range(view.x0, view.x1 + 1)]
+        wind_at = board.wind_at
+        return ([(p, wind_at[p]) for p in tiles if p in wind_at], [p for p in tiles if p in board.rocks])
+    return ([(p, h) for p, h in board.wind if view.visible(p)], sorted(p for p in board.rocks if view.visible(p)))
+
+
+def _whirl_visible(view: _View, origin: Tile) -> bool:
+    return view.x0 - 1 <= origin[0] <= view.x1 and view.y0 - 1 <= origin[1] <= view.y1
 
 
 def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
@@ -321,13 +332,13 @@ def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
     right, bottom = view.corner((view.x1 + 1, view.y1 + 1))
     draw.rectangle([left, top, right, bottom], fill=vd.WATER)
     board = view.board
+    winds, rocks = _visible_terrain(view)
     # Terrain.
-    for (x, y), heading in board.wind:
-        if view.visible((x, y)):
-            cx, cy = view.corner((x, y))
-            draw.rectangle([cx, cy, cx + t, cy + t], fill=vd.WIND_TINT)
+    for (x, y), heading in winds:
+        cx, cy = view.corner((x, y))
+        draw.rectangle([cx, cy, cx + t, cy + t], fill=vd.WIND_TINT)
     for (x, y) in board.whirlpools:
-        if view.x0 - 1 <= x <= view.x1 and view.y0 - 1 <= y <= view.y1:
+        if _whirl_visible(view, (x, y)):
             cx, cy = view.corner((x, y))
             draw.rectangle([cx, cy, cx + 2 * t, cy + 2 * t], fill=vd.WHIRL_TINT)
     # Grid.
@@ -338,20 +349,22 @@ def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
         for y in range(view.y0, view.y1 + 2):
             py = view.corner((view.x0, y))[1]
             draw.line([(left, py), (right, py)], fill=vd.GRID, width=style.px(1))
-    for (x, y), heading in board.wind:
-        if view.visible((x, y)):
-            cx, cy = view.centre((x, y))
-            dx, dy = heading.dx * t * 0.3, heading.dy * t * 0.3
-            vd.arrow(draw, [(cx - dx, cy - dy), (cx + dx, cy + dy)], fill=vd.WIND_INK,
-                     width=max(1, round(t * 0.05)), head=t * 0.2)
+    for (x, y), heading in winds:
+        # Two streaks along the tile's sides, so that a ship on the tile does not hide them.
+        cx, cy = view.centre((x, y))
+        dx, dy = heading.dx * t * 0.32, heading.dy * t * 0.32
+        for side in (-0.3, 0.3):
+            ox, oy = -heading.dy * t * side, heading.dx * t * side
+            vd.arrow(draw, [(cx + ox - dx, cy + oy - dy), (cx + ox + dx, cy + oy + dy)], fill=vd.WIND_INK,
+                     width=max(1, round(t * 0.045)), head=t * 0.18)
     for (x, y) in board.whirlpools:
-        if view.x0 - 1 <= x <= view.x1 and view.y0 - 1 <= y <= view.y1:
+        if _whirl_visible(view, (x, y)):
             cx, cy = view.corner((x + 1, y + 1))
             vd.circular_arrow(draw, (cx, cy), t * 0.62, fill=vd.WHIRL_INK, width=max(1, round(t * 0.05)),
                               head=t * 0.22)
             vd.circular_arrow(draw, (cx, cy), t * 0.3, fill=vd.WHIRL_INK, width=max(1, round(t * 0.04)),
                               head=t * 0.16, start=20, sweep=250)
-    for i, (x, y) in enumerate(sorted(r for r in board.rocks if view.visible(r))):
+    for (x, y) in rocks:
         vd.blob(draw, view.centre((x, y)), t * 0.38, fill=vd.ROCK, variant=(x * 7 + y * 13) % 11)
     # Board edge, where visible.
     edge = style.px(2)
@@ -366,22 +379,24 @@ def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
 
 
 def _hull_size(view: _View, style: _Style, size: SizeClass) -> tuple[float, float]:
-    t = max(view.t, 14 * style.s)  # stay visible on very zoomed-out boards
+    t = max(view.t, 20 * style.s)  # stay visible on very zoomed-out boards
     length = HULL_LENGTH[size] * t
     return length, length * 0.4 + t * 0.08
 
 
 def _paint_ship(draw: ImageDraw.ImageDraw, view: _View, style: _Style, centre: vd.Point, heading: Heading,
-                size: SizeClass, colour: vd.RGB, tag: str | None, ghost: bool = False) -> None:
+                size: SizeClass, colour: vd.RGB, tag: str | None, ghost: bool = False, scale: float = 1.0) -> None:
     length, beam = _hull_size(view, style, size)
+    length, beam = length * scale, beam * scale
     if ghost:
-        vd.hull(draw, centre, (heading.dx, heading.dy), length=length, beam=beam, fill=vd.mix(colour, vd.PAPER, 0.78),
-                outline=vd.mix(colour, vd.PAPER, 0.45), width=style.px(1))
+        vd.hull(draw, centre, (heading.dx, heading.dy), length=length, beam=beam, fill=vd.mix(colour, vd.PAPER, 0.7),
+                outline=vd.mix(colour, vd.PAPER, 0.35), width=style.px(1))
         return
     vd.hull(draw, centre, (heading.dx, heading.dy), length=length, beam=beam, fill=colour, outline=vd.INK,
             width=style.px(1))
     if tag and view.t >= 24 * style.s:
-        vd.text(draw, centre, tag, size=round(beam * 0.62), fill=vd.text_colour_on(colour), anchor="mm")
+        vd.text(draw, centre, tag, size=max(9 * style.s, round(view.t * 0.21)), fill=vd.text_colour_on(colour),
+                anchor="mm", stroke=style.px(1), stroke_fill=colour)
 
 
 def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[int, int]) -> None:
@@ -421,19 +436,23 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
         draw.rectangle([x, y, x + t, y + t], outline=vd.INK, width=max(style.px(2), round(t * 0.06)))
     offsets = _offsets(scene, t)
     if outcome is None:
-        # Planned moves, dashed, chained over the rounds as if nothing were in the way.
-        rounds = len(turn.rounds)
-        for ship in scene.ships:
-            colour = colours[ship.name]
-            for round_no, tiles in plans[ship.name]:
-                pts = vd.offset_polyline([view.centre(p) for p in tiles], offsets[ship.name])
-                vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.26,
-                         dash=(t * 0.14, t * 0.09))
-                if rounds > 1:
-                    _round_label(draw, pts, str(round_no), colour, style, t)
         for ship in scene.ships:
             _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size, colours[ship.name],
                         tags[ship.name])
+        # Planned moves on top, dashed, chained over the rounds as if nothing were in the way.
+        rounds = len(turn.rounds)
+        for ship in scene.ships:
+            colour = colours[ship.name]
+            bow = _hull_size(view, style, ship.size)[0] / 2
+            for i, (round_no, tiles) in enumerate(plans[ship.name]):
+                pts = vd.offset_polyline([view.centre(p) for p in tiles], offsets[ship.name])
+                if i == 0:  # start at the bow, not under the hull
+                    x, y = view.centre(ship.at)
+                    pts[0] = (x + ship.heading.dx * bow - ship.heading.dy * offsets[ship.name],
+                              y + ship.heading.dy * bow + ship.heading.dx * offsets[ship.name])
+                vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.24, dash=(t * 0.12, t * 0.08))
+                if rounds > 1:
+                    _round_label(draw, pts, str(round_no), colour, style, t)
     else:
         states = _states(scene, outcome)
         tracks = _tracks(states)
@@ -450,17 +469,23 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                 for p in pts[1:-1]:
                     r = line * 1.2
                     draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=colours[name])
-        for m in marks or ():
-            if m.kind == "push":
-                a, b = view.centre(m.start), view.centre(m.end)
-                end = (a[0] + (b[0] - a[0]) * 0.62, a[1] + (b[1] - a[1]) * 0.62)
-                vd.block_arrow(draw, a, end, width=t * 0.2, fill=vd.PAPER, outline=vd.INK,
-                               outline_width=style.px(1.5))
+        sharing: dict[Tile, list[str]] = {}
+        for ship in outcome.after.ships:
+            sharing.setdefault(ship.at, []).append(ship.name)
         for ship in outcome.after.ships:
             if ship.name in by_name:
-                _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size,
-                            colours[ship.name], tags[ship.name])
-        _paint_marks(draw, view, style, marks or [])
+                # Ships sharing a tile (only under some readings) are drawn smaller, side by side.
+                group = sharing[ship.at]
+                x, y = view.centre(ship.at)
+                scale = 1.0
+                if len(group) > 1:
+                    k = group.index(ship.name)
+                    angle = math.pi * (0.75 + 2 * k / len(group))
+                    x, y = x + math.cos(angle) * t * 0.22, y - math.sin(angle) * t * 0.22
+                    scale = 0.7
+                _paint_ship(draw, view, style, (x, y), ship.heading, ship.size, colours[ship.name],
+                            tags[ship.name], scale=scale)
+        _paint_marks(draw, view, style, marks or [], {ship.at for ship in outcome.after.ships})
     for a, b in arrows:
         vd.arrow(draw, [view.centre(a), view.centre(b)], fill=vd.INK, width=line, head=t * 0.26)
     # Frame it with the coordinates along the top and left edges.
@@ -472,15 +497,17 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
 
 
 def _offsets(scene: Scene, t: float) -> dict[str, float]:
-    """A small sideways shift per ship, so that tracks along the same line stay apart."""
+    """How far right of its direction of travel each ship's path is drawn: a lane,
+    like traffic, so that paths in opposite directions stay apart, plus a small
+    shift per ship for paths in the same direction."""
     n = len(scene.ships)
-    spread = min(t * 0.07, t * 0.3 / max(n, 1))
-    return {s.name: (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
+    spread = min(t * 0.03, t * 0.12 / max(n, 1))
+    return {s.name: t * 0.07 + (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
 
 
 def _round_label(draw, pts, label, colour, style, t) -> None:
     (x0, y0), (x1, y1) = pts[-2], pts[-1]
-    ux, uy = vd._unit(x1 - x0, y1 - y0)
+    ux, uy = vd.unit(x1 - x0, y1 - y0)
     # Beside the last leg, just before the head, on its left.
     mx, my = x1 - ux * t * 0.42, y1 - uy * t * 0.42
     px, py = uy, -ux
@@ -489,22 +516,36 @@ def _round_label(draw, pts, label, colour, style, t) -> None:
              label_fill=vd.INK, width=style.px(1))
 
 
-def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark]) -> None:
+# Where repeated marks at one spot go, in tiles: around it rather than on top of each other.
+_SPREAD = ((0.0, 0.0), (0.28, -0.28), (-0.28, -0.28), (0.28, 0.28), (-0.28, 0.28), (0.0, -0.4), (0.0, 0.4))
+
+
+def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark],
+                 occupied: set[Tile]) -> None:
     t = view.t
     used: dict[tuple[int, int], int] = {}
     for m in marks:
         if m.kind == "push":
-            a, b = view.centre(m.start), view.centre(m.end)
-            cx, cy = a[0] + (b[0] - a[0]) * 0.25, a[1] + (b[1] - a[1]) * 0.25
-            vd.badge(draw, (cx, cy), str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
+            # A fat hollow arrow beside the pushed ship's track, from its old tile to its new one.
+            (ax, ay), (bx, by) = view.centre(m.start), view.centre(m.end)
+            ux, uy = vd.unit(bx - ax, by - ay)
+            side = t * 0.36
+            a = (ax - uy * side + ux * t * 0.05, ay + ux * side + uy * t * 0.05)
+            b = (bx - uy * side - ux * t * 0.1, by + ux * side - uy * t * 0.1)
+            vd.block_arrow(draw, a, b, width=t * 0.16, fill=vd.PAPER, outline=vd.INK,
+                           outline_width=style.px(1.5))
+            vd.badge(draw, a, str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
                      outline=vd.INK, width=style.px(1))
             continue
         key = (round(m.at[0] * 4), round(m.at[1] * 4))
         repeat = used.get(key, 0)
         used[key] = repeat + 1
-        x, y = view.centre((0, 0))
-        cx = x + (m.at[0] - view.x0) * t + repeat * t * 0.3
-        cy = y + (m.at[1] - view.y0) * t - repeat * t * 0.3
+        # A mark on a tile where a ship ended would hide it: move it to the tile's corner.
+        if m.at[0] == int(m.at[0]) and m.at[1] == int(m.at[1]) and (int(m.at[0]), int(m.at[1])) in occupied:
+            repeat += 1
+        cx, cy = view.point(m.at)
+        dx, dy = _SPREAD[repeat % len(_SPREAD)]
+        cx, cy = cx + dx * t, cy + dy * t
         radius = max(7 * style.s, t * 0.22)
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
                      label_size=max(8 * style.s, round(radius * 0.85)))
@@ -513,11 +554,11 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
 # --- legend ----------------------------------------------------------------------------
 
 
-def _ship_glyph(colour: vd.RGB, heading: Heading, size: SizeClass, tag: str, s: int):
+def _ship_glyph(colour: vd.RGB, size: SizeClass, s: int):
     def paint(draw, box):
         x0, y0, x1, y1 = box
-        t = (y1 - y0) * 1.25
-        length = HULL_LENGTH[size] * t * 1.25
+        t = (x1 - x0) / HULL_LENGTH[SizeClass.GRAND]
+        length = HULL_LENGTH[size] * t
         beam = length * 0.4 + t * 0.08
         vd.hull(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (1, 0), length=length, beam=beam, fill=colour,
                 outline=vd.INK, width=s)
@@ -538,13 +579,14 @@ def _push_glyph(label: str, s: int):
         x0, y0, x1, y1 = box
         h = y1 - y0
         cy = (y0 + y1) / 2
-        vd.block_arrow(draw, (x0, cy), (x1, cy), width=h * 0.42, fill=vd.PAPER, outline=vd.INK,
+        size = round(h * 0.62)
+        vd.block_arrow(draw, (x0 + h * 0.5, cy), (x1, cy), width=h * 0.42, fill=vd.PAPER, outline=vd.INK,
                        outline_width=s)
-        vd.badge(draw, (x0 + (x1 - x0) * 0.3, cy), label, size=round(h * 0.45), width=s)
+        vd.badge(draw, (x0 + h * 0.45, cy), label, size=size, width=s)
     return paint
 
 
-def _key_items(scene: Scene, style: _Style, marks_present: set[str], after: bool) -> list:
+def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool) -> list:
     s = style.s
     grey = vd.MUTED
 
@@ -563,7 +605,7 @@ def _key_items(scene: Scene, style: _Style, marks_present: set[str], after: bool
         x0, y0, x1, y1 = box
         h = y1 - y0
         vd.hull(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (1, 0), length=h * 1.1, beam=h * 0.55,
-                fill=vd.mix(grey, vd.PAPER, 0.78), outline=vd.mix(grey, vd.PAPER, 0.45), width=s)
+                fill=vd.mix(grey, vd.PAPER, 0.7), outline=vd.mix(grey, vd.PAPER, 0.35), width=s)
 
     def rock(draw, box):
         x0, y0, x1, y1 = box
@@ -601,12 +643,12 @@ def _key_items(scene: Scene, style: _Style, marks_present: set[str], after: bool
         items.append((bang, "collision or stop, numbered as listed"))
     if "push" in marks_present:
         items.append((push, "ship pushed one tile"))
-    board = scene.board
-    if board.rocks:
+    winds, rocks = _visible_terrain(view)
+    if rocks:
         items.append((rock, "rock"))
-    if board.wind:
+    if winds:
         items.append((wind, "wind tile: moves a ship one tile"))
-    if board.whirlpools:
+    if any(_whirl_visible(view, w) for w in view.board.whirlpools):
         items.append((whirl, "whirlpool (2x2): turns a ship clockwise around it"))
     return items
 
@@ -619,7 +661,7 @@ def _tokens_text(turn: Turn, name: str) -> str:
         return "no moves" if len(tokens) == 1 else "no moves in any round"
     if len(tokens) == 1:
         return f"token: {tokens[0].value}"
-    return "tokens: " + ", ".join(f"{i}: {'-' if t is Token.NONE else t.value}" for i, t in enumerate(tokens, 1))
+    return "tokens: " + ", ".join(f"{i}: {t.value}" for i, t in enumerate(tokens, 1))
 
 
 # --- public -----------------------------------------------------------------------------
@@ -628,16 +670,20 @@ def _tokens_text(turn: Turn, name: str) -> str:
 def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, tile: int = 48,
                 title: str | None = None, subtitle: str | None = None, legend: bool = True,
                 margin: int = 1, whole_board: int = 12, max_panel: int = 480, supersample: int = 2,
-                font_size: int = 12, highlight: Iterable[Tile] = (), arrows: Iterable[tuple[Tile, Tile]] = (),
-                **_ignored) -> Image.Image:
+                font_size: int = 12, max_width: int = 1100, legend_width: int = 330,
+                highlight: Iterable[Tile] = (), arrows: Iterable[tuple[Tile, Tile]] = ()) -> Image.Image:
     """Panels side by side over one shared window of the board. A panel with no
     outcome shows the scene before the turn with each ship's planned moves; a panel
     with an outcome shows where the ships ended, their tracks and the events.
 
     ``tile`` is the tile size in pixels; boards wider or taller than
     ``whole_board`` tiles are cropped to what happens plus ``margin`` tiles, and
-    the tile shrinks so a panel stays within ``max_panel`` pixels. ``highlight``
-    outlines tiles and ``arrows`` adds black arrows between tiles on every panel.
+    the tile shrinks so a panel stays within ``max_panel`` pixels (and, with more
+    than two panels, so the row stays near ``max_width``). The legend goes in a
+    column of ``legend_width`` pixels on the right if that fits in ``max_width``,
+    else underneath; ``legend=False`` leaves it out. ``highlight`` outlines tiles
+    and ``arrows`` adds black arrows between tiles on every panel. The picture is
+    drawn at ``supersample`` times the size and shrunk, for smooth edges.
     """
     s = max(1, int(supersample))
     highlight, arrows = tuple(highlight), tuple(arrows)
@@ -655,13 +701,23 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     t = min(float(tile), max_panel / max(cols, rows))
+    if len(panels) > 2:
+        # Several readings side by side: shrink the tiles (not below 28 px) to stay near max_width.
+        room = (max_width - 2 * font_size * (len(panels) + 1)) / len(panels) - 3 * font_size
+        t = min(t, max(28.0, room / (cols + 0.6)))
     if t >= 6:
         t = float(math.floor(t))
     t *= s
-    pad = t * 0.4
-    view = _View(x0, y0, x1, y1, t, pad if x0 == 0 else 0, pad if y0 == 0 else 0,
-                 pad if x1 == board.width - 1 else 0, pad if y1 == board.height - 1 else 0, board)
-    style = _Style(t, s, font_size * s)
+    # An off-board strip where the window meets the board's edge; a whole tile wide
+    # where a planned move leads off the board, so that the move shows.
+    near, far = max(t * 0.3, 8 * s), max(t, 8 * s)
+    xs, ys = [p[0] for p in interest], [p[1] for p in interest]
+    view = _View(x0, y0, x1, y1, t,
+                 (far if min(xs) < 0 else near) if x0 == 0 else 0,
+                 (far if min(ys) < 0 else near) if y0 == 0 else 0,
+                 (far if max(xs) >= board.width else near) if x1 == board.width - 1 else 0,
+                 (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
+    style = _Style(s, font_size * s)
 
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
@@ -672,28 +728,38 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks,
                                     highlight, arrows)))
 
-    below = []
+    legends = []
     if legend:
         fs = style.font
-        width_hint = max(sum(img.width for _, img in images) + fs * 2 * (len(images) - 1), 560 * s)
+        panels_w = sum(img.width for _, img in images) + fs * 2 * (len(images) - 1)
+        column = legend_width * s
+        beside = panels_w + fs * 2 + column <= max_width * s
+        width_hint = column if beside else max(panels_w, 560 * s)
         present = {m.kind for ms in all_marks for m in ms}
-        below.append(vd.key_strip(_key_items(scene, style, present, bool(outcomes)), size=fs,
-                                  max_width=width_hint, padding=0))
-        ship_rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.heading, sh.size, tags[sh.name], s),
-                                    sh.name, f"{sh.type}, {sh.size.label} class  -  {_tokens_text(turn, sh.name)}")
-                     for sh in scene.ships]
-        below.append(vd.legend(ship_rows, size=fs, padding=0, max_width=width_hint))
+        legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
+                                    max_width=width_hint, padding=0))
+        tagged = view.t >= 24 * s
+        ship_rows = []
+        for sh in scene.ships:
+            name = sh.name if tags[sh.name] == sh.name or not tagged else f"{sh.name} ({tags[sh.name]})"
+            ship_rows.append(vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s), name,
+                                            f"{sh.type}, {sh.size.label} class;  {_tokens_text(turn, sh.name)}"))
+        legends.append(vd.legend(ship_rows, size=fs, padding=0, max_width=width_hint, heading="Ships",
+                                 stacked=beside))
         for (name, outcome), marks in zip([p for p in panels if p[1] is not None], all_marks):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
             if not marks:
-                rows_ = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
+                entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
             else:
-                rows_ = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push"
+                entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push"
                                         else _bang_glyph(str(m.number), s),
                                         f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
                                         _event_words(m.event, m))
                          for m in marks]
-            below.append(vd.legend(rows_, size=fs, heading=heading, padding=0, max_width=width_hint))
+            legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=width_hint,
+                                      stacked=beside))
+    else:
+        beside = False
 
     if title is None:
         n = len(turn.rounds)
@@ -702,7 +768,8 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         readings = [o.reading for o in outcomes if o.reading]
         if readings and all(r == readings[0] for r in readings):
             subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
-    image = vd.side_by_side(images, title=title, subtitle=subtitle, below=below, size=round(font_size * 1.15) * s,
+    image = vd.side_by_side(images, title=title, subtitle=subtitle, below=() if beside else legends,
+                            beside=legends if beside else (), size=round(font_size * 1.15) * s,
                             gap=font_size * 2 * s, margin=font_size * s)
     return vd.finish(image, s)
 

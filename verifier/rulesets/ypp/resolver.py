@@ -69,6 +69,7 @@ class _Run:
         self.seen_pairs: set[tuple] = set()
         self.prov: dict[str, list[str]] = defaultdict(list)
         self.decisions: list[Decision] = []
+        self.consulted: set[str] = set()
         self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
         self.snapshot("start")
@@ -81,6 +82,11 @@ class _Run:
 
     def note(self, ship: str, clause: str) -> None:
         self.prov[ship].append(f"r{self.round} {clause}")
+
+    def read(self, point: str) -> str:
+        """The reading's option for ``point``; remembers that the point mattered."""
+        self.consulted.add(point)
+        return self.reading[point]
 
     def note_reading(self, ship: str, point: str) -> None:
         self.prov[ship].append(f"r{self.round} reading {point}={self.reading[point]}")
@@ -131,7 +137,7 @@ class _Run:
                 (mover.name, other), self.round,
                 detail=f"{'turning' if mover.turning else 'straight'} {phase.name} mover of class {mine} "
                        f"bumps a standing ship of class {theirs}"))
-        order = self.reading["bump"]
+        order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
         else:
@@ -149,8 +155,6 @@ class _Run:
         for m in movers:
             claims[target[m.name]].append(m.name)
         letter = (lambda c: f"{phase.step}.2{c}") if second else (lambda c: f"{phase.step}.1{c}")
-        vacate = self.reading["vacate"]
-        literal = self.reading["push_blocked"] == "literal"
 
         going: set[str] = set()
         waits_on: dict[str, list[str]] = defaultdict(list)  # leaver -> what needs it gone
@@ -170,10 +174,16 @@ class _Run:
                     self.event("collision", (name, occupant), phase, letter("c"), unordered=True)
                     continue
                 standing = other is None
-                if not standing and not second:
-                    self.decisions.append(Decision(
-                        "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
-                        f"{name} claims the tile of {occupant}, which is moving elsewhere"))
+                if not standing:
+                    if second:
+                        self.decisions.append(Decision(
+                            "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant), self.round,
+                            detail=f"{occupant} arrived in step 1 but moves on in step 2"))
+                    else:
+                        self.decisions.append(Decision(
+                            "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
+                            f"{name} claims the tile of {occupant}, which is moving elsewhere"))
+                    vacate = self.read("vacate")
                 if not standing and vacate != "follow":
                     self.note_reading(name, "vacate")
                     standing = vacate == "stationary" or second
@@ -236,6 +246,7 @@ class _Run:
                 self.decisions.append(Decision(
                     "push_blocked", (), (), (bumps[0][0], standing), self.round, tuple(sorted({b[3] for b in bumps})),
                     f"{standing} would be pushed to {list(to)}, but {reason}"))
+            literal = reason is not None and self.read("push_blocked") == "literal"
             if reason is not None and not literal:
                 push_ok[standing] = False
                 for pusher, _, effect, _ in bumps:
@@ -252,11 +263,12 @@ class _Run:
             for dependant in waits_on.pop(gone, ()):
                 if dependant.startswith("push:"):
                     standing = dependant[5:]
-                    if push_ok[standing] and not literal:
-                        push_ok[standing] = False
+                    if push_ok[standing]:
                         self.decisions.append(Decision(
                             "push_blocked", (), (), (pushes[standing][0][0], standing), self.round,
                             (pushes[standing][0][3],), f"the ship behind {standing} does not leave"))
+                    if push_ok[standing] and self.read("push_blocked") != "literal":
+                        push_ok[standing] = False
                         pusher, _, effect, _ = pushes[standing][0]
                         if self.blocked_push(standing, pusher, effect, going):
                             work.append(pusher)
@@ -353,4 +365,5 @@ def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: b
     provenance = MappingProxyType({n: tuple(v) for n, v in sorted(run.prov.items())})
     frames = tuple((label, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
                    for label, state in run.frames)
-    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions))
+    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
+                   frozenset(run.consulted))

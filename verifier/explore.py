@@ -1,0 +1,299 @@
+"""The ambiguity explorer: finds where a ruleset's clause table contradicts itself,
+is silent, depends on order, breaks symmetry, breaks invariants under a reading,
+or lets readings diverge; and checks documented examples against every reading.
+
+Everything here goes through the ``Ruleset`` interface, so it serves every
+ruleset. Findings are fingerprinted by kind, reading point, clauses and label,
+so one problem is one finding however many scenes show it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping
+
+from .ruleset import Outcome, Ruleset
+
+KINDS = ("contradiction", "gap", "order", "symmetry", "breach", "divergence", "example-conflict")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    point: str  # the reading point concerned, or ""
+    clauses: tuple[str, ...]
+    label: str  # what distinguishes findings of one kind: an invariant, a transform, options
+    summary: str  # one sentence for a rule writer
+    before: Any = field(compare=False, repr=False)
+    actions: Any = field(compare=False, repr=False)
+    # Whether the readings of ``point`` give different outcomes for this scene, so that a
+    # picture of it shows the problem. Searches prefer such scenes.
+    visible: bool = field(default=True, compare=False)
+
+    @property
+    def fingerprint(self) -> str:
+        return ":".join((self.kind, self.point or "-", "+".join(self.clauses) or "-", self.label or "-"))
+
+
+def reading_label(reading: Mapping[str, str], default: Mapping[str, str]) -> str:
+    changed = [f"{k}={v}" for k, v in reading.items() if default.get(k) != v]
+    return ", ".join(changed) or "default (" + ", ".join(f"{k}={v}" for k, v in reading.items()) + ")"
+
+
+def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str, str]]]:
+    """The default reading, then each one-point change from it: (point, option, reading)."""
+    default = dict(ruleset.default_reading)
+    found = [("", "", MappingProxyType(default))]
+    for point in ruleset.reading_points:
+        for option in point.options:
+            if option != point.default:
+                found.append((point.name, option, MappingProxyType({**default, point.name: option})))
+    return found
+
+
+def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
+    """Every finding this one scene shows, by fingerprint."""
+    found: dict[str, Finding] = {}
+
+    def add(finding: Finding) -> None:
+        found.setdefault(finding.fingerprint, finding)
+
+    readings = single_point_readings(ruleset)
+    default = readings[0][2]
+    base = ruleset.resolve(before, actions, default)
+    base_key = ruleset.outcome_key(base)
+    for decision in base.decisions:
+        kind = decision.kind
+        if kind == "contradiction":
+            said = "; ".join(f"{c} says {p}" for c, p in zip(decision.applicable, decision.prescriptions))
+            add(Finding(kind, decision.point, decision.clauses, "",
+                        f"{' and '.join(decision.applicable)} both apply and disagree ({decision.detail}): {said}",
+                        before, actions))
+        elif kind == "gap":
+            add(Finding(kind, decision.point, decision.clauses, "",
+                        f"no clause covers this ({decision.detail}); nearest: {', '.join(decision.near)}",
+                        before, actions))
+    for point, option, reading in readings:
+        if point and point not in base.consulted:
+            continue  # the resolver never asked, so this reading cannot change anything
+        outcome = base if not point else ruleset.resolve(before, actions, reading)
+        for invariant, pieces, detail in ruleset.invariant_breaches(before, actions, outcome):
+            where = f"{point}={option}" if point else "the default reading"
+            add(Finding("breach", point, (), f"{invariant}" + (f" under {point}={option}" if point else ""),
+                        f"{invariant} under {where} ({', '.join(pieces)}; {detail})", before, actions))
+        if point and ruleset.outcome_key(outcome) != base_key:
+            # Fingerprint by the one kind of decision the point was consulted at. A scene with
+            # several kinds is not minimal; simpler scenes show each kind on its own.
+            groups = {d.clauses for d in base.decisions + outcome.decisions if d.point == point}
+            if len(groups) != 1:
+                continue
+            add(Finding("divergence", point, groups.pop(), f"{default[point]} vs {option}",
+                        f"reading {point}={default[point]} and {point}={option} give different outcomes",
+                        before, actions))
+    diverging = {f.point for f in found.values() if f.kind == "divergence"}
+    for fingerprint, finding in list(found.items()):
+        if finding.kind in ("contradiction", "gap") and finding.point not in diverging:
+            found[fingerprint] = replace(finding, visible=False)
+    for transform in ruleset.transforms(before, actions):
+        moved = ruleset.resolve(transform.before, transform.actions, default)
+        if ruleset.outcome_key(moved) != transform.map_key(base_key):
+            add(Finding(transform.kind, "", (), transform.name,
+                        f"the outcome changes under a {transform.name} of the scene", before, actions))
+    return found
+
+
+def finding_readings(ruleset: Ruleset, finding: Finding) -> list[tuple[str, Mapping[str, str]]]:
+    """The readings a finding is shown under, labelled: every option of its reading point."""
+    default = dict(ruleset.default_reading)
+    for point in ruleset.reading_points:
+        if point.name == finding.point:
+            options = [point.default] + [o for o in point.options if o != point.default]
+            return [(f"{point.name}={o}" + (" (default)" if o == point.default else ""),
+                     MappingProxyType({**default, point.name: o})) for o in options]
+    return [("default reading", MappingProxyType(default))]
+
+
+def _distinct_outcomes(ruleset: Ruleset, finding: Finding, before: Any, actions: Any) -> int:
+    return len({ruleset.outcome_key(ruleset.resolve(before, actions, r))
+                for _, r in finding_readings(ruleset, finding)})
+
+
+def shrink(ruleset: Ruleset, finding: Finding, limit: int = 2000) -> Finding:
+    """Greedily replace the scene by simpler ones that still show the same fingerprint,
+    and still show as many different outcomes under the finding's readings (so the
+    minimal picture still shows the disagreement)."""
+    before, actions, current = finding.before, finding.actions, finding
+    spread = _distinct_outcomes(ruleset, finding, before, actions)
+    tries = 0
+    improved = True
+    while improved and tries < limit:
+        improved = False
+        for smaller_before, smaller_actions in ruleset.simpler(before, actions):
+            tries += 1
+            hit = analyse(ruleset, smaller_before, smaller_actions).get(finding.fingerprint)
+            if hit is not None and _distinct_outcomes(ruleset, finding, smaller_before, smaller_actions) < spread:
+                hit = None
+            if hit is not None:
+                before, actions, current = smaller_before, smaller_actions, hit
+                improved = True
+                break
+            if tries >= limit:
+                break
+    return current
+
+
+# --- searching ---------------------------------------------------------------------
+
+@dataclass
+class SearchResult:
+    findings: dict[str, Finding]
+    first_seen: dict[str, float]  # fingerprint -> seconds after the start
+    examples: int
+    seconds: float
+    stopped_by_budget: bool
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_examples: int = 20000,
+           on_new: Callable[[Finding, float], None] | None = None) -> SearchResult:
+    """Let Hypothesis generate scenes for ``budget`` seconds (or ``max_examples``);
+    keep the first scene of every fingerprint. Same seed and same example count give
+    the same fingerprints."""
+    from hypothesis import HealthCheck, Phase, given, settings, seed as hyp_seed, Verbosity
+
+    findings: dict[str, Finding] = {}
+    first_seen: dict[str, float] = {}
+    start = time.perf_counter()
+    count = 0
+    stopped = False
+
+    @hyp_seed(seed)
+    @settings(max_examples=max_examples, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, derandomize=False,
+              report_multiple_bugs=False)
+    @given(ruleset.strategy())
+    def probe(example):
+        nonlocal count
+        if time.perf_counter() - start > budget:
+            raise _OutOfTime
+        count += 1
+        for fingerprint, finding in analyse(ruleset, *example).items():
+            if fingerprint not in findings:
+                findings[fingerprint] = finding
+                first_seen[fingerprint] = time.perf_counter() - start
+                if on_new:
+                    on_new(finding, first_seen[fingerprint])
+            elif finding.visible and not findings[fingerprint].visible:
+                findings[fingerprint] = finding
+
+    try:
+        probe()
+    except _OutOfTime:
+        stopped = True
+    return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped)
+
+
+# --- exhaustive enumeration -----------------------------------------------------------
+
+@dataclass
+class ExhaustiveResult:
+    counts: dict[str, int]  # fingerprint -> number of scenes that show it
+    examples: dict[str, Finding]  # fingerprint -> first scene in enumeration order
+    scenes: int
+    seconds: float
+    workers: int
+
+
+def _chunk_worker(args) -> tuple[dict[str, int], dict[str, tuple[int, Finding]], int]:
+    key, terrain, index, workers = args
+    if isinstance(key, Ruleset):
+        ruleset = key
+    else:
+        from . import registry
+        ruleset = registry.get(key)
+    _, scenes = ruleset.exhaustive_space(terrain=terrain)
+    counts: dict[str, int] = {}
+    first: dict[str, tuple[int, Finding]] = {}
+    seen = 0
+    for n, (before, actions) in enumerate(scenes):
+        if n % workers != index:
+            continue
+        seen += 1
+        for fingerprint, finding in analyse(ruleset, before, actions).items():
+            counts[fingerprint] = counts.get(fingerprint, 0) + 1
+            if fingerprint not in first or (finding.visible and not first[fingerprint][1].visible):
+                first[fingerprint] = (n, finding)
+    return counts, first, seen
+
+
+def exhaustive(ruleset: Ruleset, *, terrain: bool = False, workers: int | None = None) -> ExhaustiveResult:
+    """Analyse every scene of the ruleset's small bounded space, on every core."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = workers or os.cpu_count() or 1
+    start = time.perf_counter()
+    # Worker processes find the ruleset again through the registry.
+    jobs = [(ruleset if workers == 1 else ruleset.key, terrain, i, workers) for i in range(workers)]
+    if workers == 1:
+        parts = [_chunk_worker(jobs[0])]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_chunk_worker, jobs))
+    counts: dict[str, int] = {}
+    first: dict[str, tuple[int, Finding]] = {}
+    total = 0
+    for part_counts, part_first, seen in parts:
+        total += seen
+        for fingerprint, count in part_counts.items():
+            counts[fingerprint] = counts.get(fingerprint, 0) + count
+        for fingerprint, (n, finding) in part_first.items():
+            if fingerprint not in first or (finding.visible, -n) > (first[fingerprint][1].visible, -first[fingerprint][0]):
+                first[fingerprint] = (n, finding)
+    return ExhaustiveResult(dict(sorted(counts.items())), {k: v[1] for k, v in sorted(first.items())},
+                            total, time.perf_counter() - start, workers)
+
+
+# --- documented examples against readings ------------------------------------------------
+
+@dataclass
+class ExampleMatrix:
+    readings: list[Mapping[str, str]]
+    cases: list[Any]  # Case
+    agrees: dict[tuple[str, int], bool]  # (case id, reading index) -> agrees
+
+    def readings_agreeing_with_all(self) -> list[Mapping[str, str]]:
+        return [r for i, r in enumerate(self.readings) if all(self.agrees[(c.id, i)] for c in self.cases)]
+
+
+def example_matrix(ruleset: Ruleset, cases: Iterable[Any]) -> ExampleMatrix:
+    cases = [c for c in cases if c.ruleset is ruleset and c.status == "documented" and c.expect is not None]
+    readings = ruleset.all_readings()
+    agrees = {}
+    for case in cases:
+        for i, reading in enumerate(readings):
+            outcome = ruleset.resolve(case.before, case.actions, reading)
+            agrees[(case.id, i)] = not ruleset.compare(case.before, case.expect, outcome)
+    return ExampleMatrix(readings, cases, agrees)
+
+
+def example_conflicts(ruleset: Ruleset, matrix: ExampleMatrix) -> list[Finding]:
+    """One finding per single-point reading that some documented example contradicts."""
+    found = []
+    index = {tuple(sorted(r.items())): i for i, r in enumerate(matrix.readings)}
+    for point, option, reading in single_point_readings(ruleset)[1:]:
+        i = index[tuple(sorted(reading.items()))]
+        against = [c for c in matrix.cases if not matrix.agrees[(c.id, i)]]
+        if against:
+            case = against[0]
+            found.append(Finding(
+                "example-conflict", point, (), option,
+                f"{point}={option} contradicts {len(against)} documented example(s): "
+                + ", ".join(f"{c.id} ({c.source.example or c.title})" for c in against),
+                case.before, case.actions))
+    return found

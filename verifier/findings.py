@@ -1,0 +1,268 @@
+"""Writing what the explorer found: one needs-ruling case and one diagram per
+finding, plus a Markdown and a JSON report. Files the user already has are never
+overwritten; a finding whose case was ruled is reported as resolved."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from .case import find_case_files, load_case
+from .errors import VerifierError
+from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
+from .ruleset import Ruleset
+from .snapshots import png_bytes
+
+
+class _CaseDumper(yaml.SafeDumper):
+    """Short lists of plain values (tiles, sizes, ship pairs) on one line, as people write them."""
+
+
+def _represent_list(dumper, data):
+    flow = len(data) <= 4 and all(isinstance(v, (int, float, str)) for v in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+def _represent_dict(dumper, data):
+    flow = 0 < len(data) <= 3 and all(isinstance(v, (int, float, str)) or
+                                      (isinstance(v, list) and len(v) <= 4 and
+                                       all(isinstance(x, (int, float, str)) for x in v))
+                                      for v in data.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
+
+
+_CaseDumper.add_representer(list, _represent_list)
+_CaseDumper.add_representer(dict, _represent_dict)
+
+
+def dump_yaml(data: Any) -> str:
+    return yaml.dump(data, Dumper=_CaseDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def slug(text: str, limit: int = 80) -> str:
+    text = re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-")
+    return text[:limit].rstrip("-.")
+
+
+def _question(ruleset: Ruleset, finding: Finding) -> str:
+    for point in ruleset.reading_points:
+        if point.name == finding.point:
+            return point.question
+    if finding.kind == "order":
+        return "Does the outcome depend on the order in which pieces are listed or processed?"
+    if finding.kind == "symmetry":
+        return "Should turning or mirroring the whole scene change the outcome only by the same turn or mirror?"
+    return "Which outcome does the rule intend?"
+
+
+def _title(finding: Finding) -> str:
+    clauses = " and ".join(finding.clauses) if finding.clauses else ""
+    return {
+        "contradiction": f"Contradiction: {clauses} both apply and disagree",
+        "gap": f"Gap: no clause decides ({finding.point}; nearest {clauses})",
+        "divergence": f"Readings diverge: {finding.point} {finding.label}" + (f" at {clauses}" if clauses else ""),
+        "breach": f"Invariant breach: {finding.label}",
+        "order": f"Order dependence: {finding.label}",
+        "symmetry": f"Broken symmetry: {finding.label}",
+        "example-conflict": f"Documented example contradicts {finding.point}={finding.label}",
+    }.get(finding.kind, finding.kind)
+
+
+@dataclass
+class WrittenFinding:
+    finding: Finding
+    status: str  # open | resolved
+    case_file: Path
+    diagram: Path
+    kept_existing: bool
+    resolved_by: str | None
+    outcomes: list[tuple[str, Mapping[str, str], Any]]  # (label, reading, outcome)
+
+
+def rulings(ruleset: Ruleset, folders: list[Path]) -> dict[str, str]:
+    """fingerprint -> file, for every case in ``folders`` that rules on a finding."""
+    found = {}
+    existing = [f for f in folders if f.exists()]
+    for path in find_case_files(existing) if existing else []:
+        try:
+            case = load_case(path)
+        except VerifierError:
+            continue  # 'verifier check' reports broken files; here they just do not count
+        if case.ruleset is ruleset and case.finding and case.status == "ruled":
+            found[case.finding["fingerprint"]] = str(path)
+    return found
+
+
+def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
+                   ruled: Mapping[str, str]) -> list[WrittenFinding]:
+    folder = out / "findings"
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    default = ruleset.default_reading
+    for finding in findings:
+        name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
+        case_file, diagram = folder / f"{name}.yaml", folder / f"{name}.png"
+        outcomes = []
+        for label, reading in finding_readings(ruleset, finding):
+            outcome = ruleset.resolve(finding.before, finding.actions, reading)
+            outcomes.append((label, reading, outcome))
+        before_data, actions_data = ruleset.case_data(finding.before, finding.actions)
+        first = ruleset.clause(finding.clauses[0]).source if finding.clauses else None
+        data = {
+            "id": name,
+            "title": _title(finding),
+            "ruleset": ruleset.key,
+            "status": "needs-ruling",
+            "source": {"seed": first.seed if first else "(explorer)",
+                       "section": first.section if first else "(no single clause)",
+                       "example": "found by verifier explore"},
+            "clauses": list(finding.clauses) or [c.id for c in ruleset.clauses][:1],
+            "finding": {"fingerprint": finding.fingerprint, "kind": finding.kind,
+                        "summary": finding.summary, "question": _question(ruleset, finding)},
+            "note": "To rule: set status to ruled, pin the chosen reading under 'readings', and copy "
+                    "that reading's expectation to 'expect'.",
+            "before": before_data,
+            "actions": actions_data,
+            "outcomes": [{"reading": {finding.point: reading[finding.point]} if finding.point in reading else {},
+                          "expect": ruleset.expect_data(finding.before, outcome)}
+                         for _, reading, outcome in outcomes],
+        }
+        kept = case_file.exists()
+        if not kept:
+            case_file.write_text(dump_yaml(data), encoding="utf-8")
+        panels = [("before", None)] + [(f"after, {label}", o) for label, _, o in outcomes]
+        image = ruleset.draw_readings(finding.before, finding.actions, panels, title=_title(finding))
+        diagram.write_bytes(png_bytes(image))
+        resolved_by = ruled.get(finding.fingerprint)
+        written.append(WrittenFinding(finding, "resolved" if resolved_by else "open", case_file, diagram,
+                                      kept, resolved_by, outcomes))
+    return written
+
+
+def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: SearchResult | None,
+                exhaustive: ExhaustiveResult | None, matrix: ExampleMatrix | None, seed: int,
+                budget: float, out: Path) -> dict:
+    findings = []
+    for w in written:
+        f = w.finding
+        entry = {
+            "fingerprint": f.fingerprint, "kind": f.kind, "point": f.point, "clauses": list(f.clauses),
+            "label": f.label, "summary": f.summary, "status": w.status, "resolved_by": w.resolved_by,
+            "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
+            "outcomes": {label: ruleset.outcome_json(o) for label, _, o in w.outcomes},
+        }
+        if search is not None:
+            entry["first_found_seconds"] = round(search.first_seen[f.fingerprint], 3) \
+                if f.fingerprint in search.first_seen else None
+        if exhaustive is not None:
+            entry["exhaustive_scenes"] = exhaustive.counts.get(f.fingerprint, 0)
+        findings.append(entry)
+    data: dict[str, Any] = {"ruleset": ruleset.key, "seed": seed, "budget_seconds": budget,
+                            "counts": {k: sum(1 for w in written if w.finding.kind == k)
+                                       for k in sorted({w.finding.kind for w in written})},
+                            "open": sum(w.status == "open" for w in written),
+                            "resolved": sum(w.status == "resolved" for w in written),
+                            "findings": findings}
+    if search is not None:
+        data["search"] = {"examples": search.examples, "seconds": round(search.seconds, 2),
+                          "stopped_by_budget": search.stopped_by_budget, "classes": len(search.findings)}
+    if exhaustive is not None:
+        classes = set(exhaustive.counts)
+        data["exhaustive"] = {"scenes": exhaustive.scenes, "seconds": round(exhaustive.seconds, 2),
+                              "workers": exhaustive.workers, "classes": len(classes),
+                              "scenes_per_second": round(exhaustive.scenes / max(exhaustive.seconds, 1e-9)),
+                              "counts": exhaustive.counts}
+        if search is not None:
+            found = classes & set(search.findings)
+            data["recall"] = {"found": len(found), "of": len(classes),
+                              "share": round(len(found) / len(classes), 3) if classes else 1.0,
+                              "missed": sorted(classes - found)}
+    if matrix is not None:
+        data["examples"] = {
+            "readings": [dict(r) for r in matrix.readings],
+            "cases": {c.id: [matrix.agrees[(c.id, i)] for i in range(len(matrix.readings))] for c in matrix.cases},
+            "agreeing_with_all": [dict(r) for r in matrix.readings_agreeing_with_all()],
+        }
+    return data
+
+
+def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding], matrix: ExampleMatrix | None) -> str:
+    lines = [f"# Explorer report: {ruleset.key} ({ruleset.title})", ""]
+    counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "none"
+    lines += [f"{len(written)} distinct findings ({counts}); {data['open']} open, {data['resolved']} resolved.", ""]
+    if "search" in data:
+        s = data["search"]
+        lines.append(f"- Hypothesis search: seed {data['seed']}, {s['examples']} scenes in {s['seconds']} s"
+                     + (" (stopped by the time budget)" if s["stopped_by_budget"] else "") + ".")
+    if "exhaustive" in data:
+        e = data["exhaustive"]
+        lines.append(f"- Exhaustive enumeration: {e['scenes']} scenes in {e['seconds']} s on {e['workers']} "
+                     f"processes ({e['scenes_per_second']} scenes/s), {e['classes']} finding classes.")
+    if "recall" in data:
+        r = data["recall"]
+        lines.append(f"- Recall of the search against the exhaustive classes: {r['found']}/{r['of']}"
+                     + (f"; missed: {', '.join(r['missed'])}" if r["missed"] else "") + ".")
+    lines.append("")
+    if matrix is not None and matrix.cases:
+        lines += ["## Documented examples against readings", "",
+                  "Each column is a full reading; a cross marks a documented example that the reading gets wrong.", ""]
+        default = ruleset.default_reading
+        heads = [reading_label(r, default) for r in matrix.readings]
+        lines.append("| example | " + " | ".join(f"R{i + 1}" for i in range(len(heads))) + " |")
+        lines.append("|---|" + "---|" * len(heads))
+        unanimous = [c for c in matrix.cases if all(matrix.agrees[(c.id, i)] for i in range(len(heads)))]
+        for case in matrix.cases:
+            if case in unanimous:
+                continue
+            marks = ["ok" if matrix.agrees[(case.id, i)] else "**x**" for i in range(len(heads))]
+            lines.append(f"| {case.id} | " + " | ".join(marks) + " |")
+        lines += ["", f"The other {len(unanimous)} documented examples hold under every reading.", ""]
+        for i, head in enumerate(heads):
+            lines.append(f"- R{i + 1}: {head}")
+        agreeing = matrix.readings_agreeing_with_all()
+        lines += ["", "Readings that agree with every documented example: "
+                  + ("; ".join(reading_label(r, default) for r in agreeing) or "none") + ".", ""]
+    lines += ["## Findings", ""]
+    lines.append("| # | kind | fingerprint | status | " + ("scenes (exhaustive) | " if "exhaustive" in data else "")
+                 + ("first found (s) |" if "search" in data else ""))
+    lines.append("|---|---|---|---|" + ("---|" if "exhaustive" in data else "") + ("---|" if "search" in data else ""))
+    for i, (w, entry) in enumerate(zip(written, data["findings"]), 1):
+        row = f"| {i} | {w.finding.kind} | `{w.finding.fingerprint}` | {w.status} | "
+        if "exhaustive" in data:
+            row += f"{entry['exhaustive_scenes']} | "
+        if "search" in data:
+            first = entry.get("first_found_seconds")
+            row += f"{first if first is not None else '-'} |"
+        lines.append(row)
+    lines.append("")
+    for i, w in enumerate(written, 1):
+        f = w.finding
+        lines += [f"### {i}. {_title(f)}", "", f.summary + ".", "", f"*Question for the rule writer:* {_question(ruleset, f)}", ""]
+        for clause_id in f.clauses:
+            clause = ruleset.clause(clause_id)
+            lines.append(f"- **{clause.id}**: {clause.summary} ({clause.source})")
+        if f.clauses:
+            lines.append("")
+        for label, _, outcome in w.outcomes:
+            lines.append(f"- under {label}: " + ruleset.summarise(f.before, outcome))
+        lines += ["", f"![{_title(f)}: the scene before, then the outcome under each reading]({w.diagram.parent.name}/{w.diagram.name})", "",
+                  f"Minimal example: [{w.case_file.name}]({w.case_file.parent.name}/{w.case_file.name})"
+                  + (" (existing file kept)" if w.kept_existing else ""),
+                  ""]
+        if w.status == "resolved":
+            lines += [f"Resolved by the ruling in `{w.resolved_by}`.", ""]
+        before, actions = ruleset.case_data(f.before, f.actions)
+        lines += ["```yaml", dump_yaml({"before": before, "actions": actions}).rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+def write_reports(out: Path, data: dict, markdown: str) -> tuple[Path, Path]:
+    json_path, md_path = out / "report.json", out / "report.md"
+    json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    md_path.write_text(markdown, encoding="utf-8")
+    return json_path, md_path

@@ -1,0 +1,249 @@
+"""What the explorer needs from YPP: comparable outcome keys, the transforms
+that must not change an outcome (renaming, rotating, mirroring), invariants,
+simpler variants of a scene for shrinking, the exhaustive two-ship space, and
+turning a scene back into case data."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+from typing import Any, Callable, Iterator
+
+from ...ruleset import Outcome, Transform
+from .model import Board, Heading, Scene, Ship, Token, Turn
+from .resolver import resolve_turn
+from .strategies import TYPES_BY_CLASS
+
+OutcomeKey = tuple
+
+
+def outcome_key(outcome: Outcome) -> OutcomeKey:
+    ships = tuple(sorted((s.name, s.at, s.heading.name) for s in outcome.after.ships))
+    events = Counter((e.round, e.phase, e.kind, e.pieces if e.kind in ("bump", "push") else tuple(sorted(e.pieces)))
+                     for e in outcome.events)
+    return ships, tuple(sorted(events.items()))
+
+
+def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
+    ships, events = key
+    ships = tuple(sorted((names[n], at, h) for n, at, h in ships))
+    renamed = Counter()
+    for (r, phase, kind, pieces), count in events:
+        pieces = tuple(names[p] for p in pieces)
+        renamed[(r, phase, kind, pieces if kind in ("bump", "push") else tuple(sorted(pieces)))] += count
+    return ships, tuple(sorted(renamed.items()))
+
+
+def _map_key(key: OutcomeKey, tile: Callable, heading: Callable) -> OutcomeKey:
+    ships, events = key
+    return tuple(sorted((n, tile(at), heading(Heading[h]).name) for n, at, h in ships)), events
+
+
+def _rebuild(scene: Scene, board: Board, tile: Callable, heading: Callable) -> Scene:
+    return Scene(board, tuple(Ship(s.name, s.type, tile(s.at), heading(s.heading)) for s in scene.ships))
+
+
+def transforms(scene: Scene, turn: Turn) -> list[Transform]:
+    found = []
+    # Order: rename every ship so that the listing order reverses.
+    names = [s.name for s in scene.ships]
+    renamed = {n: f"{chr(ord('a') + len(names) - 1 - i)}{n}" for i, n in enumerate(names)}
+    found.append(Transform(
+        "order", "reversed listing",
+        Scene(scene.board, tuple(sorted((Ship(renamed[s.name], s.type, s.at, s.heading) for s in scene.ships),
+                                        key=lambda s: s.name))),
+        Turn(tuple(tuple(sorted((renamed[n], t) for n, t in r)) for r in turn.rounds)),
+        lambda key: _rename_key(key, renamed)))
+    # Symmetry: a quarter turn clockwise, (x, y) -> (h-1-y, x).
+    b = scene.board
+    h = b.height
+
+    def rot(t):
+        return (h - 1 - t[1], t[0])
+
+    rotated = Board(b.height, b.width, frozenset(rot(t) for t in b.rocks),
+                    tuple(sorted((rot(t), d.clockwise()) for t, d in b.wind)),
+                    tuple(sorted((h - 2 - y, x) for x, y in b.whirlpools)))
+    found.append(Transform("symmetry", "quarter turn", _rebuild(scene, rotated, rot, Heading.clockwise), turn,
+                           lambda key: _map_key(key, rot, Heading.clockwise)))
+    # Symmetry: mirror east-west, swapping left and right. Whirlpools turn one way only, so a
+    # mirrored whirlpool is a different board; skip boards that have one.
+    if not b.whirlpools:
+        w = b.width
+
+        def mir(t):
+            return (w - 1 - t[0], t[1])
+
+        def mir_heading(d):
+            return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
+
+        swap = {Token.LEFT: Token.RIGHT, Token.RIGHT: Token.LEFT}
+        mirrored = Board(b.width, b.height, frozenset(mir(t) for t in b.rocks),
+                         tuple(sorted((mir(t), mir_heading(d)) for t, d in b.wind)), ())
+        found.append(Transform(
+            "symmetry", "mirror", _rebuild(scene, mirrored, mir, mir_heading),
+            Turn(tuple(tuple((n, swap.get(t, t)) for n, t in r) for r in turn.rounds)),
+            lambda key: _map_key(key, mir, mir_heading)))
+    return found
+
+
+def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+    """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
+    board = scene.board
+    breaches = {}
+    previous = None
+    for label, frame in outcome.frames:
+        tiles: dict[Any, str] = {}
+        for name, at, _ in frame:
+            if at in tiles:
+                breaches.setdefault(("two ships on one tile", tuple(sorted((tiles[at], name)))), f"{label}: {list(at)}")
+            tiles[at] = name
+            if not board.on_board(at):
+                breaches.setdefault(("ship off the board", (name,)), f"{label}: {list(at)}")
+            elif at in board.rocks:
+                breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
+        if previous is not None:
+            before = {n: at for n, at, _ in previous}
+            after = {n: at for n, at, _ in frame}
+            for a, b in product(before, before):
+                if a < b and before[a] == after[b] and before[b] == after[a] and before[a] != before[b]:
+                    breaches.setdefault(("ships pass through each other", (a, b)), label)
+        previous = frame
+    if len(outcome.after.ships) != len(scene.ships):
+        breaches[("ship lost", ())] = f"{len(scene.ships)} ships before, {len(outcome.after.ships)} after"
+    return [(kind, ships, detail) for (kind, ships), detail in sorted(breaches.items())]
+
+
+def simpler(scene: Scene, turn: Turn) -> Iterator[tuple[Scene, Turn]]:
+    """Strictly simpler variants, simplest changes first, for greedy shrinking."""
+    b = scene.board
+    # Fewer rounds; or start where the first round ends.
+    for i in range(len(turn.rounds)):
+        if len(turn.rounds) > 1:
+            yield scene, Turn(turn.rounds[:i] + turn.rounds[i + 1:])
+    if len(turn.rounds) > 1:
+        from . import RULESET
+        first = resolve_turn(scene, Turn(turn.rounds[:1]), RULESET.default_reading, record=False)
+        tiles = [s.at for s in first.after.ships]
+        if len(set(tiles)) == len(tiles):
+            yield first.after, Turn(turn.rounds[1:])
+    # Fewer ships.
+    if len(scene.ships) > 1:
+        for ship in scene.ships:
+            yield (Scene(b, tuple(s for s in scene.ships if s is not ship)),
+                   Turn(tuple(tuple((n, t) for n, t in r if n != ship.name) for r in turn.rounds)))
+    # Less terrain.
+    for rock in sorted(b.rocks):
+        yield Scene(Board(b.width, b.height, b.rocks - {rock}, b.wind, b.whirlpools), scene.ships), turn
+    for item in b.wind:
+        yield Scene(Board(b.width, b.height, b.rocks, tuple(w for w in b.wind if w != item), b.whirlpools),
+                    scene.ships), turn
+    for pool in b.whirlpools:
+        yield Scene(Board(b.width, b.height, b.rocks, b.wind, tuple(p for p in b.whirlpools if p != pool)),
+                    scene.ships), turn
+    # Fewer tokens, and forward instead of a turn.
+    for i, r in enumerate(turn.rounds):
+        for j, (name, token) in enumerate(r):
+            rounds = list(turn.rounds)
+            rounds[i] = r[:j] + r[j + 1:]
+            yield scene, Turn(tuple(rounds))
+            if token in (Token.LEFT, Token.RIGHT):
+                rounds[i] = r[:j] + ((name, Token.FORWARD),) + r[j + 1:]
+                yield scene, Turn(tuple(rounds))
+    # Smaller classes.
+    for ship in scene.ships:
+        index = TYPES_BY_CLASS.index(ship.type) if ship.type in TYPES_BY_CLASS else len(TYPES_BY_CLASS)
+        if index > 0:
+            smaller = Ship(ship.name, TYPES_BY_CLASS[index - 1] if index < len(TYPES_BY_CLASS) else "sloop",
+                           ship.at, ship.heading)
+            yield Scene(b, tuple(smaller if s is ship else s for s in scene.ships)), turn
+    # A smaller board: drop an empty outer row or column.
+    for dx, dy, dw, dh in ((1, 0, -1, 0), (0, 1, 0, -1), (0, 0, -1, 0), (0, 0, 0, -1)):
+        if b.width + dw < 2 or b.height + dh < 2:
+            continue
+        cropped = _crop(scene, dx, dy, b.width + dw, b.height + dh)
+        if cropped is not None:
+            yield cropped, turn
+
+
+def _crop(scene: Scene, dx: int, dy: int, width: int, height: int) -> Scene | None:
+    b = scene.board
+
+    def move(t):
+        return (t[0] - dx, t[1] - dy)
+
+    def inside(t):
+        return 0 <= t[0] < width and 0 <= t[1] < height
+
+    if not all(inside(move(s.at)) for s in scene.ships):
+        return None
+    if not all(inside(move(p)) and inside(move((p[0] + 1, p[1] + 1))) for p in b.whirlpools):
+        return None
+    board = Board(width, height, frozenset(move(t) for t in b.rocks if inside(move(t))),
+                  tuple((move(t), d) for t, d in b.wind if inside(move(t))), tuple(move(p) for p in b.whirlpools))
+    return Scene(board, tuple(Ship(s.name, s.type, move(s.at), s.heading) for s in scene.ships))
+
+
+# --- the exhaustive two-ship space -------------------------------------------
+
+def _offsets(radius: int) -> list[tuple[int, int]]:
+    return sorted((dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
+                  if 0 < abs(dx) + abs(dy) <= radius)
+
+
+def exhaustive_space(radius: int = 3, terrain: bool = False) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
+    """Every placement of two ships within ``radius`` tiles (Manhattan) of each other, with
+    every heading, token and size class, for one round, on a board with room to move. With
+    ``terrain``, also one rock, one wind tile (any direction) or one whirlpool touching A's
+    neighbourhood."""
+    size = 2 * radius + 5
+    centre = (size // 2, size // 2)
+    offsets = _offsets(radius)
+    features: list[Board] = [Board(size, size)]
+    if terrain:
+        near = [(centre[0] + dx, centre[1] + dy) for dx, dy in _offsets(2)]
+        features += [Board(size, size, frozenset({t})) for t in near]
+        features += [Board(size, size, wind=((t, d),)) for t in near + [centre] for d in Heading]
+        features += [Board(size, size, whirlpools=((centre[0] + dx, centre[1] + dy),))
+                     for dx in (-2, -1, 0, 1) for dy in (-2, -1, 0, 1)]
+    headings, tokens = list(Heading), list(Token)
+    total = len(features) * len(offsets) * (4 * 4 * 4) ** 2
+
+    def scenes():
+        for board in features:
+            for dx, dy in offsets:
+                other = (centre[0] + dx, centre[1] + dy)
+                if other in board.rocks or centre in board.rocks:
+                    continue
+                for ta, tb in product(TYPES_BY_CLASS, TYPES_BY_CLASS):
+                    for ha, hb in product(headings, headings):
+                        scene = Scene(board, (Ship("A", ta, centre, ha), Ship("B", tb, other, hb)))
+                        for ka, kb in product(tokens, tokens):
+                            yield scene, Turn(((("A", ka), ("B", kb)),))
+
+    return total, scenes()
+
+
+# --- back to case data ---------------------------------------------------------
+
+def scene_data(scene: Scene, turn: Turn) -> tuple[dict, list]:
+    b = scene.board
+    board: dict[str, Any] = {"size": [b.width, b.height]}
+    if b.rocks:
+        board["rocks"] = [list(t) for t in sorted(b.rocks)]
+    if b.wind:
+        board["wind"] = [{"at": list(t), "toward": d.name} for t, d in b.wind]
+    if b.whirlpools:
+        board["whirlpools"] = [list(t) for t in b.whirlpools]
+    ships = {s.name: {"type": s.type, "at": list(s.at), "heading": s.heading.name} for s in scene.ships}
+    actions = [{n: t.value for n, t in r} or {s.name: "none" for s in scene.ships[:1]} for r in turn.rounds]
+    return {"board": board, "ships": ships}, actions
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    before = scene.by_name
+    ships = {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships
+             if (s.at, s.heading) != (before[s.name].at, before[s.name].heading)}
+    events = [{"kind": e.kind, "ships": list(e.pieces), **({"round": e.round} if e.round != 1 else {})}
+              for e in outcome.events]
+    return {"ships": ships, "events": events} if ships else {"events": events}
