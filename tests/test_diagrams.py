@@ -1,0 +1,32 @@
+"""Every case's before/after diagram matches its PNG snapshot in snapshots/<ruleset>/.
+
+Regenerate with ``pytest --snapshot-update``; syrupy then also lists (and removes)
+snapshots that no case uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier.case import load_case
+from verifier.snapshots import png_bytes
+from verifier.syrupy_png import diagram_extension
+
+from conftest import case_files, case_param
+
+
+def diagram(case):
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    return case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
+
+
+@pytest.mark.parametrize("path", [case_param(p) for p in case_files()])
+def test_diagram_matches_snapshot(path, snapshot):
+    case = load_case(path)
+    if case.status == "needs-ruling":
+        pytest.skip("needs a ruling: drawn per reading by 'verifier explore'")
+    assert snapshot.use_extension(diagram_extension(case.ruleset.key, case.id)) == diagram(case)
+
+
+def test_drawing_is_deterministic():
+    case = load_case(case_files()[0])
+    assert png_bytes(diagram(case)) == png_bytes(diagram(case))
