@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import platform
 import random
 import shutil
@@ -456,6 +457,14 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _load_average() -> tuple[float, float, float] | None:
+    """Other work on the machine skews every figure; the load average says how much there was."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):
+        return None
+
+
 def main(args) -> int:
     quick = bool(getattr(args, "quick", False))
     cases = str(getattr(args, "cases", None) or "cases")
@@ -486,8 +495,11 @@ def main(args) -> int:
     progress("resolving big turns ...")
     results["big"] = bench_big(sizes, repeats, memory_ships, progress=progress)
 
-    print(f"verifier bench (Python {results['python']}, {'quick, ' if quick else ''}"
-          f"best of {repeats}; times are per call)")
+    results["load_average"] = _load_average()
+    load = results["load_average"]
+    print(f"verifier bench (Python {results['python']}, {'quick, ' if quick else ''}best of {repeats}; "
+          f"times are per call" + (f"; load average {load[0]:.1f} at the end, {os.cpu_count()} CPUs" if load else "")
+          + ")")
     print(table(results))
     out = getattr(args, "json", None)
     if out:

@@ -10,7 +10,7 @@ from itertools import product
 from typing import Any, Callable, Iterator
 
 from ...ruleset import Outcome, Transform
-from .model import Board, Heading, Scene, Ship, Token, Turn
+from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn
 from .strategies import TYPES_BY_CLASS
 
@@ -192,30 +192,34 @@ def _offsets(radius: int) -> list[tuple[int, int]]:
 
 
 def exhaustive_space(radius: int = 3, terrain: bool = False) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
-    """Every placement of two ships within ``radius`` tiles (Manhattan) of each other, with
-    every heading, token and size class, for one round, on a board with room to move. With
-    ``terrain``, also one rock, one wind tile (any direction) or one whirlpool touching A's
-    neighbourhood."""
+    """Every placement of two ships A and B within ``radius`` tiles (Manhattan) of each
+    other, with every heading, token and size class, for one round, on an open board with
+    room to move: 24 x 16 x 16 x 16 = 98,304 scenes.
+
+    With ``terrain``, one feature is added around A instead: a rock on a neighbour of A,
+    a wind tile under A (each direction), or a whirlpool with A in each corner; to keep it
+    to seconds, B stays within 2 tiles and the classes are small and large only."""
     size = 2 * radius + 5
     centre = (size // 2, size // 2)
-    offsets = _offsets(radius)
-    features: list[Board] = [Board(size, size)]
+    types = TYPES_BY_CLASS
+    boards: list[Board] = [Board(size, size)]
     if terrain:
-        near = [(centre[0] + dx, centre[1] + dy) for dx, dy in _offsets(2)]
-        features += [Board(size, size, frozenset({t})) for t in near]
-        features += [Board(size, size, wind=((t, d),)) for t in near + [centre] for d in Heading]
-        features += [Board(size, size, whirlpools=((centre[0] + dx, centre[1] + dy),))
-                     for dx in (-2, -1, 0, 1) for dy in (-2, -1, 0, 1)]
+        radius, types = 2, (TYPES_BY_CLASS[0], TYPES_BY_CLASS[2])
+        boards = [Board(size, size, frozenset({h.ahead(centre)})) for h in Heading]
+        boards += [Board(size, size, wind=((centre, d),)) for d in Heading]
+        boards += [Board(size, size, whirlpools=((centre[0] - c.value[0], centre[1] - c.value[1]),)) for c in Corner]
+    offsets = _offsets(radius)
     headings, tokens = list(Heading), list(Token)
-    total = len(features) * len(offsets) * (4 * 4 * 4) ** 2
+    placements = sum(1 for b in boards for dx, dy in offsets if (centre[0] + dx, centre[1] + dy) not in b.rocks)
+    total = placements * (len(types) * 4 * 4) ** 2
 
     def scenes():
-        for board in features:
+        for board in boards:
             for dx, dy in offsets:
                 other = (centre[0] + dx, centre[1] + dy)
-                if other in board.rocks or centre in board.rocks:
+                if other in board.rocks:
                     continue
-                for ta, tb in product(TYPES_BY_CLASS, TYPES_BY_CLASS):
+                for ta, tb in product(types, types):
                     for ha, hb in product(headings, headings):
                         scene = Scene(board, (Ship("A", ta, centre, ha), Ship("B", tb, other, hb)))
                         for ka, kb in product(tokens, tokens):
