@@ -60,6 +60,8 @@ class Event:
     phase: str = ""
     clause: str = ""
     detail: str = ""
+    at: Any = None  # where it happened: the contested, blocked or destination place
+    step: int = 0  # the step within the phase, where the ruleset has steps
 
     def key(self, ordered: bool) -> tuple:
         pieces = self.pieces if ordered else tuple(sorted(self.pieces))
@@ -157,6 +159,9 @@ class Ruleset:
     before_schema: dict = {}
     actions_schema: dict = {}
     expect_schema: dict = {}
+    # JSON Schema of what ``outcome_json`` writes: the answer another implementation
+    # gives over the adapter protocol (docs/protocol.md). None: not defined yet.
+    outcome_schema: dict | None = None
 
     # --- clauses and readings -------------------------------------------------
 
@@ -225,6 +230,15 @@ class Ruleset:
     def outcome_json(self, outcome: Outcome) -> dict:
         raise NotImplementedError
 
+    def outcome_from_json(self, before: Any, data: dict) -> Outcome:
+        """Read an outcome in the form ``outcome_json`` writes (as another implementation
+        sends it over the adapter protocol, already checked against ``outcome_schema``)
+        back into an Outcome that ``compare`` accepts. Raise ImplementationError, with a
+        sentence, for an answer that names pieces the scene lacks or leaves some out.
+        A ruleset that does not override this cannot be checked through the protocol:
+        its cases are reported as skipped for other implementations."""
+        raise NotImplementedError
+
     # --- what the explorer needs ---------------------------------------------
 
     def outcome_key(self, outcome: Outcome) -> Any:
@@ -263,3 +277,16 @@ class Ruleset:
     def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]], **options):
         """One picture: the before state, then the outcome under each named reading."""
         raise NotImplementedError
+
+    # --- optional, for the rule pages (verifier docs) ------------------------------
+
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options) -> list[tuple[str, Any]]:
+        """The resolution step by step, for an animation: (words, picture) pairs, the
+        start first, all pictures the same size. Empty if the ruleset has no steps
+        worth showing one by one."""
+        return []
+
+    def describe_scene(self, before: Any, actions: Any) -> str:
+        """One sentence saying what the scene is and what each piece plans, for alt
+        text. Empty if the ruleset has none; the pages then say less."""
+        return ""

@@ -11,6 +11,7 @@ from .model import Scene, Turn
 from .parse import (ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions,
                     parse_before, parse_expect)
 from . import explore
+from .interchange import OUTCOME_SCHEMA, outcome_from_json
 from .resolver import resolve_turn
 
 _ORDERED_EVENTS = ("bump", "push")
@@ -36,6 +37,7 @@ class YppRuleset(Ruleset):
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
 
     def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
         scene = parse_before(doc, before_path)
@@ -119,6 +121,9 @@ class YppRuleset(Ruleset):
             "provenance": {k: list(v) for k, v in outcome.provenance.items()},
         }
 
+    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
+        return outcome_from_json(before, data)
+
     def draw(self, before, actions, outcome, **options):
         from .draw import draw_case
         return draw_case(before, actions, outcome, **options)
@@ -126,6 +131,14 @@ class YppRuleset(Ruleset):
     def draw_readings(self, before, actions, outcomes, **options):
         from .draw import draw_panels
         return draw_panels(before, actions, list(outcomes), **options)
+
+    def draw_frames(self, before, actions, outcome, **options):
+        from .animate import draw_frames
+        return draw_frames(before, actions, outcome, **options)
+
+    def describe_scene(self, before, actions):
+        from .animate import describe_scene
+        return describe_scene(before, actions)
 
     # The explorer's hooks live in explore.py.
     def outcome_key(self, outcome):

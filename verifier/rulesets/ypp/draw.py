@@ -139,7 +139,7 @@ class _Mark:
 
 def _claims(board: Board, turn: Turn, state: State, round_no: int, phase: str, name: str
             ) -> tuple[Tile | None, Tile | None]:
-    """The tiles ``name`` claims in steps 1 and 2 of a phase, from the phase's start."""
+    """(Kept for animate.py until it reads Event.at.) The tiles ``name`` claims in steps 1 and 2."""
     if name not in state:
         return None, None
     at, heading = state[name]
@@ -160,6 +160,12 @@ def _claims(board: Board, turn: Turn, state: State, round_no: int, phase: str, n
     return None, None
 
 
+def _step_of(clause: str) -> tuple[int, ...]:
+    """(Kept for animate.py until it reads Event.step.)"""
+    m = re.match(r"^(?:move|wind)\.([12])[a-e]$", clause)
+    return (int(m.group(1)),) if m else (1, 2)
+
+
 def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
                   ) -> tuple[State, State | None, State]:
     """The state before a phase, after its first step (if recorded), and after it."""
@@ -172,79 +178,41 @@ def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
     return states[max(first - 1, 0)][1], step1, states[last][1]
 
 
-def _step_of(clause: str) -> tuple[int, ...]:
-    """The claim step a clause id names ("move.2b" -> step 2); both if it names none."""
-    m = re.match(r"^(?:move|wind)\.([12])[a-e]$", clause)
-    return (int(m.group(1)),) if m else (1, 2)
-
-
 def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, State]]) -> list[_Mark]:
-    """Where each event is drawn. Collisions sit on the contested tile, or on the
-    border between two ships that ran into each other; bumps on the border between
-    the mover and the standing ship; rocks and edges on the border the ship could
-    not cross; a push is an arrow from the pushed ship's old tile to its new one."""
-    board = scene.board
+    """Where each event is drawn. Collisions over a tile both ships claimed sit on that
+    tile; other collisions, bumps, rocks and edges sit on the border between the ship
+    and what stopped it; a push is an arrow from the pushed ship's old tile to its new one."""
     marks = []
     for number, event in enumerate(outcome.events, 1):
         pre, mid, post = _phase_states(states, event.round, event.phase)
-        claims = {n: _claims(board, turn, pre, event.round, event.phase, n) for n in event.pieces}
+        at_step = mid if (event.step == 2 and mid is not None) else pre
 
-        def position(name: str, step: int) -> Tile | None:
-            state = mid if (step == 2 and mid is not None) else pre
-            return state.get(name, (None,))[0]
-
-        def target(name: str, step: int) -> Tile | None:
-            return claims.get(name, (None, None))[step - 1]
+        def position(name: str) -> Tile | None:
+            return at_step.get(name, (None,))[0]
 
         if event.kind == "push":
             pusher, pushed = event.pieces
-            start = pre.get(pushed, (None,))[0]
-            end = (mid or post).get(pushed, (None,))[0]
-            found = _TILE_IN_TEXT.search(event.detail)
-            if found:
-                end = (int(found.group(1)), int(found.group(2)))
+            start, end = position(pushed), event.at
             if start is not None and end is not None and start != end:
                 marks.append(_Mark(number, event, "push", start=start, end=end, where=end))
-                continue
-            marks.append(_Mark(number, event, "bang", at=_tile_point(start or (0, 0))))
-            continue
-
-        if event.kind in ("rock", "edge"):
-            (name,) = event.pieces
-            found = _TILE_IN_TEXT.search(event.detail)
-            blocked = (int(found.group(1)), int(found.group(2))) if found else None
-            here = None
-            for step in _step_of(event.clause):
-                t = target(name, step)
-                obstacle = t is not None and (not board.on_board(t) if event.kind == "edge" else t in board.rocks)
-                if t is not None and (t == blocked or (blocked is None and obstacle)):
-                    blocked, here = t, position(name, step)
-                    break
-            if blocked is None or here is None:
-                marks.append(_Mark(number, event, "bang", at=_tile_point(position(name, 1) or (0, 0)),
-                                   where=blocked))
             else:
-                marks.append(_Mark(number, event, "bang", at=_midpoint(here, blocked), where=blocked))
+                marks.append(_Mark(number, event, "bang", at=_tile_point(start or (0, 0))))
             continue
-
-        a, b = event.pieces[0], event.pieces[-1]
-        point = None
-        for step in _step_of(event.clause):
-            pa, pb, ta, tb = position(a, step), position(b, step), target(a, step), target(b, step)
-            if pa is None or pb is None:
-                continue
-            if event.kind == "bump":
-                point = _midpoint(pa, pb)
-                break
-            if ta is not None and ta == tb:
-                point = _tile_point(ta)
-                break
-            if (ta is not None and ta == pb) or (tb is not None and tb == pa):
-                point = _midpoint(pa, pb)
-                break
-        if point is None:
-            pa, pb = pre.get(a, (None,))[0], pre.get(b, (None,))[0]
-            point = _midpoint(pa, pb) if pa and pb else _tile_point(pa or pb or (0, 0))
+        mover = position(event.pieces[0])
+        if event.kind in ("rock", "edge"):
+            point = _midpoint(mover, event.at) if mover is not None else _tile_point(event.at)
+            marks.append(_Mark(number, event, "bang", at=point, where=event.at))
+            continue
+        other = position(event.pieces[-1])
+        contested = event.clause[-1:] in ("d", "e") and event.clause.startswith(("move.", "wind."))
+        if contested or other is None or mover is None:
+            point = _tile_point(event.at)
+        elif event.at == other:
+            point = _midpoint(mover, other)
+        elif event.at == mover:
+            point = _midpoint(other, mover)
+        else:
+            point = _tile_point(event.at)
         marks.append(_Mark(number, event, "bang", at=point))
     return marks
 

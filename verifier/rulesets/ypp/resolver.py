@@ -72,6 +72,7 @@ class _Run:
         self.consulted: set[str] = set()
         self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
+        self.step_no = 0
         self.snapshot("start")
 
     # --- bookkeeping -------------------------------------------------------
@@ -91,7 +92,7 @@ class _Run:
     def note_reading(self, ship: str, point: str) -> None:
         self.prov[ship].append(f"r{self.round} reading {point}={self.reading[point]}")
 
-    def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, detail: str = "",
+    def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Tile,
               unordered: bool = False) -> None:
         if unordered:
             key = (self.round, phase.name, kind, tuple(sorted(pieces)))
@@ -99,16 +100,16 @@ class _Run:
                 return
             self.seen_pairs.add(key)
             pieces = tuple(sorted(pieces))
-        self.events.append(Event(kind, pieces, self.round, phase.name, clause, detail))
+        self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=at, step=self.step_no))
 
     def blocked_by_terrain(self, ship: str, tile: Tile, phase: _Phase) -> bool:
         if not self.board.on_board(tile):
             self.note(ship, "edge.1")
-            self.event("edge", (ship,), phase, "edge.1", f"{tile}")
+            self.event("edge", (ship,), phase, "edge.1", at=tile)
             return True
         if tile in self.board.rocks:
             self.note(ship, "rock.1")
-            self.event("rock", (ship,), phase, "rock.1", f"{tile}")
+            self.event("rock", (ship,), phase, "rock.1", at=tile)
             return True
         return False
 
@@ -148,6 +149,7 @@ class _Run:
 
     def step(self, movers: list[_Mover], second: bool, phase: _Phase) -> set[str]:
         """Resolve one claim step for ``movers``; returns the names that moved."""
+        self.step_no = 2 if second else 1
         target = {m.name: (m.dest if second else m.via) for m in movers}
         moving = {m.name: m for m in movers}
         occ = self.occupancy()
@@ -171,7 +173,7 @@ class _Run:
                 other = moving.get(occupant)
                 if other is not None and target[occupant] == here:
                     self.note(name, letter("c"))
-                    self.event("collision", (name, occupant), phase, letter("c"), unordered=True)
+                    self.event("collision", (name, occupant), phase, letter("c"), at=tile, unordered=True)
                     continue
                 standing = other is None
                 if not standing:
@@ -188,18 +190,19 @@ class _Run:
                     self.note_reading(name, "vacate")
                     standing = vacate == "stationary" or second
                     if not standing:  # "blocked" in step 1: no clause covers it
-                        self.event("collision", (name, occupant), phase, "vacate=blocked", unordered=True)
+                        self.event("collision", (name, occupant), phase, "vacate=blocked", at=tile,
+                                   unordered=True)
                         continue
                 if standing and second:
                     self.note(name, letter("b"))
-                    self.event("collision", (name, occupant), phase, letter("b"), unordered=True)
+                    self.event("collision", (name, occupant), phase, letter("b"), at=tile, unordered=True)
                     continue
                 if standing:
                     self.note(name, letter("b"))
                     effect, clause = self.bump_effect(m, occupant, phase)
                     self.note(name, clause)
                     self.note(occupant, clause)
-                    self.event("bump", (name, occupant), phase, clause)
+                    self.event("bump", (name, occupant), phase, clause, at=tile)
                     if effect != _STOP:
                         to = m.direction.ahead(tile)
                         pushes[occupant].append((name, to, effect, clause))
@@ -216,12 +219,12 @@ class _Run:
             if stronger:
                 self.note(name, letter("d"))
                 for c in stronger:
-                    self.event("collision", (name, c), phase, letter("d"), unordered=True)
+                    self.event("collision", (name, c), phase, letter("d"), at=tile, unordered=True)
                 continue
             if rivals:
                 self.note(name, letter("e"))
                 for c in rivals:
-                    self.event("collision", (name, c), phase, letter("e"), unordered=True)
+                    self.event("collision", (name, c), phase, letter("e"), at=tile, unordered=True)
             else:
                 self.note(name, letter("a"))
             going.add(name)
@@ -274,7 +277,8 @@ class _Run:
                             work.append(pusher)
                 elif dependant in going:
                     going.discard(dependant)
-                    self.event("collision", (dependant, gone), phase, "vacate=follow", unordered=True)
+                    self.event("collision", (dependant, gone), phase, "vacate=follow", at=target[dependant],
+                               unordered=True)
                     work.append(dependant)
 
         # Apply.
@@ -284,7 +288,7 @@ class _Run:
             if push_ok[standing]:
                 pusher, to, _, clause = bumps[0]
                 self.pos[standing] = to
-                self.event("push", (pusher, standing), phase, clause, f"to {to}")
+                self.event("push", (pusher, standing), phase, clause, at=to)
         return going
 
     def blocked_push(self, standing: str, pusher: str, effect: str, going: set[str]) -> bool:

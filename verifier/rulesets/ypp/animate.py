@@ -1,0 +1,231 @@
+"""Step-by-step frames of a YPP turn, for animated pictures on the rule pages.
+
+A turn of several rounds, or a turn whose ships pass through two tiles, is hard
+to follow from one before/after picture. These frames walk through it: the
+start with the planned moves, then the board after each claim step of each
+round ("round 2, movement, step 1"), with the tracks so far and the marks of
+what happened, numbered as in the case's diagram.
+
+Built from the pieces of :mod:`verifier.rulesets.ypp.draw`, over the same
+window of the board as the case's diagram, so that both read the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from ... import draw as vd
+from ...ruleset import Event, Outcome
+from .draw import (_View, _Style, _event_words, _marks, _panel, _plan, _ship_glyph, _states, _tags,
+                   _tokens_text, _window, State)
+from .model import Scene, Ship, Token, Turn
+
+_PHASE = {"move": "movement", "wind": "wind and whirlpools"}
+
+# What happens in each kind of frame, for someone who has not read the rules yet.
+_HINT = {
+    ("move", 1): "every moving ship claims the tile straight ahead of it",
+    ("move", 2): "turning ships claim the tile to their side and face their new direction",
+    ("move", 0): "ships move by their tokens",
+    ("wind", 1): "wind and whirlpools carry the ships on them one tile",
+    ("wind", 2): "whirlpools carry their ships on to the opposite corner and turn them",
+    ("wind", 0): "wind and whirlpools carry the ships on them",
+}
+
+
+def _parse_label(label: str) -> tuple[int, str, bool] | None:
+    """("r2 move step 1") -> (2, "move", True); ("r2 wind") -> (2, "wind", False)."""
+    parts = label.split()
+    if len(parts) < 2 or not parts[0].startswith("r") or not parts[0][1:].isdigit():
+        return None
+    return int(parts[0][1:]), parts[1], parts[2:] == ["step", "1"]
+
+
+def _second_step(scene: Scene, turn: Turn, state: State, round_no: int, phase: str) -> bool:
+    """Whether any ship claims a second tile in this phase (a turn, or a whirlpool)."""
+    if phase == "move":
+        return round_no <= len(turn.rounds) and any(
+            turn.token(round_no - 1, name) in (Token.LEFT, Token.RIGHT) for name in state)
+    whirl_at = scene.board.whirl_at
+    return any(tile in whirl_at for tile, _ in state.values())
+
+
+def _event_frame(event: Event, labels: Sequence[str]) -> int:
+    """The index of the frame in which ``event`` happens: the end of its first claim
+    step, or the end of its phase."""
+    prefix = f"r{event.round} {event.phase}"
+    end = next((i for i in range(len(labels) - 1, -1, -1) if labels[i] == prefix), len(labels) - 1)
+    step1 = f"{prefix} step 1"
+    if step1 not in labels:
+        return end
+    step = getattr(event, "step", 0)  # 0: the ruleset did not record it; guess from the kind and clause
+    if step == 0:
+        step = 1 if event.kind in ("bump", "push") or event.clause[:6] in ("move.1", "wind.1") else 2
+    return labels.index(step1) if step == 1 else end
+
+
+def _view(scene: Scene, turn: Turn, outcome: Outcome, states, marks, *, tile: int, margin: int,
+          whole_board: int, max_panel: int, s: int) -> _View:
+    """The window and tile size of the case's diagram (as ``draw_panels`` picks them)."""
+    plans = _plan(scene, turn)
+    interest = [ship.at for ship in scene.ships]
+    interest += [p for legs in plans.values() for _, tiles in legs for p in tiles]
+    interest += [p for _, state in states for p, _ in state.values()]
+    interest += [m.where for m in marks if m.where is not None]
+    board = scene.board
+    x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
+    t = min(float(tile), max_panel / max(x1 - x0 + 1, y1 - y0 + 1))
+    if t >= 6:
+        t = float(math.floor(t))
+    t *= s
+    near, far = max(t * 0.3, 8 * s), max(t, 8 * s)
+    xs, ys = [p[0] for p in interest], [p[1] for p in interest]
+    return _View(x0, y0, x1, y1, t,
+                 (far if min(xs) < 0 else near) if x0 == 0 else 0,
+                 (far if min(ys) < 0 else near) if y0 == 0 else 0,
+                 (far if max(xs) >= board.width else near) if x1 == board.width - 1 else 0,
+                 (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
+
+
+def frame_label(label: str, rounds: int, turners: bool) -> str:
+    """Words for a frame: "round 2 of 4, movement, step 1"."""
+    parsed = _parse_label(label)
+    if parsed is None:
+        return "start: the ships and their planned moves" if label == "start" else label
+    round_no, phase, first = parsed
+    of = f" of {rounds}" if rounds > 1 else ""
+    step = ", step 1" if first else (", step 2" if turners else "")
+    return f"round {round_no}{of}, {_PHASE.get(phase, phase)}{step}"
+
+
+def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, title: str | None = None,
+                margin: int = 1, whole_board: int = 12, max_panel: int = 400, supersample: int = 2,
+                font_size: int = 12, legend: bool = True) -> list[tuple[str, Image.Image]]:
+    """One picture per step of the turn that changed something: (words, image) pairs.
+
+    The first frame is the start with the planned moves; each later one shows the
+    board after one claim step of one round, with the tracks so far and the
+    events up to then. Steps that changed nothing are left out. All frames have
+    the same size (an animated picture needs that). ``title`` goes on top of
+    every frame.
+    """
+    s = max(1, int(supersample))
+    states = _states(scene, outcome)
+    labels = [label for label, _ in states]
+    marks = _marks(scene, turn, outcome, states)
+    event_at = [_event_frame(m.event, labels) for m in marks]
+    view = _view(scene, turn, outcome, states, marks, tile=tile, margin=margin, whole_board=whole_board,
+                 max_panel=max_panel, s=s)
+    style = _Style(s, font_size * s)
+    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
+    tags = _tags([ship.name for ship in scene.ships])
+    plans = _plan(scene, turn)
+    rounds = len(turn.rounds)
+
+    def turners_in(index: int) -> bool:
+        """Whether frame ``index`` ends a phase in which some ship claimed a second tile."""
+        parsed = _parse_label(labels[index])
+        if parsed is None:
+            return False
+        round_no, phase, _ = parsed
+        first = next((k for k, lab in enumerate(labels) if lab.startswith(f"r{round_no} {phase}")), index)
+        return _second_step(scene, turn, states[max(first - 1, 0)][1], round_no, phase)
+
+    kept = [0]
+    for i in range(1, len(states)):
+        if states[i][1] != states[kept[-1]][1] or i in event_at:
+            kept.append(i)
+
+    fs = style.font
+    parts = []  # (words, heading, detail, panel, legend)
+    for n, i in enumerate(kept, 1):
+        label, state = states[i]
+        words = frame_label(label, rounds, turners_in(i))
+        if i == 0:
+            panel = _panel(scene, turn, None, view, style, colours, tags, plans, None, (), ())
+        else:
+            after = Scene(scene.board, tuple(Ship(sh.name, sh.type, *state[sh.name]) for sh in scene.ships))
+            upto = tuple((lab, tuple(sorted((nm, p, h) for nm, (p, h) in st.items()))) for lab, st in states[:i + 1])
+            partial = replace(outcome, after=after, frames=upto,
+                              events=tuple(m.event for m, at in zip(marks, event_at) if at <= i))
+            shown = [m for m, at in zip(marks, event_at) if at <= i]
+            panel = _panel(scene, turn, partial, view, style, colours, tags, plans, shown, (), ())
+        now = [m for m, at in zip(marks, event_at) if at == i]
+        parsed = _parse_label(label)
+        if now:
+            detail = "; ".join(f"{m.number}: {_event_words(m.event, m)}" for m in now)
+        elif parsed is not None:
+            detail = _HINT.get((parsed[1], 1 if parsed[2] else (2 if turners_in(i) else 0)), "")
+        elif i == 0:
+            detail = ("dashed arrows show each ship's tokens, numbered by round" if rounds > 1
+                      else "dashed arrows show each ship's token")
+        else:
+            detail = ""
+        legend_img = None
+        if legend:
+            rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s),
+                                   sh.name if tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})",
+                                   _tokens_text(turn, sh.name)) for sh in scene.ships]
+            legend_img = vd.legend(rows, size=fs, padding=0)
+        heading = f"{n}/{len(kept)}  {words[:1].upper()}{words[1:]}"
+        parts.append((words + (f": {detail}" if detail else ""), heading, detail, panel, legend_img))
+
+    # One layout for every frame, so that the board stays put while the animation plays.
+    big, small = round(fs * 1.15), fs
+    pad = fs
+    inner = max([p[3].width for p in parts] + [p[4].width for p in parts if p[4] is not None] + [400 * s])
+    lines = []
+    for _, heading, detail, _, _ in parts:
+        head = [(line, big, vd.INK) for line in vd.wrap(heading, big, inner)]
+        if title:
+            head = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)] + \
+                   [(line, small, vd.INK) for line in vd.wrap(heading, small, inner)]
+        head += [(line, small, vd.MUTED) for line in vd.wrap(detail, small, inner)] if detail else []
+        lines.append(head)
+    head_h = max(sum(round(size * 1.5) for _, size, _ in head) for head in lines) + pad // 2
+    panel_h = max(p[3].height for p in parts)
+    legend_h = max([p[4].height for p in parts if p[4] is not None] + [0])
+    width = inner + 2 * pad
+    height = pad + head_h + panel_h + (pad + legend_h if legend_h else 0) + pad
+    frames = []
+    for (words, _, _, panel, legend_img), head in zip(parts, lines):
+        image = Image.new("RGB", (width, height), vd.PAPER)
+        draw = ImageDraw.Draw(image)
+        y = pad
+        for line, size, colour in head:
+            vd.text(draw, (pad, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
+            y += round(size * 1.5)
+        image.paste(panel, (pad, pad + head_h))
+        if legend_img is not None:
+            image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
+        frames.append((words, vd.finish(image, s)))
+    return frames
+
+
+def describe_scene(scene: Scene, turn: Turn) -> str:
+    """One sentence on the scene: the board, and each ship with its tokens, for alt text."""
+    board = scene.board
+    terrain = []
+    if board.rocks:
+        terrain.append(f"{len(board.rocks)} rock{'s' if len(board.rocks) != 1 else ''}")
+    if board.wind:
+        terrain.append(f"{len(board.wind)} wind tile{'s' if len(board.wind) != 1 else ''}")
+    if board.whirlpools:
+        terrain.append(f"{len(board.whirlpools)} whirlpool{'s' if len(board.whirlpools) != 1 else ''}")
+    listed = ", ".join(terrain[:-1]) + " and " + terrain[-1] if len(terrain) > 1 else "".join(terrain)
+    where = f"a {board.width}x{board.height} board" + (f" with {listed}" if terrain else "")
+    ships = []
+    for ship in scene.ships:
+        tokens = [turn.token(i, ship.name) for i in range(len(turn.rounds))]
+        if all(t is Token.NONE for t in tokens):
+            plays = "does not move"
+        elif len(tokens) == 1:
+            plays = f"plays {tokens[0].value}"
+        else:
+            plays = "plays " + ", ".join(t.value for t in tokens)
+        ships.append(f"{ship.name} ({ship.type}, at {list(ship.at)} facing {ship.heading.name}) {plays}")
+    return f"On {where}: " + "; ".join(ships) + "."
