@@ -61,3 +61,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         reporter.write_line(f"unused snapshot {path.relative_to(ROOT)}: no case has this id "
                             "(run 'pytest --snapshot-update' to delete it)", red=True)
     session.exitstatus = 1
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory):
+    """The rule pages built once from the bundled cases (every ruleset, a short explorer
+    pass), shared by tests/test_docs.py and the browser test."""
+    from verifier.docs import build_site
+    return build_site(tmp_path_factory.mktemp("docs") / "site", cases_dir=CASES, findings_dir=None, examples=60)

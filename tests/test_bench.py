@@ -59,7 +59,8 @@ def test_bench_prints_every_figure(tmp_path, capsys):
     assert re.search(rf"^resolver: rounds/s \(2 ships, record=False\) +{NUMBER} ", out, re.M), out
     assert re.search(rf"^resolver: rounds/s \(2 ships, record=True\) +{NUMBER} ", out, re.M), out
     assert re.search(rf"^turn: 30 ships, 4 rounds +{NUMBER} (?:s|ms|us) ", out, re.M), out
-    assert re.search(rf"^turn: 120 ships, 4 rounds +{NUMBER} (?:s|ms|us) ", out, re.M), out
+    assert re.search(rf"^turn: 120 ships, 4 rounds +{NUMBER} (?:s|ms|us) .*with the GC paused {NUMBER} (?:s|ms|us)",
+                     out, re.M), out
     assert re.search(rf"^turn: t\(120\)/t\(30\) +{NUMBER} ", out, re.M), out
     assert re.search(rf"^turn: peak memory, 120 ships +{NUMBER} MB ", out, re.M), out
 
@@ -71,6 +72,7 @@ def test_bench_prints_every_figure(tmp_path, capsys):
     assert [row["ships"] for row in data["big"]["turns"]] == [30, 120]
     assert all(row["seconds"] > 0 and row["events"] > 0 for row in data["big"]["turns"])
     assert data["big"]["ratios"]["120/30"]["time"] > 0
+    assert data["big"]["turns"][1]["seconds_gc_paused"] > 0
     assert data["big"]["memory"]["peak_bytes"] > 0
 
     # Benchmarking never writes snapshots.

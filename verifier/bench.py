@@ -300,9 +300,12 @@ def big_scene(ships: int, seed: int = 1, board_size: int = BOARD_SIZE, wind_tile
 
 
 def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, record: bool = False,
-              budget: float = 30.0, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+              budget: float = 30.0, progress: Callable[[str], None] | None = None,
+              gc_ships: int | None = None) -> dict[str, Any]:
     """Time one four-round turn per size. Sizes above 10,000 ships run once, and only
-    when the last measured size projects (linearly) to at most ``budget`` seconds."""
+    when the last measured size projects (linearly) to at most ``budget`` seconds.
+    The ``gc_ships`` turn (default: the memory one) is also timed with the GC paused."""
+    gc_ships = memory_ships if gc_ships is None else gc_ships
     reading = RULESET.default_reading
     rows: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
@@ -329,6 +332,13 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
             run()  # warm up
         timing = measure_once_each(run, reps)
         outcome = last_outcome[0]
+        paused = None
+        if n == gc_ships:  # the same turn with the cyclic GC paused: how much of the time it takes
+            gc.disable()
+            try:
+                paused = measure_once_each(run, reps)
+            finally:
+                gc.enable()
         before = {s.name: (s.at, s.heading) for s in big.scene.ships}
         changed = sum((s.at, s.heading) != before[s.name] for s in outcome.after.ships)
         kinds: dict[str, int] = {}
@@ -345,6 +355,7 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
             "ships_changed": changed,
             "events": len(outcome.events),
             "event_kinds": dict(sorted(kinds.items())),
+            **({"seconds_gc_paused": paused.best, "seconds_gc_paused_median": paused.median} if paused else {}),
         })
         del big, outcome, last_outcome[:]
     ratios = {}
@@ -436,6 +447,8 @@ def table(results: dict[str, Any]) -> str:
             kinds = ", ".join(f"{v:,} {k}" for k, v in row["event_kinds"].items()) or "no events"
             timing = (f"median {_secs(row['seconds_median'])}" if row["repeats"] > 1 else "1 run") + \
                 f", {row['microseconds_per_ship']:.0f} us/ship"
+            if "seconds_gc_paused" in row:
+                timing += f"; with the GC paused {_secs(row['seconds_gc_paused'])}"
             rows.append((f"turn: {row['ships']:,} ships, {big['rounds']} rounds", _secs(row["seconds"]),
                          f"{timing}; {row['ships_changed']:,} ships moved/turned; {kinds}"))
         for row in big["skipped"]:
@@ -466,6 +479,19 @@ def _load_average() -> tuple[float, float, float] | None:
 
 
 def main(args) -> int:
+    suite = getattr(args, "suite", None) or "core"
+    code = main_core(args) if suite in ("core", "all") else 0
+    if suite in ("explore", "all"):
+        from .bench_explore import run
+        rows = run(quick=bool(getattr(args, "quick", False)))
+        width = max(len(name) for name, _ in rows)
+        print("explorer")
+        for name, value in rows:
+            print(f"  {name:<{width}}  {value}")
+    return code
+
+
+def main_core(args) -> int:
     quick = bool(getattr(args, "quick", False))
     cases = str(getattr(args, "cases", None) or "cases")
     snapshots = getattr(args, "snapshots", None)
@@ -488,12 +514,15 @@ def main(args) -> int:
         "quick": quick,
         "repeats": repeats,
     }
+    # The resolver runs first, in a process that has not yet loaded cases, schemas and images
+    # (more live objects make each full GC pass longer); the table keeps the brief's order.
+    progress("resolving a two-ship scene ...")
+    rounds = bench_rounds(repeats)
+    progress("resolving big turns ...")
+    big = bench_big(sizes, repeats, memory_ships, progress=progress)
     progress(f"checking the cases under {cases} ...")
     results["check"] = bench_check(cases, snapshots, repeats)
-    progress("resolving a two-ship scene ...")
-    results["rounds"] = bench_rounds(repeats)
-    progress("resolving big turns ...")
-    results["big"] = bench_big(sizes, repeats, memory_ships, progress=progress)
+    results["rounds"], results["big"] = rounds, big
 
     results["load_average"] = _load_average()
     load = results["load_average"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,6 +27,10 @@ examples:
   verifier show CASE --reading bump=motion-first
   verifier render CASE -o diagram.png
   verifier clauses ypp                the clause table and its named readings
+  verifier check --impl "node impl.js" --known-failures known.txt --junit out.xml --github
+                                      check another implementation (docs/protocol.md)
+  verifier export --format json -o cases.json
+  verifier docs --out site            build the rule pages; open site/index.html
 """
 
 
@@ -50,36 +55,98 @@ def _load_with_pins(path: str, pins: list[str]):
 
 
 def cmd_check(args) -> int:
-    from .report import write_json, write_junit
+    from .report import (format_table, github_annotations, summary_markdown, summary_table, write_json,
+                         write_junit)
     from .runner import RunOptions, check_paths, summary_line
     from .snapshots import SnapshotStore
 
-    options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
-                         update_snapshots=args.update_snapshots)
-    results = check_paths(args.paths or ["cases"], options)
-    for result in results:
-        if result.status == "failed":
-            print(f"FAIL {result.id} ({result.file})")
-            for problem in result.problems:
-                print(f"  {problem}")
-        elif result.status == "open":
-            print(f"OPEN {result.id} ({result.file}): needs a ruling")
-            for problem in result.problems:
-                print(f"  {problem}")
-        elif args.verbose:
-            print(f"ok   {result.id}")
-        if result.snapshot is not None and result.snapshot.status == "written":
-            print(f"  {result.snapshot.message}")
-    if options.draw and not args.paths:
-        used = {(r.ruleset, r.id) for r in results if r.case is not None}
-        for path in options.snapshots.unused(used):
-            print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
+    known = None
+    if args.known_failures:
+        from .known_failures import load_known_failures
+        known = load_known_failures(args.known_failures)
+    results = []
+    skips: dict[str, int] = {}
+    impl = None
+
+    def report(result) -> None:
+        if known is not None:
+            from .known_failures import mark_known_failure
+            result = mark_known_failure(result, known)
+        results.append(result)
+        if impl is not None and impl.info and not getattr(report, "introduced", False):
+            report.introduced = True
+            print(f"implementation: {impl.describe()} [{args.impl}]")
+        _print_result(result, args.verbose)
+        if result.status == "skipped":
+            skips[result.reason] = skips.get(result.reason, 0) + 1
+
+    paths = args.paths or ["cases"]
+    meta = {}
+    if args.impl:
+        from .adapter import PROTOCOL, check_implementation, open_implementation
+        impl = open_implementation(args.impl, args.impl_timeout)
+        check_implementation(paths, impl, draw=not args.no_draw, failures=args.failures, progress=report)
+        meta["implementation"] = {"command": args.impl, "protocol": PROTOCOL, "hello": impl.info}
+    else:
+        options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
+                             update_snapshots=args.update_snapshots)
+        for result in check_paths(paths, options):
+            report(result)
+        if options.draw and not args.paths:
+            used = {(r.ruleset, r.id) for r in results if r.case is not None}
+            for path in options.snapshots.unused(used):
+                print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
+    for reason, count in skips.items():
+        if not args.verbose:
+            print(f"skipped {count} case{'s' if count != 1 else ''}: {reason}")
+    if known is not None:
+        from .known_failures import unused_known_failures
+        for note in unused_known_failures(results, known):
+            print(f"note: {note}")
+    if args.github:
+        lines = github_annotations(results)
+        if args.github == "-":
+            for line in lines:
+                print(line)
+        else:
+            Path(args.github).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if step_summary:
+            with open(step_summary, "a", encoding="utf-8") as handle:
+                handle.write(summary_markdown(results))
     if args.json:
-        write_json(results, args.json)
+        write_json(results, args.json, meta)
     if args.junit:
         write_junit(results, args.junit)
+    if not args.no_table and results:
+        print(format_table(summary_table(results)))
     print(summary_line(results))
-    return 0 if all(r.status != "failed" for r in results) else 1
+    return 1 if any(r.failing for r in results) else 0
+
+
+_TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
+
+
+def _print_result(result, verbose: bool) -> None:
+    if result.status in _TAGS:
+        print(f"{_TAGS[result.status]} {result.id} ({result.file})")
+        for problem in result.problems:
+            print(f"  {problem}")
+    elif result.status == "open":
+        print(f"OPEN {result.id} ({result.file}): needs a ruling")
+        for problem in result.problems:
+            print(f"  {problem}")
+    elif verbose:
+        if result.status == "xfail":
+            print(f"xfail {result.id}: {result.reason}")
+            for problem in result.problems:
+                print(f"  {problem}")
+        elif result.status == "skipped":
+            print(f"skip {result.id}: {result.reason}")
+        else:
+            print(f"ok   {result.id}")
+    if result.snapshot is not None and result.snapshot.status == "written":
+        print(f"  {result.snapshot.message}")
 
 
 def cmd_show(args) -> int:
@@ -124,8 +191,24 @@ def _is_protected(path: Path) -> bool:
 
 def cmd_schema(args) -> int:
     from .case import published_schema
-    text = json.dumps(published_schema(), indent=2) + "\n"
+    if args.adapter:
+        from .adapter import adapter_schema
+        text = json.dumps(adapter_schema(), indent=2) + "\n"
+    else:
+        text = json.dumps(published_schema(), indent=2) + "\n"
     if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .export import export_text
+    text = export_text(args.paths or ["cases"], args.format)
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output}")
     else:
@@ -151,7 +234,7 @@ def cmd_clauses(args) -> int:
 def cmd_explore(args) -> int:
     from .case import find_case_files, load_case
     from .explore import example_conflicts, example_matrix, exhaustive, search, shrink
-    from .findings import report_json, report_markdown, rulings, write_findings, write_reports
+    from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     out = Path(args.out or f"explore/{ruleset.key}")
@@ -190,7 +273,9 @@ def cmd_explore(args) -> int:
     written = write_findings(ruleset, minimal, out, ruled)
     data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
                        seed=args.seed, budget=args.budget, out=out)
-    json_path, md_path = write_reports(out, data, report_markdown(ruleset, data, written, matrix))
+    data, markdown = add_sections(data, report_markdown(ruleset, data, written, matrix),
+                                  ruleset.report_sections(cases, out))
+    json_path, md_path = write_reports(out, data, markdown)
     for w in written:
         print(f"{w.status.upper():<8} {w.finding.fingerprint}")
     if "recall" in data:
@@ -203,6 +288,20 @@ def cmd_explore(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(args)
+
+
+def cmd_docs(args) -> int:
+    from .docs import build_site
+    if args.examples < 0:
+        raise CaseError("--examples must be a number of scenes, 0 or more", Location(None, None, None, "--examples"))
+    result = build_site(args.out, cases_dir=args.cases, findings_dir=args.findings, rulesets=args.ruleset or None,
+                        examples=args.examples, seed=args.seed, log=lambda m: print(m, flush=True))
+    for s in result.summaries:
+        print(f"{s.key}: {s.clauses} clauses, {s.cases} cases, {s.open} open findings, "
+              f"{s.uncovered} clauses no documented example exercises")
+    print(f"wrote {result.pages} pages and {result.files} files ({result.bytes / 1e6:.1f} MB) to {result.out} "
+          f"in {result.seconds:.1f} s; open {result.out / 'index.html'} in a browser")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -222,7 +321,22 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-draw", action="store_true", help="skip diagrams and snapshot comparison")
     check.add_argument("--update-snapshots", action="store_true",
                        help="write missing snapshots and replace differing ones")
-    check.add_argument("-v", "--verbose", action="store_true", help="also list passing cases")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="also list passing, skipped and expected-to-fail cases")
+    check.add_argument("--impl", metavar="COMMAND",
+                       help="check another implementation instead of the reference resolver: a command that "
+                            "speaks the adapter protocol on stdin/stdout (docs/protocol.md), such as "
+                            "\"node my-impl.js\", or python:MODULE:FUNCTION to call a function in-process")
+    check.add_argument("--impl-timeout", type=float, default=10.0, metavar="SECONDS",
+                       help="with --impl: how long one case may take (default: 10); a stopped implementation "
+                            "is restarted for the next case")
+    check.add_argument("--known-failures", metavar="FILE",
+                       help="cases expected to fail, one 'CASE-ID: reason' a line; they are reported as "
+                            "xfail, and a listed case that passes fails the run")
+    check.add_argument("--github", nargs="?", const="-", metavar="FILE",
+                       help="write GitHub Actions annotations (::error file=...,line=...::) to stdout, or to "
+                            "FILE; also appends a summary to $GITHUB_STEP_SUMMARY when it is set")
+    check.add_argument("--no-table", action="store_true", help="leave out the table per ruleset and clause")
     check.set_defaults(func=cmd_check)
 
     show = sub.add_parser("show", help="print a case's outcome with clause provenance")
@@ -239,7 +353,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = sub.add_parser("schema", help="print the JSON Schema of case files")
     schema.add_argument("-o", "--output", metavar="FILE")
+    schema.add_argument("--adapter", action="store_true",
+                        help="the schema of the adapter protocol's messages instead (docs/schema/adapter.schema.json)")
     schema.set_defaults(func=cmd_schema)
+
+    export = sub.add_parser("export", help="write every case as JSON, for implementations in other languages",
+                            description="Write every case (header, readings, before, actions, expect) as JSON, "
+                                        "sorted by ruleset and id. See docs/protocol.md.")
+    export.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders (default: cases/)")
+    export.add_argument("--format", choices=["json", "jsonl"], default="json",
+                        help="json: one document; jsonl: one case a line (default: json)")
+    export.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
+    export.set_defaults(func=cmd_export)
 
     clauses = sub.add_parser("clauses", help="list a ruleset's clauses and readings")
     clauses.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
@@ -270,7 +395,30 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure speed (cases/s, rounds/s, big turns)")
     bench.add_argument("--cases", default="cases", metavar="DIR")
     bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
+    bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    bench.add_argument("--suite", choices=["core", "explore", "all"], default="core",
+                       help="core: check, resolver rounds and big turns (default); explore: the exhaustive "
+                            "two-ship space and the search's time to find each class; all: both")
     bench.set_defaults(func=cmd_bench)
+
+    docs = sub.add_parser(
+        "docs", help="build the illustrated rule pages: a static HTML site",
+        description="Build a static site with one page per ruleset: every clause with its source, the cases "
+                    "that exercise it (by provenance) drawn before and after, the explorer's open findings, "
+                    "and a clause coverage table. Writes only inside --out, and refuses a folder that holds "
+                    "anything but an earlier site.")
+    docs.add_argument("--out", default="site", metavar="DIR", help="folder to write the site into (default: site)")
+    docs.add_argument("--cases", default="cases", metavar="DIR", help="case folder (default: cases)")
+    docs.add_argument("--findings", default="explore", metavar="DIR",
+                      help="the explorer's output folder, with RULESET/report.json (default: explore); where "
+                           "there is none, a quick explorer pass runs while building")
+    docs.add_argument("--ruleset", action="append", metavar="RULESET",
+                      help=f"only this ruleset (repeatable; default: all of {', '.join(registry.names())})")
+    docs.add_argument("--examples", type=int, default=150, metavar="N",
+                      help="scenes for the quick explorer pass where there is no report (default: 150; "
+                           "0 skips the search)")
+    docs.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the quick explorer pass (default: 0)")
+    docs.set_defaults(func=cmd_docs)
     return parser
 
 

@@ -261,6 +261,19 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
     return "\n".join(lines)
 
 
+def add_sections(data: dict, markdown: str, sections: list[tuple[str, str, dict]]) -> tuple[dict, str]:
+    """The report with a ruleset's own sections (``Ruleset.report_sections``): each
+    becomes a ``##`` section of the Markdown, placed before the list of findings, and
+    an entry of ``sections`` in the JSON."""
+    if not sections:
+        return data, markdown
+    text = "".join(f"## {title}\n\n{body.rstrip()}\n\n" for title, body, _ in sections)
+    marker = "## Findings\n"
+    markdown = markdown.replace(marker, text + marker, 1) if marker in markdown else markdown.rstrip() + "\n\n" + text
+    data = {**data, "sections": [{"title": title, "data": extra} for title, _, extra in sections]}
+    return data, markdown
+
+
 def write_reports(out: Path, data: dict, markdown: str) -> tuple[Path, Path]:
     json_path, md_path = out / "report.json", out / "report.md"
     json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

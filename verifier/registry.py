@@ -11,6 +11,7 @@ from .ruleset import Ruleset
 
 BUILTIN = {
     "ypp": "verifier.rulesets.ypp:RULESET",
+    "scatter": "verifier.rulesets.scatter:RULESET",
 }
 
 _loaded: dict[str, Ruleset] = {}

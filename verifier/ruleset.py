@@ -286,7 +286,21 @@ class Ruleset:
         worth showing one by one."""
         return []
 
+    def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]], **options):
+        """The panels of ``draw_readings`` (a panel with no outcome is the scene before)
+        one under the other, for a narrow screen; None if the ruleset has no such layout."""
+        return None
+
     def describe_scene(self, before: Any, actions: Any) -> str:
         """One sentence saying what the scene is and what each piece plans, for alt
         text. Empty if the ruleset has none; the pages then say less."""
         return ""
+
+    # --- optional, for the explorer's report --------------------------------------
+
+    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[tuple[str, str, dict]]:
+        """Sections of ``verifier explore``'s report that only this ruleset can write:
+        (title, Markdown body, JSON-ready data) each. ``cases`` are every loaded case
+        (of any ruleset); ``out`` is the report folder, where figures the Markdown
+        links to may be written. Empty by default."""
+        return []

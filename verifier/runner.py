@@ -29,11 +29,19 @@ class Problem:
 class CaseResult:
     file: str
     case: Case | None
-    status: str  # passed | failed | open
+    # passed | failed | open; through another implementation also skipped | errored;
+    # with a known-failure list also xfail (listed and failing) | xpass (listed but passing)
+    status: str
     problems: tuple[Problem, ...] = ()
     outcome: Outcome | None = None
     snapshot: SnapshotResult | None = None
     seconds: float = 0.0
+    reason: str = ""  # why skipped, errored or expected to fail
+
+    @property
+    def failing(self) -> bool:
+        """Whether this result fails the run."""
+        return self.status in FAILING
 
     @property
     def id(self) -> str:
@@ -118,9 +126,15 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) 
     return results
 
 
+FAILING = ("failed", "errored", "xpass")
+# Every status, in the order summaries list them, with its word in the summary line.
+STATUS_WORDS = {"passed": "passed", "failed": "failed", "errored": "errored", "xpass": "xpassed",
+                "xfail": "xfailed", "skipped": "skipped", "open": "open"}
+
+
 def summary_line(results: list[CaseResult]) -> str:
-    passed = sum(r.status == "passed" for r in results)
-    failed = sum(r.status == "failed" for r in results)
-    opened = sum(r.status == "open" for r in results)
-    line = f"{passed} passed, {failed} failed"
-    return line + (f", {opened} open" if opened else "")
+    """'N passed, N failed', then the other statuses that occur."""
+    counts = {s: sum(r.status == s for r in results) for s in STATUS_WORDS}
+    line = f"{counts['passed']} passed, {counts['failed']} failed"
+    return line + "".join(f", {counts[s]} {w}" for s, w in STATUS_WORDS.items()
+                          if s not in ("passed", "failed") and counts[s])

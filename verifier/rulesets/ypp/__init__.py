@@ -136,6 +136,10 @@ class YppRuleset(Ruleset):
         from .animate import draw_frames
         return draw_frames(before, actions, outcome, **options)
 
+    def draw_narrow(self, before, actions, panels, **options):
+        from .animate import draw_stacked
+        return draw_stacked(before, actions, list(panels), **options)
+
     def describe_scene(self, before, actions):
         from .animate import describe_scene
         return describe_scene(before, actions)

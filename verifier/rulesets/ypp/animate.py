@@ -20,8 +20,8 @@ from PIL import Image, ImageDraw
 
 from ... import draw as vd
 from ...ruleset import Event, Outcome
-from .draw import (_View, _Style, _event_words, _marks, _panel, _plan, _ship_glyph, _states, _tags,
-                   _tokens_text, _window, State)
+from .draw import (_PHASE_WORDS, _View, _Style, _bang_glyph, _event_words, _key_items, _marks, _panel, _plan,
+                   _push_glyph, _ship_glyph, _states, _tags, _tokens_text, _window, State)
 from .model import Scene, Ship, Token, Turn
 
 _PHASE = {"move": "movement", "wind": "wind and whirlpools"}
@@ -68,9 +68,10 @@ def _event_frame(event: Event, labels: Sequence[str]) -> int:
     return labels.index(step1) if step == 1 else end
 
 
-def _view(scene: Scene, turn: Turn, outcome: Outcome, states, marks, *, tile: int, margin: int,
+def _view(scene: Scene, turn: Turn, states: Sequence[tuple[str, State]], marks, *, tile: int, margin: int,
           whole_board: int, max_panel: int, s: int) -> _View:
-    """The window and tile size of the case's diagram (as ``draw_panels`` picks them)."""
+    """The window and tile size of the case's diagram (as ``draw_panels`` picks them)
+    over the given states and marks (of one outcome or several)."""
     plans = _plan(scene, turn)
     interest = [ship.at for ship in scene.ships]
     interest += [p for legs in plans.values() for _, tiles in legs for p in tiles]
@@ -118,7 +119,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     labels = [label for label, _ in states]
     marks = _marks(scene, turn, outcome, states)
     event_at = [_event_frame(m.event, labels) for m in marks]
-    view = _view(scene, turn, outcome, states, marks, tile=tile, margin=margin, whole_board=whole_board,
+    view = _view(scene, turn, states, marks, tile=tile, margin=margin, whole_board=whole_board,
                  max_panel=max_panel, s=s)
     style = _Style(s, font_size * s)
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
@@ -229,3 +230,73 @@ def describe_scene(scene: Scene, turn: Turn) -> str:
             plays = "plays " + ", ".join(t.value for t in tokens)
         ships.append(f"{ship.name} ({ship.type}, at {list(ship.at)} facing {ship.heading.name}) {plays}")
     return f"On {where}: " + "; ".join(ships) + "."
+
+
+def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, title: str | None = None,
+                 subtitle: str | None = None, tile: int = 48, margin: int = 1, whole_board: int = 12,
+                 max_panel: int = 400, supersample: int = 2, font_size: int = 12, width: int = 420) -> Image.Image:
+    """The panels of :func:`draw_panels` one under the other, with the legend at the
+    bottom, about ``width`` pixels wide: the same picture for a narrow screen."""
+    s = max(1, int(supersample))
+    plans = _plan(scene, turn)
+    outcomes = [o for _, o in panels if o is not None]
+    all_states = [_states(scene, o) for o in outcomes]
+    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+    view = _view(scene, turn, [x for st in all_states for x in st], [m for ms in all_marks for m in ms],
+                 tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel, s=s)
+    style = _Style(s, font_size * s)
+    fs = style.font
+    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
+    tags = _tags([ship.name for ship in scene.ships])
+    images = []
+    marks_iter = iter(all_marks)
+    for name, outcome in panels:
+        marks = next(marks_iter) if outcome is not None else None
+        images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks, (), ())))
+    inner = max([im.width for _, im in images] + [width * s - 2 * fs])
+    present = {m.kind for ms in all_marks for m in ms}
+    legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0)]
+    rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s),
+                           sh.name if tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})",
+                           f"{sh.type}, {sh.size.label} class; {_tokens_text(turn, sh.name)}") for sh in scene.ships]
+    legends.append(vd.legend(rows, size=fs, padding=0, max_width=inner, heading="Ships", stacked=True))
+    for (name, _), marks in zip([p for p in panels if p[1] is not None], all_marks):
+        heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
+        entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")] if not marks else [
+            vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
+                           f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
+                           _event_words(m.event, m)) for m in marks]
+        legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=inner, stacked=True))
+    if title is None:
+        n = len(turn.rounds)
+        title = f"{n} round{'s' if n != 1 else ''} of movement"
+    if subtitle is None and outcomes:
+        readings = [o.reading for o in outcomes if o.reading]
+        if readings and all(r == readings[0] for r in readings):
+            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+    big = round(font_size * 1.15) * s
+    blocks: list = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)]
+    if subtitle:
+        blocks += [(line, fs, vd.MUTED) for line in vd.wrap(subtitle, fs, inner)]
+    blocks.append(fs // 2)
+    for name, im in images:
+        blocks += [(line, big, vd.INK) for line in vd.wrap(name, big, inner)]
+        blocks += [im, fs]
+    for legend_img in legends:
+        blocks += [legend_img, fs // 2]
+    height = fs + sum(b if isinstance(b, int) else (b.height if isinstance(b, Image.Image) else round(b[1] * 1.5))
+                      for b in blocks) + fs
+    image = Image.new("RGB", (inner + 2 * fs, height), vd.PAPER)
+    draw = ImageDraw.Draw(image)
+    y = fs
+    for b in blocks:
+        if isinstance(b, int):
+            y += b
+        elif isinstance(b, Image.Image):
+            image.paste(b, (fs, y))
+            y += b.height
+        else:
+            line, size, colour = b
+            vd.text(draw, (fs, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
+            y += round(size * 1.5)
+    return vd.finish(image, s)

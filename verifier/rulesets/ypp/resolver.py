@@ -15,6 +15,7 @@ linear in the number of ships.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -22,6 +23,16 @@ from typing import Mapping
 
 from ...ruleset import Decision, Event, Outcome
 from .model import Board, Heading, Scene, Ship, Tile, Token, Turn
+
+# Enum.value is a property in 3.11 (two of them per Heading.ahead); look the steps up once.
+_DELTA = {h: h.value for h in Heading}
+_SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
+
+
+def _ahead(heading: Heading, tile: Tile) -> Tile:
+    dx, dy = _DELTA[heading]
+    return (tile[0] + dx, tile[1] + dy)
+
 
 # Bump effects.
 _STOP, _KNOCK, _PUSH = "stop", "knock", "push"
@@ -32,7 +43,7 @@ _EFFECT_TEXT = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Mover:
     name: str
     turning: bool
@@ -72,6 +83,9 @@ class _Run:
         self.consulted: set[str] = set()
         self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
+        self.occ: dict[Tile, str] | None = None  # see occupancy()
+        self.stacked: dict[Tile, set[str]] = {}  # tiles with more than one ship ("literal" pushes)
+        self.tags: dict[tuple, str] = {}  # one shared string per provenance entry text
         self.step_no = 0
         self.snapshot("start")
 
@@ -82,7 +96,11 @@ class _Run:
             self.frames.append((label, {n: (p, self.head[n]) for n, p in self.pos.items()}))
 
     def note(self, ship: str, clause: str) -> None:
-        self.prov[ship].append(f"r{self.round} {clause}")
+        key = (self.round, clause)
+        text = self.tags.get(key)
+        if text is None:
+            text = self.tags[key] = f"r{self.round} {clause}"
+        self.prov[ship].append(text)
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
@@ -90,7 +108,11 @@ class _Run:
         return self.reading[point]
 
     def note_reading(self, ship: str, point: str) -> None:
-        self.prov[ship].append(f"r{self.round} reading {point}={self.reading[point]}")
+        key = (self.round, None, point)
+        text = self.tags.get(key)
+        if text is None:
+            text = self.tags[key] = f"r{self.round} reading {point}={self.reading[point]}"
+        self.prov[ship].append(text)
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Tile,
               unordered: bool = False) -> None:
@@ -114,12 +136,38 @@ class _Run:
         return False
 
     def occupancy(self) -> dict[Tile, str]:
-        occ: dict[Tile, str] = {}
-        for name, tile in self.pos.items():
-            # Overlaps only arise under the "literal" push reading; keep the choice order-free.
-            if tile not in occ or name < occ[tile]:
-                occ[tile] = name
-        return occ
+        """Tile -> ship on it, built once and then kept up to date by ``place``. Overlaps
+        only arise under the "literal" push reading; the smallest name stands for the tile,
+        to keep the choice order-free."""
+        if self.occ is None:
+            occ: dict[Tile, str] = {}
+            for name, tile in self.pos.items():
+                if tile not in occ or name < occ[tile]:
+                    occ[tile] = name
+            self.occ = occ
+        return self.occ
+
+    def place(self, name: str, tile: Tile) -> None:
+        """Move ``name`` to ``tile``, keeping the occupancy map (once built) in step."""
+        old = self.pos[name]
+        self.pos[name] = tile
+        occ = self.occ
+        if occ is None or old == tile:
+            return
+        stack = self.stacked.get(old)
+        if stack is not None:
+            stack.discard(name)
+            occ[old] = min(stack)
+            if len(stack) == 1:
+                del self.stacked[old]
+        elif occ.get(old) == name:
+            del occ[old]
+        here = occ.get(tile)
+        if here is None:
+            occ[tile] = name
+        else:
+            self.stacked.setdefault(tile, {here}).add(name)
+            occ[tile] = min(here, name)
 
     # --- bumps -------------------------------------------------------------
 
@@ -156,7 +204,7 @@ class _Run:
         claims: dict[Tile, list[str]] = defaultdict(list)
         for m in movers:
             claims[target[m.name]].append(m.name)
-        letter = (lambda c: f"{phase.step}.2{c}") if second else (lambda c: f"{phase.step}.1{c}")
+        letter = {c: f"{phase.step}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
 
         going: set[str] = set()
         waits_on: dict[str, list[str]] = defaultdict(list)  # leaver -> what needs it gone
@@ -204,7 +252,7 @@ class _Run:
                     self.note(occupant, clause)
                     self.event("bump", (name, occupant), phase, clause, at=tile)
                     if effect != _STOP:
-                        to = m.direction.ahead(tile)
+                        to = _ahead(m.direction, tile)
                         pushes[occupant].append((name, to, effect, clause))
                         push_into[to] += 1
                         if effect == _PUSH:
@@ -283,11 +331,11 @@ class _Run:
 
         # Apply.
         for name in going:
-            self.pos[name] = target[name]
+            self.place(name, target[name])
         for standing, bumps in pushes.items():
             if push_ok[standing]:
                 pusher, to, _, clause = bumps[0]
-                self.pos[standing] = to
+                self.place(standing, to)
                 self.event("push", (pusher, standing), phase, clause, at=to)
         return going
 
@@ -319,15 +367,15 @@ class _Run:
             if token is Token.NONE:
                 continue
             heading = self.head[name]
-            via = heading.ahead(self.pos[name])
-            side = token.side(heading)
+            via = _ahead(heading, self.pos[name])
+            side = _SIDE[token, heading]
             self.note(name, "token.forward" if side is None else "token.turn")
             movers.append(_Mover(name, side is not None, heading, via,
-                                 side.ahead(via) if side is not None else None))
+                                 _ahead(side, via) if side is not None else None))
         turners = self.phase(movers, _MOVE)
         for name, token in turn.rounds[index]:
             if name in turners:
-                self.head[name] = token.side(self.head[name])
+                self.head[name] = _SIDE[token, self.head[name]]
                 self.note(name, "move.note")
         self.snapshot(f"r{self.round} move")
 
@@ -340,7 +388,7 @@ class _Run:
                 direction = wind_at.get(tile)
                 if direction is not None:
                     self.note(name, "wind.tile")
-                    movers.append(_Mover(name, False, direction, direction.ahead(tile), None))
+                    movers.append(_Mover(name, False, direction, _ahead(direction, tile), None))
                 elif tile in whirl_at:
                     self.note(name, "whirl.tile")
                     via, dest = board.whirl_path(tile)
@@ -356,7 +404,7 @@ class _Run:
         self.snapshot(f"r{self.round} wind")
 
 
-def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
+def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
     """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
     run = _Run(scene, reading, record)
     for index in range(len(turn.rounds)):
@@ -371,3 +419,16 @@ def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: b
                    for label, state in run.frames)
     return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
                    frozenset(run.consulted))
+
+
+def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
+    """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
+    # The run builds many small objects and no reference cycles: the cyclic collector
+    # only costs time here (it rescans every live object as the outcome grows).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve_turn(scene, turn, reading, record)
+    finally:
+        if enabled:
+            gc.enable()

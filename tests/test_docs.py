@@ -1,0 +1,340 @@
+"""The rule pages (`verifier docs`), without a browser: what the pages say, that
+case text is escaped, that every image has alt text and nothing comes from the
+network, that animations are made for cases with several steps, and that the
+site is only ever written where it belongs. tests/test_docs_site.py opens the
+site in a real browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from verifier import registry
+from verifier.case import load_case
+from verifier.cli import main
+from verifier.docs import MARKER, Findings, FindingEntry, SiteError, build_site, check_out_dir, render_site
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+class Page(HTMLParser):
+    """The parts of a page the tests look at."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.images: list[dict] = []
+        self.links: list[str] = []
+        self.sources: list[str] = []
+        self.ids: set[str] = set()
+        self.stylesheets: list[str] = []
+        self.scripts = 0
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "img":
+            self.images.append(a)
+        elif tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        elif tag == "source":
+            self.sources.append(a.get("srcset", ""))
+        elif tag == "link" and a.get("rel") == "stylesheet":
+            self.stylesheets.append(a["href"])
+        elif tag == "script":
+            self.scripts += 1
+
+
+def section(text: str, anchor: str) -> str:
+    """The HTML of the <article> with this id."""
+    start = text.index(f'id="{anchor}"')
+    return text[start:text.index("</article>", start)]
+
+
+@pytest.fixture(scope="module")
+def site(docs_site):
+    return docs_site
+
+
+def ypp_summary(site):
+    return next(s for s in site.summaries if s.key == "ypp")
+
+
+def test_index_links_the_rulesets_with_counts(site):
+    text = (site.out / "index.html").read_text(encoding="utf-8")
+    ypp = registry.get("ypp")
+    summary = ypp_summary(site)
+    assert [s.key for s in site.summaries] == registry.names()
+    assert summary.clauses == len(ypp.clauses)
+    assert summary.cases == len(list((ROOT / "cases" / "ypp").glob("*.yaml")))
+    assert summary.open > 0
+    row = text[text.index('href="ypp/index.html"'):]
+    row = row[:row.index("</tr>")]
+    numbers = [int(n) for n in re.findall(r"<td>(\d+)", row)]
+    assert numbers[:3] == [summary.clauses, summary.cases, summary.open]
+    assert site.pages == 1 + len(registry.names())
+
+
+def test_every_clause_has_a_stable_anchor_with_its_source(site):
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    page = Page(text)
+    for clause in registry.get("ypp").clauses:
+        anchor = f"clause-{clause.id}"
+        assert anchor in page.ids
+        block = section(text, anchor)
+        assert clause.source.seed in block and clause.source.section.replace("&", "&amp;") in block
+
+
+def test_cases_stand_under_the_clauses_their_provenance_names(site):
+    """A case whose resolution used token.forward, though the case does not list it,
+    is shown under token.forward."""
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    block = section(text, "clause-token.forward")
+    case = load_case(ROOT / "cases/ypp/move-1b-equal-class-bump.yaml")
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    assert "token.forward" not in case.clauses and "token.forward" in outcome.clauses_used()
+    assert f'href="#case-{case.id}"' in block
+
+
+def test_each_case_is_drawn_once_in_full_with_an_outcome_sentence(site):
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    for path in sorted((ROOT / "cases" / "ypp").glob("*.yaml")):
+        case = load_case(path)
+        assert text.count(f'id="case-{case.id}"') == 1
+        block = section(text, f"case-{case.id}")
+        assert "<strong>Outcome:</strong>" in block
+        assert f'src="cases/{case.id}.png"' in block
+        assert (site.out / "ypp" / "cases" / f"{case.id}.png").is_file()
+    # The documented turn-versus-turn example says what happened, in words.
+    block = section(text, "case-ypp-move-2d-turn-versus-turn")
+    assert "collision between Haughty Sawfish and Self-Centered Blowfish" in block
+    assert "as the rule text says" in block
+
+
+def test_cases_with_several_steps_get_an_animation(site):
+    four = site.out / "ypp" / "cases" / "ypp-turn-four-rounds.gif"
+    with Image.open(four) as gif:
+        assert gif.is_animated and gif.n_frames >= 8  # start, then the steps of four rounds
+        durations = []
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            durations.append(gif.info["duration"])
+    assert durations[0] > durations[1] and durations[-1] > durations[1]
+    # A single step forward is plain from its diagram: no animation.
+    assert not (site.out / "ypp" / "cases" / "ypp-move-1a-forward.gif").exists()
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    block = section(text, "case-ypp-turn-four-rounds")
+    alt = next(i["alt"] for i in Page(block).images if i["src"].endswith(".gif"))
+    assert "round 2 of 4, movement, step 1" in alt
+
+
+def test_animation_frames_are_labelled_for_a_newcomer():
+    case = load_case(ROOT / "cases/ypp/move-2d-turn-versus-turn.yaml")
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    frames = case.ruleset.draw_frames(case.before, case.actions, outcome)
+    words = [w for w, _ in frames]
+    assert words[0].startswith("start")
+    assert words[1].startswith("round 1, movement, step 1")
+    assert words[2].startswith("round 1, movement, step 2") and "collide" in words[2]
+    assert len({im.size for _, im in frames}) == 1
+
+
+def test_findings_show_every_reading_and_what_the_examples_support(site):
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    page = Page(text)
+    findings = [i for i in page.ids if i.startswith("finding-")]
+    assert len(findings) == ypp_summary(site).open
+    block = section(text, next(i for i in sorted(findings) if "bump" in i and "divergence" in i))
+    assert "Under bump=class-first (default):" in block and "Under bump=motion-first:" in block
+    assert "contradicted by 2 examples" in block
+    assert "supported: all" in block
+    assert re.search(r'src="findings/[^"]+\.png"', block)
+
+
+def test_coverage_lists_the_clauses_no_documented_example_exercises(site):
+    ypp = registry.get("ypp")
+    exercised = set()
+    for path in sorted((ROOT / "cases" / "ypp").glob("*.yaml")):
+        case = load_case(path)
+        if case.status == "documented":
+            exercised |= case.ruleset.resolve(case.before, case.actions, case.readings).clauses_considered()
+    missing = [c.id for c in ypp.clauses if c.id not in exercised]
+    assert missing, "the bundled cases leave some clauses without a documented example"
+    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    para = text[text.index('id="uncovered"'):]
+    para = para[:para.index("</p>")]
+    assert re.findall(r'href="#clause-([^"]+)"', para) == missing
+    assert ypp_summary(site).uncovered == len(missing)
+
+
+def test_every_image_has_alt_text_and_nothing_comes_from_the_network(site):
+    for path in site.out.rglob("*.html"):
+        page = Page(path.read_text(encoding="utf-8"))
+        assert page.scripts == 0
+        for image in page.images:
+            assert len(image.get("alt", "")) > 20, (path, image)
+            assert image["width"] and image["height"]
+        urls = [i["src"] for i in page.images] + page.links + page.sources + page.stylesheets
+        assert not [u for u in urls if re.match(r"^[a-z]+:", u) or u.startswith("//")], path
+    css = (site.out / "style.css").read_text(encoding="utf-8")
+    assert "url(" not in css and "@import" not in css and "@font-face" not in css
+    first = next(i for i in Page((site.out / "ypp" / "index.html").read_text(encoding="utf-8")).images)
+    assert first["alt"].startswith("Before and after diagram of the case")
+
+
+def test_internal_links_and_anchors_resolve(site):
+    pages = {path.resolve(): Page(path.read_text(encoding="utf-8")) for path in site.out.rglob("*.html")}
+    for path, page in pages.items():
+        for url in page.links + [i["src"] for i in page.images] + page.sources + page.stylesheets:
+            target, _, anchor = url.partition("#")
+            file = (path.parent / target).resolve() if target else path
+            assert file.is_file(), (path, url)
+            if anchor:
+                assert anchor in pages[file].ids, (path, url)
+
+
+def test_case_text_is_escaped(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    text = (ROOT / "cases/ypp/move-2d-turn-versus-turn.yaml").read_text(encoding="utf-8")
+    text = text.replace("title: Turn versus turn, equal class",
+                        "title: '<script>alert(1)</script> & \"quoted\" <b>bold</b>'")
+    text = re.sub(r"layout: >-\n(  .*\n)+", "layout: '<img src=x onerror=alert(2)>'\n", text)
+    (cases / "evil.yaml").write_text(text, encoding="utf-8")
+    result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=0)
+    html = (result.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    assert "<script>" not in html and "<b>bold</b>" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;" in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+
+
+def test_the_same_input_gives_the_same_site(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for name in ("move-2d-turn-versus-turn", "push-blocked-by-rock"):
+        (cases / f"{name}.yaml").write_text((ROOT / f"cases/ypp/{name}.yaml").read_text(encoding="utf-8"))
+    a = build_site(tmp_path / "a", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20)
+    b = build_site(tmp_path / "b", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20)
+    files_a = sorted(p.relative_to(a.out) for p in a.out.rglob("*") if p.is_file())
+    assert files_a == sorted(p.relative_to(b.out) for p in b.out.rglob("*") if p.is_file())
+    for name in files_a:
+        assert (a.out / name).read_bytes() == (b.out / name).read_bytes(), name
+
+
+def test_findings_are_read_from_the_explorers_report(tmp_path, capsys):
+    explore, cases = tmp_path / "explore", tmp_path / "cases"
+    cases.mkdir()
+    for name in ("move-2d-turn-versus-turn", "bump-3-small-into-large"):
+        (cases / f"{name}.yaml").write_text((ROOT / f"cases/ypp/{name}.yaml").read_text(encoding="utf-8"))
+    assert main(["explore", "ypp", "--budget", "60", "--max-examples", "20", "--out", str(explore / "ypp"),
+                 "--cases", str(cases)]) == 0
+    report = json.loads((explore / "ypp" / "report.json").read_text(encoding="utf-8"))
+    assert report["open"] > 0
+    result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=explore, rulesets=["ypp"])
+    assert result.summaries[0].open == report["open"]
+    assert "report.json" in result.summaries[0].origin
+    text = (result.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    assert text.count('<article class="finding"') == report["open"]
+
+
+def test_a_ruleset_without_the_optional_methods_still_gets_a_page():
+    from toy_ruleset import PLANTED, ToyRuleset
+    from verifier.explore import analyse
+    toy = ToyRuleset(PLANTED)
+    finding = analyse(toy, (5, 4), None)["gap:-:lean.1+lean.2+lean.3:-"]
+    files, (summary,) = render_site([toy], [], {"toy": Findings([FindingEntry(finding, "open")], "A test.")})
+    text = files["toy/index.html"].decode("utf-8")
+    assert summary.clauses == 3 and summary.cases == 0 and summary.open == 1 and summary.uncovered == 3
+    assert 'id="clause-lean.1"' in text and "No case exercises this clause yet." in text
+    assert "Gap: no clause decides" in text
+    assert b"toy" in files["index.html"]
+
+
+# --- where the site may be written -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["/", "~", "repo", "cwd", "cases", "inside-verifier", "snapshots"])
+def test_refuses_unsafe_folders(where, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = {"/": Path("/"), "~": Path.home(), "repo": ROOT, "cwd": Path("."), "cases": ROOT / "cases",
+           "inside-verifier": ROOT / "verifier" / "site", "snapshots": ROOT / "snapshots" / "site"}[where]
+    with pytest.raises(SiteError):
+        check_out_dir(out)
+    assert not (ROOT / "verifier" / "site").exists() and not (ROOT / "snapshots" / "site").exists()
+
+
+def test_refuses_a_file_a_link_and_a_folder_it_did_not_make(tmp_path):
+    file = tmp_path / "file.html"
+    file.write_text("mine")
+    with pytest.raises(SiteError, match="is a file"):
+        check_out_dir(file)
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    with pytest.raises(SiteError, match="symbolic link"):
+        check_out_dir(link)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    with pytest.raises(SiteError, match="not made by 'verifier docs'"):
+        check_out_dir(busy)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    with pytest.raises(SiteError, match="pyproject.toml"):
+        check_out_dir(project)
+    # An empty folder, or one that does not exist yet, is fine.
+    assert check_out_dir(tmp_path / "empty") == (tmp_path / "empty").resolve()
+    assert file.read_text() == "mine" and (busy / "notes.txt").read_text() == "mine"
+
+
+def test_rebuilding_replaces_its_own_files_only_and_never_writes_through_a_link(tmp_path):
+    from verifier.docs import write_site
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"one", "old/gone.png": b"x", "style.css": b"a"})
+    assert json.loads((out / MARKER).read_text())["files"] == ["index.html", "old/gone.png", "style.css"]
+    (out / "mine.txt").write_text("the user's own file")
+    outside = tmp_path / "outside.css"
+    outside.write_text("not the site's")
+    (out / "style.css").unlink()
+    (out / "style.css").symlink_to(outside)
+    (tmp_path / "elsewhere").mkdir()
+    (out / "sub").symlink_to(tmp_path / "elsewhere")
+    write_site(out, {"index.html": b"two", "style.css": b"b"})
+    assert (out / "index.html").read_bytes() == b"two"
+    assert not (out / "old").exists()  # the previous build's file, and its folder, are gone
+    assert (out / "mine.txt").read_text() == "the user's own file"
+    assert outside.read_text() == "not the site's" and not (out / "style.css").is_symlink()
+    with pytest.raises(SiteError, match="link"):
+        write_site(out, {"sub/page.html": b"x"})
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+    with pytest.raises(SiteError):
+        write_site(out, {"../escape.html": b"x"})
+    assert not (tmp_path / "escape.html").exists()
+
+
+def test_cli_builds_and_refuses(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "a.yaml").write_text((ROOT / "cases/ypp/turn-four-rounds.yaml").read_text(encoding="utf-8"))
+    assert main(["docs", "--out", "site", "--cases", str(cases), "--ruleset", "ypp", "--examples", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "wrote 2 pages" in out and "index.html" in out
+    assert (tmp_path / "site" / "ypp" / "cases" / "ypp-turn-four-rounds.gif").is_file()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("x")
+    assert main(["docs", "--out", "notes", "--cases", str(cases), "--ruleset", "ypp"]) == 2
+    assert "not made by 'verifier docs'" in capsys.readouterr().err
+    assert main(["docs", "--out", str(cases), "--cases", str(cases)]) == 2
+    assert os.listdir(cases) == ["a.yaml"]

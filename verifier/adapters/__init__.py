@@ -1,0 +1,1 @@
+"""Example implementations behind the adapter protocol (docs/protocol.md)."""

@@ -1,0 +1,91 @@
+"""``verifier export``: every case as JSON, for implementations in other languages
+that want the cases without running Python (docs/protocol.md, "Export").
+
+The document is ``{"format": "verifier-cases/1", "protocol": ..., "verifier": ...,
+"cases": [...]}`` with the cases sorted by ruleset, then id. Each case holds its
+header fields, the full reading and the pins, and its ``before``, ``actions`` and
+``expect`` (or, for a case that needs a ruling, ``outcomes``) exactly as the case file
+gives them. ``id``, ``ruleset``, ``readings``, ``pinned``, ``before`` and ``actions``
+are the fields of the request 'verifier check --impl' sends for it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable
+
+from . import __version__
+from .adapter import PROTOCOL, supports_protocol
+from .case import Case, find_case_files, load_case
+from .errors import CaseError, CaseErrors, Location, VerifierError
+
+FORMAT = "verifier-cases/1"
+
+
+def _relative(path: str) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def case_json(case: Case) -> dict:
+    data = case.doc.data
+    entry = {
+        "id": case.id,
+        "ruleset": case.ruleset.key,
+        "title": case.title,
+        "file": _relative(case.path),
+        "line": case.line,
+        "status": case.status,
+        "source": {k: v for k, v in data["source"].items()},
+        "clauses": list(case.clauses),
+        "tags": list(case.tags),
+        "readings": dict(case.readings),
+        "pinned": dict(case.pinned),
+        "before": data["before"],
+        "actions": data["actions"],
+    }
+    for optional in ("layout", "note", "finding"):
+        if optional in data:
+            entry[optional] = data[optional]
+    if "expect" in data:
+        entry["expect"] = data["expect"]
+    if "outcomes" in data:
+        entry["outcomes"] = data["outcomes"]
+    entry["checkable"] = supports_protocol(case.ruleset) and case.status != "needs-ruling"
+    return entry
+
+
+def export_cases(paths: Iterable[str | Path]) -> dict:
+    """Every case under ``paths``. Raises CaseErrors if any case file is broken: a partial
+    export would silently drop cases."""
+    cases, errors = [], []
+    for path in find_case_files(paths):
+        try:
+            cases.append(load_case(path))
+        except CaseErrors as error:
+            errors.extend(error.errors)
+        except CaseError as error:
+            errors.append(error)
+        except VerifierError as error:
+            errors.append(CaseError(str(error), Location(str(path))))
+    if errors:
+        raise CaseErrors(errors)
+    seen: dict[tuple[str, str], str] = {}
+    for case in cases:
+        key = (case.ruleset.key, case.id)
+        if key in seen:
+            raise CaseError(f"case id {case.id!r} is already used by {seen[key]}", case.where(("id",)))
+        seen[key] = case.path
+    cases.sort(key=lambda c: (c.ruleset.key, c.id))
+    return {"format": FORMAT, "protocol": PROTOCOL, "verifier": __version__,
+            "cases": [case_json(c) for c in cases]}
+
+
+def export_text(paths: Iterable[str | Path], fmt: str = "json") -> str:
+    data = export_cases(paths)
+    if fmt == "jsonl":
+        return "".join(json.dumps(c, ensure_ascii=False, sort_keys=False) + "\n" for c in data["cases"])
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,124 @@
+"""Known-failure lists: the cases an implementation is known to get wrong, each with
+a reason. A listed case that fails is reported as an expected failure (xfail); a
+listed case that passes fails the run (xpass), so that the list only ever shrinks.
+
+The file is plain text, one case per line::
+
+    # comments and blank lines are ignored
+    ypp-move-1b-equal-class-bump: bumps are not implemented yet
+    ypp-wind-2a-whirl: whirlpools turn the wrong way (issue 12)
+
+A YAML mapping of the same shape works too (it is read by the same rule: the id,
+a colon, the reason), and so does a ``.json`` file holding one object of id -> reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable
+
+from .errors import CaseError, Location, did_you_mean
+from .runner import CaseResult, Problem
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+
+@dataclass(frozen=True)
+class KnownFailures:
+    file: str
+    reasons: dict[str, str]  # case id -> reason, in file order
+    lines: dict[str, int]  # case id -> line in the file (1 for JSON)
+
+    def __contains__(self, case_id: str) -> bool:
+        return case_id in self.reasons
+
+    def where(self, case_id: str) -> Location:
+        return Location(self.file, self.lines.get(case_id), None, None)
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def load_known_failures(path: str | Path) -> KnownFailures:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CaseError("no such known-failure file", Location(str(path))) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseError(f"cannot read the known-failure file: {exc}", Location(str(path))) from None
+    reasons: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise CaseError(f"not valid JSON: {exc}", Location(str(path))) from None
+        if not isinstance(data, dict):
+            raise CaseError("expected one JSON object of case id -> reason", Location(str(path)))
+        entries = [(1, 1, str(k), v) for k, v in data.items()]
+    else:
+        entries = []
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#") or line == "---":
+                continue
+            case_id, sep, reason = line.partition(":")
+            entries.append((number, raw.index(line[0]) + 1, case_id.strip(), _unquote(reason.strip()) if sep else None))
+    for number, column, case_id, reason in entries:
+        where = Location(str(path), number, column, case_id)
+        case_id = _unquote(case_id)
+        if not _ID.match(case_id):
+            raise CaseError(f"{case_id!r} is not a case id (lower-case letters, digits, dots and dashes); write "
+                            "'CASE-ID: reason'", where)
+        if not isinstance(reason, str) or not reason.strip():
+            raise CaseError(f"give a reason after the id, such as '{case_id}: bumps are not implemented yet'",
+                            where)
+        if case_id in reasons:
+            raise CaseError(f"{case_id!r} is listed twice (first on line {lines[case_id]})", where)
+        reasons[case_id] = reason.strip()
+        lines[case_id] = number
+    return KnownFailures(str(path), reasons, lines)
+
+
+def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
+    """A listed failure becomes xfail, a listed pass xpass; anything else is unchanged
+    (the list says nothing about skipped or open cases)."""
+    case_id = result.id
+    if case_id not in known:
+        return result
+    reason = known.reasons[case_id]
+    if result.status in ("failed", "errored"):
+        return replace(result, status="xfail", reason=reason)
+    if result.status == "passed":
+        place = known.where(case_id)
+        return replace(result, status="xpass", reason=reason, problems=(Problem(
+            f"passes now, but the known-failure list says it fails ({reason}); delete line {place.line} of "
+            f"{known.file}", place, "xpass"),))
+    return result
+
+
+def unused_known_failures(results: Iterable[CaseResult], known: KnownFailures) -> list[str]:
+    """Notes about listed ids that no case in the run has."""
+    ids = [r.id for r in results]
+    present = set(ids)
+    notes = []
+    for case_id in known.reasons:
+        if case_id not in present:
+            hint = did_you_mean(case_id, ids) if ids else ""
+            notes.append(f"{known.where(case_id)}: no case with id {case_id!r} was run"
+                         + (f"; {hint}" if hint.startswith("did you mean") else
+                            " (if the case is gone or renamed, update the list)"))
+    return notes
+
+
+def apply_known_failures(results: Iterable[CaseResult], known: KnownFailures) -> tuple[list[CaseResult], list[str]]:
+    """Every result marked; and the notes about listed ids that no case in the run has."""
+    marked = [mark_known_failure(r, known) for r in results]
+    return marked, unused_known_failures(marked, known)

@@ -1,0 +1,356 @@
+"""A pytest plugin: ``pytest cases/`` collects every case file as a test item.
+
+Registered under the ``pytest11`` entry point, so it is active wherever verifier is
+installed. It only collects YAML files that are case files (a top-level
+``ruleset:`` key) and that lie in a folder named ``cases`` (the ``verifier_case_dirs``
+ini option) or were named on the command line, so other projects' YAML is left alone.
+
+Each item resolves its case with the reference resolver (or, with
+``--verifier-impl``, another implementation through the adapter protocol), compares
+the outcome with the case's expectation, checks that the clauses it lists are used,
+and compares its diagram with the PNG snapshot. A failure quotes the case's own YAML
+lines, lists the differences field by field, shows which clauses decided each
+piece's fate, and names the expected, actual and diff images.
+
+Selecting cases:
+
+- ``-m`` takes markers: ``ruleset_ypp``, ``status_documented`` (``status_needs_ruling``),
+  ``tag_basic``, ``clause_move_1b`` (a clause id with every character that is not a
+  letter, digit or underscore replaced by ``_``). ``-m`` matches marker names exactly.
+- ``-k`` matches substrings of the case id, the file name, and the raw keywords:
+  the ruleset key, the status, the tags and the clause ids as written, such as
+  ``-k move.1b`` or ``-k "bump and not wind"``. Being a substring match,
+  ``-k bump.1`` also selects ``wind.bump.1``; use ``-m clause_bump_1`` to be exact.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .errors import CaseError, CaseErrors, VerifierError
+
+_RULESET_LINE = re.compile(r"(?m)^ruleset[ \t]*:")
+_QUOTE_ALL_BELOW = 45  # lines: shorter case files are quoted whole in a failure
+_impl_key = pytest.StashKey[Any]()
+_seen_key = pytest.StashKey[dict]()
+_known_key = pytest.StashKey[Any]()
+_markers_key = pytest.StashKey[set]()
+
+
+def marker_name(prefix: str, value: str) -> str:
+    return f"{prefix}_" + re.sub(r"[^0-9A-Za-z_]", "_", value)
+
+
+# --- options ---------------------------------------------------------------------
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("verifier", "verifier case files (YAML cases as test items)")
+    group.addoption("--verifier-no-draw", action="store_true",
+                    help="verifier cases: skip diagrams and snapshot comparison")
+    group.addoption("--verifier-update-snapshots", action="store_true",
+                    help="verifier cases: write missing snapshots and replace differing ones "
+                         "(syrupy's --snapshot-update does the same)")
+    group.addoption("--verifier-impl", metavar="COMMAND",
+                    help="verifier cases: check another implementation through the adapter protocol "
+                         "(docs/protocol.md): a command, or python:MODULE:FUNCTION")
+    group.addoption("--verifier-impl-timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="verifier cases: how long one case may take with --verifier-impl (default: 10)")
+    group.addoption("--verifier-known-failures", metavar="FILE",
+                    help="verifier cases: 'CASE-ID: reason' lines; listed cases are strict xfails")
+    parser.addini("verifier_case_dirs", type="args", default=["cases"],
+                  help="verifier: names of folders whose YAML case files pytest collects (default: cases)")
+    parser.addini("verifier_snapshots", default="snapshots",
+                  help="verifier: snapshot folder, relative to the rootdir (default: snapshots)")
+    parser.addini("verifier_failures", default=".verifier-failures",
+                  help="verifier: where expected/actual/diff images go, relative to the rootdir")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from .case import STATUSES
+    config.stash[_seen_key] = {}
+    for status in STATUSES:
+        config.addinivalue_line("markers", f"{marker_name('status', status)}: verifier cases with status {status}")
+    path = config.getoption("--verifier-known-failures", None)
+    if path:
+        from .known_failures import load_known_failures
+        try:
+            config.stash[_known_key] = load_known_failures(path)
+        except CaseError as error:
+            raise pytest.UsageError(f"--verifier-known-failures: {error}") from None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(_impl_key, None)
+    if run is not None:
+        run.impl.close()
+
+
+def _registered(config: pytest.Config, name: str, description: str) -> None:
+    """Register a marker once, so that --strict-markers accepts it."""
+    done = config.stash.setdefault(_markers_key, set())
+    if name not in done:
+        done.add(name)
+        if not any(line.split(":", 1)[0].strip() == name for line in config.getini("markers")):
+            config.addinivalue_line("markers", f"{name}: {description}")
+
+
+# --- collection ------------------------------------------------------------------
+
+def _in_case_tree(config: pytest.Config, path: Path) -> bool:
+    names = set(config.getini("verifier_case_dirs"))
+    try:  # from the rootdir down (the rootdir itself may be the case folder)
+        parts = path.relative_to(config.rootpath.parent).parts[:-1]
+    except ValueError:
+        parts = path.parts[:-1]
+    return any(part in names for part in parts)
+
+
+def _looks_like_case(path: Path) -> bool:
+    try:
+        return bool(_RULESET_LINE.search(path.read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return False
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    explicit = parent.session.isinitpath(file_path)
+    if not (explicit or _in_case_tree(parent.config, file_path)) or not _looks_like_case(file_path):
+        return None
+    return CaseFile.from_parent(parent, path=file_path)
+
+
+class CaseFile(pytest.File):
+    """One case file; yields one item named by the case's id."""
+
+    def collect(self):
+        from .case import load_case
+        try:
+            case = load_case(self.path)
+        except VerifierError as error:
+            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=error)
+            return
+        seen = self.config.stash[_seen_key]
+        key = (case.ruleset.key, case.id)
+        if key in seen and seen[key] != self.path:
+            yield BrokenCaseItem.from_parent(self, name=case.id, error=CaseError(
+                f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
+                case.where(("id",))))
+            return
+        seen[key] = self.path
+        yield CaseItem.from_parent(self, name=case.id, case=case)
+
+
+class CaseFailure(Exception):
+    """Raised by a case item that did not pass; ``repr_failure`` formats it."""
+
+    def __init__(self, report: str):
+        super().__init__(report)
+        self.report = report
+
+
+class _Item(pytest.Item):
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailure):
+            return excinfo.value.report
+        return super().repr_failure(excinfo, style)
+
+
+class BrokenCaseItem(_Item):
+    """A case file that does not load: the item fails with the loader's errors."""
+
+    def __init__(self, *, error: VerifierError, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        errors = self.error.errors if isinstance(self.error, CaseErrors) else (self.error,)
+        lines = {e.location.line for e in errors if isinstance(e, CaseError) and e.location.line}
+        text = [f"{self.path.name} does not load as a case:"]
+        text += [f"  {e}" for e in errors]
+        text += ["", *_quote_yaml(self.path, lines)]
+        raise CaseFailure("\n".join(text))
+
+    def reportinfo(self):
+        return self.path, 0, f"case file {self.path.name}"
+
+
+class CaseItem(_Item):
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        config = self.config
+        names = [(marker_name("ruleset", case.ruleset.key), f"verifier cases of ruleset {case.ruleset.key}"),
+                 (marker_name("status", case.status), f"verifier cases with status {case.status}")]
+        names += [(marker_name("tag", t), f"verifier cases tagged {t}") for t in case.tags]
+        names += [(marker_name("clause", c), f"verifier cases that illustrate clause {c}") for c in case.clauses]
+        for name, description in names:
+            _registered(config, name, description)
+            self.add_marker(name)
+        self.extra_keyword_matches.update({case.ruleset.key, case.status, *case.tags, *case.clauses})
+        known = config.stash.get(_known_key, None)
+        if known is not None and case.id in known:
+            self.add_marker(pytest.mark.xfail(reason=f"known failure ({known.file}): {known.reasons[case.id]}",
+                                              strict=True, raises=CaseFailure))
+
+    def reportinfo(self):
+        return self.path, self.case.line - 1, f"{self.case.id}: {self.case.title}"
+
+    # --- running ---------------------------------------------------------------
+
+    def _paths(self) -> tuple[Path, Path]:
+        root = self.config.rootpath
+        return root / self.config.getini("verifier_snapshots"), root / self.config.getini("verifier_failures")
+
+    def _impl_run(self):
+        run = self.config.stash.get(_impl_key, None)
+        if run is None:
+            from .adapter import ImplRun, open_implementation
+            spec = self.config.getoption("--verifier-impl")
+            try:
+                impl = open_implementation(spec, self.config.getoption("--verifier-impl-timeout"),
+                                           cwd=str(self.config.invocation_params.dir))
+            except VerifierError as error:
+                raise pytest.UsageError(f"--verifier-impl: {error}") from None
+            run = ImplRun(impl, draw=not self.config.getoption("--verifier-no-draw"), failures=self._paths()[1])
+            self.config.stash[_impl_key] = run
+        return run
+
+    def runtest(self) -> None:
+        from .runner import RunOptions, check_case
+        from .snapshots import SnapshotStore
+        case = self.case
+        config = self.config
+        if config.getoption("--verifier-impl", None):
+            from .adapter import check_case_with
+            result = check_case_with(case, self._impl_run())
+        else:
+            snapshots, failures = self._paths()
+            update = bool(config.getoption("--verifier-update-snapshots", False)
+                          or config.getoption("--snapshot-update", False))
+            options = RunOptions(SnapshotStore(snapshots, failures), draw=not config.getoption("--verifier-no-draw"),
+                                 update_snapshots=update)
+            result = check_case(case, options)
+        if result.status == "open":
+            notes = "; ".join(p.message for p in result.problems)
+            pytest.skip(f"needs a ruling (see 'verifier explore')" + (f"; {notes}" if notes else ""))
+        if result.status == "skipped":
+            pytest.skip(result.reason)
+        if result.status != "passed":
+            raise CaseFailure(failure_report(case, result))
+
+
+# --- the failure report ----------------------------------------------------------
+
+def _quote_yaml(path: Path, marked: set[int]) -> list[str]:
+    """The case file's lines, numbered, with '>' at the lines a problem concerns. Short
+    files are quoted whole; long ones around the marked lines."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if len(lines) <= _QUOTE_ALL_BELOW or not marked:
+        shown = range(1, len(lines) + 1)
+    else:
+        keep = sorted({n for m in marked for n in range(m - 3, m + 4) if 1 <= n <= len(lines)})
+        shown = keep
+    width = len(str(len(lines)))
+    out, last = [], 0
+    for number in shown:
+        if last and number != last + 1:
+            out.append(f"   {'':>{width}} | ...")
+        out.append(f"{'>' if number in marked else ' '}  {number:>{width}} | {lines[number - 1]}")
+        last = number
+    return out
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "-"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def failure_report(case, result) -> str:
+    """What a failing case item shows: the case, its YAML lines, the differences field by
+    field, the other problems, the clause provenance and the images."""
+    from .source import format_path
+    ruleset = case.ruleset
+    text = [f"{case.id}: {case.title}",
+            f"{case.path} (ruleset {ruleset.key}, status {case.status}; reading "
+            + ", ".join(f"{k}={v}" for k, v in case.readings.items()) + ")"]
+    mismatches = []
+    if result.outcome is not None and case.expect is not None:
+        mismatches = ruleset.compare(case.before, case.expect, result.outcome)
+    marked = {p.location.line for p in result.problems
+              if p.location.line and p.location.file == case.path and p.kind not in ("snapshot", "artifacts")}
+    text += ["", "case file:", *_quote_yaml(Path(case.path), marked)]
+    if mismatches:
+        rows = [["field", "expected", "actual", "line"]]
+        for m in mismatches:
+            location = case.where(("expect",) + tuple(m.path))
+            rows.append([format_path(("expect",) + tuple(m.path)), _value(m.expected), _value(m.actual),
+                         str(location.line or "")])
+        text += ["", "differences (expected vs actual):", *_table(rows)]
+        text += ["", "in words:"] + [f"  {m.message}" for m in mismatches]
+    others = [p for p in result.problems if p.kind not in ("mismatch", "artifacts")]
+    if others:
+        text += ["", "problems:"] + [f"  {p}" for p in others]
+    text += _provenance(case, result)
+    images = []
+    if result.snapshot is not None and result.snapshot.artifacts:
+        for path in result.snapshot.artifacts:
+            kind = Path(path).suffixes[-2].lstrip(".") if len(Path(path).suffixes) >= 2 else "image"
+            images.append(f"  {kind}: {path}")
+        images.append(f"  snapshot: {result.snapshot.path}")
+    images += [f"  {p.message}" for p in result.problems if p.kind == "artifacts"]
+    if images:
+        text += ["", "images:", *images]
+        if result.snapshot is not None and not result.snapshot.ok:
+            text.append("  if the new drawing is right: pytest --snapshot-update (or --verifier-update-snapshots)")
+    return "\n".join(text)
+
+
+def _provenance(case, result) -> list[str]:
+    ruleset = case.ruleset
+    outcome = result.outcome
+    label = "provenance (the clauses that decided each piece's fate):"
+    if outcome is None or not outcome.provenance:
+        try:
+            outcome = ruleset.resolve(case.before, case.actions, case.readings)
+            label = "provenance of the reference resolver (the implementation gave none):" \
+                if result.outcome is not None else label
+        except Exception:
+            return []
+    lines = ["", label]
+    for piece, entries in outcome.provenance.items():
+        lines.append(f"  {piece}: " + ", ".join(entries))
+    ids = list(case.clauses)
+    for entries in outcome.provenance.values():
+        for entry in entries:
+            if " reading " in f" {entry}":
+                continue
+            clause = entry.split(" ", 1)[-1]
+            if clause not in ids:
+                ids.append(clause)
+    known = set(ruleset.clause_ids)
+    described = [c for c in ids if c in known]
+    if described:
+        lines += ["", "clauses:"]
+        width = max(len(c) for c in described)
+        for clause_id in described:
+            clause = ruleset.clause(clause_id)
+            mark = "*" if clause_id in case.clauses else " "
+            lines.append(f" {mark}{clause_id:<{width}}  {clause.summary} [{clause.source}]")
+        lines.append("  (* = listed by the case)")
+    return lines

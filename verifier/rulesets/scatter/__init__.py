@@ -1,0 +1,206 @@
+"""Scatter: Warmachine AOE deviation (seed 002) on a continuous plane, with the
+exact chance of a hit over the 36 rolls of the deviation dice."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from ...ruleset import Mismatch, Outcome, Ruleset
+from . import explore
+from .clauses import CLAUSES, READING_POINTS
+from .exact import decimal_text, fraction_text
+from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
+from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
+from .resolver import direction_words, resolve
+
+
+def _within(actual: float, expected: Fraction, tolerance: Fraction) -> bool:
+    return abs(actual - float(expected)) <= float(tolerance) + 1e-12
+
+
+def _inches(value: float | Fraction) -> str:
+    return f"{decimal_text(value, 3)} in"
+
+
+def _gap_words(clearance: float) -> str:
+    if clearance == 0:
+        return "touching the base exactly"
+    return f"clearing the base by {_inches(clearance)}" if clearance > 0 else f"overlapping the base by {_inches(-clearance)}"
+
+
+def _roll_summary(landing: Landing, side: str) -> str:
+    roll = landing.roll
+    moved = _inches(landing.moved) + (f" (capped from {roll.distance})" if landing.capped else "")
+    return (f"roll {roll.distance}, {roll.direction}: the template moves {moved} {direction_words(roll.direction, side)}, "
+            f"{_gap_words(landing.clearance)}: {'hit' if landing.hit else 'miss'}")
+
+
+def _rolls_text(rolls) -> str:
+    return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
+
+
+class ScatterRuleset(Ruleset):
+    key = "scatter"
+    title = "Warmachine AOE scatter: deviation and the chance of a hit"
+    clauses = CLAUSES
+    reading_points = READING_POINTS
+    before_schema = BEFORE_SCHEMA
+    actions_schema = ACTIONS_SCHEMA
+    expect_schema = EXPECT_SCHEMA
+
+    def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
+        shot = parse_before(doc, before_path)
+        actions = parse_actions(doc, actions_path)
+        expect = parse_expect(doc, expect_path, shot, actions) if expect_path is not None else None
+        return shot, actions, expect
+
+    def resolve(self, before: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+        return resolve(before, actions, reading)
+
+    def compare(self, before: Shot, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
+        problems: list[Mismatch] = []
+        after = outcome.after
+        tol = expect.tolerance
+        if isinstance(after, Landing):
+            got = "hit" if after.hit else "miss"
+            if expect.result is not None and expect.result != got:
+                problems.append(Mismatch(("result",), expect.result, got,
+                                         f"the template should {expect.result} the target, but it is a {got}: "
+                                         f"centre distance {_inches(after.centre_distance)} against "
+                                         f"{_inches(after.reach)} of template and base radius"))
+            if expect.landing is not None:
+                x, y = after.point.floats()
+                if not (_within(x, expect.landing[0], tol) and _within(y, expect.landing[1], tol)):
+                    want = [decimal_text(v, 3) for v in expect.landing]
+                    problems.append(Mismatch(("landing",), want, [round(x, 3), round(y, 3)],
+                                             f"the template should land at [{want[0]}, {want[1]}] but lands at "
+                                             f"[{decimal_text(x, 3)}, {decimal_text(y, 3)}]"))
+            if expect.moved is not None and not _within(float(after.moved), expect.moved, tol):
+                problems.append(Mismatch(("moved",), float(expect.moved), float(after.moved),
+                                         f"the template should move {_inches(expect.moved)} but moves "
+                                         f"{_inches(after.moved)}"))
+            if expect.clearance is not None and not _within(after.clearance, expect.clearance, tol):
+                problems.append(Mismatch(("clearance",), float(expect.clearance), round(after.clearance, 4),
+                                         f"after deviating the template should be {_gap_words(float(expect.clearance))}, "
+                                         f"but it is {_gap_words(after.clearance)}"))
+        start = after.landings[0] if isinstance(after, Odds) else after
+        if expect.start_clearance is not None and not _within(start.start_clearance, expect.start_clearance, tol):
+            problems.append(Mismatch(("start_clearance",), float(expect.start_clearance),
+                                     round(start.start_clearance, 4),
+                                     f"before deviating the template should be {_gap_words(float(expect.start_clearance))}, "
+                                     f"but it is {_gap_words(start.start_clearance)}"))
+        if isinstance(after, Odds):
+            if expect.probability is not None and expect.probability != after.probability:
+                problems.append(Mismatch(("probability",), expect.probability_text, f"{after.hits}/36",
+                                         f"the chance of a hit should be {expect.probability_text} "
+                                         f"(= {fraction_text(expect.probability)}) but it is {after.hits}/36 "
+                                         f"(= {fraction_text(after.probability)}); hitting rolls: "
+                                         f"{_rolls_text(r.roll for r in after.landings if r.hit)}"))
+            if expect.hit_rolls is not None:
+                got_rolls = tuple(sorted(r.roll for r in after.landings if r.hit))
+                if got_rolls != expect.hit_rolls:
+                    extra = sorted(set(got_rolls) - set(expect.hit_rolls))
+                    missing = sorted(set(expect.hit_rolls) - set(got_rolls))
+                    problems.append(Mismatch(("hit_rolls",), [[r.distance, r.direction] for r in expect.hit_rolls],
+                                             [[r.distance, r.direction] for r in got_rolls],
+                                             f"the hitting rolls differ: expected but missing {_rolls_text(missing)}; "
+                                             f"hitting but not expected {_rolls_text(extra)}"))
+        return problems
+
+    def summarise(self, before: Shot, outcome: Outcome) -> str:
+        after = outcome.after
+        side = outcome.reading.get("side", "clockwise") if outcome.reading else "clockwise"
+        if isinstance(after, Odds):
+            hits = [r.roll for r in after.landings if r.hit]
+            return (f"{after.hits} of 36 rolls hit, a chance of {fraction_text(after.probability)}"
+                    f" (hitting rolls, distance-direction: {_rolls_text(hits)}).")
+        return _roll_summary(after, side) + "."
+
+    def describe(self, before: Shot, actions: Actions, outcome: Outcome) -> str:
+        after = outcome.after
+        side = outcome.reading.get("side", "clockwise") if outcome.reading else "clockwise"
+        aim = ("at a target in range" if before.on_target
+               else f"{decimal_text(before.short_distance, 4)} in short"
+               + (" (figure plus base radius)" if before.short_plus_base_radius else ""))
+        first = after.landings[0] if isinstance(after, Odds) else after
+        lines = [f"shot: {before.aoe}-inch template, {before.base} mm base, {aim}, "
+                 f"{decimal_text(before.from_attacker, 3)} in from the attacker",
+                 f"start: template centre {_inches(-first.start.y.as_fraction())} from the base's centre, "
+                 f"{_gap_words(first.start_clearance)}; reach (template + base radius) {_inches(first.reach)}"]
+        if isinstance(after, Odds):
+            lines.append(self.summarise(before, outcome))
+            for landing in after.landings:
+                x, y = landing.point.floats()
+                lines.append(f"  {landing.roll.distance}-{landing.roll.direction}: lands at "
+                             f"[{decimal_text(x, 3)}, {decimal_text(y, 3)}], {'hit' if landing.hit else 'miss'}"
+                             + (" (touching)" if landing.touching else ""))
+        else:
+            x, y = after.point.floats()
+            lines.append(_roll_summary(after, side))
+            lines.append(f"lands at [{decimal_text(x, 4)}, {decimal_text(y, 4)}] (x = {after.point.x}, "
+                         f"y = {after.point.y}); squared centre distance {fraction_text(after.distance_squared)} "
+                         f"against {fraction_text(after.reach ** 2)}")
+        for piece, entries in outcome.provenance.items():
+            lines.append(f"{piece}:")
+            lines.extend(f"    {entry}" for entry in entries)
+        lines.append("events:")
+        lines.extend(f"  {e.kind}  [{e.clause}]  {e.detail}" for e in outcome.events)
+        return "\n".join(lines)
+
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        after = outcome.after
+        data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
+                                           for e in outcome.events],
+                                "provenance": {k: list(v) for k, v in outcome.provenance.items()}}
+        if isinstance(after, Odds):
+            data.update(probability=fraction_text(after.probability), hits=after.hits,
+                        hit_rolls=[[r.roll.distance, r.roll.direction] for r in after.landings if r.hit])
+        else:
+            data.update(result="hit" if after.hit else "miss", landing=[round(v, 6) for v in after.point.floats()],
+                        landing_exact=[str(after.point.x), str(after.point.y)], moved=float(after.moved),
+                        clearance=round(after.clearance, 6), touching=after.touching)
+        return data
+
+    def draw(self, before, actions, outcome, **options):
+        from .draw import draw_case
+        return draw_case(before, actions, outcome, **options)
+
+    def draw_readings(self, before, actions, outcomes, **options):
+        from .draw import draw_panels
+        return draw_panels(before, actions, list(outcomes), **options)
+
+    # The explorer's hooks live in explore.py.
+    def outcome_key(self, outcome):
+        return explore.outcome_key(outcome)
+
+    def transforms(self, before, actions):
+        return explore.transforms(before, actions)
+
+    def invariant_breaches(self, before, actions, outcome):
+        return explore.invariant_breaches(before, actions, outcome)
+
+    def strategy(self):
+        from .strategies import shots_and_rolls
+        return shots_and_rolls()
+
+    def simpler(self, before, actions):
+        return explore.simpler(before, actions)
+
+    def exhaustive_space(self, terrain=False):
+        return explore.exhaustive_space(finer=terrain)
+
+    def case_data(self, before, actions):
+        return explore.case_data(before, actions)
+
+    def expect_data(self, before, outcome):
+        return explore.expect_data(before, outcome)
+
+    def report_sections(self, cases: Sequence[Any], out=None):
+        from .report import report_sections
+        return report_sections(self, cases, out)
+
+
+RULESET = ScatterRuleset()
+
+__all__ = ["RULESET", "ScatterRuleset", "ALL_ROLLS"]

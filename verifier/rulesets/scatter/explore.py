@@ -1,0 +1,181 @@
+"""What the explorer needs from scatter: comparable outcome keys, the mirror
+across the line of attack, invariants, simpler variants of a shot for
+shrinking, the exhaustive space of shots, and turning a shot back into case data."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from itertools import product
+from typing import Any, Iterator
+
+from ...ruleset import Outcome, Transform
+from .model import (AOE_SIZES, ALL_ROLLS, BASE_SIZES, MIRROR_DIRECTION, ROLLS, SEED_DEFAULT_MAX, Actions, AllRolls,
+                    Landing, Odds, Roll, Shot)
+from .resolver import land
+
+_ZERO = Fraction(0)
+
+
+def _landing_key(landing: Landing) -> tuple:
+    return (landing.roll.distance, landing.roll.direction, landing.point.key(), landing.hit)
+
+
+def outcome_key(outcome: Outcome) -> tuple:
+    """Where the template lands and whether it hits; for all 36 rolls, that for each."""
+    after = outcome.after
+    if isinstance(after, Odds):
+        return ("all", tuple(sorted(_landing_key(landing) for landing in after.landings)))
+    return ("roll",) + _landing_key(after)
+
+
+def _mirror_entry(entry: tuple) -> tuple:
+    distance, direction, (xr, x3, yr, y3), hit = entry
+    return (distance, MIRROR_DIRECTION[direction], (-xr, -x3, yr, y3), hit)
+
+
+def _mirror_key(key: tuple) -> tuple:
+    if key[0] == "all":
+        return ("all", tuple(sorted(_mirror_entry(entry) for entry in key[1])))
+    return ("roll",) + _mirror_entry(key[1:])
+
+
+def transforms(shot: Shot, actions: Actions) -> list[Transform]:
+    """Mirroring the shot across the line of attack swaps directions 2 and 6, 3 and 5,
+    and must mirror where the template lands, nothing else."""
+    mirrored = actions if isinstance(actions, AllRolls) else actions.mirrored()
+    return [Transform("symmetry", "mirror across the line of attack", shot, mirrored, _mirror_key)]
+
+
+def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+    """(invariant, pieces, detail) for every breach under the outcome's reading."""
+    after = outcome.after
+    landings = after.landings if isinstance(after, Odds) else (after,)
+    found: dict[str, tuple[tuple[str, ...], str]] = {}
+    half = shot.from_attacker / 2
+    for landing in landings:
+        roll = landing.roll
+        if landing.moved > half:
+            found.setdefault("the template deviates more than half the distance to the target", (
+                ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
+                               f"{float(shot.from_attacker):g} in from the attacker"))
+        step = landing.point - landing.start
+        if step.norm_squared().compare(landing.moved * landing.moved) != 0:
+            found.setdefault("the template moves another distance than the capped die", (
+                ("template",), f"roll {roll.distance}-{roll.direction}"))
+        if outcome.reading and roll.direction not in (1, 4):
+            twin = land(shot, roll.mirrored(), outcome.reading)
+            if twin.point != landing.point.mirrored():
+                found.setdefault("mirror-image rolls land on spots that are not mirror images", (
+                    ("template",), f"rolls {roll.distance}-{roll.direction} and {roll.distance}-"
+                                   f"{MIRROR_DIRECTION[roll.direction]} land at "
+                                   f"({float(landing.point.x):.3f}, {float(landing.point.y):.3f}) and "
+                                   f"({float(twin.point.x):.3f}, {float(twin.point.y):.3f})"))
+    if isinstance(after, Odds):
+        p = after.probability
+        if not (0 <= p <= 1) or (p * 36).denominator != 1:
+            found["the chance of a hit is not a share of the 36 rolls"] = (("target",), str(p))
+    return [(kind, pieces, detail) for kind, (pieces, detail) in sorted(found.items())]
+
+
+# --- shrinking --------------------------------------------------------------------------
+
+
+def simpler(shot: Shot, actions: Actions) -> Iterator[tuple[Shot, Actions]]:
+    """Strictly simpler variants, simplest changes first: one roll instead of all,
+    smaller dice, a shot at the target instead of a short one, smaller sizes, rounder
+    distances, the seed's default maximum."""
+    if isinstance(actions, AllRolls):
+        for roll in ROLLS:
+            yield shot, roll
+    else:
+        if actions.distance > 1:
+            yield shot, Roll(actions.distance - 1, actions.direction)
+        if actions.direction > 1:
+            yield shot, Roll(actions.distance, actions.direction - 1)
+    if shot.short is not None:
+        yield replace(shot, short=None, short_plus_base_radius=False), actions
+        if shot.short_plus_base_radius:
+            yield replace(shot, short_plus_base_radius=False), actions
+        if shot.short.denominator != 1 and shot.short > 1:
+            yield replace(shot, short=Fraction(int(shot.short))), actions
+        elif shot.short > 1:
+            yield replace(shot, short=shot.short - 1), actions
+    if shot.max_deviation != SEED_DEFAULT_MAX:
+        yield replace(shot, max_deviation=SEED_DEFAULT_MAX), actions
+    for size in AOE_SIZES:
+        if size < shot.aoe:
+            yield replace(shot, aoe=size), actions
+    for size in BASE_SIZES:
+        if size < shot.base:
+            yield replace(shot, base=size), actions
+    if shot.from_attacker.denominator != 1 and shot.from_attacker > 1:
+        yield replace(shot, from_attacker=Fraction(int(shot.from_attacker))), actions
+    elif shot.from_attacker > 1:
+        yield replace(shot, from_attacker=shot.from_attacker - 1), actions
+
+
+# --- the exhaustive space ---------------------------------------------------------------
+
+ON_TARGET_DISTANCES = (2, 4, 8, 12)
+WEAPON_RANGES = (6, 12)
+
+
+def exhaustive_space(finer: bool = False) -> tuple[int, Iterator[tuple[Shot, Actions]]]:
+    """Every template and base size, with every aim below, under every one of the 36
+    rolls and under 'all': a target in range at 2, 4, 8 or 12 inches; or a shot
+    that fell short, by half an inch to 6 inches in half-inch steps (quarter-inch
+    steps with ``finer``), written plain or plus the base radius, from a weapon of
+    range 6 or 12."""
+    step = Fraction(1, 4) if finer else Fraction(1, 2)
+    shorts = [step * k for k in range(1, int(6 / step) + 1)]
+    aims = [(Fraction(d), None, False) for d in ON_TARGET_DISTANCES]
+    aims += [(Fraction(rng), short, plus) for rng in WEAPON_RANGES for short in shorts for plus in (False, True)]
+    actions: list[Actions] = list(ROLLS) + [ALL_ROLLS]
+    total = len(AOE_SIZES) * len(BASE_SIZES) * len(aims) * len(actions)
+
+    def scenes():
+        for aoe, base in product(AOE_SIZES, BASE_SIZES):
+            for from_attacker, short, plus in aims:
+                shot = Shot(aoe, base, from_attacker, short, plus)
+                for action in actions:
+                    yield shot, action
+
+    return total, scenes()
+
+
+# --- back to case data -------------------------------------------------------------------
+
+
+def length_data(value: Fraction) -> Any:
+    """A length as a case file writes it: 3, 2.5, or "785/254" where no short decimal is exact."""
+    if value.denominator == 1:
+        return int(value)
+    as_float = float(value)
+    if Fraction(repr(as_float)) == value and len(repr(as_float)) <= 8:
+        return as_float
+    return f"{value.numerator}/{value.denominator}"
+
+
+def case_data(shot: Shot, actions: Actions) -> tuple[dict, Any]:
+    aim: dict[str, Any] = {"from_attacker": length_data(shot.from_attacker)}
+    if shot.short is not None:
+        aim["short"] = length_data(shot.short)
+        if shot.short_plus_base_radius:
+            aim["plus_base_radius"] = True
+    before: dict[str, Any] = {"aoe": shot.aoe, "base": shot.base, "aim": aim}
+    if shot.max_deviation != SEED_DEFAULT_MAX:
+        before["max_deviation"] = length_data(shot.max_deviation)
+    if isinstance(actions, AllRolls):
+        return before, "all"
+    return before, {"distance": actions.distance, "direction": actions.direction}
+
+
+def expect_data(shot: Shot, outcome: Outcome) -> dict:
+    after = outcome.after
+    if isinstance(after, Odds):
+        return {"probability": f"{after.hits}/36",
+                "hit_rolls": [[r.roll.distance, r.roll.direction] for r in after.landings if r.hit]}
+    x, y = after.point.floats()
+    return {"result": "hit" if after.hit else "miss", "landing": [round(x, 4), round(y, 4)],
+            "moved": float(after.moved), "clearance": round(after.clearance, 4)}

@@ -1,0 +1,244 @@
+"""The scatter reference resolver: a pure function from (shot, roll or all rolls,
+reading) to an outcome.
+
+Geometry, exactly: the template starts on the line of attack, ``separation``
+inches short of the target's centre, and moves ``min(die, cap)`` inches in a
+direction whose unit vector is (0, +-1) or (+-sqrt(3)/2, +-1/2). Its squared
+distance to the target's centre is then
+
+    separation^2 - 2 * separation * moved * p + moved^2
+
+where p (1, 1/2, -1/2 or -1) is the forward part of the direction, so it is
+rational and is compared with the square of (template radius + base radius)
+without rounding. The landing spot itself has an x of the form q*sqrt(3).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Mapping
+
+from ...ruleset import Decision, Event, Outcome
+from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
+from .model import ALL_ROLLS, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
+
+_HALF = Fraction(1, 2)
+_R3_HALF = QSqrt3(Fraction(0), _HALF)  # sqrt(3)/2
+
+# Unit vectors of the six directions, numbered clockwise from straight forward.
+_CLOCKWISE = {
+    1: PlanePoint(QSqrt3.of(0), QSqrt3.of(1)),
+    2: PlanePoint(_R3_HALF, QSqrt3.of(_HALF)),
+    3: PlanePoint(_R3_HALF, QSqrt3.of(-_HALF)),
+    4: PlanePoint(QSqrt3.of(0), QSqrt3.of(-1)),
+    5: PlanePoint(-_R3_HALF, QSqrt3.of(-_HALF)),
+    6: PlanePoint(-_R3_HALF, QSqrt3.of(_HALF)),
+}
+# Forward part of each direction, and how many of the six faces share it.
+_FORWARD_PARTS = ((2, 1), (1, 2), (-1, 2), (-2, 1))  # (2 * forward part, faces)
+_FOLDED_ONTO = {5: 3, 6: 2}
+_SIDE_WORDS = {1: "straight on", 2: "60° to the right", 3: "120° to the right", 4: "straight back",
+               5: "120° to the left", 6: "60° to the left"}
+
+PIECES = ("template", "target")
+
+
+def direction_vector(direction: int, side: str) -> PlanePoint:
+    """The unit vector of a direction face under the ``side`` reading."""
+    if side == "folded":
+        return _CLOCKWISE[_FOLDED_ONTO.get(direction, direction)]
+    vector = _CLOCKWISE[direction]
+    return vector.mirrored() if side == "counterclockwise" else vector
+
+
+def direction_words(direction: int, side: str) -> str:
+    """Where a direction face points under the ``side`` reading, in words."""
+    if side == "folded":
+        onto = _FOLDED_ONTO.get(direction, direction)
+        return _SIDE_WORDS[onto] + (f", folded onto {onto}" if onto != direction else "")
+    if side == "counterclockwise":
+        return _SIDE_WORDS[{2: 6, 3: 5, 5: 3, 6: 2}.get(direction, direction)]
+    return _SIDE_WORDS[direction]
+
+
+def separation(shot: Shot, reading: Mapping[str, str]) -> Fraction:
+    """Inches from where deviation starts to the target's centre."""
+    if shot.on_target:
+        return Fraction(0)
+    if reading["distance"] == "edge":
+        return shot.short_distance + shot.base_radius
+    return shot.short_distance
+
+
+def cap(shot: Shot, reading: Mapping[str, str]) -> Fraction:
+    """The most the template may move under the reading's ``cap``."""
+    return shot.from_attacker / 2 if reading["cap"] == "half-distance" else shot.max_deviation
+
+
+def start_point(shot: Shot, reading: Mapping[str, str]) -> PlanePoint:
+    return PlanePoint(QSqrt3.of(0), QSqrt3.of(-separation(shot, reading)))
+
+
+def attacker_point(shot: Shot, reading: Mapping[str, str]) -> PlanePoint:
+    return PlanePoint(QSqrt3.of(0), QSqrt3.of(-separation(shot, reading) - shot.from_attacker))
+
+
+def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
+    """Where one roll puts the template: the geometry alone, no bookkeeping."""
+    sep = separation(shot, reading)
+    start = PlanePoint(QSqrt3.of(0), QSqrt3.of(-sep))
+    limit = cap(shot, reading)
+    moved = min(Fraction(roll.distance), limit)
+    vector = direction_vector(roll.direction, reading["side"])
+    point = start + vector.scaled(moved)
+    # |point|^2 = sep^2 - 2 sep moved p + moved^2 with p the (rational) forward part;
+    # the sideways sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1.
+    distance_squared = sep * sep - 2 * sep * moved * vector.y.rational + moved * moved
+    reach = shot.reach
+    reach_squared = reach * reach
+    touching = distance_squared == reach_squared
+    hit = distance_squared < reach_squared or (touching and reading["touch"] == "hit")
+    return Landing(roll, start, point, moved, limit, distance_squared, sep * sep, reach, hit, touching)
+
+
+def hit_count(shot: Shot, reading: Mapping[str, str]) -> int:
+    """How many of the 36 rolls hit, in integer arithmetic (the fast path of the odds).
+
+    Everything is scaled by a common denominator, so the squared distance of each
+    roll is an integer polynomial; mirror-image faces share a forward part and so
+    are counted together."""
+    sep, limit, reach = separation(shot, reading), cap(shot, reading), shot.reach
+    scale = math.lcm(sep.denominator, limit.denominator, reach.denominator)
+    s = sep.numerator * (scale // sep.denominator)
+    reach_sq = (reach.numerator * (scale // reach.denominator)) ** 2
+    most = limit.numerator * (scale // limit.denominator)
+    touch_hits = reading["touch"] == "hit"
+    hits = 0
+    for die in range(1, 7):
+        m = min(die * scale, most)
+        base = s * s + m * m
+        for twice_forward, faces in _FORWARD_PARTS:
+            d = base - twice_forward * s * m
+            if d < reach_sq or (touch_hits and d == reach_sq):
+                hits += faces
+    return hits
+
+
+def probability(shot: Shot, reading: Mapping[str, str]) -> Fraction:
+    """The exact chance that the deviating template hits, over all 36 rolls."""
+    return Fraction(hit_count(shot, reading), 36)
+
+
+# --- the outcome, with events, provenance and decision points -------------------------
+
+
+class _Record:
+    """Collects what one resolution noted; never escapes ``resolve``."""
+
+    def __init__(self, reading: Mapping[str, str]):
+        self.reading = reading
+        self.provenance: dict[str, list[str]] = {piece: [] for piece in PIECES}
+        self.decisions: dict[tuple, Decision] = {}
+        self.consulted: set[str] = set()
+
+    def note(self, piece: str, entry: str) -> None:
+        if entry not in self.provenance[piece]:
+            self.provenance[piece].append(entry)
+
+    def consult(self, point: str, piece: str) -> str:
+        self.consulted.add(point)
+        self.note(piece, f"· reading {point}={self.reading[point]}")
+        return self.reading[point]
+
+    def decide(self, decision: Decision) -> None:
+        key = (decision.point, decision.applicable, decision.prescriptions, decision.near)
+        self.decisions.setdefault(key, decision)
+
+
+def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
+    roll = landing.roll
+    reading = record.reading
+    record.note("template", "aoe.size")
+    record.note("target", "base.size")
+    if shot.on_target:
+        record.note("template", "aim.target")
+    else:
+        record.note("template", "aim.short")
+        record.consult("distance", "template")
+        record.decide(Decision(
+            "distance", (), (), PIECES, near=("aim.short",),
+            detail=f"the shot fell {decimal_text(shot.short_distance, 3)} inches short; the text does not say "
+                   f"whether that runs to the base's centre or to its edge"))
+    record.note("template", "dev.dist")
+    record.note("template", "dev.dir")
+    if roll.direction not in (1, 4):
+        side = record.consult("side", "template")
+        if roll.direction in _FOLDED_ONTO:
+            record.decide(Decision(
+                "side", ("dev.dir", "dev.fold"),
+                (f"direction {roll.direction} goes {_SIDE_WORDS[roll.direction]}",
+                 f"direction {roll.direction} goes where {_FOLDED_ONTO[roll.direction]} goes, "
+                 f"{_SIDE_WORDS[_FOLDED_ONTO[roll.direction]]}"),
+                PIECES, detail=f"direction {roll.direction}: the prose and the code put it on opposite sides"))
+            if side == "folded":
+                record.note("template", "dev.fold")
+        else:
+            record.decide(Decision(
+                "side", ("dev.dir",), (f"direction {roll.direction} goes to one side",), PIECES,
+                detail=f"direction {roll.direction}: nothing says which side of the line of attack it is"))
+    half, maximum = shot.from_attacker / 2, shot.max_deviation
+    by_half, by_max = min(Fraction(roll.distance), half), min(Fraction(roll.distance), maximum)
+    if by_half != by_max:
+        record.consult("cap", "template")
+        record.decide(Decision(
+            "cap", ("dev.cap", "dev.max"),
+            (f"the template moves {decimal_text(by_half, 3)} inches", f"the template moves {decimal_text(by_max, 3)} inches"),
+            PIECES, detail=f"a {roll.distance} on the distance die, {decimal_text(shot.from_attacker, 3)} inches from "
+                           f"the attacker, with a maximum of {decimal_text(maximum, 3)}"))
+    if landing.capped:
+        record.note("template", "dev.cap" if reading["cap"] == "half-distance" else "dev.max")
+    record.note("target", "hit.overlap")
+    if landing.touching:
+        record.consult("touch", "target")
+        record.decide(Decision(
+            "touch", (), (), PIECES, near=("hit.overlap",),
+            detail="the template's edge exactly meets the base's edge"))
+
+
+def _hit_event(landing: Landing) -> Event:
+    what = "touches" if landing.touching else ("overlaps" if landing.hit else "clears")
+    detail = (f"centre distance {landing.centre_distance:.4f} in, template + base radius "
+              f"{float(landing.reach):.4f} in: {what} the base")
+    return Event("hit" if landing.hit else "miss", PIECES, clause="hit.overlap", detail=detail)
+
+
+def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    record = _Record(reading)
+    if isinstance(actions, AllRolls):
+        landings = tuple(land(shot, roll, reading) for roll in ROLLS)
+        for landing in landings:
+            _record_roll(shot, landing, record)
+        record.note("target", "odds.36")
+        odds = Odds(landings)
+        events = (Event("odds", PIECES, clause="odds.36",
+                        detail=f"{odds.hits}/36 = {fraction_text(odds.probability)}"),)
+        after = odds
+    else:
+        landing = land(shot, actions, reading)
+        _record_roll(shot, landing, record)
+        events = ()
+        if landing.capped:
+            events += (Event("capped", ("template",), clause="dev.cap" if reading["cap"] == "half-distance"
+                             else "dev.max", detail=f"the die says {actions.distance}, the template moves "
+                                                    f"{decimal_text(landing.moved, 3)}"),)
+        events += (_hit_event(landing),)
+        after = landing
+    return Outcome(after=after, events=events,
+                   provenance={piece: tuple(entries) for piece, entries in record.provenance.items()},
+                   reading=reading, decisions=tuple(record.decisions.values()),
+                   consulted=frozenset(record.consulted))
+
+
+__all__ = ["ALL_ROLLS", "resolve", "land", "probability", "hit_count", "separation", "cap",
+           "direction_vector", "direction_words", "start_point", "attacker_point"]
