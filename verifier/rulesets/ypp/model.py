@@ -20,6 +20,10 @@ class Heading(Enum):
     S = (0, 1)
     W = (-1, 0)
 
+    # Members are singletons, so identity hashing is exact, and it runs in C rather than
+    # Enum's Python-level __hash__ (a hot spot when resolving thousands of ships).
+    __hash__ = object.__hash__
+
     @property
     def dx(self) -> int:
         return self.value[0]
@@ -78,6 +82,8 @@ class Token(Enum):
     FORWARD = "forward"
     LEFT = "left"
     RIGHT = "right"
+
+    __hash__ = object.__hash__  # see Heading
 
     def side(self, heading: Heading) -> Heading | None:
         if self is Token.LEFT:
