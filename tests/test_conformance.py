@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import textwrap
 import time
@@ -185,7 +184,7 @@ def naive_expectations():
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_wrong_node_implementation_gets_its_failures_reported(capsys, tmp_path):
     code, out, _ = run(capsys, "check", "--impl", "node tests/impls/naive.js", "--json", tmp_path / "r.json",
-                       "--junit", tmp_path / "r.xml", "--github", tmp_path / "gh.txt", "--no-draw")
+                       "--junit", tmp_path / "r.xml", "--github-output", tmp_path / "gh.txt", "--no-draw")
     assert code == 1
     report = json.loads((tmp_path / "r.json").read_text())
     got = {c["id"]: (c["status"], [p["message"] for p in c["problems"] if p["kind"] == "mismatch"])
@@ -269,6 +268,17 @@ def test_known_failures_are_expected_and_lists_must_shrink(capsys, tmp_path):
     suite = ET.parse(tmp_path / "r.xml").getroot().find("testsuite[@name='ypp']")
     assert suite.find("testcase[@name='ypp-move-1a-forward']/failure") is not None
     assert suite.find(f"testcase[@name='{failing[0]}']/skipped").get("type") == "pytest.xfail"
+
+
+def test_reports_never_overwrite_a_case_file(capsys, tmp_path):
+    case = tmp_path / "case.yaml"
+    case.write_text(BUMP.read_text())
+    for option in ("--json", "--junit", "--github-output"):
+        code, _, err = run(capsys, "check", "--no-draw", BUMP, option, case)
+        assert code == 2 and "refusing to write" in err
+    assert case.read_text() == BUMP.read_text()
+    code, out, _ = run(capsys, "check", "--no-draw", "--github", BUMP, "--no-table")  # a flag: BUMP stays a path
+    assert code == 0 and out.strip().splitlines() == ["1 passed, 0 failed"]
 
 
 def test_known_failure_files_are_checked(tmp_path):
@@ -536,9 +546,13 @@ def test_pytest_failure_quotes_the_yaml_and_diffs_fields(pytester, tmp_path):
     pytest_run(pytester, "-q", "--verifier-update-snapshots", cwd=tmp_path)
     assert (tmp_path / "snapshots" / "ypp" / "ypp-broken.png").exists()
     known = tmp_path / "known.txt"
-    known.write_text("ypp-broken: the expectation is wrong on purpose\n")
+    known.write_text("ypp-broken: the expectation is wrong on purpose\nypp-brokn: a typo\n")
     done = pytest_run(pytester, "-q", "--verifier-known-failures", known, "cases/ypp/broken.yaml", cwd=tmp_path)
     assert done.ret == 0 and "1 xfailed" in done.outlines[-1], done.outlines
+    assert f"verifier: {known}:2: no case with id 'ypp-brokn' was run; did you mean 'ypp-broken'?" in done.outlines
+    broken.write_text(broken.read_text().replace("at: [2, 1], heading: E", "at: [2, 2], heading: N"))
+    done = pytest_run(pytester, "-q", "--verifier-known-failures", known, "cases/ypp/broken.yaml", cwd=tmp_path)
+    assert done.ret == 1 and "[XPASS(strict)] known failure" in "\n".join(done.outlines)  # lists shrink
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -40,6 +40,12 @@ def chromium() -> str | None:
     return None
 
 
+NO_BROWSER = ("no Chromium on this machine, so the pages were not opened in a browser: install Debian's "
+              "chromium (apt-get install chromium), as .ci/run does, or set VERIFIER_CHROMIUM to a Chromium or "
+              "Chrome binary")
+pytestmark = pytest.mark.skipif(chromium() is None, reason=NO_BROWSER)
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep the test output clean
         pass
@@ -63,9 +69,7 @@ def served(docs_site, browser):
 def browser():
     binary = chromium()
     if binary is None:
-        pytest.skip("no Chromium on this machine, so the pages were not opened in a browser: install Debian's "
-                    "chromium (apt-get install chromium), as .ci/run does, or set VERIFIER_CHROMIUM to a "
-                    "Chromium or Chrome binary")
+        pytest.skip(NO_BROWSER)
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - the test extra installs it
@@ -103,7 +107,8 @@ def _open(browser, base: str, *, width: int, height: int, mobile: bool = False):
 IMAGES = """() => Array.from(document.images).map(i => ({
     src: i.currentSrc || i.src, complete: i.complete, width: i.naturalWidth, alt: i.alt}))"""
 LINKS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
-SOURCES = "() => Array.from(document.querySelectorAll('source[srcset]')).map(s => new URL(s.srcset, document.baseURI).href)"
+SOURCES = """() => Array.from(document.querySelectorAll('source[srcset]'))
+    .map(s => new URL(s.srcset, document.baseURI).href)"""
 IDS = "() => Array.from(document.querySelectorAll('[id]')).map(e => e.id)"
 
 
@@ -153,7 +158,7 @@ def test_site_in_a_real_browser(served, browser, tmp_path):
     if keep:
         page.screenshot(path=keep)
     context.close()
-    assert problems == []
+    assert problems == [], "\n".join(problems)
     assert (tmp_path / "desktop.png").stat().st_size > 10_000
 
 
@@ -173,4 +178,4 @@ def test_site_on_a_phone(served, browser, tmp_path):
     page.goto(base + "ypp/index.html#clause-move.2d", wait_until="load")
     page.screenshot(path=str(tmp_path / "phone.png"))
     context.close()
-    assert problems == []
+    assert problems == [], "\n".join(problems)

@@ -34,7 +34,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -98,8 +98,9 @@ def adapter_schema() -> dict:
             },
         },
         "case": {
-            "description": "verifier -> implementation: one case to resolve. The expectation is not sent.",
-            "type": "object", "additionalProperties": False,
+            "description": "verifier -> implementation: one case to resolve. The expectation is not sent. "
+                           "Later versions of this protocol may add optional fields; ignore those you do not know.",
+            "type": "object",
             "required": ["type", "id", "ruleset", "readings", "pinned", "before", "actions"],
             "properties": {
                 "type": {"const": "case"},
@@ -593,7 +594,6 @@ class ImplRun:
     failures: Path = Path(".verifier-failures")
     start_failures: int = 0
     given_up: str = ""
-    notes: list[str] = field(default_factory=list)
 
 
 def _case_location(case: Case) -> Location:

@@ -60,6 +60,11 @@ def cmd_check(args) -> int:
     from .runner import RunOptions, check_paths, summary_line
     from .snapshots import SnapshotStore
 
+    for option in ("json", "junit", "github_output"):
+        out = getattr(args, option)
+        if out and Path(out).exists() and _is_protected(Path(out)):
+            raise CaseError(f"refusing to write the --{option.replace('_', '-')} report over a case or snapshot "
+                            "file", Location(out))
     known = None
     if args.known_failures:
         from .known_failures import load_known_failures
@@ -103,13 +108,13 @@ def cmd_check(args) -> int:
         from .known_failures import unused_known_failures
         for note in unused_known_failures(results, known):
             print(f"note: {note}")
-    if args.github:
+    if args.github or args.github_output:
         lines = github_annotations(results)
-        if args.github == "-":
+        if args.github_output:
+            Path(args.github_output).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        else:
             for line in lines:
                 print(line)
-        else:
-            Path(args.github).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if step_summary:
             with open(step_summary, "a", encoding="utf-8") as handle:
@@ -294,11 +299,16 @@ def cmd_docs(args) -> int:
     from .docs import build_site
     if args.examples < 0:
         raise CaseError("--examples must be a number of scenes, 0 or more", Location(None, None, None, "--examples"))
+    if args.jobs is not None and args.jobs < 1:
+        raise CaseError("--jobs must be 1 or more", Location(None, None, None, "--jobs"))
     result = build_site(args.out, cases_dir=args.cases, findings_dir=args.findings, rulesets=args.ruleset or None,
-                        examples=args.examples, seed=args.seed, log=lambda m: print(m, flush=True))
+                        examples=args.examples, seed=args.seed, jobs=args.jobs, log=lambda m: print(m, flush=True))
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
     for s in result.summaries:
-        print(f"{s.key}: {s.clauses} clauses, {s.cases} cases, {s.open} open findings, "
-              f"{s.uncovered} clauses no documented example exercises")
+        print(f"{s.key}: {n(s.clauses, 'clause')}, {n(s.cases, 'case')}, {n(s.open, 'open finding')}; "
+              f"{n(s.uncovered, 'clause')} with no documented example")
     print(f"wrote {result.pages} pages and {result.files} files ({result.bytes / 1e6:.1f} MB) to {result.out} "
           f"in {result.seconds:.1f} s; open {result.out / 'index.html'} in a browser")
     return 0
@@ -333,9 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--known-failures", metavar="FILE",
                        help="cases expected to fail, one 'CASE-ID: reason' a line; they are reported as "
                             "xfail, and a listed case that passes fails the run")
-    check.add_argument("--github", nargs="?", const="-", metavar="FILE",
-                       help="write GitHub Actions annotations (::error file=...,line=...::) to stdout, or to "
-                            "FILE; also appends a summary to $GITHUB_STEP_SUMMARY when it is set")
+    check.add_argument("--github", action="store_true",
+                       help="print GitHub Actions annotations (::error file=...,line=...::), and append a "
+                            "summary to $GITHUB_STEP_SUMMARY when it is set")
+    check.add_argument("--github-output", metavar="FILE", help="like --github, but write the annotations to FILE")
     check.add_argument("--no-table", action="store_true", help="leave out the table per ruleset and clause")
     check.set_defaults(func=cmd_check)
 
@@ -418,6 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="scenes for the quick explorer pass where there is no report (default: 150; "
                            "0 skips the search)")
     docs.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the quick explorer pass (default: 0)")
+    docs.add_argument("--jobs", type=int, metavar="N", help="processes that draw (default: one per core); the site "
+                                                             "is the same with any number")
     docs.set_defaults(func=cmd_docs)
     return parser
 

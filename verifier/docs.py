@@ -14,12 +14,15 @@ image alt text, and read on a phone as on a desktop.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import json
 import os
+import pickle
 import re
 import stat
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,10 +65,6 @@ class Findings:
     entries: list[FindingEntry]
     origin: str  # a sentence: where these findings come from
     matrix: Any = None  # verifier.explore.ExampleMatrix, or None
-
-
-def _documented(cases: Sequence[Any]) -> list[Any]:
-    return [c for c in cases if c.status == "documented" and c.expect is not None]
 
 
 def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
@@ -241,6 +240,87 @@ def _sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
+def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn: Callable, *args, **kwargs) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except NotImplementedError:
+        return default
+    except Exception as error:  # noqa: BLE001 - reported, and the page says less
+        warnings.append(f"{ruleset.key}: {what} failed ({type(error).__name__}: {error}); left out")
+        return default
+
+
+def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict:
+    """A case's pictures: its diagram, the same for narrow screens, and an animation
+    if it has several steps. Returns files, view fields and warnings."""
+    warnings: list[str] = []
+    files: dict[str, bytes] = {}
+    fields: dict[str, Any] = {}
+    image = _attempt(rs, warnings, f"drawing {case.id}", None, rs.draw, case.before, case.actions, outcome,
+                     title=case.title)
+    if image is not None:
+        fields["image"], fields["size"] = f"cases/{name}.png", image.size
+        files[fields["image"]] = _png(image)
+        narrow = _attempt(rs, warnings, f"drawing {case.id} for narrow screens", None,
+                          _optional(rs, "draw_narrow", None), case.before, case.actions,
+                          [("Before", None), ("After: what happened", outcome)], title=case.title)
+        if narrow is not None:
+            fields["narrow"], fields["narrow_size"] = f"cases/{name}-narrow.png", narrow.size
+            files[fields["narrow"]] = _png(narrow)
+    frames = _attempt(rs, warnings, f"animating {case.id}", [], _optional(rs, "draw_frames", []), case.before,
+                      case.actions, outcome)
+    if len(frames) >= 3:
+        fields["gif"], fields["gif_size"] = f"cases/{name}.gif", frames[0][1].size
+        fields["steps"] = [words for words, _ in frames]
+        files[fields["gif"]] = _gif([im for _, im in frames])
+    return {"files": files, "fields": fields, "warnings": warnings}
+
+
+def _draw_finding(rs: Ruleset, finding: Any, panels: list, title: str, name: str) -> dict:
+    """A finding's picture under every reading, and the same for narrow screens."""
+    warnings: list[str] = []
+    files: dict[str, bytes] = {}
+    fields: dict[str, Any] = {}
+    image = _attempt(rs, warnings, f"drawing finding {finding.fingerprint}", None, rs.draw_readings,
+                     finding.before, finding.actions, panels, title=title)
+    if image is not None:
+        fields["image"], fields["size"] = f"findings/{name}.png", image.size
+        files[fields["image"]] = _png(image)
+        narrow = _attempt(rs, warnings, f"drawing finding {finding.fingerprint} for narrow screens", None,
+                          _optional(rs, "draw_narrow", None), finding.before, finding.actions, panels, title=title)
+        if narrow is not None:
+            fields["narrow"], fields["narrow_size"] = f"findings/{name}-narrow.png", narrow.size
+            files[fields["narrow"]] = _png(narrow)
+    return {"files": files, "fields": fields, "warnings": warnings}
+
+
+# The drawing tasks of one build, for worker processes forked from the builder: they
+# inherit this list, so only an index goes to them and only bytes come back.
+_TASKS: list[Callable[[], dict]] = []
+
+
+def _run_task(index: int) -> dict:
+    return _TASKS[index]()
+
+
+def run_tasks(tasks: Sequence[Callable[[], dict]], jobs: int = 1) -> list[dict]:
+    """Run the drawing tasks, in ``jobs`` forked processes on Linux when there is
+    enough to do; in this process otherwise. The results come back in
+    order, so the site is the same either way."""
+    import multiprocessing
+    global _TASKS
+    if jobs > 1 and len(tasks) >= 2 * jobs and sys.platform.startswith("linux"):
+        _TASKS = list(tasks)
+        try:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                return pool.map(_run_task, range(len(tasks)), chunksize=1)
+        except (OSError, pickle.PicklingError):
+            pass  # no processes to be had here: draw in this one
+        finally:
+            _TASKS = []
+    return [task() for task in tasks]
+
+
 class _RulesetPage:
     """Everything on one ruleset's page, worked out once; ``render`` writes the HTML."""
 
@@ -248,6 +328,7 @@ class _RulesetPage:
                  folder: str, warn: Callable[[str], None] = lambda m: None):
         from .explore import example_matrix
         self.warn = warn
+        self.tasks: list[tuple[Any, Callable[[], dict]]] = []  # (view, drawing to do), run by render_site
         self.ruleset = ruleset
         self.folder = folder
         self.files = files
@@ -271,13 +352,20 @@ class _RulesetPage:
     def attempt(self, what: str, default: Any, fn: Callable, *args, **kwargs) -> Any:
         """``fn(*args)``; ``default`` where the ruleset does not provide it, or (with a
         warning) where it fails, so that one broken drawing does not lose the site."""
-        try:
-            return fn(*args, **kwargs)
-        except NotImplementedError:
-            return default
-        except Exception as error:  # noqa: BLE001 - reported, and the page says less
-            self.warn(f"{self.ruleset.key}: {what} failed ({type(error).__name__}: {error}); left out")
-            return default
+        warnings: list[str] = []
+        result = _attempt(self.ruleset, warnings, what, default, fn, *args, **kwargs)
+        for message in warnings:
+            self.warn(message)
+        return result
+
+    def take(self, view: Any, drawn: dict) -> None:
+        """Put what a drawing task made into its view and into the site's files."""
+        for message in drawn.get("warnings", ()):
+            self.warn(message)
+        for name, data in drawn.get("files", {}).items():
+            self.files[f"{self.folder}/{name}"] = data
+        for key, value in drawn.get("fields", {}).items():
+            setattr(view, key, value)
 
     # --- cases ---
 
@@ -293,7 +381,8 @@ class _RulesetPage:
             if case.expect is None:
                 verdict = "This case needs a ruling: the rule text does not say which outcome is right."
             else:
-                mismatches = self.attempt(f"comparing {case.id}", None, rs.compare, case.before, case.expect, outcome)
+                mismatches = self.attempt(f"comparing {case.id}", None, rs.compare, case.before, case.expect,
+                                          outcome)
                 if mismatches is None:
                     verdict = ""
                 elif mismatches:
@@ -305,26 +394,12 @@ class _RulesetPage:
                     verdict = ("The reference resolver gives this outcome, as the rule text says."
                                if case.status == "documented" else
                                "The reference resolver gives this outcome, as the case expects.")
-        view = CaseView(case, outcome, used, sentence, verdict, ok,
-                        _sentence(self.attempt(f"describing {case.id}", "", _optional(rs, "describe_scene", ""), case.before, case.actions)),
+        scene = self.attempt(f"describing {case.id}", "", _optional(rs, "describe_scene", ""), case.before,
+                             case.actions)
+        view = CaseView(case, outcome, used, sentence, verdict, ok, _sentence(scene),
                         anchor=_anchor("case-", case.id, taken))
-        name = view.anchor[len("case-"):]
         if outcome is not None:
-            image = self.attempt(f"drawing {case.id}", None, rs.draw, case.before, case.actions, outcome, title=case.title)
-            if image is not None:
-                view.image, view.size = f"cases/{name}.png", image.size
-                self.files[f"{self.folder}/{view.image}"] = _png(image)
-                narrow = self.attempt(f"drawing {case.id} for narrow screens", None, _optional(rs, "draw_narrow", None), case.before, case.actions,
-                               [("Before", None), ("After: what happened", outcome)], title=case.title)
-                if narrow is not None:
-                    view.narrow, view.narrow_size = f"cases/{name}-narrow.png", narrow.size
-                    self.files[f"{self.folder}/{view.narrow}"] = _png(narrow)
-            frames = self.attempt(f"animating {case.id}", [], _optional(rs, "draw_frames", []), case.before, case.actions, outcome)
-            if len(frames) >= 3:
-                view.gif = f"cases/{name}.gif"
-                view.gif_size = frames[0][1].size
-                view.steps = [words for words, _ in frames]
-                self.files[f"{self.folder}/{view.gif}"] = _gif([im for _, im in frames])
+            self.tasks.append((view, functools.partial(_draw_case, rs, case, outcome, view.anchor[len("case-"):])))
         return view
 
     def exercising(self, clause_id: str) -> list[CaseView]:
@@ -366,23 +441,18 @@ class _RulesetPage:
         anchor = _anchor("finding-", name, taken)
         readings = []
         for label, reading in finding_readings(rs, f):
-            outcome = self.attempt(f"resolving finding {f.fingerprint}", None, rs.resolve, f.before, f.actions, reading)
+            outcome = self.attempt(f"resolving finding {f.fingerprint}", None, rs.resolve, f.before, f.actions,
+                                   reading)
             if outcome is None:
                 continue
-            readings.append((label, reading, outcome, _sentence(self.attempt("summarising a finding", "", rs.summarise, f.before, outcome)),
-                             self.support(reading)))
+            sentence = _sentence(self.attempt("summarising a finding", "", rs.summarise, f.before, outcome))
+            readings.append((label, reading, outcome, sentence, self.support(reading)))
         view = FindingView(entry, anchor, _title(f), _question(rs, f), readings)
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
-        image = self.attempt(f"drawing finding {f.fingerprint}", None, rs.draw_readings, f.before, f.actions, panels, title=view.title)
-        if image is not None:
-            view.image, view.size = f"findings/{anchor[len('finding-'):]}.png", image.size
-            self.files[f"{self.folder}/{view.image}"] = _png(image)
-            narrow = self.attempt(f"drawing finding {f.fingerprint} for narrow screens", None, _optional(rs, "draw_narrow", None), f.before, f.actions, panels,
-                           title=view.title)
-            if narrow is not None:
-                view.narrow, view.narrow_size = f"findings/{anchor[len('finding-'):]}-narrow.png", narrow.size
-                self.files[f"{self.folder}/{view.narrow}"] = _png(narrow)
-        scene = _sentence(self.attempt("describing a finding", "", _optional(rs, "describe_scene", ""), f.before, f.actions))
+        self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
+                                                   anchor[len("finding-"):])))
+        scene = _sentence(self.attempt("describing a finding", "", _optional(rs, "describe_scene", ""), f.before,
+                                       f.actions))
         view.alt = (f"The minimal scene of this question, then its outcome under each reading. {scene} "
                     + " ".join(f"Under {label}: {sentence}" for label, _, _, sentence, _ in readings)).strip()
         data = self.attempt("writing a finding as case data", None, rs.case_data, f.before, f.actions)
@@ -472,8 +542,9 @@ class _RulesetPage:
         thumb = ""
         if view.image:
             w, h = view.size
+            alt = f"Small diagram of the case \u201c{c.title}\u201d; the link goes to the full example."
             thumb = (f'<a class="thumb" href="#{view.anchor}"><img src="{esc(view.image)}" width="{w}" height="{h}" '
-                     f'alt="{esc("Small diagram of the case " + chr(8220) + c.title + chr(8221) + "; the link goes to the full example.")}"></a>')
+                     f'alt="{esc(alt)}"></a>')
         return (f'<li class="card">{thumb}<div><a href="#{view.anchor}">{esc(c.title)}</a> '
                 f"{_status_badge(c.status)}<br><span class=\"sentence\">{esc(view.sentence)}</span></div></li>")
 
@@ -745,17 +816,24 @@ class RulesetSummary:
 
 
 def render_site(rulesets: Sequence[Ruleset], cases: Sequence[Any], findings: Mapping[str, Findings],
-                warn: Callable[[str], None] = lambda m: None) -> tuple[dict[str, bytes], list[RulesetSummary]]:
+                warn: Callable[[str], None] = lambda m: None, jobs: int = 1
+                ) -> tuple[dict[str, bytes], list[RulesetSummary]]:
     """Every file of the site, by its path inside the site's folder. Pure: the same
-    rulesets, cases and findings give the same bytes."""
+    rulesets, cases and findings give the same bytes, with any number of ``jobs``."""
     files: dict[str, bytes] = {"style.css": (ASSETS / "style.css").read_bytes()}
     summaries = []
     taken: set[str] = {"style.css", "index.html"}
+    pages = []
     for ruleset in rulesets:
         folder = _anchor("", ruleset.key, taken)
         mine = [c for c in cases if c.ruleset is ruleset or getattr(c.ruleset, "key", None) == ruleset.key]
-        page = _RulesetPage(ruleset, mine, findings.get(ruleset.key) or Findings([], "No findings were looked for."),
-                            files, folder, warn)
+        pages.append((folder, _RulesetPage(ruleset, mine, findings.get(ruleset.key)
+                                           or Findings([], "No findings were looked for."), files, folder, warn)))
+    work = [(page, view, task) for _, page in pages for view, task in page.tasks]
+    for (page, view, _), drawn in zip(work, run_tasks([task for _, _, task in work], jobs)):
+        page.take(view, drawn)
+    for folder, page in pages:
+        ruleset = page.ruleset
         files[f"{folder}/index.html"] = page.render("../index.html", "../style.css").encode("utf-8")
         summaries.append(RulesetSummary(
             ruleset.key, ruleset.title, f"{folder}/index.html", len(ruleset.clauses), len(page.cases),
@@ -769,9 +847,11 @@ def _index(summaries: Sequence[RulesetSummary]) -> str:
     rows = []
     for s in summaries:
         rows.append(f'<tr><th scope="row"><a href="{esc(s.page)}">{esc(s.title)}</a><br><code>{esc(s.key)}</code>'
-                    f"</th><td>{s.clauses}</td><td>{s.cases}<span class=\"sub\"> ({s.documented} documented)</span>"
-                    f"</td><td>{s.open}" + (f'<span class="sub"> ({s.resolved} resolved)</span>' if s.resolved else "")
-                    + f"</td><td>{s.uncovered}</td></tr>")
+                    f'</th><td data-label="clauses">{s.clauses}</td><td data-label="cases">{s.cases}'
+                    f'<span class="sub"> ({s.documented} documented)</span></td>'
+                    f'<td data-label="open findings">{s.open}'
+                    + (f'<span class="sub"> ({s.resolved} resolved)</span>' if s.resolved else "")
+                    + f'</td><td data-label="clauses no documented example exercises">{s.uncovered}</td></tr>')
     total_cases = sum(s.cases for s in summaries)
     body = f"""<h1 id="top">Rule pages</h1>
 <p class="lede">The rules of each game, clause by clause, with every example drawn before and after. The pages are
@@ -984,10 +1064,16 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     return Findings(entries, origin, matrix)
 
 
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
 def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "cases",
                findings_dir: Path | str | None = "explore", rulesets: Sequence[str] | None = None,
-               examples: int = QUICK_EXAMPLES, seed: int = 0,
+               examples: int = QUICK_EXAMPLES, seed: int = 0, jobs: int | None = None,
                log: Callable[[str], None] = lambda m: None) -> BuildResult:
+    """Build the site into ``out``: gather cases and findings, draw (in ``jobs``
+    processes; default one per core), write. Refuses an unsafe ``out`` before any work."""
     start = time.perf_counter()
     out = Path(out)
     cases_dir = Path(cases_dir) if cases_dir is not None else None
@@ -1006,7 +1092,7 @@ def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "case
     for ruleset in chosen:
         findings[ruleset.key] = gather_findings(ruleset, cases, findings_dir=findings_dir, cases_dir=cases_dir,
                                                 examples=examples, seed=seed, warn=warn)
-    files, summaries = render_site(chosen, cases, findings, warn)
+    files, summaries = render_site(chosen, cases, findings, warn, jobs=default_jobs() if jobs is None else jobs)
     root = write_site(out, files, protect=protect)
     return BuildResult(root, len(files), sum(len(b) for b in files.values()),
                        sum(1 for name in files if name.endswith(".html")), time.perf_counter() - start,

@@ -90,6 +90,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         run.impl.close()
 
 
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    """Name known-failure entries that no collected case has (a renamed or deleted case)."""
+    known = config.stash.get(_known_key, None)
+    seen = config.stash.get(_seen_key, {})
+    if known is None or not seen:
+        return
+    from types import SimpleNamespace
+    from .known_failures import unused_known_failures
+    collected = [SimpleNamespace(id=case_id) for _, case_id in sorted(seen)]  # only ids are looked at
+    for note in unused_known_failures(collected, known):
+        terminalreporter.write_line(f"verifier: {note}", yellow=True)
+
+
 def _registered(config: pytest.Config, name: str, description: str) -> None:
     """Register a marker once, so that --strict-markers accepts it."""
     done = config.stash.setdefault(_markers_key, set())

@@ -166,7 +166,7 @@ def _free_spot(view: _View, around: Inches, radius: float, content: str, avoid: 
     r = view.length(radius)
     for angle in (35, -35, 145, -145, 0, 180):
         a = math.radians(angle)
-        x, y = cx + math.cos(a) * (r + 5 * s), cy - math.sin(a) * (r + 5 * s)
+        x, y = cx + math.cos(a) * (r + 8 * s), cy - math.sin(a) * (r + 8 * s)
         left = x if math.cos(a) >= 0 else x - w
         box = (left, y - h / 2, left + w, y + h / 2)
         clear = all(_box_clear(box, view.px(c), view.length(rr) + 2 * s) for c, rr in avoid)
@@ -326,6 +326,8 @@ def _panel_after(shot: Shot, landing: Landing, reading: Mapping[str, str], view:
     _paint_template(image, view, shot, start, ghost=True)
     _paint_template(image, view, shot, point)
     draw = ImageDraw.Draw(image)
+    if landing.capped:
+        _paint_uncapped(draw, view, landing, reading)
     if landing.moved:
         vd.arrow(draw, [view.px(start), view.px(point)], fill=vd.INK, width=2 * view.s, head=11 * view.s)
     _paint_contact(draw, view, shot, landing)
@@ -333,6 +335,23 @@ def _panel_after(shot: Shot, landing: Landing, reading: Mapping[str, str], view:
     vd.text(draw, (view.left + 8 * view.s, 10 * view.s), verdict, size=16 * view.s,
             fill=HIT if landing.hit else vd.MUTED, anchor="la", stroke=2 * view.s, stroke_fill=AREA)
     return image.convert("RGB")
+
+
+def _uncapped_point(landing: Landing, reading: Mapping[str, str]) -> Inches:
+    vx, vy = direction_vector(landing.roll.direction, reading["side"]).floats()
+    sx, sy = landing.start.floats()
+    return (sx + vx * landing.roll.distance, sy + vy * landing.roll.distance)
+
+
+def _paint_uncapped(draw: ImageDraw.ImageDraw, view: _View, landing: Landing, reading: Mapping[str, str]) -> None:
+    """Where the die alone would have sent the template: a faint dashed line on to a cross."""
+    s = view.s
+    a, b = view.px(landing.point.floats()), view.px(_uncapped_point(landing, reading))
+    vd.dashed_line(draw, [a, b], fill=ATTACK, width=s, dash=(3 * s, 3 * s))
+    k = 5 * s
+    draw.line([(b[0] - k, b[1] - k), (b[0] + k, b[1] + k)], fill=ATTACK, width=2 * s)
+    draw.line([(b[0] - k, b[1] + k), (b[0] + k, b[1] - k)], fill=ATTACK, width=2 * s)
+    _label(draw, (b[0] + 8 * s, b[1]), f"the die's {landing.roll.distance} in, capped", s, fill=vd.MUTED, size=10)
 
 
 def _spot_groups(odds: Odds) -> list[tuple[Inches, list[Landing]]]:
@@ -472,9 +491,10 @@ def _contact_words(landing: Landing, reading: Mapping[str, str]) -> str:
 
 
 def _key_entries(s: int, odds: bool, landings: Sequence[Landing] = ()) -> list[vd.LegendEntry]:
-    entries = [vd.LegendEntry(_glyph_disc(BASE, s), "target's base", "to scale; grid lines 1 inch apart"),
-               vd.LegendEntry(_glyph_disc(TEMPLATE, s), "AOE template", "where it lands"),
-               vd.LegendEntry(_glyph_disc(TEMPLATE, s, ghost=True), "aimed template", "where the shot put it"),
+    entries = [vd.LegendEntry(_glyph_disc(BASE, s), "target's base", "to scale; grid lines 1 inch apart")]
+    if not odds:
+        entries.append(vd.LegendEntry(_glyph_disc(TEMPLATE, s), "AOE template", "where it lands"))
+    entries += [vd.LegendEntry(_glyph_disc(TEMPLATE, s, ghost=True), "aimed template", "where the shot put it"),
                vd.LegendEntry(_glyph_arrow(ATTACK, s, dash=True), "line of attack", "forward is up"),
                vd.LegendEntry(_glyph_face(s), "direction die face", "1 straight on, 4 straight back")]
     if odds:
@@ -534,6 +554,33 @@ def _odds_entries(shot: Shot, odds: Odds, reading: Mapping[str, str]) -> list[vd
     return entries
 
 
+def _caption_lines(shot: Shot, outcome: Outcome) -> list[str]:
+    reading = outcome.reading
+    after = outcome.after
+    if isinstance(after, Odds):
+        hits = [landing.roll for landing in after.landings if landing.hit]
+        return [f"{after.hits} of 36 rolls hit ({fraction_text(after.probability)})",
+                "hitting: " + (", ".join(f"{r.distance}-{r.direction}" for r in hits) or "none")]
+    roll = after.roll
+    return [f"{'HIT' if after.hit else 'MISS'}: {_contact_words(after, reading)}",
+            f"moves {decimal_text(after.moved, 2)} in {direction_words(roll.direction, reading['side'])}; "
+            f"{_cap_words(shot, after, reading)}"]
+
+
+def _with_caption(image: Image.Image, lines: Sequence[str], fs: int, s: int) -> Image.Image:
+    """``image`` with ``lines`` of text wrapped under it to its width."""
+    size = fs - s
+    wrapped = [part for line in lines for part in vd.wrap(line, size, image.width - 4 * s)]
+    step = round(size * 1.4)
+    out = Image.new("RGB", (image.width, image.height + 6 * s + step * len(wrapped)), vd.PAPER)
+    out.paste(image, (0, 0))
+    draw = ImageDraw.Draw(out)
+    for i, line in enumerate(wrapped):
+        vd.text(draw, (2 * s, image.height + 6 * s + step * i), line, size=size, fill=vd.INK if i == 0 else vd.MUTED,
+                anchor="la")
+    return out
+
+
 def roll_table(odds: Odds, s: int, *, size: int = 11) -> Image.Image:
     """A 6x6 table of the rolls: a row per direction face, a column per distance,
     hits filled."""
@@ -577,6 +624,8 @@ def _interest(shot: Shot, actions: Actions, reading: Mapping[str, str], outcome:
         for _, point, _ in _rose(start, moved, reading["side"]):
             circles.append((point, 0.45))
         circles.append((landing.point.floats(), float(shot.template_radius)))
+        if landing.capped and isinstance(actions, Roll):
+            circles.append((_uncapped_point(landing, reading), 0.4))
     attacker_y = float(attacker_point(shot, reading).y)
     circles.append(((0.0, max(attacker_y, start[1] - float(shot.template_radius) - 1.4)), 0.0))
     if outcome is not None and isinstance(outcome.after, Odds):
@@ -612,13 +661,17 @@ def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
 
     fs = font_size * s
     column = legend_width * s
+    if len(outcomes) > 1:
+        # One reading per panel: say what happened right under each one.
+        images = [(name, _with_caption(img, _caption_lines(shot, outcome), fs, s) if outcome is not None else img)
+                  for (name, img), (_, outcome) in zip(images, panels)]
     landings = [o.after for o in outcomes if isinstance(o.after, Landing)]
     groups = [group for o in outcomes if isinstance(o.after, Odds) for _, group in _spot_groups(o.after)]
     odds = any(isinstance(o.after, Odds) for o in outcomes)
     legends = [vd.legend(_key_entries(s, odds, groups if odds else landings), size=fs, padding=0,
                          max_width=column, heading="Key", stacked=False)]
     for name, outcome in panels:
-        if outcome is None:
+        if outcome is None or len(outcomes) > 1:
             continue
         reading = outcome.reading or first
         heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"

@@ -81,10 +81,13 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
 # --- shrinking --------------------------------------------------------------------------
 
 
+PLAIN_DISTANCE = Fraction(12)
+
+
 def simpler(shot: Shot, actions: Actions) -> Iterator[tuple[Shot, Actions]]:
     """Strictly simpler variants, simplest changes first: one roll instead of all,
     smaller dice, a shot at the target instead of a short one, smaller sizes, rounder
-    distances, the seed's default maximum."""
+    distances, the seed's default maximum, an attacker 12 inches away."""
     if isinstance(actions, AllRolls):
         for roll in ROLLS:
             yield shot, roll
@@ -109,10 +112,11 @@ def simpler(shot: Shot, actions: Actions) -> Iterator[tuple[Shot, Actions]]:
     for size in BASE_SIZES:
         if size < shot.base:
             yield replace(shot, base=size), actions
-    if shot.from_attacker.denominator != 1 and shot.from_attacker > 1:
-        yield replace(shot, from_attacker=Fraction(int(shot.from_attacker))), actions
-    elif shot.from_attacker > 1:
-        yield replace(shot, from_attacker=shot.from_attacker - 1), actions
+    # An attacker 12 inches away is the plainest: no cap binds a d6 there.
+    if shot.from_attacker != PLAIN_DISTANCE:
+        yield replace(shot, from_attacker=PLAIN_DISTANCE), actions
+        if shot.from_attacker.denominator != 1 and shot.from_attacker > 1:
+            yield replace(shot, from_attacker=Fraction(int(shot.from_attacker))), actions
 
 
 # --- the exhaustive space ---------------------------------------------------------------
@@ -178,4 +182,4 @@ def expect_data(shot: Shot, outcome: Outcome) -> dict:
                 "hit_rolls": [[r.roll.distance, r.roll.direction] for r in after.landings if r.hit]}
     x, y = after.point.floats()
     return {"result": "hit" if after.hit else "miss", "landing": [round(x, 4), round(y, 4)],
-            "moved": float(after.moved), "clearance": round(after.clearance, 4)}
+            "moved": length_data(after.moved), "clearance": round(after.clearance, 4)}

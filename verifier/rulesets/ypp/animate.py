@@ -162,8 +162,11 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
         elif parsed is not None:
             detail = _HINT.get((parsed[1], 1 if parsed[2] else (2 if turners_in(i) else 0)), "")
         elif i == 0:
-            detail = ("dashed arrows show each ship's tokens, numbered by round" if rounds > 1
-                      else "dashed arrows show each ship's token")
+            if not any(token is not Token.NONE for r in turn.rounds for _, token in r):
+                detail = "no ship plays a token: only wind and whirlpools move them"
+            else:
+                detail = ("dashed arrows show each ship's tokens, numbered by round" if rounds > 1
+                          else "dashed arrows show each ship's token")
         else:
             detail = ""
         legend_img = None
