@@ -118,6 +118,9 @@ def test_odds_are_exact_36ths_and_the_fast_path_agrees_with_the_resolver(shot, r
     odds = resolve(shot, ALL_ROLLS, reading).after
     assert odds.probability == p == Fraction(hit_count(shot, reading), 36)
     assert [l.hit for l in odds.landings] == [land(shot, roll, reading).hit for roll in ROLLS]
+    for landing in odds.landings:  # the closed form used for the hit test, against the exact point
+        assert landing.point.norm_squared() == QSqrt3.of(landing.distance_squared)
+        assert (landing.point - landing.start).norm_squared() == QSqrt3.of(landing.moved ** 2)
 
 
 @settings(max_examples=150, deadline=None, database=None)

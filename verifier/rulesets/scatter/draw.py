@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from ... import draw as vd
 from ...ruleset import Outcome
 from .exact import decimal_text, fraction_text
-from .model import ALL_ROLLS, DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .resolver import attacker_point, direction_vector, direction_words, land, start_point
 
 TEMPLATE = vd.OKABE_ITO["orange"]
@@ -376,30 +376,28 @@ def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: _View)
     farthest = max(float(landing.moved) for landing in odds.landings)
     _paint_rose(draw, view, start, farthest, reading["side"], None)
     for point, group in _spot_groups(odds):
-        _paint_spot(draw, view.px(point), group, s)
+        _paint_spot(draw, view.px(point), group[0].hit, min(l.roll.distance for l in group), len(group), s)
     return image.convert("RGB")
 
 
-def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, group: list[Landing], s: int,
+def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, hit: bool, distance: int, count: int, s: int,
                 count_label: bool = True) -> None:
-    """One landing spot, numbered by its distance die; a second ring and a count
-    where several rolls land together (the seed's fold, or a cap)."""
+    """One landing spot, numbered by its (smallest) distance die; a second ring and a
+    count where several rolls land together (the seed's fold, or a cap)."""
     r = 7 * s
-    hit = group[0].hit
-    if len(group) > 1:
+    if count > 1:
         R = r + 3 * s
         draw.ellipse([centre[0] - R, centre[1] - R, centre[0] + R, centre[1] + R], fill=vd.PAPER,
                      outline=vd.INK if hit else MISS, width=s)
         if count_label:
-            vd.text(draw, (centre[0] + R + s, centre[1] - R + s), f"x{len(group)}", size=9 * s, fill=vd.INK,
+            vd.text(draw, (centre[0] + R + s, centre[1] - R + s), f"x{count}", size=9 * s, fill=vd.INK,
                     anchor="ld", stroke=s, stroke_fill=AREA)
     box = [centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r]
     if hit:
         draw.ellipse(box, fill=HIT, outline=vd.INK, width=s)
     else:
         draw.ellipse(box, fill=vd.PAPER, outline=MISS, width=2 * s)
-    distances = sorted({landing.roll.distance for landing in group})
-    vd.text(draw, centre, str(distances[0]), size=9 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
+    vd.text(draw, centre, str(distance), size=9 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
 
 
 # --- legends ----------------------------------------------------------------------------
@@ -453,9 +451,7 @@ def _glyph_bang(s: int):
 def _glyph_spot(hit: bool, s: int, count: int = 1):
     def paint(draw, box):
         x0, y0, x1, y1 = box
-        rolls = [Landing(Roll(2, 1), None, None, Fraction(2), Fraction(6), Fraction(0), Fraction(0), Fraction(0),
-                         hit, False)] * count
-        _paint_spot(draw, ((x0 + x1) / 2, (y0 + y1) / 2), rolls, s, count_label=False)
+        _paint_spot(draw, ((x0 + x1) / 2, (y0 + y1) / 2), hit, 2, count, s, count_label=False)
     return paint
 
 

@@ -222,7 +222,8 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
         record.note("target", "odds.36")
         odds = Odds(landings)
         events = (Event("odds", PIECES, clause="odds.36",
-                        detail=f"{odds.hits}/36 = {fraction_text(odds.probability)}"),)
+                        detail=f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}"
+                                                    if odds.probability.denominator != 36 else "")),)
         after = odds
     else:
         landing = land(shot, actions, reading)
