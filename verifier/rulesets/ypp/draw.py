@@ -26,7 +26,6 @@ HULL_LENGTH = {SizeClass.SMALL: 0.45, SizeClass.MEDIUM: 0.6, SizeClass.LARGE: 0.
 
 OFF_BOARD = (236, 236, 236)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
-_TILE_IN_TEXT = re.compile(r"\((-?\d+), (-?\d+)\)")
 
 State = Mapping[str, tuple[Tile, Heading]]
 
@@ -135,35 +134,6 @@ class _Mark:
     start: Tile | None = None  # push: from
     end: Tile | None = None  # push: to
     where: Tile | None = None  # the tile named in the words (rock, push destination)
-
-
-def _claims(board: Board, turn: Turn, state: State, round_no: int, phase: str, name: str
-            ) -> tuple[Tile | None, Tile | None]:
-    """(Kept for animate.py until it reads Event.at.) The tiles ``name`` claims in steps 1 and 2."""
-    if name not in state:
-        return None, None
-    at, heading = state[name]
-    if phase == "move":
-        if round_no - 1 >= len(turn.rounds):
-            return None, None
-        token = turn.token(round_no - 1, name)
-        if token is Token.NONE:
-            return None, None
-        via = heading.ahead(at)
-        side = token.side(heading)
-        return via, (side.ahead(via) if side is not None else None)
-    direction = board.wind_at.get(at)
-    if direction is not None:
-        return direction.ahead(at), None
-    if at in board.whirl_at:
-        return board.whirl_path(at)
-    return None, None
-
-
-def _step_of(clause: str) -> tuple[int, ...]:
-    """(Kept for animate.py until it reads Event.step.)"""
-    m = re.match(r"^(?:move|wind)\.([12])[a-e]$", clause)
-    return (int(m.group(1)),) if m else (1, 2)
 
 
 def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
