@@ -299,6 +299,24 @@ def big_scene(ships: int, seed: int = 1, board_size: int = BOARD_SIZE, wind_tile
     return BigScene(Scene(board, fleet), Turn(tuple(rounds)), region)
 
 
+def count_calls(fn: Callable[[], Any]) -> int:
+    """Python and C function calls made by ``fn``: a machine-independent measure of work,
+    which shows whether growth is in the algorithm or in the memory hierarchy."""
+    count = 0
+
+    def tally(frame, event, arg):
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(tally)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
 def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, record: bool = False,
               budget: float = 30.0, progress: Callable[[str], None] | None = None,
               gc_ships: int | None = None) -> dict[str, Any]:
@@ -339,6 +357,7 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
                 paused = measure_once_each(run, reps)
             finally:
                 gc.enable()
+        calls = count_calls(run) if n <= 10_000 else None
         before = {s.name: (s.at, s.heading) for s in big.scene.ships}
         changed = sum((s.at, s.heading) != before[s.name] for s in outcome.after.ships)
         kinds: dict[str, int] = {}
@@ -355,13 +374,16 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
             "ships_changed": changed,
             "events": len(outcome.events),
             "event_kinds": dict(sorted(kinds.items())),
+            **({"function_calls": calls} if calls else {}),
             **({"seconds_gc_paused": paused.best, "seconds_gc_paused_median": paused.median} if paused else {}),
         })
         del big, outcome, last_outcome[:]
     ratios = {}
     for a, b in zip(rows, rows[1:]):
-        ratios[f"{b['ships']}/{a['ships']}"] = {"ships": b["ships"] / a["ships"],
-                                                "time": b["seconds"] / a["seconds"]}
+        ratios[f"{b['ships']}/{a['ships']}"] = {
+            "ships": b["ships"] / a["ships"], "time": b["seconds"] / a["seconds"],
+            **({"function_calls": b["function_calls"] / a["function_calls"]}
+               if "function_calls" in a and "function_calls" in b else {})}
     result: dict[str, Any] = {"board": [BOARD_SIZE, BOARD_SIZE], "rounds": ROUNDS, "record": record,
                               "turns": rows, "ratios": ratios, "skipped": skipped}
     if memory_ships:
@@ -456,8 +478,9 @@ def table(results: dict[str, Any]) -> str:
                          f"projected {row['projected_seconds']:.0f} s > budget {row['budget_seconds']:.0f} s"))
         for name, ratio in big["ratios"].items():
             a, b = name.split("/")
+            work = (f"; function calls grow {ratio['function_calls']:.2f}x" if "function_calls" in ratio else "")
             rows.append((f"turn: t({int(a):,})/t({int(b):,})", f"{ratio['time']:.1f}",
-                         f"{ratio['ships']:.0f}x the ships (linear growth gives about {ratio['ships']:.0f})"))
+                         f"{ratio['ships']:.0f}x the ships (linear growth gives about {ratio['ships']:.0f}){work}"))
         memory = big.get("memory")
         if memory:
             rows.append((f"turn: peak memory, {memory['ships']:,} ships", _mb(memory["peak_bytes"]),
@@ -481,11 +504,17 @@ def _load_average() -> tuple[float, float, float] | None:
 def main(args) -> int:
     suite = getattr(args, "suite", None) or "core"
     code = main_core(args) if suite in ("core", "all") else 0
+    quick = bool(getattr(args, "quick", False))
+    extra = []
     if suite in ("explore", "all"):
-        from .bench_explore import run
-        rows = run(quick=bool(getattr(args, "quick", False)))
+        from .bench_explore import run as explore_figures
+        extra.append(("explorer", explore_figures(quick=quick)))
+    if suite in ("scatter", "all"):
+        from .rulesets.scatter.bench import run as scatter_figures
+        extra.append(("scatter", scatter_figures(quick)))
+    for title, rows in extra:
         width = max(len(name) for name, _ in rows)
-        print("explorer")
+        print(title)
         for name, value in rows:
             print(f"  {name:<{width}}  {value}")
     return code

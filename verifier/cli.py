@@ -407,9 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--cases", default="cases", metavar="DIR")
     bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
     bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    bench.add_argument("--suite", choices=["core", "explore", "all"], default="core",
+    bench.add_argument("--suite", choices=["core", "explore", "scatter", "all"], default="core",
                        help="core: check, resolver rounds and big turns (default); explore: the exhaustive "
-                            "two-ship space and the search's time to find each class; all: both")
+                            "two-ship space and the search's time to find each class; scatter: exact odds "
+                            "per geometry and a 10,000-geometry sweep; all: everything")
     bench.set_defaults(func=cmd_bench)
 
     docs = sub.add_parser(
