@@ -240,35 +240,49 @@ class Ruleset:
         raise NotImplementedError
 
     # --- what the explorer needs ---------------------------------------------
+    # A ruleset names a module as ``explorer`` that defines these functions:
+    #   outcome_key(outcome), strategy(), transforms(before, actions),
+    #   invariant_breaches(before, actions, outcome), simpler(before, actions),
+    #   exhaustive_space(terrain), case_data(before, actions), expect_data(before, outcome).
+    # The first two are required for a search; the others have harmless defaults.
+
+    explorer: Any = None
+
+    def _hook(self, name: str, default: Any = None) -> Any:
+        hook = getattr(self.explorer, name, None)
+        if hook is None and default is None:
+            raise NotImplementedError(f"ruleset {self.key!r} has no explorer function {name!r}")
+        return hook or default
 
     def outcome_key(self, outcome: Outcome) -> Any:
         """A hashable value; two outcomes are the same iff their keys are equal."""
-        raise NotImplementedError
-
-    def transforms(self, before: Any, actions: Any) -> list[Transform]:
-        return []
-
-    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple, str]]:
-        return []
+        return self._hook("outcome_key")(outcome)
 
     def strategy(self):
         """A Hypothesis strategy of (before, actions) pairs that favour interaction."""
-        raise NotImplementedError
+        return self._hook("strategy")()
+
+    def transforms(self, before: Any, actions: Any) -> list[Transform]:
+        return self._hook("transforms", lambda b, a: [])(before, actions)
+
+    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple, str]]:
+        return self._hook("invariant_breaches", lambda b, a, o: [])(before, actions, outcome)
 
     def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
         """Strictly simpler variants of a scene, for shrinking findings."""
-        return iter(())
+        return self._hook("simpler", lambda b, a: iter(()))(before, actions)
 
     def exhaustive_space(self, terrain: bool = False) -> tuple[int, Iterator[tuple[Any, Any]]]:
-        raise NotImplementedError
+        """(size, scenes) of the ruleset's small bounded space; ``terrain`` asks for the larger one."""
+        return self._hook("exhaustive_space")(terrain=terrain)
 
     def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
         """The ``before`` and ``actions`` sections of a case file for this scene."""
-        raise NotImplementedError
+        return self._hook("case_data")(before, actions)
 
     def expect_data(self, before: Any, outcome: Outcome) -> dict:
         """The ``expect`` section of a case file that this outcome satisfies."""
-        raise NotImplementedError
+        return self._hook("expect_data")(before, outcome)
 
     def summarise(self, before: Any, outcome: Outcome) -> str:
         """One sentence saying what happened."""

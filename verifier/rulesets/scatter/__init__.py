@@ -42,6 +42,7 @@ def _rolls_text(rolls) -> str:
 
 class ScatterRuleset(Ruleset):
     key = "scatter"
+    explorer = explore
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS
@@ -169,32 +170,6 @@ class ScatterRuleset(Ruleset):
     def draw_readings(self, before, actions, outcomes, **options):
         from .draw import draw_panels
         return draw_panels(before, actions, list(outcomes), **options)
-
-    # The explorer's hooks live in explore.py.
-    def outcome_key(self, outcome):
-        return explore.outcome_key(outcome)
-
-    def transforms(self, before, actions):
-        return explore.transforms(before, actions)
-
-    def invariant_breaches(self, before, actions, outcome):
-        return explore.invariant_breaches(before, actions, outcome)
-
-    def strategy(self):
-        from .strategies import shots_and_rolls
-        return shots_and_rolls()
-
-    def simpler(self, before, actions):
-        return explore.simpler(before, actions)
-
-    def exhaustive_space(self, terrain=False):
-        return explore.exhaustive_space(finer=terrain)
-
-    def case_data(self, before, actions):
-        return explore.case_data(before, actions)
-
-    def expect_data(self, before, outcome):
-        return explore.expect_data(before, outcome)
 
     def report_sections(self, cases: Sequence[Any], out=None):
         from .report import report_sections

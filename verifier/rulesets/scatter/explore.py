@@ -47,6 +47,11 @@ def transforms(shot: Shot, actions: Actions) -> list[Transform]:
     return [Transform("symmetry", "mirror across the line of attack", shot, mirrored, _mirror_key)]
 
 
+def strategy():
+    from .strategies import shots_and_rolls
+    return shots_and_rolls()
+
+
 def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, pieces, detail) for every breach under the outcome's reading."""
     after = outcome.after
@@ -125,13 +130,13 @@ ON_TARGET_DISTANCES = (2, 4, 8, 12)
 WEAPON_RANGES = (6, 12)
 
 
-def exhaustive_space(finer: bool = False) -> tuple[int, Iterator[tuple[Shot, Actions]]]:
+def exhaustive_space(terrain: bool = False) -> tuple[int, Iterator[tuple[Shot, Actions]]]:
     """Every template and base size, with every aim below, under every one of the 36
     rolls and under 'all': a target in range at 2, 4, 8 or 12 inches; or a shot
     that fell short, by half an inch to 6 inches in half-inch steps (quarter-inch
-    steps with ``finer``), written plain or plus the base radius, from a weapon of
+    steps with ``terrain``, which for scatter means a finer grid), written plain or plus the base radius, from a weapon of
     range 6 or 12."""
-    step = Fraction(1, 4) if finer else Fraction(1, 2)
+    step = Fraction(1, 4) if terrain else Fraction(1, 2)
     shorts = [step * k for k in range(1, int(6 / step) + 1)]
     aims = [(Fraction(d), None, False) for d in ON_TARGET_DISTANCES]
     aims += [(Fraction(rng), short, plus) for rng in WEAPON_RANGES for short in shorts for plus in (False, True)]

@@ -31,6 +31,7 @@ def _event_text(kind: str, ships: tuple[str, ...], round_no: int) -> str:
 
 class YppRuleset(Ruleset):
     key = "ypp"
+    explorer = explore
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
@@ -143,32 +144,5 @@ class YppRuleset(Ruleset):
     def describe_scene(self, before, actions):
         from .animate import describe_scene
         return describe_scene(before, actions)
-
-    # The explorer's hooks live in explore.py.
-    def outcome_key(self, outcome):
-        return explore.outcome_key(outcome)
-
-    def transforms(self, before, actions):
-        return explore.transforms(before, actions)
-
-    def invariant_breaches(self, before, actions, outcome):
-        return explore.invariant_breaches(before, actions, outcome)
-
-    def strategy(self):
-        from .strategies import scenes_and_turns
-        return scenes_and_turns()
-
-    def simpler(self, before, actions):
-        return explore.simpler(before, actions)
-
-    def exhaustive_space(self, terrain=False):
-        return explore.exhaustive_space(terrain=terrain)
-
-    def case_data(self, before, actions):
-        return explore.scene_data(before, actions)
-
-    def expect_data(self, before, outcome):
-        return explore.expect_data(before, outcome)
-
 
 RULESET = YppRuleset()

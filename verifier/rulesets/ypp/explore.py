@@ -87,6 +87,11 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     return found
 
 
+def strategy():
+    from .strategies import scenes_and_turns
+    return scenes_and_turns()
+
+
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
@@ -230,7 +235,7 @@ def exhaustive_space(radius: int = 3, terrain: bool = False) -> tuple[int, Itera
 
 # --- back to case data ---------------------------------------------------------
 
-def scene_data(scene: Scene, turn: Turn) -> tuple[dict, list]:
+def case_data(scene: Scene, turn: Turn) -> tuple[dict, list]:
     b = scene.board
     board: dict[str, Any] = {"size": [b.width, b.height]}
     if b.rocks:

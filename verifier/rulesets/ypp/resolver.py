@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ...ruleset import Decision, Event, Outcome
-from .model import Board, Heading, Scene, Ship, Tile, Token, Turn
+from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 # Enum.value is a property in 3.11 (two of them per Heading.ahead); look the steps up once.
 _DELTA = {h: h.value for h in Heading}
@@ -36,6 +36,8 @@ def _ahead(heading: Heading, tile: Tile) -> Tile:
 
 # Bump effects.
 _STOP, _KNOCK, _PUSH = "stop", "knock", "push"
+_MOTION = {("move", False): "going forward", ("move", True): "turning",
+           ("wind", False): "blown by wind", ("wind", True): "whirling"}
 _EFFECT_TEXT = {
     _STOP: "neither ship moves",
     _KNOCK: "the standing ship is knocked on, the mover stays",
@@ -184,8 +186,8 @@ class _Run:
             self.decisions.append(Decision(
                 "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
                 (mover.name, other), self.round,
-                detail=f"{'turning' if mover.turning else 'straight'} {phase.name} mover of class {mine} "
-                       f"bumps a standing ship of class {theirs}"))
+                detail=f"{mover.name}, {_MOTION[phase.name, mover.turning]} as a {SizeClass(mine).label} ship, "
+                       f"bumps the standing {SizeClass(theirs).label} ship {other}"))
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
