@@ -435,7 +435,7 @@ class _RulesetPage:
 
     def _finding_view(self, entry: FindingEntry, taken: set[str]) -> FindingView:
         from .explore import finding_readings
-        from .findings import _question, _title, dump_yaml, slug
+        from .findings import finding_question, finding_title, dump_yaml, slug
         rs, f = self.ruleset, entry.finding
         name = slug(f"{f.kind}-{f.point}-{'-'.join(f.clauses)}-{f.label}") or "finding"
         anchor = _anchor("finding-", name, taken)
@@ -447,7 +447,7 @@ class _RulesetPage:
                 continue
             sentence = _sentence(self.attempt("summarising a finding", "", rs.summarise, f.before, outcome))
             readings.append((label, reading, outcome, sentence, self.support(reading)))
-        view = FindingView(entry, anchor, _title(f), _question(rs, f), readings)
+        view = FindingView(entry, anchor, finding_title(f), finding_question(rs, f), readings)
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
         self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
                                                    anchor[len("finding-"):])))
@@ -715,9 +715,9 @@ class _RulesetPage:
             out.append("</article>")
         if self.resolved:
             out.append('<h3 id="resolved">Resolved</h3><ul>')
-            from .findings import _title
+            from .findings import finding_title
             for e in self.resolved:
-                out.append(f"<li>{esc(_title(e.finding))}: ruled in <code>{esc(e.resolved_by or '?')}</code></li>")
+                out.append(f"<li>{esc(finding_title(e.finding))}: ruled in <code>{esc(e.resolved_by or '?')}</code></li>")
             out.append("</ul>")
         out.append("</section>")
         return "\n".join(out)

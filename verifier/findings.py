@@ -49,7 +49,7 @@ def slug(text: str, limit: int = 80) -> str:
     return text[:limit].rstrip("-.")
 
 
-def _question(ruleset: Ruleset, finding: Finding) -> str:
+def finding_question(ruleset: Ruleset, finding: Finding) -> str:
     for point in ruleset.reading_points:
         if point.name == finding.point:
             return point.question
@@ -60,7 +60,7 @@ def _question(ruleset: Ruleset, finding: Finding) -> str:
     return "Which outcome does the rule intend?"
 
 
-def _title(finding: Finding) -> str:
+def finding_title(finding: Finding) -> str:
     clauses = " and ".join(finding.clauses) if finding.clauses else ""
     return {
         "contradiction": f"Contradiction: {clauses} both apply and disagree",
@@ -115,7 +115,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
         first = ruleset.clause(finding.clauses[0]).source if finding.clauses else None
         data = {
             "id": name,
-            "title": _title(finding),
+            "title": finding_title(finding),
             "ruleset": ruleset.key,
             "status": "needs-ruling",
             "source": {"seed": first.seed if first else "(explorer)",
@@ -123,7 +123,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
                        "example": "found by verifier explore"},
             "clauses": list(finding.clauses) or [c.id for c in ruleset.clauses][:1],
             "finding": {"fingerprint": finding.fingerprint, "kind": finding.kind,
-                        "summary": finding.summary, "question": _question(ruleset, finding)},
+                        "summary": finding.summary, "question": finding_question(ruleset, finding)},
             "note": "To rule: set status to ruled, pin the chosen reading under 'readings', and copy "
                     "that reading's expectation to 'expect'.",
             "before": before_data,
@@ -136,7 +136,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
         if not kept:
             case_file.write_text(dump_yaml(data), encoding="utf-8")
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o in outcomes]
-        image = ruleset.draw_readings(finding.before, finding.actions, panels, title=_title(finding))
+        image = ruleset.draw_readings(finding.before, finding.actions, panels, title=finding_title(finding))
         diagram.write_bytes(png_bytes(image))
         resolved_by = ruled.get(finding.fingerprint)
         written.append(WrittenFinding(finding, "resolved" if resolved_by else "open", case_file, diagram,
@@ -242,7 +242,7 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
     lines.append("")
     for i, w in enumerate(written, 1):
         f = w.finding
-        lines += [f"### {i}. {_title(f)}", "", f.summary + ".", "", f"*Question for the rule writer:* {_question(ruleset, f)}", ""]
+        lines += [f"### {i}. {finding_title(f)}", "", f.summary + ".", "", f"*Question for the rule writer:* {finding_question(ruleset, f)}", ""]
         for clause_id in f.clauses:
             clause = ruleset.clause(clause_id)
             lines.append(f"- **{clause.id}**: {clause.summary} ({clause.source})")
@@ -250,7 +250,7 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
             lines.append("")
         for label, _, outcome in w.outcomes:
             lines.append(f"- under {label}: " + ruleset.summarise(f.before, outcome))
-        lines += ["", f"![{_title(f)}: the scene before, then the outcome under each reading]({w.diagram.parent.name}/{w.diagram.name})", "",
+        lines += ["", f"![{finding_title(f)}: the scene before, then the outcome under each reading]({w.diagram.parent.name}/{w.diagram.name})", "",
                   f"Minimal example: [{w.case_file.name}]({w.case_file.parent.name}/{w.case_file.name})"
                   + (" (existing file kept)" if w.kept_existing else ""),
                   ""]
