@@ -25,7 +25,10 @@ def format_path(path: Iterable[Any]) -> str:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += ("." if text else "") + str(part)
+            part = str(part)
+            if not part.isprintable() or not part.strip():
+                part = repr(part)  # keep the message on one line, and visible
+            text += ("." if text else "") + part
     return text or "(top level)"
 
 

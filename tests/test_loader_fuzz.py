@@ -1,0 +1,69 @@
+"""Whatever a case file says, loading it either works or raises one of our own
+errors with a location: never a traceback."""
+
+from __future__ import annotations
+
+import copy
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from verifier.case import load_case_text
+from verifier.errors import CaseError, CaseErrors, VerifierError
+
+from conftest import case_files
+
+SAMPLES = [yaml.safe_load(p.read_text()) for p in case_files()]
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 1000), st.floats(allow_nan=True),
+                 st.text(max_size=8), st.lists(st.integers(-2, 9), max_size=3),
+                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+
+
+def paths(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from paths(value, prefix + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from paths(value, prefix + (i,))
+
+
+@st.composite
+def mutated_cases(draw):
+    data = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(list(paths(data))))
+        if not where:
+            continue
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        action = draw(st.sampled_from(["replace", "delete", "rename"]))
+        if action == "replace":
+            parent[where[-1]] = draw(junk)
+        elif action == "delete":
+            del parent[where[-1]]
+        elif isinstance(parent, dict):
+            parent[draw(st.text(min_size=1, max_size=6))] = parent.pop(where[-1])
+    return data
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_cases())
+def test_mutated_case_loads_or_fails_with_a_located_error(data):
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    try:
+        case = load_case_text(text, "fuzz.yaml")
+    except (CaseError, CaseErrors) as error:
+        errors = error.errors if isinstance(error, CaseErrors) else (error,)
+        for e in errors:
+            assert e.location.file == "fuzz.yaml"
+            assert "\n" not in str(e)
+        return
+    except VerifierError as error:  # any other error type of ours is a bug in the loader
+        raise AssertionError(f"unexpected {type(error).__name__}: {error}")
+    # A mutation that still loads must resolve without a traceback too.
+    case.ruleset.resolve(case.before, case.actions, case.readings)
