@@ -201,21 +201,19 @@ def cmd_schema(args) -> int:
         text = json.dumps(adapter_schema(), indent=2) + "\n"
     else:
         text = json.dumps(published_schema(), indent=2) + "\n"
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return _write_or_print(text, args.output)
 
 
 def cmd_export(args) -> int:
     from .export import export_text
-    text = export_text(args.paths or ["cases"], args.format)
-    if args.output:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}")
+    return _write_or_print(export_text(args.paths or ["cases"], args.format), args.output)
+
+
+def _write_or_print(text: str, output: str | None) -> int:
+    if output:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}")
     else:
         sys.stdout.write(text)
     return 0

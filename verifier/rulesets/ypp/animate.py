@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from ... import draw as vd
 from ...ruleset import Event, Outcome
-from .draw import (_PHASE_WORDS, _View, _Style, _bang_glyph, _event_words, _key_items, _marks, _panel, _plan,
+from .draw import (_PHASE_WORDS, _headline, _View, _Style, _bang_glyph, _event_words, _key_items, _marks, _panel, _plan,
                    _push_glyph, _ship_glyph, _states, _tags, _tokens_text, _window, State)
 from .model import Scene, Ship, Token, Turn
 
@@ -270,13 +270,7 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
                            f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
                            _event_words(m.event, m)) for m in marks]
         legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=inner, stacked=True))
-    if title is None:
-        n = len(turn.rounds)
-        title = f"{n} round{'s' if n != 1 else ''} of movement"
-    if subtitle is None and outcomes:
-        readings = [o.reading for o in outcomes if o.reading]
-        if readings and all(r == readings[0] for r in readings):
-            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+    title, subtitle = _headline(turn, outcomes, title, subtitle)
     big = round(font_size * 1.15) * s
     blocks: list = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)]
     if subtitle:

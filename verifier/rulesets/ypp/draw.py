@@ -591,6 +591,19 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
     return items
 
 
+def _headline(turn: Turn, outcomes: Sequence[Outcome], title: str | None, subtitle: str | None
+              ) -> tuple[str, str | None]:
+    """The picture's title, and a subtitle naming the reading when every panel shares one."""
+    if title is None:
+        n = len(turn.rounds)
+        title = f"{n} round{'s' if n != 1 else ''} of movement"
+    if subtitle is None and outcomes:
+        readings = [o.reading for o in outcomes if o.reading]
+        if readings and all(r == readings[0] for r in readings):
+            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+    return title, subtitle
+
+
 def _tokens_text(turn: Turn, name: str) -> str:
     if not turn.rounds:
         return "no moves"
@@ -699,13 +712,7 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     else:
         beside = False
 
-    if title is None:
-        n = len(turn.rounds)
-        title = f"{n} round{'s' if n != 1 else ''} of movement"
-    if subtitle is None and outcomes:
-        readings = [o.reading for o in outcomes if o.reading]
-        if readings and all(r == readings[0] for r in readings):
-            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+    title, subtitle = _headline(turn, outcomes, title, subtitle)
     image = vd.side_by_side(images, title=title, subtitle=subtitle, below=() if beside else legends,
                             beside=legends if beside else (), size=round(font_size * 1.15) * s,
                             gap=font_size * 2 * s, margin=font_size * s)
