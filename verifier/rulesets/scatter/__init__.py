@@ -10,6 +10,7 @@ from ...ruleset import Mismatch, Outcome, Ruleset
 from . import explore
 from .clauses import CLAUSES, READING_POINTS
 from .exact import decimal_text, fraction_text
+from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import direction_words, resolve
@@ -31,6 +32,9 @@ def _gap_words(clearance: float) -> str:
 
 def _roll_summary(landing: Landing, side: str) -> str:
     roll = landing.roll
+    if roll is None:  # an answer read from JSON that did not echo the roll
+        return (f"the template moves {_inches(landing.moved)}, {_gap_words(landing.clearance)}: "
+                f"{'hit' if landing.hit else 'miss'}")
     moved = _inches(landing.moved) + (f" (capped from {roll.distance})" if landing.capped else "")
     return (f"roll {roll.distance}, {roll.direction}: the template moves {moved} {direction_words(roll.direction, side)}, "
             f"{_gap_words(landing.clearance)}: {'hit' if landing.hit else 'miss'}")
@@ -49,6 +53,7 @@ class ScatterRuleset(Ruleset):
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
 
     def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
         shot = parse_before(doc, before_path)
@@ -63,6 +68,17 @@ class ScatterRuleset(Ruleset):
         problems: list[Mismatch] = []
         after = outcome.after
         tol = expect.tolerance
+        odds = isinstance(after, (Odds, ReportedOdds))
+        one_roll = [k for k in ("result", "landing", "moved", "clearance") if getattr(expect, k) is not None]
+        every = [k for k in ("probability", "hit_rolls") if getattr(expect, k) is not None]
+        if odds and one_roll:
+            problems.append(Mismatch((one_roll[0],), "one roll", "all 36 rolls",
+                                     f"the case rolls once and expects {', '.join(one_roll)}, but the answer gives "
+                                     f"the chance over all 36 rolls"))
+        if not odds and every:
+            problems.append(Mismatch((every[0],), "all 36 rolls", "one roll",
+                                     f"the case asks for every roll and expects {', '.join(every)}, but the answer "
+                                     f"gives one roll"))
         if isinstance(after, Landing):
             got = "hit" if after.hit else "miss"
             if expect.result is not None and expect.result != got:
@@ -85,21 +101,20 @@ class ScatterRuleset(Ruleset):
                 problems.append(Mismatch(("clearance",), float(expect.clearance), round(after.clearance, 4),
                                          f"after deviating the template should be {_gap_words(float(expect.clearance))}, "
                                          f"but it is {_gap_words(after.clearance)}"))
-        start = after.landings[0] if isinstance(after, Odds) else after
-        if expect.start_clearance is not None and not _within(start.start_clearance, expect.start_clearance, tol):
+        if expect.start_clearance is not None and not _within(after.start_clearance, expect.start_clearance, tol):
             problems.append(Mismatch(("start_clearance",), float(expect.start_clearance),
-                                     round(start.start_clearance, 4),
+                                     round(after.start_clearance, 4),
                                      f"before deviating the template should be {_gap_words(float(expect.start_clearance))}, "
-                                     f"but it is {_gap_words(start.start_clearance)}"))
-        if isinstance(after, Odds):
+                                     f"but it is {_gap_words(after.start_clearance)}"))
+        if odds:
             if expect.probability is not None and expect.probability != after.probability:
                 problems.append(Mismatch(("probability",), expect.probability_text, f"{after.hits}/36",
                                          f"the chance of a hit should be {expect.probability_text} "
                                          f"(= {fraction_text(expect.probability)}) but it is {after.hits}/36 "
                                          f"(= {fraction_text(after.probability)}); hitting rolls: "
-                                         f"{_rolls_text(r.roll for r in after.landings if r.hit)}"))
+                                         f"{_rolls_text(after.hit_rolls)}"))
             if expect.hit_rolls is not None:
-                got_rolls = tuple(sorted(r.roll for r in after.landings if r.hit))
+                got_rolls = after.hit_rolls
                 if got_rolls != expect.hit_rolls:
                     extra = sorted(set(got_rolls) - set(expect.hit_rolls))
                     missing = sorted(set(expect.hit_rolls) - set(got_rolls))
@@ -112,10 +127,9 @@ class ScatterRuleset(Ruleset):
     def summarise(self, before: Shot, outcome: Outcome) -> str:
         after = outcome.after
         side = outcome.reading.get("side", "clockwise") if outcome.reading else "clockwise"
-        if isinstance(after, Odds):
-            hits = [r.roll for r in after.landings if r.hit]
+        if isinstance(after, (Odds, ReportedOdds)):
             return (f"{after.hits} of 36 rolls hit, a chance of {fraction_text(after.probability)}"
-                    f" (hitting rolls, distance-direction: {_rolls_text(hits)}).")
+                    f" (hitting rolls, distance-direction: {_rolls_text(after.hit_rolls)}).")
         return _roll_summary(after, side) + "."
 
     def describe(self, before: Shot, actions: Actions, outcome: Outcome) -> str:
@@ -154,14 +168,22 @@ class ScatterRuleset(Ruleset):
         data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
                                            for e in outcome.events],
                                 "provenance": {k: list(v) for k, v in outcome.provenance.items()}}
-        if isinstance(after, Odds):
-            data.update(probability=fraction_text(after.probability), hits=after.hits,
-                        hit_rolls=[[r.roll.distance, r.roll.direction] for r in after.landings if r.hit])
+        if isinstance(after, (Odds, ReportedOdds)):
+            exact = after.probability
+            data.update(probability=fraction_text(exact) if exact.denominator != 1 else f"{after.hits}/36",
+                        hits=after.hits,
+                        hit_rolls=[[r.distance, r.direction] for r in after.hit_rolls])
         else:
             data.update(result="hit" if after.hit else "miss", landing=[round(v, 6) for v in after.point.floats()],
                         landing_exact=[str(after.point.x), str(after.point.y)], moved=float(after.moved),
                         clearance=round(after.clearance, 6), touching=after.touching)
+            if after.roll is not None:
+                data["roll"] = [after.roll.distance, after.roll.direction]
+        data["start_clearance"] = round(after.start_clearance, 6)
         return data
+
+    def outcome_from_json(self, before: Shot, data: dict[str, Any]) -> Outcome:
+        return outcome_from_json(before, data)
 
     def draw(self, before, actions, outcome, **options):
         from .draw import draw_case
@@ -170,6 +192,18 @@ class ScatterRuleset(Ruleset):
     def draw_readings(self, before, actions, outcomes, **options):
         from .draw import draw_panels
         return draw_panels(before, actions, list(outcomes), **options)
+
+    def draw_frames(self, before, actions, outcome, **options):
+        from .animate import draw_frames
+        return draw_frames(before, actions, outcome, **options)
+
+    def draw_narrow(self, before, actions, panels, **options):
+        from .animate import draw_stacked
+        return draw_stacked(before, actions, list(panels), **options)
+
+    def describe_scene(self, before, actions):
+        from .animate import describe_scene
+        return describe_scene(before, actions)
 
     def report_sections(self, cases: Sequence[Any], out=None):
         from .report import report_sections

@@ -16,7 +16,7 @@ Nothing here reads a clock or a random source.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
@@ -296,7 +296,8 @@ def _paint_contact(draw: ImageDraw.ImageDraw, view: _View, shot: Shot, landing: 
 # --- panels -----------------------------------------------------------------------------
 
 
-def _panel_before(shot: Shot, actions: Actions, reading: Mapping[str, str], view: _View) -> Image.Image:
+def _panel_before(shot: Shot, actions: Actions, reading: Mapping[str, str], view: _View,
+                  rose: bool = True) -> Image.Image:
     image = Image.new("RGBA", view.size, vd.PAPER + (255,))
     draw = ImageDraw.Draw(image)
     _paint_table(draw, view)
@@ -308,7 +309,9 @@ def _panel_before(shot: Shot, actions: Actions, reading: Mapping[str, str], view
     _paint_template(image, view, shot, start, label=f"{shot.aoe}-inch AOE",
                     avoid=[((0.0, 0.0), float(shot.base_radius))] + faces)
     draw = ImageDraw.Draw(image)
-    if isinstance(actions, Roll):
+    if not rose:  # only where the shot put the template (the first step of an animation)
+        pass
+    elif isinstance(actions, Roll):
         _paint_rose(draw, view, start, moved, reading["side"], actions.direction)
     else:
         _paint_rose(draw, view, start, 1.0, reading["side"], None)
@@ -636,6 +639,27 @@ def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     shows the shot before the roll (under the first outcome's reading); one with an
     outcome shows where the template landed, or all 36 landing spots."""
     s = max(1, int(supersample))
+    images, legends, title, subtitle = panel_parts(shot, actions, panels, title=title, subtitle=subtitle,
+                                                   supersample=s, font_size=font_size, legend_width=legend_width,
+                                                   target_px=target_px)
+    fs = font_size * s
+    column = legend_width * s
+    panels_w = sum(img.width for _, img in images) + 2 * fs * (len(images) - 1)
+    beside = panels_w + column + 2 * fs <= 1150 * s
+    image = vd.side_by_side(images, title=title, subtitle=subtitle, beside=legends if beside else (),
+                            below=() if beside else legends, size=round(font_size * 1.15) * s, gap=2 * fs,
+                            margin=fs)
+    return vd.finish(image, s)
+
+
+def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                title: str | None = None, subtitle: str | None = None, supersample: int = 2,
+                font_size: int = 12, legend_width: int = 340, target_px: float | None = None
+                ) -> tuple[list[tuple[str, Image.Image]], list[Image.Image], str, str | None]:
+    """What :func:`draw_panels` lays out, drawn at ``supersample`` times the size:
+    the (name, panel) images, the legends (``legend_width`` wide), the title and the
+    subtitle. The narrow layout stacks the same parts."""
+    s = max(1, int(supersample))
     outcomes = [o for _, o in panels if o is not None]
     from .clauses import PUBLISHED_READING
     first = outcomes[0].reading if outcomes and outcomes[0].reading else PUBLISHED_READING
@@ -682,22 +706,37 @@ def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
         subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in first.items())
     if title is None:
         title = f"{shot.aoe}-inch AOE template deviating near a {shot.base} mm base"
-    panels_w = sum(img.width for _, img in images) + 2 * fs * (len(images) - 1)
-    beside = panels_w + column + 2 * fs <= 1150 * s
-    image = vd.side_by_side(images, title=title, subtitle=subtitle, beside=legends if beside else (),
-                            below=() if beside else legends, size=round(font_size * 1.15) * s, gap=2 * fs,
-                            margin=fs)
-    return vd.finish(image, s)
+    return images, legends, title, subtitle
 
 
 def draw_case(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | None = None, **options) -> Image.Image:
     """The standard picture of a case: before and after one roll; or, over all 36
-    rolls, every landing spot."""
+    rolls, every landing spot. (An answer read from JSON may lack the roll, which the
+    actions supply, or give the odds without landing spots: then the table of rolls.)"""
+    after = outcome.after
+    if isinstance(after, Landing) and after.roll is None and isinstance(actions, Roll):
+        outcome = replace(outcome, after=replace(after, roll=actions))
+    if not isinstance(after, (Landing, Odds)):
+        return _draw_rolls_only(shot, outcome, title=title, **options)
     if isinstance(actions, AllRolls):
         return draw_panels(shot, actions, [("Every roll: where the template's centre lands", outcome)], title=title,
                            **options)
     return draw_panels(shot, actions, [("Before: where the shot put the template", None),
                                        ("After: where the roll sends it", outcome)], title=title, **options)
+
+
+def _draw_rolls_only(shot: Shot, outcome: Outcome, *, title: str | None = None, supersample: int = 2,
+                     font_size: int = 12, **_options) -> Image.Image:
+    """Odds reported without landing spots (another implementation's answer): the 6x6
+    table of which rolls hit, under the chance."""
+    s = max(1, int(supersample))
+    odds = outcome.after
+    table = roll_table(odds, s, size=font_size - 1)
+    subtitle = (f"{odds.hits} of 36 rolls hit ({fraction_text(odds.probability)}); "
+                f"{shot.aoe}-inch AOE, {shot.base} mm base")
+    image = vd.side_by_side([("Hitting rolls as reported", table)], title=title, subtitle=subtitle,
+                            size=round(font_size * 1.15) * s, margin=font_size * s)
+    return vd.finish(image, s)
 
 
 # --- the chance of a hit against distance -----------------------------------------------

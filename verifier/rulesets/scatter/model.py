@@ -108,7 +108,7 @@ CLOCKWISE_DEGREES = {1: 0, 2: 60, 3: 120, 4: 180, 5: 240, 6: 300}
 class Landing:
     """Where one roll puts the template, and whether it then covers the base."""
 
-    roll: Roll
+    roll: Roll | None  # None only in an answer read from JSON that did not echo the roll
     start: PlanePoint  # the template's centre before deviating
     point: PlanePoint  # the template's centre after deviating
     moved: Fraction  # inches moved: the distance die, capped
@@ -121,7 +121,7 @@ class Landing:
 
     @property
     def capped(self) -> bool:
-        return self.moved < self.roll.distance
+        return self.roll is not None and self.moved < self.roll.distance
 
     @property
     def centre_distance(self) -> float:
@@ -161,6 +161,15 @@ class Odds:
     @property
     def start(self) -> PlanePoint:
         return self.landings[0].start
+
+    @property
+    def start_clearance(self) -> float:
+        return self.landings[0].start_clearance
+
+    @property
+    def hit_rolls(self) -> tuple[Roll, ...]:
+        """The rolls that hit, sorted."""
+        return tuple(sorted(landing.roll for landing in self.landings if landing.hit))
 
     def landing(self, roll: Roll) -> Landing:
         return self.landings[ROLLS.index(roll)]

@@ -1,0 +1,225 @@
+"""Scatter for the rule pages: a shot step by step (an animation), the case's
+diagram stacked for a narrow screen, and the scene in one sentence for alt text.
+
+One roll plays in three steps: where the shot put the template, the deviation
+roll (the six direction faces at the rolled distance, the rolled one dark), and
+where the template lands, hit or miss. The 36 rolls play one direction face at a
+time, so that a newcomer sees how the chance is counted: the aimed template and
+the hit zone, then the six distances of direction 1, of direction 2, ..., with a
+running count, and last every roll with the exact chance.
+
+Built from the pieces of :mod:`verifier.rulesets.scatter.draw`, over one view of
+the table for every frame, so the picture stays put while it plays. Nothing here
+reads a clock or a random source.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from ... import draw as vd
+from ...ruleset import Outcome
+from .clauses import PUBLISHED_READING
+from .draw import (ZONE, _aim_words, _cap_words, _contact_words, _dashed_circle, _fit, _interest, _key_entries,
+                   _paint_attack_line, _paint_base, _paint_rose, _paint_spot, _paint_table, _paint_template,
+                   _panel_after, _panel_before, _spot_groups, _View, panel_parts)
+from .exact import decimal_text, fraction_text
+from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .resolver import direction_words
+
+
+def _rolls(rolls: Sequence[Roll]) -> str:
+    return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
+
+
+def _odds_panel(shot: Shot, odds: Odds, reading, view: _View, upto: int, focus: int | None) -> Image.Image:
+    """The 36-roll picture with only the rolls of direction faces 1..``upto`` placed,
+    and the arrow of face ``focus`` dark."""
+    s = view.s
+    image = Image.new("RGBA", view.size, vd.PAPER + (255,))
+    draw = ImageDraw.Draw(image)
+    _paint_table(draw, view)
+    _paint_attack_line(draw, view, shot, reading)
+    _paint_base(image, view, shot, label=False)
+    start = odds.start.floats()
+    _paint_template(image, view, shot, start, ghost=True)
+    draw = ImageDraw.Draw(image)
+    _dashed_circle(draw, view.px((0, 0)), view.length(float(shot.reach)), fill=ZONE, width=2 * s, dash_px=5 * s)
+    farthest = max(float(landing.moved) for landing in odds.landings)
+    _paint_rose(draw, view, start, farthest, reading["side"], focus)
+    groups: dict[tuple, list[Landing]] = {}
+    for landing in odds.landings:
+        if landing.roll.direction <= upto:
+            groups.setdefault(landing.point.key(), []).append(landing)
+    for group in groups.values():
+        _paint_spot(draw, view.px(group[0].point.floats()), group[0].hit, min(l.roll.distance for l in group),
+                    len(group), s)
+    return image.convert("RGB")
+
+
+def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: _View):
+    """(words, heading, detail, panel) for each step of one roll."""
+    landing: Landing = outcome.after
+    moved = decimal_text(landing.moved, 2)
+    aim = _aim_words(shot, reading)
+    return [
+        (f"aimed: {aim}", "Aimed: where the shot put the template",
+         f"The shot missed, so the template will deviate. Aimed {aim}.",
+         _panel_before(shot, roll, reading, view, rose=False)),
+        (f"deviation roll: distance {roll.distance}, direction {roll.direction}, the template moves {moved} in "
+         f"{direction_words(roll.direction, reading['side'])}",
+         f"Deviation roll: distance {roll.distance}, direction {roll.direction}",
+         f"The distance die says {roll.distance} in; the direction die picks face {roll.direction} of the six "
+         f"around the template ({direction_words(roll.direction, reading['side'])}): it moves {moved} in, "
+         f"{_cap_words(shot, landing, reading)}.",
+         _panel_before(shot, roll, reading, view)),
+        (f"landing: {'hit' if landing.hit else 'miss'}, {_contact_words(landing, reading)}",
+         f"Landing: {'HIT' if landing.hit else 'MISS'}",
+         f"The template's centre ends at [{decimal_text(landing.point.floats()[0], 2)}, "
+         f"{decimal_text(landing.point.floats()[1], 2)}]; {_contact_words(landing, reading)}.",
+         _panel_after(shot, landing, reading, view)),
+    ]
+
+
+def _steps_odds(shot: Shot, odds: Odds, reading, view: _View):
+    steps = [("aimed: the template before any roll, and the hit zone",
+              "Aimed: the template before any roll",
+              f"Aimed {_aim_words(shot, reading)}. A roll hits when it puts the template's "
+              f"centre inside the dashed blue circle (template radius + base radius, "
+              f"{decimal_text(shot.reach, 2)} in). Each of the 36 rolls of the two dice is equally likely.",
+              _odds_panel(shot, odds, reading, view, 0, None))]
+    so_far = 0
+    for face in DIE_FACES:
+        mine = [landing for landing in odds.landings if landing.roll.direction == face]
+        hits = [landing.roll for landing in mine if landing.hit]
+        so_far += len(hits)
+        words = direction_words(face, reading["side"])
+        steps.append((f"direction {face} ({words}): {len(hits)} of its 6 distances hit, {so_far} so far",
+                      f"Direction {face}: distances 1 to 6",
+                      f"Face {face} sends the template {words}; the distance die moves it 1 to 6 in along that "
+                      f"line. {len(hits)} of these 6 rolls hit ({_rolls(hits)}); {so_far} of the "
+                      f"{6 * face} rolls so far.",
+                      _odds_panel(shot, odds, reading, view, face, face)))
+    chance = f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}" if odds.probability.denominator != 36
+                                  else "")
+    steps.append((f"every roll: {odds.hits} of 36 hit, a chance of {chance}",
+                  f"Every roll: {odds.hits} of 36 hit",
+                  f"The exact chance of a hit is {chance} ({float(odds.probability):.1%}). Hitting rolls "
+                  f"(distance-direction): {_rolls(odds.hit_rolls)}.",
+                  _odds_panel(shot, odds, reading, view, 6, None)))
+    return steps
+
+
+def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | None = None, supersample: int = 2,
+                font_size: int = 12, target_px: float = 420, legend: bool = True) -> list[tuple[str, Image.Image]]:
+    """The shot step by step: (words, image) pairs, all of one size. ``title`` goes
+    on top of every frame."""
+    s = max(1, int(supersample))
+    reading = outcome.reading or PUBLISHED_READING
+    if not isinstance(outcome.after, (Landing, Odds)):
+        return []  # an answer read from JSON without the geometry: nothing to play
+    view = _fit(_interest(shot, actions, reading, outcome), s, target_px=target_px)
+    if isinstance(outcome.after, Odds):
+        steps = _steps_odds(shot, outcome.after, reading, view)
+        groups = [group for _, group in _spot_groups(outcome.after)]
+        key = _key_entries(s, True, groups)
+    else:
+        roll = actions if isinstance(actions, Roll) else outcome.after.roll
+        steps = _steps_one_roll(shot, roll, outcome, reading, view)
+        key = _key_entries(s, False, [outcome.after])
+    fs = font_size * s
+    big, small = round(fs * 1.15), fs
+    pad = fs
+    inner = max([panel.width for *_, panel in steps] + [400 * s])
+    legend_img = vd.legend(key, size=small, padding=0, max_width=inner, heading="Key") if legend else None
+    heads = []
+    for n, (_, heading, detail, _) in enumerate(steps, 1):
+        line = f"{n}/{len(steps)}  {heading}"
+        head = [(x, big, vd.INK) for x in vd.wrap(title, big, inner)] if title else []
+        head += [(x, big if not title else small, vd.INK) for x in vd.wrap(line, big if not title else small, inner)]
+        head += [(x, small, vd.MUTED) for x in vd.wrap(detail, small, inner)]
+        heads.append(head)
+    head_h = max(sum(round(size * 1.5) for _, size, _ in head) for head in heads) + pad // 2
+    panel_h = max(panel.height for *_, panel in steps)
+    legend_h = legend_img.height if legend_img is not None else 0
+    width = inner + 2 * pad
+    height = pad + head_h + panel_h + (pad + legend_h if legend_h else 0) + pad
+    frames = []
+    for (words, _, _, panel), head in zip(steps, heads):
+        image = Image.new("RGB", (width, height), vd.PAPER)
+        draw = ImageDraw.Draw(image)
+        y = pad
+        for line, size, colour in head:
+            vd.text(draw, (pad, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
+            y += round(size * 1.5)
+        image.paste(panel, (pad + (inner - panel.width) // 2, pad + head_h))
+        if legend_img is not None:
+            image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
+        frames.append((words, vd.finish(image, s)))
+    return frames
+
+
+def describe_scene(shot: Shot, actions: Actions) -> str:
+    """One sentence on the shot, for alt text: template, base, where it was aimed, the roll."""
+    if shot.on_target:
+        aim = (f"aimed at a target in range {decimal_text(shot.from_attacker, 2)} inches from the attacker, so "
+               f"deviation starts on the target's centre")
+    else:
+        short = f"{decimal_text(shot.short, 3)} inches"
+        if shot.short_plus_base_radius:
+            short += f" plus the base radius ({decimal_text(shot.base_radius, 2)} in)"
+        aim = (f"fired at the weapon's range of {decimal_text(shot.from_attacker, 2)} inches, falling {short} "
+               f"short of the target, where deviation starts")
+    if isinstance(actions, AllRolls):
+        roll = "every one of the 36 rolls of the two deviation dice is tried"
+    else:
+        roll = (f"the deviation dice roll {actions.distance} for the distance in inches and {actions.direction} "
+                f"for the direction")
+    return (f"A {shot.aoe}-inch AOE template against a {shot.base} mm base "
+            f"({decimal_text(shot.base_radius * 2, 2)} inches across), {aim}; {roll}.")
+
+
+def draw_stacked(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                 title: str | None = None, subtitle: str | None = None, supersample: int = 2, font_size: int = 12,
+                 width: int = 420) -> Image.Image:
+    """The panels of the case's diagram one under the other, the legends below, about
+    ``width`` pixels wide: the same picture for a narrow screen."""
+    s = max(1, int(supersample))
+    panels = list(panels)
+    outcomes = [p for p in panels if p[1] is not None]
+    if isinstance(actions, AllRolls) and len(outcomes) == 1:
+        panels = outcomes  # as the wide diagram: the 36 landing spots say it all
+    fs = font_size * s
+    inner = width * s - 2 * fs
+    images, legends, title, subtitle = panel_parts(shot, actions, panels, title=title, subtitle=subtitle,
+                                                   supersample=s, font_size=font_size, legend_width=inner // s,
+                                                   target_px=inner / s - 48)  # room for the inch numbers
+    inner = max([img.width for _, img in images] + [inner])
+    big = round(font_size * 1.15) * s
+    blocks: list = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)]
+    if subtitle:
+        blocks += [(line, fs, vd.MUTED) for line in vd.wrap(subtitle, fs, inner)]
+    blocks.append(fs // 2)
+    for name, im in images:
+        blocks += [(line, big, vd.INK) for line in vd.wrap(name, big, inner)]
+        blocks += [im, fs]
+    for legend_img in legends:
+        blocks += [legend_img, fs]
+    height = fs + sum(b if isinstance(b, int) else (b.height if isinstance(b, Image.Image) else round(b[1] * 1.5))
+                      for b in blocks) + fs
+    image = Image.new("RGB", (inner + 2 * fs, height), vd.PAPER)
+    draw = ImageDraw.Draw(image)
+    y = fs
+    for b in blocks:
+        if isinstance(b, int):
+            y += b
+        elif isinstance(b, Image.Image):
+            image.paste(b, (fs, y))
+            y += b.height
+        else:
+            line, size, colour = b
+            vd.text(draw, (fs, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
+            y += round(size * 1.5)
+    return vd.finish(image, s)
