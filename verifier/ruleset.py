@@ -50,7 +50,7 @@ class ReadingPoint:
     clauses: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while resolving: a collision, a bump, a hit, ..."""
 
@@ -68,7 +68,7 @@ class Event:
         return (self.round, self.kind, pieces)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """A decision point where the clause table did not give exactly one answer.
 

@@ -18,20 +18,59 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
 from ...ruleset import Decision, Event, Outcome
 from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
-# Enum.value is a property in 3.11 (two of them per Heading.ahead); look the steps up once.
-_DELTA = {h: h.value for h in Heading}
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 
+# Inside a run a tile is a single int key (see _Grid) rather than an (x, y) tuple: one small
+# object instead of three, and no tuple hashing on every lookup. This is only for speed on big
+# scenes; ships, events and frames handed out keep (x, y) tuples.
+Key = int
+# Keys stay exact for y in [-_MARGIN, height + _MARGIN). Claims reach at most two tiles off the
+# board (a ship pushed one tile off under the "literal" reading, then claiming one further).
+_MARGIN = 4
 
-def _ahead(heading: Heading, tile: Tile) -> Tile:
-    dx, dy = _DELTA[heading]
-    return (tile[0] + dx, tile[1] + dy)
+
+class _Grid:
+    """A board's terrain with tiles as keys ``(x + _MARGIN) * stride + y + _MARGIN``;
+    a step to a neighbour is adding ``delta[heading]``."""
+
+    def __init__(self, board: Board):
+        self.stride = board.height + 2 * _MARGIN
+        self.x_range = range(_MARGIN * self.stride, (board.width + _MARGIN) * self.stride)
+        self.y_range = range(_MARGIN, board.height + _MARGIN)
+        self.delta = {h: h.dx * self.stride + h.dy for h in Heading}
+        self.rocks = frozenset(map(self.key, board.rocks))
+        self.wind = {self.key(t): h for t, h in board.wind}
+        self.whirl: dict[Key, tuple[Heading, Key, Key]] = {}  # tile -> direction, via, dest
+        for tile in board.whirl_at:
+            via, dest = board.whirl_path(tile)
+            direction = Heading((via[0] - tile[0], via[1] - tile[1]))
+            self.whirl[self.key(tile)] = (direction, self.key(via), self.key(dest))
+
+    def key(self, tile: Tile) -> Key:
+        return (tile[0] + _MARGIN) * self.stride + tile[1] + _MARGIN
+
+    def tile(self, key: Key) -> Tile:
+        x, y = divmod(key, self.stride)
+        return (x - _MARGIN, y - _MARGIN)
+
+    def on_board(self, key: Key) -> bool:
+        return key in self.x_range and key % self.stride in self.y_range
+
+
+@lru_cache(maxsize=8)
+def _grid(board: Board) -> _Grid:
+    return _Grid(board)
+
+
+def _by_name(ship) -> str:
+    return ship.name
 
 
 # Bump effects.
@@ -45,13 +84,28 @@ _EFFECT_TEXT = {
 }
 
 
-@dataclass(slots=True)
+class _Ship:
+    """One ship's working state, kept together so that one lookup finds all of it."""
+
+    __slots__ = ("name", "size", "at", "heading", "prov")
+
+    def __init__(self, ship: Ship, at: Key):
+        self.name, self.size, self.at, self.heading = ship.name, int(ship.size), at, ship.heading
+        self.prov: list[str] = []  # provenance entries, in order
+
+
+@dataclass(slots=True, eq=False)
 class _Mover:
-    name: str
+    ship: _Ship
     turning: bool
     direction: Heading  # direction of step 1, used for bumps and pushes
-    via: Tile  # the tile claimed in step 1
-    dest: Tile | None  # the tile claimed in step 2 (turning movers only)
+    via: Key  # the tile claimed in step 1
+    dest: Key | None  # the tile claimed in step 2 (turning movers only)
+    target: Key | None = None  # the tile claimed in the current step
+
+    @property
+    def name(self) -> str:
+        return self.ship.name
 
 
 @dataclass
@@ -71,22 +125,19 @@ class _Run:
     """Mutable working state of one resolution; never escapes ``resolve_turn``."""
 
     def __init__(self, scene: Scene, reading: Mapping[str, str], record: bool):
-        self.board = scene.board
         self.reading = reading
         self.record = record
-        self.types = {s.name: s.type for s in scene.ships}
-        self.size = {s.name: int(s.size) for s in scene.ships}
-        self.pos: dict[str, Tile] = {s.name: s.at for s in scene.ships}
-        self.head: dict[str, Heading] = {s.name: s.heading for s in scene.ships}
+        self.grid = grid = _grid(scene.board)
+        self.ships = {s.name: _Ship(s, grid.key(s.at)) for s in scene.ships}
+        self.tiles: dict[Key, Tile] = {grid.key(s.at): s.at for s in scene.ships}  # see tile()
         self.events: list[Event] = []
         self.seen_pairs: set[tuple] = set()
-        self.prov: dict[str, list[str]] = defaultdict(list)
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
         self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
-        self.occ: dict[Tile, str] | None = None  # see occupancy()
-        self.stacked: dict[Tile, set[str]] = {}  # tiles with more than one ship ("literal" pushes)
+        self.occ: dict[Key, _Ship] | None = None  # see occupancy()
+        self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
         self.tags: dict[tuple, str] = {}  # one shared string per provenance entry text
         self.step_no = 0
         self.snapshot("start")
@@ -95,88 +146,95 @@ class _Run:
 
     def snapshot(self, label: str) -> None:
         if self.record:
-            self.frames.append((label, {n: (p, self.head[n]) for n, p in self.pos.items()}))
+            self.frames.append((label, {s.name: (self.tile(s.at), s.heading) for s in self.ships.values()}))
 
-    def note(self, ship: str, clause: str) -> None:
+    def tile(self, key: Key) -> Tile:
+        """The (x, y) of ``key``, one tuple per tile and run."""
+        tile = self.tiles.get(key)
+        if tile is None:
+            tile = self.tiles[key] = self.grid.tile(key)
+        return tile
+
+    def note(self, ship: _Ship, clause: str) -> None:
         key = (self.round, clause)
         text = self.tags.get(key)
         if text is None:
             text = self.tags[key] = f"r{self.round} {clause}"
-        self.prov[ship].append(text)
+        ship.prov.append(text)
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
         self.consulted.add(point)
         return self.reading[point]
 
-    def note_reading(self, ship: str, point: str) -> None:
+    def note_reading(self, ship: _Ship, point: str) -> None:
         key = (self.round, None, point)
         text = self.tags.get(key)
         if text is None:
             text = self.tags[key] = f"r{self.round} reading {point}={self.reading[point]}"
-        self.prov[ship].append(text)
+        ship.prov.append(text)
 
-    def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Tile,
+    def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
               unordered: bool = False) -> None:
         if unordered:
-            key = (self.round, phase.name, kind, tuple(sorted(pieces)))
+            pieces = tuple(sorted(pieces))
+            key = (self.round, phase.name, kind, pieces)
             if key in self.seen_pairs:
                 return
             self.seen_pairs.add(key)
-            pieces = tuple(sorted(pieces))
-        self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=at, step=self.step_no))
+        self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=self.tile(at), step=self.step_no))
 
-    def blocked_by_terrain(self, ship: str, tile: Tile, phase: _Phase) -> bool:
-        if not self.board.on_board(tile):
+    def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> bool:
+        if not self.grid.on_board(tile):
             self.note(ship, "edge.1")
-            self.event("edge", (ship,), phase, "edge.1", at=tile)
+            self.event("edge", (ship.name,), phase, "edge.1", at=tile)
             return True
-        if tile in self.board.rocks:
+        if tile in self.grid.rocks:
             self.note(ship, "rock.1")
-            self.event("rock", (ship,), phase, "rock.1", at=tile)
+            self.event("rock", (ship.name,), phase, "rock.1", at=tile)
             return True
         return False
 
-    def occupancy(self) -> dict[Tile, str]:
+    def occupancy(self) -> dict[Key, _Ship]:
         """Tile -> ship on it, built once and then kept up to date by ``place``. Overlaps
         only arise under the "literal" push reading; the smallest name stands for the tile,
         to keep the choice order-free."""
         if self.occ is None:
-            occ: dict[Tile, str] = {}
-            for name, tile in self.pos.items():
-                if tile not in occ or name < occ[tile]:
-                    occ[tile] = name
+            occ: dict[Key, _Ship] = {}
+            for ship in self.ships.values():
+                if ship.at not in occ or ship.name < occ[ship.at].name:
+                    occ[ship.at] = ship
             self.occ = occ
         return self.occ
 
-    def place(self, name: str, tile: Tile) -> None:
-        """Move ``name`` to ``tile``, keeping the occupancy map (once built) in step."""
-        old = self.pos[name]
-        self.pos[name] = tile
+    def place(self, ship: _Ship, tile: Key) -> None:
+        """Move ``ship`` to ``tile``, keeping the occupancy map (once built) in step."""
+        old = ship.at
+        ship.at = tile
         occ = self.occ
         if occ is None or old == tile:
             return
         stack = self.stacked.get(old)
         if stack is not None:
-            stack.discard(name)
-            occ[old] = min(stack)
+            stack.discard(ship)
+            occ[old] = min(stack, key=_by_name)
             if len(stack) == 1:
                 del self.stacked[old]
-        elif occ.get(old) == name:
+        elif occ.get(old) is ship:
             del occ[old]
         here = occ.get(tile)
         if here is None:
-            occ[tile] = name
+            occ[tile] = ship
         else:
-            self.stacked.setdefault(tile, {here}).add(name)
-            occ[tile] = min(here, name)
+            self.stacked.setdefault(tile, {here}).add(ship)
+            occ[tile] = min(here, ship, key=_by_name)
 
     # --- bumps -------------------------------------------------------------
 
-    def bump_effect(self, mover: _Mover, other: str, phase: _Phase) -> tuple[str, str]:
+    def bump_effect(self, mover: _Mover, other: _Ship, phase: _Phase) -> tuple[str, str]:
         """(effect, clause) of ``mover`` bumping the standing ship ``other``."""
         motion = (f"{phase.bump}.1", _STOP) if mover.turning else (f"{phase.bump}.2", _KNOCK)
-        mine, theirs = self.size[mover.name], self.size[other]
+        mine, theirs = mover.ship.size, other.size
         by_class = None
         if mine < theirs:
             by_class = (f"{phase.bump}.3", _STOP)
@@ -185,9 +243,9 @@ class _Run:
         if by_class is not None:
             self.decisions.append(Decision(
                 "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
-                (mover.name, other), self.round,
+                (mover.name, other.name), self.round,
                 detail=f"{mover.name}, {_MOTION[phase.name, mover.turning]} as a {SizeClass(mine).label} ship, "
-                       f"bumps the standing {SizeClass(theirs).label} ship {other}"))
+                       f"bumps the standing {SizeClass(theirs).label} ship {other.name}"))
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
@@ -197,99 +255,102 @@ class _Run:
 
     # --- one step of claims ------------------------------------------------
 
-    def step(self, movers: list[_Mover], second: bool, phase: _Phase) -> set[str]:
-        """Resolve one claim step for ``movers``; returns the names that moved."""
+    def step(self, movers: list[_Mover], second: bool, phase: _Phase) -> set[_Mover]:
+        """Resolve one claim step for ``movers``; returns the movers that moved."""
         self.step_no = 2 if second else 1
-        target = {m.name: (m.dest if second else m.via) for m in movers}
-        moving = {m.name: m for m in movers}
-        occ = self.occupancy()
-        claims: dict[Tile, list[str]] = defaultdict(list)
         for m in movers:
-            claims[target[m.name]].append(m.name)
+            m.target = m.dest if second else m.via
+        moving = {m.ship: m for m in movers}
+        occ = self.occupancy()
+        claims: dict[Key, list[_Mover]] = defaultdict(list)
+        for m in movers:
+            claims[m.target].append(m)
+        delta = self.grid.delta
         letter = {c: f"{phase.step}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
 
-        going: set[str] = set()
-        waits_on: dict[str, list[str]] = defaultdict(list)  # leaver -> what needs it gone
-        pushes: dict[str, list[tuple[str, Tile, str, str]]] = defaultdict(list)  # standing -> bumps
-        push_into: dict[Tile, int] = defaultdict(int)
+        going: set[_Mover] = set()
+        # leaver -> what needs it gone: a mover following it in, or a ship to be pushed there
+        waits_on: dict[_Ship, list[_Mover | _Ship]] = defaultdict(list)
+        pushes: dict[_Ship, list[tuple[_Mover, Key, str, str]]] = defaultdict(list)  # standing -> bumps
+        push_into: dict[Key, int] = defaultdict(int)
 
         # Pass 1: the fixed facts of each claim.
         for m in movers:
-            name, here, tile = m.name, self.pos[m.name], target[m.name]
-            if self.blocked_by_terrain(name, tile, phase):
+            ship, name, here, tile = m.ship, m.ship.name, m.ship.at, m.target
+            if self.blocked_by_terrain(ship, tile, phase):
                 continue
             occupant = occ.get(tile)
             if occupant is not None:
                 other = moving.get(occupant)
-                if other is not None and target[occupant] == here:
-                    self.note(name, letter("c"))
-                    self.event("collision", (name, occupant), phase, letter("c"), at=tile, unordered=True)
+                if other is not None and other.target == here:
+                    self.note(ship, letter("c"))
+                    self.event("collision", (name, occupant.name), phase, letter("c"), at=tile, unordered=True)
                     continue
                 standing = other is None
                 if not standing:
                     if second:
                         self.decisions.append(Decision(
-                            "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant), self.round,
-                            detail=f"{occupant} arrived in step 1 but moves on in step 2"))
+                            "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
+                            self.round, detail=f"{occupant.name} arrived in step 1 but moves on in step 2"))
                     else:
                         self.decisions.append(Decision(
-                            "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
-                            f"{name} claims the tile of {occupant}, which is moving elsewhere"))
+                            "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
+                            f"{name} claims the tile of {occupant.name}, which is moving elsewhere"))
                     vacate = self.read("vacate")
                 if not standing and vacate != "follow":
-                    self.note_reading(name, "vacate")
+                    self.note_reading(ship, "vacate")
                     standing = vacate == "stationary" or second
                     if not standing:  # "blocked" in step 1: no clause covers it
-                        self.event("collision", (name, occupant), phase, "vacate=blocked", at=tile,
+                        self.event("collision", (name, occupant.name), phase, "vacate=blocked", at=tile,
                                    unordered=True)
                         continue
                 if standing and second:
-                    self.note(name, letter("b"))
-                    self.event("collision", (name, occupant), phase, letter("b"), at=tile, unordered=True)
+                    self.note(ship, letter("b"))
+                    self.event("collision", (name, occupant.name), phase, letter("b"), at=tile, unordered=True)
                     continue
                 if standing:
-                    self.note(name, letter("b"))
+                    self.note(ship, letter("b"))
                     effect, clause = self.bump_effect(m, occupant, phase)
-                    self.note(name, clause)
+                    self.note(ship, clause)
                     self.note(occupant, clause)
-                    self.event("bump", (name, occupant), phase, clause, at=tile)
+                    self.event("bump", (name, occupant.name), phase, clause, at=tile)
                     if effect != _STOP:
-                        to = _ahead(m.direction, tile)
-                        pushes[occupant].append((name, to, effect, clause))
+                        to = tile + delta[m.direction]
+                        pushes[occupant].append((m, to, effect, clause))
                         push_into[to] += 1
                         if effect == _PUSH:
-                            going.add(name)
+                            going.add(m)
                     continue
                 # "follow": judge the claim as if the tile were empty, provided the occupant
                 # really leaves (checked in pass 3).
-                self.note_reading(name, "vacate")
-                waits_on[occupant].append(name)
-            rivals = [c for c in claims[tile] if c != name]
-            stronger = [c for c in rivals if self.size[c] >= self.size[name]]
+                self.note_reading(ship, "vacate")
+                waits_on[occupant].append(m)
+            rivals = [c for c in claims[tile] if c is not m]
+            stronger = [c for c in rivals if c.ship.size >= ship.size]
             if stronger:
-                self.note(name, letter("d"))
+                self.note(ship, letter("d"))
                 for c in stronger:
-                    self.event("collision", (name, c), phase, letter("d"), at=tile, unordered=True)
+                    self.event("collision", (name, c.name), phase, letter("d"), at=tile, unordered=True)
                 continue
             if rivals:
-                self.note(name, letter("e"))
+                self.note(ship, letter("e"))
                 for c in rivals:
-                    self.event("collision", (name, c), phase, letter("e"), at=tile, unordered=True)
+                    self.event("collision", (name, c.name), phase, letter("e"), at=tile, unordered=True)
             else:
-                self.note(name, letter("a"))
-            going.add(name)
+                self.note(ship, letter("a"))
+            going.add(m)
 
         # Pass 2: which pushes can happen. Fixed obstacles are known now; a ship in the way
         # makes the push depend on that ship leaving.
-        push_ok: dict[str, bool] = {}
+        push_ok: dict[_Ship, bool] = {}
         for standing, bumps in pushes.items():
             to = bumps[0][1]
             reason = None
             if len(bumps) > 1:
                 reason = "bumped from more than one side"
-            elif not self.board.on_board(to):
+            elif not self.grid.on_board(to):
                 reason = "the board edge is behind it"
-            elif to in self.board.rocks:
+            elif to in self.grid.rocks:
                 reason = "a rock is behind it"
             elif claims.get(to) or push_into[to] > 1:
                 reason = "another ship claims the tile behind it"
@@ -297,8 +358,9 @@ class _Run:
                 reason = "a ship stands behind it"
             if reason is not None:
                 self.decisions.append(Decision(
-                    "push_blocked", (), (), (bumps[0][0], standing), self.round, tuple(sorted({b[3] for b in bumps})),
-                    f"{standing} would be pushed to {list(to)}, but {reason}"))
+                    "push_blocked", (), (), (bumps[0][0].name, standing.name), self.round,
+                    tuple(sorted({b[3] for b in bumps})),
+                    f"{standing.name} would be pushed to {list(self.tile(to))}, but {reason}"))
             literal = reason is not None and self.read("push_blocked") == "literal"
             if reason is not None and not literal:
                 push_ok[standing] = False
@@ -307,19 +369,19 @@ class _Run:
                 continue
             push_ok[standing] = len(bumps) == 1
             if reason is None and to in occ:
-                waits_on[occ[to]].append(f"push:{standing}")
+                waits_on[occ[to]].append(standing)
 
         # Pass 3: withdraw every mover whose tile stayed taken, and whatever depended on it.
-        work = [n for n in moving if n not in going]
+        work = [m for m in moving.values() if m not in going]
         while work:
             gone = work.pop()
-            for dependant in waits_on.pop(gone, ()):
-                if dependant.startswith("push:"):
-                    standing = dependant[5:]
+            for dependant in waits_on.pop(gone.ship, ()):
+                if isinstance(dependant, _Ship):  # its push waited for ``gone`` to leave
+                    standing = dependant
                     if push_ok[standing]:
                         self.decisions.append(Decision(
-                            "push_blocked", (), (), (pushes[standing][0][0], standing), self.round,
-                            (pushes[standing][0][3],), f"the ship behind {standing} does not leave"))
+                            "push_blocked", (), (), (pushes[standing][0][0].name, standing.name), self.round,
+                            (pushes[standing][0][3],), f"the ship behind {standing.name} does not leave"))
                     if push_ok[standing] and self.read("push_blocked") != "literal":
                         push_ok[standing] = False
                         pusher, _, effect, _ = pushes[standing][0]
@@ -327,24 +389,24 @@ class _Run:
                             work.append(pusher)
                 elif dependant in going:
                     going.discard(dependant)
-                    self.event("collision", (dependant, gone), phase, "vacate=follow", at=target[dependant],
-                               unordered=True)
+                    self.event("collision", (dependant.name, gone.name), phase, "vacate=follow",
+                               at=dependant.target, unordered=True)
                     work.append(dependant)
 
         # Apply.
-        for name in going:
-            self.place(name, target[name])
+        for m in going:
+            self.place(m.ship, m.target)
         for standing, bumps in pushes.items():
             if push_ok[standing]:
                 pusher, to, _, clause = bumps[0]
                 self.place(standing, to)
-                self.event("push", (pusher, standing), phase, clause, at=to)
+                self.event("push", (pusher.name, standing.name), phase, clause, at=to)
         return going
 
-    def blocked_push(self, standing: str, pusher: str, effect: str, going: set[str]) -> bool:
+    def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
         self.note_reading(standing, "push_blocked")
-        self.note_reading(pusher, "push_blocked")
+        self.note_reading(pusher.ship, "push_blocked")
         if effect == _PUSH and pusher in going:
             going.discard(pusher)
             return True
@@ -352,57 +414,58 @@ class _Run:
 
     # --- phases ------------------------------------------------------------
 
-    def phase(self, movers: list[_Mover], phase: _Phase) -> set[str]:
-        """Both steps of a phase. Returns the names of the turning movers (for facings)."""
+    def phase(self, movers: list[_Mover], phase: _Phase) -> None:
+        """Both steps of a phase."""
         if not movers:
-            return set()
+            return
         first = self.step(movers, second=False, phase=phase)
         self.snapshot(f"r{self.round} {phase.name} step 1")
-        onward = [m for m in movers if m.turning and m.name in first]
+        onward = [m for m in movers if m.turning and m in first]
         if onward:
             self.step(onward, second=True, phase=phase)
-        return {m.name for m in movers if m.turning}
 
     def movement(self, turn: Turn, index: int) -> None:
-        movers = []
+        movers, turns = [], []
+        delta = self.grid.delta
         for name, token in turn.rounds[index]:
             if token is Token.NONE:
                 continue
-            heading = self.head[name]
-            via = _ahead(heading, self.pos[name])
+            ship = self.ships[name]
+            heading = ship.heading
+            via = ship.at + delta[heading]
             side = _SIDE[token, heading]
-            self.note(name, "token.forward" if side is None else "token.turn")
-            movers.append(_Mover(name, side is not None, heading, via,
-                                 _ahead(side, via) if side is not None else None))
-        turners = self.phase(movers, _MOVE)
-        for name, token in turn.rounds[index]:
-            if name in turners:
-                self.head[name] = _SIDE[token, self.head[name]]
-                self.note(name, "move.note")
+            self.note(ship, "token.forward" if side is None else "token.turn")
+            movers.append(_Mover(ship, side is not None, heading, via,
+                                 via + delta[side] if side is not None else None))
+            turns.append(side)
+        self.phase(movers, _MOVE)
+        for m, side in zip(movers, turns):
+            if m.turning:  # a turning ship faces its new way whether or not it moved
+                m.ship.heading = side
+                self.note(m.ship, "move.note")
         self.snapshot(f"r{self.round} move")
 
     def wind(self, moved_by_token: set[str]) -> None:
-        board = self.board
+        grid = self.grid
         movers = []
-        if board.wind or board.whirlpools:
-            wind_at, whirl_at = board.wind_at, board.whirl_at
-            for name, tile in self.pos.items():
-                direction = wind_at.get(tile)
+        if grid.wind or grid.whirl:
+            for ship in self.ships.values():
+                tile = ship.at
+                direction = grid.wind.get(tile)
                 if direction is not None:
-                    self.note(name, "wind.tile")
-                    movers.append(_Mover(name, False, direction, _ahead(direction, tile), None))
-                elif tile in whirl_at:
-                    self.note(name, "whirl.tile")
-                    via, dest = board.whirl_path(tile)
-                    direction = Heading((via[0] - tile[0], via[1] - tile[1]))
-                    movers.append(_Mover(name, True, direction, via, dest))
+                    self.note(ship, "wind.tile")
+                    movers.append(_Mover(ship, False, direction, tile + grid.delta[direction], None))
+                elif tile in grid.whirl:
+                    self.note(ship, "whirl.tile")
+                    movers.append(_Mover(ship, True, *grid.whirl[tile]))
         for m in movers:
             if m.name in moved_by_token:
-                self.note(m.name, "turn.rounds")
-        whirlers = self.phase(movers, _WIND)
-        for name in whirlers:
-            self.head[name] = self.head[name].clockwise()
-            self.note(name, "wind.note")
+                self.note(m.ship, "turn.rounds")
+        self.phase(movers, _WIND)
+        for m in movers:
+            if m.turning:
+                m.ship.heading = m.ship.heading.clockwise()
+                self.note(m.ship, "wind.note")
         self.snapshot(f"r{self.round} wind")
 
 
@@ -413,10 +476,11 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
         run.round = index + 1
         run.movement(turn, index)
         run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
-    after = Scene(scene.board, tuple(Ship(n, run.types[n], run.pos[n], run.head[n])
-                                     for n in sorted(run.pos)))
+    final = {name: (run.tile(s.at), s.heading) for name, s in run.ships.items()}
+    after = Scene(scene.board, tuple(Ship(s.name, s.type, *final[s.name]) for s in sorted(scene.ships, key=_by_name)))
     events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
-    provenance = MappingProxyType({n: tuple(v) for n, v in sorted(run.prov.items())})
+    provenance = MappingProxyType({s.name: tuple(s.prov) for s in sorted(run.ships.values(), key=_by_name)
+                                   if s.prov})
     frames = tuple((label, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
                    for label, state in run.frames)
     return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
