@@ -317,6 +317,29 @@ def count_calls(fn: Callable[[], Any]) -> int:
     return count
 
 
+def linear_baseline(n: int, seed: int = 1) -> float:
+    """Seconds for plainly linear work shaped like a turn: build name- and tile-keyed dicts
+    for ``n`` pieces, then visit every piece four times in random order and probe its four
+    neighbours. On a real machine this too grows faster than 10x per 10x pieces (caches,
+    allocator), so the resolver's growth is read against it."""
+    rng = random.Random(seed)
+    names = [f"s{i:06d}" for i in range(n)]
+    tiles = [(rng.randrange(BOARD_SIZE), rng.randrange(BOARD_SIZE)) for _ in range(n)]
+    order = names[:]
+    rng.shuffle(order)
+    start = time.perf_counter()
+    pos = dict(zip(names, tiles))
+    occupied = {tile: name for name, tile in pos.items()}
+    for _ in range(ROUNDS):
+        for name in order:
+            x, y = pos[name]
+            for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                if (x + dx, y + dy) in occupied:
+                    pass
+            pos[name] = (x, y)
+    return time.perf_counter() - start
+
+
 def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, record: bool = False,
               budget: float = 30.0, progress: Callable[[str], None] | None = None,
               gc_ships: int | None = None) -> dict[str, Any]:
@@ -358,6 +381,7 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
             finally:
                 gc.enable()
         calls = count_calls(run) if n <= 10_000 else None
+        baseline = min(linear_baseline(n) for _ in range(reps))
         before = {s.name: (s.at, s.heading) for s in big.scene.ships}
         changed = sum((s.at, s.heading) != before[s.name] for s in outcome.after.ships)
         kinds: dict[str, int] = {}
@@ -375,6 +399,7 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
             "events": len(outcome.events),
             "event_kinds": dict(sorted(kinds.items())),
             **({"function_calls": calls} if calls else {}),
+            "baseline_seconds": baseline,
             **({"seconds_gc_paused": paused.best, "seconds_gc_paused_median": paused.median} if paused else {}),
         })
         del big, outcome, last_outcome[:]
@@ -382,6 +407,7 @@ def bench_big(sizes: tuple[int, ...], repeats: int, memory_ships: int | None, re
     for a, b in zip(rows, rows[1:]):
         ratios[f"{b['ships']}/{a['ships']}"] = {
             "ships": b["ships"] / a["ships"], "time": b["seconds"] / a["seconds"],
+            "baseline": b["baseline_seconds"] / a["baseline_seconds"],
             **({"function_calls": b["function_calls"] / a["function_calls"]}
                if "function_calls" in a and "function_calls" in b else {})}
     result: dict[str, Any] = {"board": [BOARD_SIZE, BOARD_SIZE], "rounds": ROUNDS, "record": record,
@@ -479,6 +505,8 @@ def table(results: dict[str, Any]) -> str:
         for name, ratio in big["ratios"].items():
             a, b = name.split("/")
             work = (f"; function calls grow {ratio['function_calls']:.2f}x" if "function_calls" in ratio else "")
+            work += (f"; plainly linear dict work grows {ratio['baseline']:.1f}x here, so the turn grows "
+                     f"{ratio['time'] / ratio['baseline']:.2f}x as fast as linear work" if "baseline" in ratio else "")
             rows.append((f"turn: t({int(a):,})/t({int(b):,})", f"{ratio['time']:.1f}",
                          f"{ratio['ships']:.0f}x the ships (linear growth gives about {ratio['ships']:.0f}){work}"))
         memory = big.get("memory")
