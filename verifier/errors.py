@@ -60,10 +60,6 @@ class CaseErrors(VerifierError):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
-class SnapshotMissingError(VerifierError):
-    """A diagram has no stored snapshot to compare with."""
-
-
 class ImplementationError(VerifierError):
     """An implementation under test misbehaved."""
 
