@@ -480,6 +480,39 @@ def side_by_side(panels: Sequence[tuple[str, Image.Image]], *, title: str | None
     return out
 
 
+def column(title: str, subtitle: str | None, panels: Sequence[tuple[str, Image.Image]],
+           legends: Sequence[Image.Image], *, width: int, size: int, title_size: int,
+           legend_gap: int | None = None) -> Image.Image:
+    """Title, subtitle, each titled panel and each legend one under another, ``width``
+    pixels of content wide: the layout for narrow screens."""
+    legend_gap = size if legend_gap is None else legend_gap
+    blocks: list = [(line, title_size, INK) for line in wrap(title, title_size, width)]
+    if subtitle:
+        blocks += [(line, size, MUTED) for line in wrap(subtitle, size, width)]
+    blocks.append(size // 2)
+    for name, im in panels:
+        blocks += [(line, title_size, INK) for line in wrap(name, title_size, width)]
+        blocks += [im, size]
+    for legend_image in legends:
+        blocks += [legend_image, legend_gap]
+    height = size + sum(b if isinstance(b, int) else (b.height if isinstance(b, Image.Image) else round(b[1] * 1.5))
+                        for b in blocks) + size
+    image = Image.new("RGB", (width + 2 * size, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    y = size
+    for b in blocks:
+        if isinstance(b, int):
+            y += b
+        elif isinstance(b, Image.Image):
+            image.paste(b, (size, y))
+            y += b.height
+        else:
+            line, line_size, colour = b
+            text(draw, (size, y + round(line_size * 1.5) / 2), line, size=line_size, fill=colour, anchor="lm")
+            y += round(line_size * 1.5)
+    return image
+
+
 def finish(image: Image.Image, supersample: int = 1) -> Image.Image:
     """Shrink an image drawn at ``supersample`` times the wanted size (smooths edges)."""
     return image.reduce(supersample) if supersample > 1 else image

@@ -24,7 +24,7 @@ from ...ruleset import Outcome
 from .clauses import PUBLISHED_READING
 from .draw import (ZONE, _aim_words, _cap_words, _contact_words, _dashed_circle, _fit, _interest, _key_entries,
                    _paint_attack_line, _paint_base, _paint_rose, _paint_spot, _paint_table, _paint_template,
-                   _panel_after, _panel_before, _spot_groups, _View, panel_parts)
+                   _panel_after, _panel_before, _panel_odds, _spot_groups, _View, panel_parts)
 from .exact import decimal_text, fraction_text
 from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .resolver import direction_words
@@ -32,31 +32,6 @@ from .resolver import direction_words
 
 def _rolls(rolls: Sequence[Roll]) -> str:
     return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
-
-
-def _odds_panel(shot: Shot, odds: Odds, reading, view: _View, upto: int, focus: int | None) -> Image.Image:
-    """The 36-roll picture with only the rolls of direction faces 1..``upto`` placed,
-    and the arrow of face ``focus`` dark."""
-    s = view.s
-    image = Image.new("RGBA", view.size, vd.PAPER + (255,))
-    draw = ImageDraw.Draw(image)
-    _paint_table(draw, view)
-    _paint_attack_line(draw, view, shot, reading)
-    _paint_base(image, view, shot, label=False)
-    start = odds.start.floats()
-    _paint_template(image, view, shot, start, ghost=True)
-    draw = ImageDraw.Draw(image)
-    _dashed_circle(draw, view.px((0, 0)), view.length(float(shot.reach)), fill=ZONE, width=2 * s, dash_px=5 * s)
-    farthest = max(float(landing.moved) for landing in odds.landings)
-    _paint_rose(draw, view, start, farthest, reading["side"], focus)
-    groups: dict[tuple, list[Landing]] = {}
-    for landing in odds.landings:
-        if landing.roll.direction <= upto:
-            groups.setdefault(landing.point.key(), []).append(landing)
-    for group in groups.values():
-        _paint_spot(draw, view.px(group[0].point.floats()), group[0].hit, min(l.roll.distance for l in group),
-                    len(group), s)
-    return image.convert("RGB")
 
 
 def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: _View):
@@ -89,7 +64,7 @@ def _steps_odds(shot: Shot, odds: Odds, reading, view: _View):
               f"Aimed {_aim_words(shot, reading)}. A roll hits when it puts the template's "
               f"centre inside the dashed blue circle (template radius + base radius, "
               f"{decimal_text(shot.reach, 2)} in). Each of the 36 rolls of the two dice is equally likely.",
-              _odds_panel(shot, odds, reading, view, 0, None))]
+              _panel_odds(shot, odds, reading, view, 0, None))]
     so_far = 0
     for face in DIE_FACES:
         mine = [landing for landing in odds.landings if landing.roll.direction == face]
@@ -101,14 +76,14 @@ def _steps_odds(shot: Shot, odds: Odds, reading, view: _View):
                       f"Face {face} sends the template {words}; the distance die moves it 1 to 6 in along that "
                       f"line. {len(hits)} of these 6 rolls hit ({_rolls(hits)}); {so_far} of the "
                       f"{6 * face} rolls so far.",
-                      _odds_panel(shot, odds, reading, view, face, face)))
+                      _panel_odds(shot, odds, reading, view, face, face)))
     chance = f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}" if odds.probability.denominator != 36
                                   else "")
     steps.append((f"every roll: {odds.hits} of 36 hit, a chance of {chance}",
                   f"Every roll: {odds.hits} of 36 hit",
                   f"The exact chance of a hit is {chance} ({float(odds.probability):.1%}). Hitting rolls "
                   f"(distance-direction): {_rolls(odds.hit_rolls)}.",
-                  _odds_panel(shot, odds, reading, view, 6, None)))
+                  _panel_odds(shot, odds, reading, view, 6, None)))
     return steps
 
 
@@ -198,28 +173,5 @@ def draw_stacked(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outco
                                                    target_px=inner / s - 48)  # room for the inch numbers
     inner = max([img.width for _, img in images] + [inner])
     big = round(font_size * 1.15) * s
-    blocks: list = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)]
-    if subtitle:
-        blocks += [(line, fs, vd.MUTED) for line in vd.wrap(subtitle, fs, inner)]
-    blocks.append(fs // 2)
-    for name, im in images:
-        blocks += [(line, big, vd.INK) for line in vd.wrap(name, big, inner)]
-        blocks += [im, fs]
-    for legend_img in legends:
-        blocks += [legend_img, fs]
-    height = fs + sum(b if isinstance(b, int) else (b.height if isinstance(b, Image.Image) else round(b[1] * 1.5))
-                      for b in blocks) + fs
-    image = Image.new("RGB", (inner + 2 * fs, height), vd.PAPER)
-    draw = ImageDraw.Draw(image)
-    y = fs
-    for b in blocks:
-        if isinstance(b, int):
-            y += b
-        elif isinstance(b, Image.Image):
-            image.paste(b, (fs, y))
-            y += b.height
-        else:
-            line, size, colour = b
-            vd.text(draw, (fs, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
-            y += round(size * 1.5)
+    image = vd.column(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs)
     return vd.finish(image, s)

@@ -357,14 +357,19 @@ def _paint_uncapped(draw: ImageDraw.ImageDraw, view: _View, landing: Landing, re
     _label(draw, (b[0] + 8 * s, b[1]), f"the die's {landing.roll.distance} in, capped", s, fill=vd.MUTED, size=10)
 
 
-def _spot_groups(odds: Odds) -> list[tuple[Inches, list[Landing]]]:
+def _spot_groups(odds: Odds, upto: int = 6) -> list[tuple[Inches, list[Landing]]]:
+    """Landing spots of the rolls with direction faces 1..``upto``, rolls on one spot together."""
     groups: dict[tuple, list[Landing]] = {}
     for landing in odds.landings:
-        groups.setdefault(landing.point.key(), []).append(landing)
+        if landing.roll.direction <= upto:
+            groups.setdefault(landing.point.key(), []).append(landing)
     return [(group[0].point.floats(), group) for group in groups.values()]
 
 
-def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: _View) -> Image.Image:
+def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: _View, upto: int = 6,
+                focus: int | None = None) -> Image.Image:
+    """The 36-roll picture; with ``upto`` only the rolls of direction faces 1..upto are
+    placed, and the arrow of face ``focus`` is dark (for step-by-step frames)."""
     s = view.s
     image = Image.new("RGBA", view.size, vd.PAPER + (255,))
     draw = ImageDraw.Draw(image)
@@ -377,8 +382,8 @@ def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: _View)
     # Inside this circle a template's centre overlaps the base.
     _dashed_circle(draw, view.px((0, 0)), view.length(float(shot.reach)), fill=ZONE, width=2 * s, dash_px=5 * s)
     farthest = max(float(landing.moved) for landing in odds.landings)
-    _paint_rose(draw, view, start, farthest, reading["side"], None)
-    for point, group in _spot_groups(odds):
+    _paint_rose(draw, view, start, farthest, reading["side"], focus)
+    for point, group in _spot_groups(odds, upto):
         _paint_spot(draw, view.px(point), group[0].hit, min(l.roll.distance for l in group), len(group), s)
     return image.convert("RGB")
 

@@ -272,28 +272,5 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
         legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=inner, stacked=True))
     title, subtitle = _headline(turn, outcomes, title, subtitle)
     big = round(font_size * 1.15) * s
-    blocks: list = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)]
-    if subtitle:
-        blocks += [(line, fs, vd.MUTED) for line in vd.wrap(subtitle, fs, inner)]
-    blocks.append(fs // 2)
-    for name, im in images:
-        blocks += [(line, big, vd.INK) for line in vd.wrap(name, big, inner)]
-        blocks += [im, fs]
-    for legend_img in legends:
-        blocks += [legend_img, fs // 2]
-    height = fs + sum(b if isinstance(b, int) else (b.height if isinstance(b, Image.Image) else round(b[1] * 1.5))
-                      for b in blocks) + fs
-    image = Image.new("RGB", (inner + 2 * fs, height), vd.PAPER)
-    draw = ImageDraw.Draw(image)
-    y = fs
-    for b in blocks:
-        if isinstance(b, int):
-            y += b
-        elif isinstance(b, Image.Image):
-            image.paste(b, (fs, y))
-            y += b.height
-        else:
-            line, size, colour = b
-            vd.text(draw, (fs, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
-            y += round(size * 1.5)
+    image = vd.column(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2)
     return vd.finish(image, s)
