@@ -27,7 +27,7 @@ from verifier.known_failures import apply_known_failures, load_known_failures
 from verifier.report import github_annotations, results_junit, summary_table
 from verifier.runner import CaseResult, Problem, RunOptions, check_paths, summary_line
 from verifier.errors import CaseError, Location
-from verifier.ruleset import Ruleset
+from verifier.ruleset import Capability
 
 from conftest import CASES, ROOT, case_files
 
@@ -129,7 +129,7 @@ def test_reference_adapter_in_process_gives_the_same_statuses():
 
 def test_rulesets_without_json_outcomes_are_skipped_with_a_reason():
     class Mute(type(registry.get("ypp"))):
-        outcome_from_json = Ruleset.outcome_from_json  # as a ruleset that has not defined it yet
+        capabilities = registry.get("ypp").capabilities - {Capability.INTERCHANGE}  # not declared
 
     muted = replace(load_case(BUMP), ruleset=Mute())
     run_ = adapter.ImplRun(InProcessImplementation("python:verifier.adapters.reference:handle"))

@@ -141,11 +141,11 @@ def test_animation_frames_are_labelled_for_a_newcomer():
     case = load_case(ROOT / "cases/ypp/move-2d-turn-versus-turn.yaml")
     outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
     frames = case.ruleset.draw_frames(case.before, case.actions, outcome)
-    words = [w for w, _ in frames]
+    words = [f.words for f in frames]
     assert words[0].startswith("start")
     assert words[1].startswith("round 1, movement, step 1")
     assert words[2].startswith("round 1, movement, step 2") and "collide" in words[2]
-    assert len({im.size for _, im in frames}) == 1
+    assert len({f.image.size for f in frames}) == 1
 
 
 def test_findings_show_every_reading_and_what_the_examples_support(site):

@@ -15,6 +15,7 @@ from verifier.cli import main
 from verifier.errors import CaseError, SceneError
 from verifier.explore import analyse, search
 from verifier.findings import add_sections
+from verifier.ruleset import ReportSection
 from verifier.rulesets.scatter import RULESET
 from verifier.rulesets.scatter.clauses import PUBLISHED_READING, SEED_READING
 from verifier.rulesets.scatter.exact import QSqrt3
@@ -333,7 +334,7 @@ def test_report_lists_the_disagreements_with_numbers(tmp_path):
 
 
 def test_ruleset_sections_go_before_the_findings():
-    data, markdown = add_sections({"x": 1}, "# R\n\n## Findings\n\nnone\n", [("Extra", "body", {"k": 2})])
+    data, markdown = add_sections({"x": 1}, "# R\n\n## Findings\n\nnone\n", [ReportSection("Extra", "body", {"k": 2})])
     assert markdown == "# R\n\n## Extra\n\nbody\n\n## Findings\n\nnone\n"
     assert data == {"x": 1, "sections": [{"title": "Extra", "data": {"k": 2}}]}
     assert add_sections({"x": 1}, "text", []) == ({"x": 1}, "text")

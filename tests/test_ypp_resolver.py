@@ -7,6 +7,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verifier.ruleset import Cause
 from verifier.rulesets.ypp import RULESET
 from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
 from verifier.rulesets.ypp.resolver import resolve_turn
@@ -93,8 +94,8 @@ def test_default_reading_keeps_the_board_legal(scene_turn):
 def test_ships_move_at_most_two_tiles_per_phase(scene_turn):
     scene, turn = scene_turn
     outcome = resolve_turn(scene, turn, DEFAULT)
-    for (_, before), (_, after) in zip(outcome.frames, outcome.frames[1:]):
-        for (n1, p1, _), (n2, p2, _) in zip(before, after):
+    for before, after in zip(outcome.frames, outcome.frames[1:]):
+        for (n1, p1, _), (n2, p2, _) in zip(before.state, after.state):
             assert n1 == n2
             assert abs(p1[0] - p2[0]) + abs(p1[1] - p2[1]) <= 2
 
@@ -106,15 +107,17 @@ def test_turning_ship_faces_new_way_even_when_stopped():
     ship = outcome.after.ships[0]
     assert ship.at == (1, 1) and ship.heading is Heading.W
     assert [e.kind for e in outcome.events] == ["rock"]
-    assert outcome.provenance["A"] == ("r1 token.turn", "r1 rock.1", "r1 move.note")
+    assert outcome.provenance["A"] == (Cause.applied("token.turn", 1), Cause.applied("rock.1", 1),
+                                       Cause.applied("move.note", 1))
+    assert [str(c) for c in outcome.provenance["A"]] == ["r1 token.turn", "r1 rock.1", "r1 move.note"]
 
 
 def test_unmoved_whirlpool_ship_returns_after_four_rounds():
     board = Board(4, 4, whirlpools=((1, 1),))
     scene = Scene(board, (Ship("A", "sloop", (1, 1), Heading.N),))
     outcome = resolve_turn(scene, Turn(((),) * 4), DEFAULT)
-    positions = [dict((n, (p, h)) for n, p, h in frame)["A"] for label, frame in outcome.frames
-                 if label.endswith("wind")]
+    positions = [dict((n, (p, h)) for n, p, h in frame.state)["A"] for frame in outcome.frames
+                 if frame.phase == "wind" and frame.step == 0]
     # Each round carries it to the opposite corner and turns it a quarter clockwise.
     assert positions == [((2, 2), Heading.E), ((1, 1), Heading.S), ((2, 2), Heading.W), ((1, 1), Heading.N)]
     assert outcome.after.ships[0].at == (1, 1) and outcome.after.ships[0].heading is Heading.N

@@ -9,7 +9,7 @@ from itertools import product
 
 from hypothesis import strategies as st
 
-from verifier.ruleset import Citation, Clause, Decision, Outcome, Ruleset
+from verifier.ruleset import Capability, Cause, Citation, Clause, Decision, Outcome, Ruleset
 
 CONSISTENT = (
     ("lean.1", lambda a, b: a < b, "left"),
@@ -28,6 +28,7 @@ PLANTED = (
 class ToyRuleset(Ruleset):
     key = "toy"
     title = "toy lean rules"
+    capabilities = frozenset({Capability.SEARCH, Capability.EXHAUSTIVE})
 
     def __init__(self, table):
         self.table = table
@@ -41,7 +42,7 @@ class ToyRuleset(Ruleset):
             decisions = (Decision("", tuple(c for c, _ in applicable), tuple(s for _, s in applicable), ("pair",),
                                   near=() if applicable else tuple(c for c, _, _ in self.table)),)
         result = applicable[0][1] if applicable else "undecided"
-        provenance = {"pair": tuple(f"r1 {c}" for c, _ in applicable)}
+        provenance = {"pair": tuple(Cause.applied(c, 1) for c, _ in applicable)}
         return Outcome(result, (), provenance, decisions=decisions)
 
     def outcome_key(self, outcome):
@@ -55,6 +56,9 @@ class ToyRuleset(Ruleset):
         if a > 0 and b > 0:
             yield (a - 1, b - 1), actions
 
-    def exhaustive_space(self, terrain=False):
+    def exhaustive_spaces(self):
+        return {"pairs": "every pair of numbers from 0 to 5"}
+
+    def exhaustive_space(self, name):
         scenes = [((a, b), None) for a, b in product(range(6), range(6))]
         return len(scenes), iter(scenes)

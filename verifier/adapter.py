@@ -44,8 +44,8 @@ import jsonschema
 from . import __version__, registry
 from .case import Case, find_case_files, load_case
 from .errors import ImplementationError, Location, VerifierError
-from .ruleset import Ruleset
-from .runner import CaseResult, Problem, _error_result, check_open_case
+from .ruleset import Capability, Ruleset
+from .runner import CaseResult, Problem, ProblemKind, Status, _error_result, check_open_case
 
 PROTOCOL = "verifier-adapter/1"
 DEFAULT_TIMEOUT = 10.0
@@ -58,7 +58,7 @@ SCHEMA_ID = "https://example.invalid/verifier/adapter.schema.json"
 
 def supports_protocol(ruleset: Ruleset) -> bool:
     """Whether answers for this ruleset can be read back and compared."""
-    return type(ruleset).outcome_from_json is not Ruleset.outcome_from_json
+    return ruleset.supports(Capability.INTERCHANGE)
 
 
 def _ruleset_names() -> list[str]:
@@ -601,11 +601,11 @@ def _case_location(case: Case) -> Location:
 
 
 def _skip(case: Case, reason: str) -> CaseResult:
-    return CaseResult(case.path, case, "skipped", (), reason=reason)
+    return CaseResult(case.path, case, Status.SKIPPED, (), reason=reason)
 
 
-def _errored(case: Case, message: str, seconds: float = 0.0, kind: str = "protocol") -> CaseResult:
-    return CaseResult(case.path, case, "errored", (Problem(message, _case_location(case), kind),),
+def _errored(case: Case, message: str, seconds: float = 0.0, kind: ProblemKind = ProblemKind.PROTOCOL) -> CaseResult:
+    return CaseResult(case.path, case, Status.ERRORED, (Problem(message, _case_location(case), kind),),
                       seconds=seconds, reason=message)
 
 
@@ -642,7 +642,7 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         text = answer.message if answer.protocol else f"the implementation reports an error: {answer.message}"
         if answer.detail:
             text += " | " + " | ".join(answer.detail.strip().splitlines()[-3:])
-        return _errored(case, text, answer.seconds, "protocol" if answer.protocol else "errored")
+        return _errored(case, text, answer.seconds, ProblemKind.PROTOCOL if answer.protocol else ProblemKind.ERRORED)
     if ruleset.outcome_schema:
         problem = schema_problem(f"outcome_{ruleset.key}", answer.data)
         if problem:
@@ -659,7 +659,7 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
                 for m in ruleset.compare(case.before, case.expect, outcome)]
     if problems and run.draw:
         problems.extend(_draw_difference(case, outcome, run.failures))
-    return CaseResult(case.path, case, "failed" if problems else "passed", tuple(problems), outcome,
+    return CaseResult(case.path, case, Status.FAILED if problems else Status.PASSED, tuple(problems), outcome,
                       seconds=answer.seconds)
 
 
@@ -677,9 +677,9 @@ def _draw_difference(case: Case, outcome, failures: Path) -> list[Problem]:
                                                                          actual_image)
     except Exception as exc:  # drawing an odd outcome must not end the run
         return [Problem(f"could not draw the implementation's outcome ({type(exc).__name__}: {exc})",
-                        _case_location(case), "artifacts")]
+                        _case_location(case), ProblemKind.ARTIFACTS)]
     return [Problem("expected, actual and diff drawings: " + ", ".join(str(p) for p in paths),
-                    _case_location(case), "artifacts")]
+                    _case_location(case), ProblemKind.ARTIFACTS)]
 
 
 def check_implementation(paths: Iterable[str | Path], impl: Implementation, draw: bool = True,
@@ -698,9 +698,9 @@ def check_implementation(paths: Iterable[str | Path], impl: Implementation, draw
             else:
                 key = (case.ruleset.key, case.id)
                 if key in seen:
-                    result = CaseResult(case.path, None, "failed", (Problem(
+                    result = CaseResult(case.path, None, Status.FAILED, (Problem(
                         f"case id {case.id!r} is already used by {seen[key]}; ids must be unique",
-                        case.where(("id",)), "error"),))
+                        case.where(("id",)), ProblemKind.ERROR),))
                 else:
                     seen[key] = case.path
                     result = check_case_with(case, run)

@@ -8,6 +8,7 @@ and ``expect``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -17,14 +18,21 @@ from .ruleset import Citation, Ruleset
 from .schema import validate
 from .source import Located, load_file, load_text
 
-STATUSES = ("documented", "derived", "needs-ruling", "ruled")
+class CaseStatus(StrEnum):
+    DOCUMENTED = "documented"  # transcribed from the rule text
+    DERIVED = "derived"  # made up to exercise a clause or pin a reading
+    NEEDS_RULING = "needs-ruling"  # a finding of the explorer: the text does not decide it
+    RULED = "ruled"  # a finding a rule writer has decided
+
+
+STATUSES = tuple(CaseStatus)
 
 HEADER_PROPERTIES: dict[str, Any] = {
     "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$",
            "description": "lower-case letters, digits, dots and dashes; also names the snapshot"},
     "title": {"type": "string", "minLength": 1},
     "ruleset": {"type": "string"},
-    "status": {"enum": list(STATUSES)},
+    "status": {"enum": [str(s) for s in STATUSES]},
     "source": {
         "type": "object", "additionalProperties": False, "required": ["seed", "section"],
         "properties": {"seed": {"type": "string", "minLength": 1}, "section": {"type": "string", "minLength": 1},
@@ -112,7 +120,7 @@ class Case:
     id: str
     title: str
     ruleset: Ruleset
-    status: str
+    status: CaseStatus
     source: Citation
     clauses: tuple[str, ...]
     readings: Mapping[str, str]  # the full reading: defaults with the case's pins applied
@@ -166,11 +174,12 @@ def parse_case(doc: Located) -> Case:
     for i, item in enumerate(data.get("outcomes", [])):
         pins_i = item["reading"]
         full = ruleset.reading(pins_i, {k: doc.where(("outcomes", i, "reading", k), key=True) for k in pins_i})
-        _, _, expected = ruleset.parse(doc, ("before",), ("actions",), ("outcomes", i, "expect"), off_board_ok=True)
+        _, _, expected = ruleset.parse(doc, ("before",), ("actions",), ("outcomes", i, "expect"),
+                                       breaches_allowed=True)
         outcomes.append((full, expected))
     source = data["source"]
     return Case(
-        id=data["id"], title=data["title"], ruleset=ruleset, status=data.get("status", "documented"),
+        id=data["id"], title=data["title"], ruleset=ruleset, status=CaseStatus(data.get("status", "documented")),
         source=Citation(source["seed"], source["section"], source.get("example")),
         clauses=tuple(data["clauses"]), readings=reading, pinned=dict(pins),
         tags=tuple(data.get("tags", ())), layout=data.get("layout"), note=data.get("note"),

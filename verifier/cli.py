@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import __version__, registry
 from .errors import VerifierError, CaseError, Location
+from .ruleset import Capability, FindingKind
 
 DESCRIPTION = """\
 Check spatial game rules against their documented examples.
@@ -231,6 +232,11 @@ def cmd_clauses(args) -> int:
         for option, meaning in sorted(point.options.items(), key=lambda kv: kv[0] != point.default):
             mark = " (default)" if option == point.default else ""
             print(f"  {option}{mark}: {meaning}")
+    print("\ncapabilities: " + (", ".join(sorted(ruleset.capabilities)) or "none"))
+    if ruleset.supports(Capability.EXHAUSTIVE):
+        print("exhaustive spaces (verifier explore --exhaustive --space NAME; the first is the default):")
+        for name, what in ruleset.exhaustive_spaces().items():
+            print(f"  {name}: {what}")
     return 0
 
 
@@ -248,13 +254,17 @@ def cmd_explore(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     found = {}
     exhaustive_result = None
+    if args.space and not args.exhaustive:
+        raise CaseError("--space only means something with --exhaustive", Location(None, None, None, "--space"))
     if args.exhaustive:
-        print(f"enumerating the exhaustive {ruleset.key} space ...", flush=True)
-        exhaustive_result = exhaustive(ruleset, terrain=args.terrain)
+        print(f"enumerating the exhaustive {ruleset.key} space {args.space or ''}...", flush=True)
+        exhaustive_result = exhaustive(ruleset, space=args.space)
         found.update(exhaustive_result.examples)
         print(f"  {exhaustive_result.scenes} scenes in {exhaustive_result.seconds:.1f} s: "
               f"{len(exhaustive_result.counts)} finding classes", flush=True)
     print(f"searching with Hypothesis (seed {args.seed}, budget {args.budget:g} s) ...", flush=True)
+    ruleset.require(Capability.SEARCH, "verifier explore")
+    ruleset.require(Capability.FINDINGS, "verifier explore")
     search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples)
     for fingerprint, finding in search_result.findings.items():
         found.setdefault(fingerprint, finding)
@@ -271,13 +281,14 @@ def cmd_explore(args) -> int:
     matrix = example_matrix(ruleset, cases)
     for finding in example_conflicts(ruleset, matrix):
         found.setdefault(finding.fingerprint, finding)
-    minimal = [shrink(ruleset, found[k]) if found[k].kind != "example-conflict" else found[k] for k in sorted(found)]
+    minimal = [shrink(ruleset, found[k]) if found[k].kind is not FindingKind.EXAMPLE_CONFLICT else found[k]
+               for k in sorted(found)]
     ruled = rulings(ruleset, [cases_dir, out / "findings"])
     written = write_findings(ruleset, minimal, out, ruled)
     data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
                        seed=args.seed, budget=args.budget, out=out)
-    data, markdown = add_sections(data, report_markdown(ruleset, data, written, matrix),
-                                  ruleset.report_sections(cases, out))
+    sections = ruleset.report_sections(cases, out) if ruleset.supports(Capability.REPORT_SECTIONS) else []
+    data, markdown = add_sections(data, report_markdown(ruleset, data, written, matrix), sections)
     json_path, md_path = write_reports(out, data, markdown)
     for w in written:
         print(f"{w.status.upper():<8} {w.finding.fingerprint}")
@@ -393,8 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--exhaustive", action="store_true",
                          help="also enumerate the ruleset's small bounded space on every core, and measure "
                               "the search's recall against it")
-    explore.add_argument("--terrain", action="store_true", help="with --exhaustive: add one rock, wind tile or "
-                                                                "whirlpool to the space")
+    explore.add_argument("--space", metavar="NAME",
+                         help="with --exhaustive: which of the ruleset's spaces to enumerate (default: its first; "
+                              "'verifier clauses RULESET' lists them)")
     explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
     explore.add_argument("--out", metavar="DIR", help="report folder (default: explore/RULESET)")
     explore.add_argument("--cases", default="cases", metavar="DIR",

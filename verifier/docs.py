@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import registry
 from .errors import VerifierError
-from .ruleset import Clause, Outcome, Ruleset
+from .ruleset import Capability, Clause, Outcome, Ruleset
 
 MARKER = ".verifier-docs.json"
 ASSETS = Path(__file__).parent / "site_assets"
@@ -111,25 +111,18 @@ def quick_findings(ruleset: Ruleset, cases: Sequence[Any], cases_dir: Path | Non
     from .findings import rulings
 
     found = {}
-    try:
-        if examples > 0:
-            found.update(search(ruleset, budget=3600.0, seed=seed, max_examples=examples).findings)
-    except NotImplementedError:
-        pass  # the ruleset has no strategy yet: only the documented examples are checked
-    try:
-        for finding in example_conflicts(ruleset, matrix if matrix is not None else example_matrix(ruleset, cases)):
-            found.setdefault(finding.fingerprint, finding)
-    except NotImplementedError:
-        pass
+    if not ruleset.supports(Capability.FINDINGS):
+        return []  # findings could not be drawn or written as cases
+    if examples > 0 and ruleset.supports(Capability.SEARCH):
+        found.update(search(ruleset, budget=3600.0, seed=seed, max_examples=examples).findings)
+    for finding in example_conflicts(ruleset, matrix if matrix is not None else example_matrix(ruleset, cases)):
+        found.setdefault(finding.fingerprint, finding)
     ruled = rulings(ruleset, [cases_dir]) if cases_dir is not None else {}
     entries = []
     for key in sorted(found):
         finding = found[key]
-        if finding.kind != "example-conflict":
-            try:
-                finding = shrink(ruleset, finding)
-            except NotImplementedError:
-                pass
+        if finding.kind != "example-conflict" and ruleset.supports(Capability.SEARCH):
+            finding = shrink(ruleset, finding)
         entries.append(FindingEntry(finding, "resolved" if key in ruled else "open", ruled.get(key)))
     return entries
 
@@ -172,17 +165,9 @@ class FindingView:
     scene_yaml: str = ""
 
 
-def _call(default: Any, fn: Callable, *args, **kwargs) -> Any:
-    """``fn(*args)``, or ``default`` where the ruleset does not provide it."""
-    try:
-        return fn(*args, **kwargs)
-    except NotImplementedError:
-        return default
-
-
-def _optional(ruleset: Ruleset, name: str, default: Any) -> Callable:
-    """A ruleset's optional method, or one that gives ``default``."""
-    return getattr(ruleset, name, None) or (lambda *a, **k: default)
+def _optional(ruleset: Ruleset, capability: Capability, name: str, default: Any) -> Callable:
+    """The ruleset's method ``name`` where it declares ``capability``, or one that gives ``default``."""
+    return getattr(ruleset, name) if ruleset.supports(capability) else (lambda *a, **k: default)
 
 
 def _png(image) -> bytes:
@@ -243,8 +228,6 @@ def _sentence(text: str) -> str:
 def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn: Callable, *args, **kwargs) -> Any:
     try:
         return fn(*args, **kwargs)
-    except NotImplementedError:
-        return default
     except Exception as error:  # noqa: BLE001 - reported, and the page says less
         warnings.append(f"{ruleset.key}: {what} failed ({type(error).__name__}: {error}); left out")
         return default
@@ -262,17 +245,17 @@ def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict:
         fields["image"], fields["size"] = f"cases/{name}.png", image.size
         files[fields["image"]] = _png(image)
         narrow = _attempt(rs, warnings, f"drawing {case.id} for narrow screens", None,
-                          _optional(rs, "draw_narrow", None), case.before, case.actions,
+                          _optional(rs, Capability.NARROW, "draw_narrow", None), case.before, case.actions,
                           [("Before", None), ("After: what happened", outcome)], title=case.title)
         if narrow is not None:
             fields["narrow"], fields["narrow_size"] = f"cases/{name}-narrow.png", narrow.size
             files[fields["narrow"]] = _png(narrow)
-    frames = _attempt(rs, warnings, f"animating {case.id}", [], _optional(rs, "draw_frames", []), case.before,
+    frames = _attempt(rs, warnings, f"animating {case.id}", [], _optional(rs, Capability.FRAMES, "draw_frames", []), case.before,
                       case.actions, outcome)
     if len(frames) >= 3:
-        fields["gif"], fields["gif_size"] = f"cases/{name}.gif", frames[0][1].size
-        fields["steps"] = [words for words, _ in frames]
-        files[fields["gif"]] = _gif([im for _, im in frames])
+        fields["gif"], fields["gif_size"] = f"cases/{name}.gif", frames[0].image.size
+        fields["steps"] = [frame.words for frame in frames]
+        files[fields["gif"]] = _gif([frame.image for frame in frames])
     return {"files": files, "fields": fields, "warnings": warnings}
 
 
@@ -287,7 +270,7 @@ def _draw_finding(rs: Ruleset, finding: Any, panels: list, title: str, name: str
         fields["image"], fields["size"] = f"findings/{name}.png", image.size
         files[fields["image"]] = _png(image)
         narrow = _attempt(rs, warnings, f"drawing finding {finding.fingerprint} for narrow screens", None,
-                          _optional(rs, "draw_narrow", None), finding.before, finding.actions, panels, title=title)
+                          _optional(rs, Capability.NARROW, "draw_narrow", None), finding.before, finding.actions, panels, title=title)
         if narrow is not None:
             fields["narrow"], fields["narrow_size"] = f"findings/{name}-narrow.png", narrow.size
             files[fields["narrow"]] = _png(narrow)
@@ -340,7 +323,7 @@ class _RulesetPage:
         self.cases = [self._case_view(c, taken) for c in sorted(cases, key=lambda c: (order.get(c.status, 9), c.id))]
         self.matrix = findings.matrix
         if self.matrix is None:
-            self.matrix = _call(None, example_matrix, ruleset, cases)
+            self.matrix = example_matrix(ruleset, cases)
         self._homes()
         self.open = [e for e in findings.entries if e.status == "open"]
         self.resolved = [e for e in findings.entries if e.status != "open"]
@@ -394,7 +377,7 @@ class _RulesetPage:
                     verdict = ("The reference resolver gives this outcome, as the rule text says."
                                if case.status == "documented" else
                                "The reference resolver gives this outcome, as the case expects.")
-        scene = self.attempt(f"describing {case.id}", "", _optional(rs, "describe_scene", ""), case.before,
+        scene = self.attempt(f"describing {case.id}", "", _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""), case.before,
                              case.actions)
         view = CaseView(case, outcome, used, sentence, verdict, ok, _sentence(scene),
                         anchor=_anchor("case-", case.id, taken))
@@ -451,7 +434,7 @@ class _RulesetPage:
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
         self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
                                                    anchor[len("finding-"):])))
-        scene = _sentence(self.attempt("describing a finding", "", _optional(rs, "describe_scene", ""), f.before,
+        scene = _sentence(self.attempt("describing a finding", "", _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""), f.before,
                                        f.actions))
         view.alt = (f"The minimal scene of this question, then its outcome under each reading. {scene} "
                     + " ".join(f"Under {label}: {sentence}" for label, _, _, sentence, _ in readings)).strip()
@@ -567,11 +550,11 @@ class _RulesetPage:
                     + ('<li><a href="#readings">Readings</a></li>' if rs.reading_points else "")
                     + '<li><a href="#findings">Open questions</a></li>'
                     '<li><a href="#coverage">Clause coverage</a></li></ol></nav>')
-        body.append('<section id="pictures"><h2>How to read the pictures</h2><p>Each example is drawn as '
-                    "<em>before</em> (the pieces and what they plan) and <em>after</em> (what happened), side by "
-                    "side, with a legend of its own. Collisions and stops are numbered in the order the legend "
-                    "lists them. Examples with several rounds or steps also play step by step. Select a "
-                    "picture to open it at full size.</p></section>")
+        notes = (rs.page_notes() if rs.supports(Capability.PAGE_NOTES) else
+                 "Each example is drawn before (the pieces and what they plan) and after (what happened), "
+                 "with a legend of its own.")
+        body.append('<section id="pictures"><h2>How to read the pictures</h2><p>' + esc(notes)
+                    + " Select a picture to open it at full size.</p></section>")
         # Clauses.
         body.append('<section id="clauses"><h2>Clauses</h2>')
         questions_by_clause: dict[str, list[FindingView]] = {}
@@ -1033,7 +1016,7 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
                     examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
     from .explore import example_matrix
     mine = [c for c in cases if c.ruleset is ruleset]
-    matrix = _call(None, example_matrix, ruleset, mine)
+    matrix = example_matrix(ruleset, mine)
     entries = None
     if findings_dir is not None:
         for folder in (findings_dir / ruleset.key, findings_dir):
@@ -1045,11 +1028,7 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
                        if search else "")
                 origin = f"These questions come from the explorer's report {folder / 'report.json'}{how}."
                 return Findings(entries, origin, matrix)
-    try:
-        ruleset.strategy()
-        has_strategy = True
-    except NotImplementedError:
-        has_strategy = False
+    has_strategy = ruleset.supports(Capability.SEARCH)
     entries = quick_findings(ruleset, mine, cases_dir, examples=examples, seed=seed, matrix=matrix)
     if has_strategy and examples <= 0:
         origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "

@@ -64,6 +64,10 @@ class ImplementationError(VerifierError):
     """An implementation under test misbehaved."""
 
 
+class UnsupportedError(VerifierError):
+    """A command asked a ruleset for an optional part it does not declare."""
+
+
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """A hint for a near miss, or the list of valid choices when nothing is near."""
     import difflib

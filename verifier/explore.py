@@ -14,14 +14,14 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from .ruleset import Outcome, Ruleset
+from .ruleset import Capability, FindingKind, Outcome, Ruleset
 
-KINDS = ("contradiction", "gap", "order", "symmetry", "breach", "divergence", "example-conflict")
+KINDS = tuple(FindingKind)
 
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str
+    kind: FindingKind
     point: str  # the reading point concerned, or ""
     clauses: tuple[str, ...]
     label: str  # what distinguishes findings of one kind: an invariant, a transform, options
@@ -66,12 +66,12 @@ def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     base_key = ruleset.outcome_key(base)
     for decision in base.decisions:
         kind = decision.kind
-        if kind == "contradiction":
+        if kind is FindingKind.CONTRADICTION:
             said = "; ".join(f"{c} says {p}" for c, p in zip(decision.applicable, decision.prescriptions))
             add(Finding(kind, decision.point, decision.clauses, "",
                         f"{' and '.join(decision.applicable)} both apply and disagree ({decision.detail}): {said}",
                         before, actions))
-        elif kind == "gap":
+        elif kind is FindingKind.GAP:
             add(Finding(kind, decision.point, decision.clauses, "",
                         f"no clause covers this ({decision.detail}); nearest: {', '.join(decision.near)}",
                         before, actions))
@@ -81,7 +81,7 @@ def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
         outcome = base if not point else ruleset.resolve(before, actions, reading)
         for invariant, pieces, detail in ruleset.invariant_breaches(before, actions, outcome):
             where = f"{point}={option}" if point else "the default reading"
-            add(Finding("breach", point, (), f"{invariant}" + (f" under {point}={option}" if point else ""),
+            add(Finding(FindingKind.BREACH, point, (), f"{invariant}" + (f" under {point}={option}" if point else ""),
                         f"{invariant} under {where} ({', '.join(pieces)}; {detail})", before, actions))
         if point and ruleset.outcome_key(outcome) != base_key:
             # Fingerprint by the one kind of decision the point was consulted at. A scene with
@@ -89,17 +89,17 @@ def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
             groups = {d.clauses for d in base.decisions + outcome.decisions if d.point == point}
             if len(groups) != 1:
                 continue
-            add(Finding("divergence", point, groups.pop(), f"{default[point]} vs {option}",
+            add(Finding(FindingKind.DIVERGENCE, point, groups.pop(), f"{default[point]} vs {option}",
                         f"reading {point}={default[point]} and {point}={option} give different outcomes",
                         before, actions))
-    diverging = {f.point for f in found.values() if f.kind == "divergence"}
+    diverging = {f.point for f in found.values() if f.kind is FindingKind.DIVERGENCE}
     for fingerprint, finding in list(found.items()):
-        if finding.kind in ("contradiction", "gap") and finding.point not in diverging:
+        if finding.kind in (FindingKind.CONTRADICTION, FindingKind.GAP) and finding.point not in diverging:
             found[fingerprint] = replace(finding, visible=False)
     for transform in ruleset.transforms(before, actions):
         moved = ruleset.resolve(transform.before, transform.actions, default)
         if ruleset.outcome_key(moved) != transform.map_key(base_key):
-            add(Finding(transform.kind, "", (), transform.name,
+            add(Finding(FindingKind(transform.kind), "", (), transform.name,
                         f"the outcome changes under a {transform.name} of the scene", before, actions))
     return found
 
@@ -166,6 +166,7 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
     the same fingerprints."""
     from hypothesis import HealthCheck, Phase, given, settings, seed as hyp_seed, Verbosity
 
+    ruleset.require(Capability.SEARCH, "the explorer's search")
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
     start = time.perf_counter()
@@ -202,6 +203,7 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
 
 @dataclass
 class ExhaustiveResult:
+    space: str
     counts: dict[str, int]  # fingerprint -> number of scenes that show it
     examples: dict[str, Finding]  # fingerprint -> first scene in enumeration order
     scenes: int
@@ -210,13 +212,13 @@ class ExhaustiveResult:
 
 
 def _chunk_worker(args) -> tuple[dict[str, int], dict[str, tuple[int, Finding]], int]:
-    key, terrain, index, workers = args
+    key, space, index, workers = args
     if isinstance(key, Ruleset):
         ruleset = key
     else:
         from . import registry
         ruleset = registry.get(key)
-    _, scenes = ruleset.exhaustive_space(terrain=terrain)
+    _, scenes = ruleset.exhaustive_space(space)
     counts: dict[str, int] = {}
     first: dict[str, tuple[int, Finding]] = {}
     seen = 0
@@ -231,15 +233,25 @@ def _chunk_worker(args) -> tuple[dict[str, int], dict[str, tuple[int, Finding]],
     return counts, first, seen
 
 
-def exhaustive(ruleset: Ruleset, *, terrain: bool = False, workers: int | None = None) -> ExhaustiveResult:
-    """Analyse every scene of the ruleset's small bounded space, on every core."""
+def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | None = None) -> ExhaustiveResult:
+    """Analyse every scene of one of the ruleset's small bounded spaces (its first by
+    default), on every core."""
     import os
     from concurrent.futures import ProcessPoolExecutor
+
+    from .errors import UnsupportedError, did_you_mean
+
+    ruleset.require(Capability.EXHAUSTIVE, "exhaustive enumeration")
+    spaces = list(ruleset.exhaustive_spaces())
+    space = space or spaces[0]
+    if space not in spaces:
+        raise UnsupportedError(f"ruleset {ruleset.key!r} has no exhaustive space {space!r}; "
+                               f"{did_you_mean(space, spaces)}")
 
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     # Worker processes find the ruleset again through the registry.
-    jobs = [(ruleset if workers == 1 else ruleset.key, terrain, i, workers) for i in range(workers)]
+    jobs = [(ruleset if workers == 1 else ruleset.key, space, i, workers) for i in range(workers)]
     if workers == 1:
         parts = [_chunk_worker(jobs[0])]
     else:
@@ -255,7 +267,7 @@ def exhaustive(ruleset: Ruleset, *, terrain: bool = False, workers: int | None =
         for fingerprint, (n, finding) in part_first.items():
             if fingerprint not in first or (finding.visible, -n) > (first[fingerprint][1].visible, -first[fingerprint][0]):
                 first[fingerprint] = (n, finding)
-    return ExhaustiveResult(dict(sorted(counts.items())), {k: v[1] for k, v in sorted(first.items())},
+    return ExhaustiveResult(space, dict(sorted(counts.items())), {k: v[1] for k, v in sorted(first.items())},
                             total, time.perf_counter() - start, workers)
 
 
@@ -292,7 +304,7 @@ def example_conflicts(ruleset: Ruleset, matrix: ExampleMatrix) -> list[Finding]:
         if against:
             case = against[0]
             found.append(Finding(
-                "example-conflict", point, (), option,
+                FindingKind.EXAMPLE_CONFLICT, point, (), option,
                 f"{point}={option} contradicts {len(against)} documented example(s): "
                 + ", ".join(f"{c.id} ({c.source.example or c.title})" for c in against),
                 case.before, case.actions))

@@ -8,14 +8,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import yaml
 
 from .case import find_case_files, load_case
 from .errors import VerifierError
 from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
-from .ruleset import Ruleset
+from .ruleset import ReportSection, Ruleset
 from .snapshots import png_bytes
 
 
@@ -122,7 +122,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
                        "section": first.section if first else "(no single clause)",
                        "example": "found by verifier explore"},
             "clauses": list(finding.clauses) or [c.id for c in ruleset.clauses][:1],
-            "finding": {"fingerprint": finding.fingerprint, "kind": finding.kind,
+            "finding": {"fingerprint": finding.fingerprint, "kind": str(finding.kind),
                         "summary": finding.summary, "question": finding_question(ruleset, finding)},
             "note": "To rule: set status to ruled, pin the chosen reading under 'readings', and copy "
                     "that reading's expectation to 'expect'.",
@@ -151,7 +151,7 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
     for w in written:
         f = w.finding
         entry = {
-            "fingerprint": f.fingerprint, "kind": f.kind, "point": f.point, "clauses": list(f.clauses),
+            "fingerprint": f.fingerprint, "kind": str(f.kind), "point": f.point, "clauses": list(f.clauses),
             "label": f.label, "summary": f.summary, "status": w.status, "resolved_by": w.resolved_by,
             "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
             "outcomes": {label: ruleset.outcome_json(o) for label, _, o in w.outcomes},
@@ -173,7 +173,7 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
                           "stopped_by_budget": search.stopped_by_budget, "classes": len(search.findings)}
     if exhaustive is not None:
         classes = set(exhaustive.counts)
-        data["exhaustive"] = {"scenes": exhaustive.scenes, "seconds": round(exhaustive.seconds, 2),
+        data["exhaustive"] = {"space": exhaustive.space, "scenes": exhaustive.scenes, "seconds": round(exhaustive.seconds, 2),
                               "workers": exhaustive.workers, "classes": len(classes),
                               "scenes_per_second": round(exhaustive.scenes / max(exhaustive.seconds, 1e-9)),
                               "counts": exhaustive.counts}
@@ -261,16 +261,16 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
     return "\n".join(lines)
 
 
-def add_sections(data: dict, markdown: str, sections: list[tuple[str, str, dict]]) -> tuple[dict, str]:
+def add_sections(data: dict, markdown: str, sections: Sequence[ReportSection]) -> tuple[dict, str]:
     """The report with a ruleset's own sections (``Ruleset.report_sections``): each
     becomes a ``##`` section of the Markdown, placed before the list of findings, and
     an entry of ``sections`` in the JSON."""
     if not sections:
         return data, markdown
-    text = "".join(f"## {title}\n\n{body.rstrip()}\n\n" for title, body, _ in sections)
+    text = "".join(f"## {s.title}\n\n{s.markdown.rstrip()}\n\n" for s in sections)
     marker = "## Findings\n"
     markdown = markdown.replace(marker, text + marker, 1) if marker in markdown else markdown.rstrip() + "\n\n" + text
-    data = {**data, "sections": [{"title": title, "data": extra} for title, _, extra in sections]}
+    data = {**data, "sections": [{"title": s.title, "data": dict(s.data)} for s in sections]}
     return data, markdown
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import CaseError, Location, did_you_mean
-from .runner import CaseResult, Problem
+from .runner import CaseResult, Problem, ProblemKind, Status
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
@@ -95,12 +95,12 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
         return result
     reason = known.reasons[case_id]
     if result.status in ("failed", "errored"):
-        return replace(result, status="xfail", reason=reason)
+        return replace(result, status=Status.XFAIL, reason=reason)
     if result.status == "passed":
         place = known.where(case_id)
-        return replace(result, status="xpass", reason=reason, problems=(Problem(
+        return replace(result, status=Status.XPASS, reason=reason, problems=(Problem(
             f"passes now, but the known-failure list says it fails ({reason}); delete line {place.line} of "
-            f"{known.file}", place, "xpass"),))
+            f"{known.file}", place, ProblemKind.XPASS),))
     return result
 
 

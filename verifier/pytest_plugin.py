@@ -346,16 +346,13 @@ def _provenance(case, result) -> list[str]:
         except Exception:
             return []
     lines = ["", label]
-    for piece, entries in outcome.provenance.items():
-        lines.append(f"  {piece}: " + ", ".join(entries))
+    for piece, causes in outcome.provenance.items():
+        lines.append(f"  {piece}: " + ", ".join(map(str, causes)))
     ids = list(case.clauses)
-    for entries in outcome.provenance.values():
-        for entry in entries:
-            if " reading " in f" {entry}":
-                continue
-            clause = entry.split(" ", 1)[-1]
-            if clause not in ids:
-                ids.append(clause)
+    for causes in outcome.provenance.values():
+        for cause in causes:
+            if cause.clause and cause.clause not in ids:
+                ids.append(cause.clause)
     known = set(ruleset.clause_ids)
     described = [c for c in ids if c in known]
     if described:

@@ -1,40 +1,53 @@
-"""The ruleset registry. Built-in rulesets are listed here; others can register
-through the ``verifier.rulesets`` entry-point group."""
+"""The ruleset registry: every ruleset, built in or not, is found through the
+``verifier.rulesets`` entry-point group. The core keeps no list of its own."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
-from .errors import UnknownRulesetError, did_you_mean, Location
+from .errors import Location, UnknownRulesetError, VerifierError, did_you_mean
 from .ruleset import Ruleset
 
-BUILTIN = {
-    "ypp": "verifier.rulesets.ypp:RULESET",
-    "scatter": "verifier.rulesets.scatter:RULESET",
-}
+GROUP = "verifier.rulesets"
 
 _loaded: dict[str, Ruleset] = {}
 
 
-def _targets() -> dict[str, str]:
-    targets = dict(BUILTIN)
-    for ep in entry_points(group="verifier.rulesets"):
-        targets.setdefault(ep.name, ep.value)
-    return targets
+class BrokenRulesetError(VerifierError):
+    """An installed ruleset's entry point cannot be loaded, or does not give a Ruleset."""
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)  # the first installed distribution wins, as pip orders them
+    return found
 
 
 def names() -> list[str]:
-    return sorted(_targets())
+    return sorted(_entry_points())
 
 
 def get(key: str, location: Location | None = None) -> Ruleset:
     if key in _loaded:
         return _loaded[key]
-    targets = _targets()
-    if key not in targets:
-        raise UnknownRulesetError(f"unknown ruleset {key!r}; {did_you_mean(key, list(targets))}", location)
-    module, _, attr = targets[key].partition(":")
-    ruleset = getattr(import_module(module), attr)
+    found = _entry_points()
+    if key not in found:
+        raise UnknownRulesetError(f"unknown ruleset {key!r}; {did_you_mean(key, list(found))}", location)
+    ep = found[key]
+    try:
+        ruleset = ep.load()
+    except Exception as exc:
+        raise BrokenRulesetError(f"ruleset {key!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}") \
+            from exc
+    if not isinstance(ruleset, Ruleset):
+        raise BrokenRulesetError(f"ruleset {key!r} ({ep.value}) is a {type(ruleset).__name__}, not a Ruleset")
+    if ruleset.key != key:
+        raise BrokenRulesetError(f"entry point {key!r} ({ep.value}) gives a ruleset whose key is {ruleset.key!r}; "
+                                 "the two must be the same")
     _loaded[key] = ruleset
     return ruleset
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [get(key) for key in names()]

@@ -9,10 +9,55 @@ fit behind the same interface.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Literal, Mapping, Sequence
 
-from .errors import UnknownReadingError, did_you_mean, Location
+from .errors import UnknownReadingError, UnsupportedError, did_you_mean, Location
+
+
+class Capability(StrEnum):
+    """An optional part of the contract. A ruleset lists the ones it implements in
+    ``Ruleset.capabilities``; the core asks ``supports`` and never probes."""
+
+    INTERCHANGE = "interchange"  # outcome_schema, outcome_json, outcome_from_json: the adapter protocol
+    SEARCH = "search"  # strategy, outcome_key (transforms, invariant_breaches, simpler optional)
+    FINDINGS = "findings"  # case_data, expect_data, draw_readings: findings written as case files
+    EXHAUSTIVE = "exhaustive"  # exhaustive_spaces, exhaustive_space
+    FRAMES = "frames"  # draw_frames: step-by-step animations
+    NARROW = "narrow"  # draw_narrow: the stacked layout for phones
+    SCENE_TEXT = "scene-text"  # describe_scene: alt text
+    PAGE_NOTES = "page-notes"  # page_notes: how to read this ruleset's pictures
+    REPORT_SECTIONS = "report-sections"  # report_sections: the explorer report's own sections
+    BENCHMARKS = "benchmarks"  # benchmarks: suites for ``verifier bench``
+
+
+class FindingKind(StrEnum):
+    """What the explorer can find; a decision point is itself a contradiction or a gap."""
+
+    CONTRADICTION = "contradiction"
+    GAP = "gap"
+    ORDER = "order"
+    SYMMETRY = "symmetry"
+    BREACH = "breach"
+    DIVERGENCE = "divergence"
+    EXAMPLE_CONFLICT = "example-conflict"
+
+
+# Which methods each capability brings: a ruleset that declares one overrides them,
+# and one that does not leaves them alone (checked by the contract tests).
+CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
+    Capability.INTERCHANGE: ("outcome_json", "outcome_from_json"),
+    Capability.SEARCH: ("strategy", "outcome_key"),
+    Capability.FINDINGS: ("case_data", "expect_data", "draw_readings"),
+    Capability.EXHAUSTIVE: ("exhaustive_spaces", "exhaustive_space"),
+    Capability.FRAMES: ("draw_frames",),
+    Capability.NARROW: ("draw_narrow",),
+    Capability.SCENE_TEXT: ("describe_scene",),
+    Capability.PAGE_NOTES: ("page_notes",),
+    Capability.REPORT_SECTIONS: ("report_sections",),
+    Capability.BENCHMARKS: ("benchmarks",),
+})
 
 
 @dataclass(frozen=True)
@@ -63,9 +108,77 @@ class Event:
     at: Any = None  # where it happened: the contested, blocked or destination place
     step: int = 0  # the step within the phase, where the ruleset has steps
 
-    def key(self, ordered: bool) -> tuple:
-        pieces = self.pieces if ordered else tuple(sorted(self.pieces))
-        return (self.round, self.kind, pieces)
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """One entry of a piece's provenance: a clause that decided something about it
+    (``clause``), or a reading point whose option the resolver followed for it
+    (``point`` and ``option``). ``round`` is 0 where the ruleset has no rounds."""
+
+    clause: str = ""
+    point: str = ""
+    option: str = ""
+    round: int = 0
+
+    @classmethod
+    def applied(cls, clause: str, round: int = 0) -> "Cause":
+        return cls(clause=clause, round=round)
+
+    @classmethod
+    def followed(cls, point: str, option: str, round: int = 0) -> "Cause":
+        return cls(point=point, option=option, round=round)
+
+    @property
+    def is_reading(self) -> bool:
+        return bool(self.point)
+
+    def __str__(self) -> str:
+        """The notation of the adapter protocol and of reports: "r1 move.1b",
+        "r1 reading bump=class-first", or without the round prefix where there are none."""
+        what = f"reading {self.point}={self.option}" if self.point else self.clause
+        return f"r{self.round} {what}" if self.round else what
+
+    @classmethod
+    def from_text(cls, text: str) -> "Cause":
+        """The inverse of ``str``, for provenance that arrives over the adapter protocol."""
+        words = text.split()
+        round_no = 0
+        if len(words) > 1 and words[0][:1] == "r" and words[0][1:].isdigit():
+            round_no, words = int(words[0][1:]), words[1:]
+        if len(words) == 2 and words[0] == "reading" and "=" in words[1]:
+            point, _, option = words[1].partition("=")
+            return cls.followed(point, option, round_no)
+        return cls.applied(" ".join(words), round_no)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The state of the scene at one moment of the resolution, for drawings and
+    animations. ``round`` 0 with phase "start" is the scene before anything moved;
+    ``step`` 0 is the end of the phase, a positive step a moment inside it."""
+
+    round: int
+    phase: str
+    step: int
+    state: Any
+
+    @property
+    def is_start(self) -> bool:
+        return self.round == 0
+
+    def __str__(self) -> str:
+        """Short words for reports: "start", "r2 move", "r2 move step 1"."""
+        if self.is_start:
+            return self.phase
+        return f"r{self.round} {self.phase}" + (f" step {self.step}" if self.step else "")
+
+
+@dataclass(frozen=True, slots=True)
+class AnimationFrame:
+    """One picture of a step-by-step animation, with the words that say what it shows."""
+
+    words: str
+    image: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +200,11 @@ class Decision:
     detail: str = ""
 
     @property
-    def kind(self) -> str | None:
+    def kind(self) -> FindingKind | None:
         if not self.applicable:
-            return "gap"
+            return FindingKind.GAP
         if len(set(self.prescriptions)) > 1:
-            return "contradiction"
+            return FindingKind.CONTRADICTION
         return None
 
     @property
@@ -106,8 +219,8 @@ class Outcome:
 
     after: Any
     events: tuple[Event, ...]
-    provenance: Mapping[str, tuple[str, ...]]
-    frames: tuple[Any, ...] = ()  # intermediate states, for drawings and animations
+    provenance: Mapping[str, tuple[Cause, ...]]
+    frames: tuple[Frame, ...] = ()  # intermediate states, for drawings and animations
     reading: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     decisions: tuple[Decision, ...] = ()
     # Reading points whose option changed the course of resolution. A point not in
@@ -115,9 +228,8 @@ class Outcome:
     consulted: frozenset[str] = frozenset()
 
     def clauses_used(self) -> frozenset[str]:
-        """Clause ids that decided some piece's fate (provenance entries carry a round prefix)."""
-        return frozenset(c.split(" ", 1)[-1] for ids in self.provenance.values() for c in ids
-                         if " reading " not in c)
+        """Clause ids that decided some piece's fate."""
+        return frozenset(c.clause for causes in self.provenance.values() for c in causes if c.clause)
 
     def clauses_considered(self) -> frozenset[str]:
         """Clauses used, plus those weighed at a decision point (contradicting or nearest)."""
@@ -130,7 +242,7 @@ class Transform:
     (kind "order") or a rotation or mirror (kind "symmetry"). ``map_key`` carries an
     outcome key of the original scene into the transformed one."""
 
-    kind: str
+    kind: Literal["order", "symmetry"]
     name: str
     before: Any
     actions: Any
@@ -141,27 +253,69 @@ class Transform:
 class Mismatch:
     """One difference between what a case expects and what came out."""
 
-    path: tuple  # field path inside the case's ``expect`` section
+    path: tuple[Any, ...]  # field path inside the case's ``expect`` section
     expected: Any
     actual: Any
     message: str
 
 
+@dataclass(frozen=True)
+class ReportSection:
+    """A section of the explorer's report that only one ruleset can write."""
+
+    title: str
+    markdown: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    """What ``verifier bench`` was asked for, handed to every suite."""
+
+    cases: str = "cases"
+    quick: bool = False
+    repeats: int | None = None
+
+
+@dataclass(frozen=True)
+class BenchSuite:
+    """One named benchmark suite a ruleset brings to ``verifier bench --suite``.
+    ``run`` measures and returns JSON-ready figures; ``table`` prints them."""
+
+    name: str
+    summary: str
+    run: Callable[[BenchSettings], Mapping[str, Any]]
+    table: Callable[[Mapping[str, Any]], str]
+
+
 class Ruleset:
     """Base class of ruleset plugins. Subclasses set the class attributes and
-    override the methods; see ``verifier/rulesets/ypp`` for a full example."""
+    override the methods: the required ones always, and the ones of each
+    capability they list in ``capabilities``. See ``docs/ruleset-guide.md``."""
 
     key: str = ""
     title: str = ""
     clauses: tuple[Clause, ...] = ()
     reading_points: tuple[ReadingPoint, ...] = ()
+    capabilities: frozenset[Capability] = frozenset()
     # JSON Schemas of the ruleset's parts of a case file.
-    before_schema: dict = {}
-    actions_schema: dict = {}
-    expect_schema: dict = {}
-    # JSON Schema of what ``outcome_json`` writes: the answer another implementation
-    # gives over the adapter protocol (docs/protocol.md). None: not defined yet.
-    outcome_schema: dict | None = None
+    before_schema: Mapping[str, Any] = MappingProxyType({})
+    actions_schema: Mapping[str, Any] = MappingProxyType({})
+    expect_schema: Mapping[str, Any] = MappingProxyType({})
+    # With Capability.INTERCHANGE: the JSON Schema of what ``outcome_json`` writes,
+    # the answer another implementation gives over the adapter protocol.
+    outcome_schema: Mapping[str, Any] | None = None
+
+    def supports(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def require(self, capability: Capability, wanted_by: str) -> None:
+        """Raise UnsupportedError, with a sentence, unless the ruleset declares ``capability``."""
+        if capability not in self.capabilities:
+            declared = ", ".join(sorted(self.capabilities)) or "none"
+            raise UnsupportedError(
+                f"{wanted_by} needs the {capability.value!r} capability, which ruleset {self.key!r} does not "
+                f"declare (it declares: {declared}); see docs/ruleset-guide.md to add it")
 
     # --- clauses and readings -------------------------------------------------
 
@@ -205,116 +359,127 @@ class Ruleset:
             combos = [dict(c, **{point.name: o}) for c in combos for o in point.options]
         return [MappingProxyType(c) for c in combos]
 
-    # --- the plugin contract ---------------------------------------------------
+    # --- required ----------------------------------------------------------------
 
-    def parse(self, doc, before_path: tuple, actions_path: tuple, expect_path: tuple | None,
-              off_board_ok: bool = False):
+    def parse(self, doc: Any, before_path: tuple[Any, ...], actions_path: tuple[Any, ...],
+              expect_path: tuple[Any, ...] | None, *, breaches_allowed: bool = False) -> tuple[Any, Any, Any]:
         """Turn the validated ``before``, ``actions`` and ``expect`` sections into the
         ruleset's value types, raising SceneError for impossible scenes. With
-        ``off_board_ok`` the expectation describes what a rule-breaking reading does.
-        Returns (before, actions, expect)."""
+        ``breaches_allowed`` the expectation records what some reading does even where
+        that breaks the ruleset's invariants (a finding's outcome under a reading).
+        Returns (before, actions, expect); expect is None without ``expect_path``."""
         raise NotImplementedError
 
     def resolve(self, before: Any, actions: Any, reading: Mapping[str, str]) -> Outcome:
+        """The pure resolver: the same scene and reading always give an equal Outcome,
+        whatever order the pieces are listed in."""
         raise NotImplementedError
 
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
         raise NotImplementedError
 
-    def draw(self, before: Any, actions: Any, outcome: Outcome, **options):
+    def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
+        """The case's before/after picture, a Pillow image."""
         raise NotImplementedError
 
     def describe(self, before: Any, actions: Any, outcome: Outcome) -> str:
+        """The outcome in words, for ``verifier show``."""
         raise NotImplementedError
-
-    def outcome_json(self, outcome: Outcome) -> dict:
-        raise NotImplementedError
-
-    def outcome_from_json(self, before: Any, data: dict) -> Outcome:
-        """Read an outcome in the form ``outcome_json`` writes (as another implementation
-        sends it over the adapter protocol, already checked against ``outcome_schema``)
-        back into an Outcome that ``compare`` accepts. Raise ImplementationError, with a
-        sentence, for an answer that names pieces the scene lacks or leaves some out.
-        A ruleset that does not override this cannot be checked through the protocol:
-        its cases are reported as skipped for other implementations."""
-        raise NotImplementedError
-
-    # --- what the explorer needs ---------------------------------------------
-    # A ruleset names a module as ``explorer`` that defines these functions:
-    #   outcome_key(outcome), strategy(), transforms(before, actions),
-    #   invariant_breaches(before, actions, outcome), simpler(before, actions),
-    #   exhaustive_space(terrain), case_data(before, actions), expect_data(before, outcome).
-    # The first two are required for a search; the others have harmless defaults.
-
-    explorer: Any = None
-
-    def _hook(self, name: str, default: Any = None) -> Any:
-        hook = getattr(self.explorer, name, None)
-        if hook is None and default is None:
-            raise NotImplementedError(f"ruleset {self.key!r} has no explorer function {name!r}")
-        return hook or default
-
-    def outcome_key(self, outcome: Outcome) -> Any:
-        """A hashable value; two outcomes are the same iff their keys are equal."""
-        return self._hook("outcome_key")(outcome)
-
-    def strategy(self):
-        """A Hypothesis strategy of (before, actions) pairs that favour interaction."""
-        return self._hook("strategy")()
-
-    def transforms(self, before: Any, actions: Any) -> list[Transform]:
-        return self._hook("transforms", lambda b, a: [])(before, actions)
-
-    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple, str]]:
-        return self._hook("invariant_breaches", lambda b, a, o: [])(before, actions, outcome)
-
-    def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
-        """Strictly simpler variants of a scene, for shrinking findings."""
-        return self._hook("simpler", lambda b, a: iter(()))(before, actions)
-
-    def exhaustive_space(self, terrain: bool = False) -> tuple[int, Iterator[tuple[Any, Any]]]:
-        """(size, scenes) of the ruleset's small bounded space; ``terrain`` asks for the larger one."""
-        return self._hook("exhaustive_space")(terrain=terrain)
-
-    def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
-        """The ``before`` and ``actions`` sections of a case file for this scene."""
-        return self._hook("case_data")(before, actions)
-
-    def expect_data(self, before: Any, outcome: Outcome) -> dict:
-        """The ``expect`` section of a case file that this outcome satisfies."""
-        return self._hook("expect_data")(before, outcome)
 
     def summarise(self, before: Any, outcome: Outcome) -> str:
         """One sentence saying what happened."""
         raise NotImplementedError
 
-    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]], **options):
+    # --- Capability.INTERCHANGE --------------------------------------------------
+
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcome_from_json(self, before: Any, data: dict[str, Any]) -> Outcome:
+        """Read an outcome in the form ``outcome_json`` writes (as another implementation
+        sends it over the adapter protocol, already checked against ``outcome_schema``)
+        back into an Outcome that ``compare`` accepts. Raise ImplementationError, with a
+        sentence, for an answer that names pieces the scene lacks or leaves some out."""
+        raise NotImplementedError
+
+    # --- Capability.SEARCH (the explorer) ----------------------------------------
+
+    def outcome_key(self, outcome: Outcome) -> Any:
+        """A hashable value; two outcomes are the same iff their keys are equal."""
+        raise NotImplementedError
+
+    def strategy(self) -> Any:
+        """A Hypothesis strategy of (before, actions) pairs that favour interaction."""
+        raise NotImplementedError
+
+    def transforms(self, before: Any, actions: Any) -> list[Transform]:
+        """Renamings, rotations and mirrors that must not change the outcome. None by default."""
+        return []
+
+    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+        """(invariant, pieces, words) for each rule of the game the outcome breaks. None by default."""
+        return []
+
+    def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
+        """Strictly simpler variants of a scene, for shrinking findings. None by default."""
+        return iter(())
+
+    # --- Capability.FINDINGS -----------------------------------------------------
+
+    def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
+        """The ``before`` and ``actions`` sections of a case file for this scene."""
+        raise NotImplementedError
+
+    def expect_data(self, before: Any, outcome: Outcome) -> dict[str, Any]:
+        """The ``expect`` section of a case file that this outcome satisfies."""
+        raise NotImplementedError
+
+    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]],
+                      **options: Any) -> Any:
         """One picture: the before state, then the outcome under each named reading."""
         raise NotImplementedError
 
-    # --- optional, for the rule pages (verifier docs) ------------------------------
+    # --- Capability.EXHAUSTIVE ---------------------------------------------------
 
-    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options) -> list[tuple[str, Any]]:
-        """The resolution step by step, for an animation: (words, picture) pairs, the
-        start first, all pictures the same size. Empty if the ruleset has no steps
-        worth showing one by one."""
-        return []
+    def exhaustive_spaces(self) -> Mapping[str, str]:
+        """The names of the ruleset's small bounded spaces, with what each holds; the
+        first is the default of ``verifier explore --exhaustive``."""
+        raise NotImplementedError
 
-    def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]], **options):
+    def exhaustive_space(self, name: str) -> tuple[int, Iterator[tuple[Any, Any]]]:
+        """(size, scenes) of the space called ``name``."""
+        raise NotImplementedError
+
+    # --- Capability.FRAMES, NARROW, SCENE_TEXT, PAGE_NOTES (the rule pages) -------
+
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:
+        """The resolution step by step: the start first, all pictures the same size.
+        Fewer than three frames means nothing worth animating."""
+        raise NotImplementedError
+
+    def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
+                    **options: Any) -> Any:
         """The panels of ``draw_readings`` (a panel with no outcome is the scene before)
-        one under the other, for a narrow screen; None if the ruleset has no such layout."""
-        return None
+        one under the other, for a narrow screen."""
+        raise NotImplementedError
 
     def describe_scene(self, before: Any, actions: Any) -> str:
-        """One sentence saying what the scene is and what each piece plans, for alt
-        text. Empty if the ruleset has none; the pages then say less."""
-        return ""
+        """One sentence saying what the scene is and what each piece plans, for alt text."""
+        raise NotImplementedError
 
-    # --- optional, for the explorer's report --------------------------------------
+    def page_notes(self) -> str:
+        """Plain text for the rule page's "How to read the pictures" section: what the
+        marks, lines and colours of this ruleset's pictures mean."""
+        raise NotImplementedError
 
-    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[tuple[str, str, dict]]:
-        """Sections of ``verifier explore``'s report that only this ruleset can write:
-        (title, Markdown body, JSON-ready data) each. ``cases`` are every loaded case
-        (of any ruleset); ``out`` is the report folder, where figures the Markdown
-        links to may be written. Empty by default."""
-        return []
+    # --- Capability.REPORT_SECTIONS, BENCHMARKS ----------------------------------
+
+    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
+        """Sections of ``verifier explore``'s report that only this ruleset can write.
+        ``cases`` are every loaded case (of any ruleset); ``out`` is the report folder,
+        where figures the Markdown links to may be written."""
+        raise NotImplementedError
+
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        """Suites for ``verifier bench --suite``."""
+        raise NotImplementedError

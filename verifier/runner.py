@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Iterable
 
@@ -13,13 +14,39 @@ from .ruleset import Outcome
 from .snapshots import SnapshotResult, SnapshotStore
 
 
+class ProblemKind(StrEnum):
+    MISMATCH = "mismatch"  # the outcome differs from the expectation
+    ERROR = "error"  # the case could not be loaded, resolved or drawn
+    SNAPSHOT = "snapshot"  # the diagram differs from its snapshot, or has none
+    CLAUSE = "clause"  # a listed clause played no part
+    NOTE = "note"  # not a failure: a stale finding in a needs-ruling case
+    PROTOCOL = "protocol"  # an implementation broke the adapter protocol
+    ERRORED = "errored"  # an implementation said it could not resolve the case
+    ARTIFACTS = "artifacts"  # not a problem: where the failure's drawings were written
+    XPASS = "xpass"  # a known failure that passes now
+
+
+class Status(StrEnum):
+    """What became of one case. Through another implementation also skipped and
+    errored; with a known-failure list also xfail (listed and failing) and xpass
+    (listed but passing)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    XPASS = "xpass"
+    XFAIL = "xfail"
+    SKIPPED = "skipped"
+    OPEN = "open"  # a needs-ruling case: nothing to compare yet
+
+
 @dataclass(frozen=True)
 class Problem:
     """One reason a case did not pass, with the place in the case file it concerns."""
 
     message: str
     location: Location
-    kind: str = "mismatch"  # mismatch | error | snapshot | clause
+    kind: ProblemKind = ProblemKind.MISMATCH
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
@@ -29,9 +56,7 @@ class Problem:
 class CaseResult:
     file: str
     case: Case | None
-    # passed | failed | open; through another implementation also skipped | errored;
-    # with a known-failure list also xfail (listed and failing) | xpass (listed but passing)
-    status: str
+    status: Status
     problems: tuple[Problem, ...] = ()
     outcome: Outcome | None = None
     snapshot: SnapshotResult | None = None
@@ -69,8 +94,8 @@ def check_open_case(case: Case) -> CaseResult:
         outcome = case.ruleset.resolve(case.before, case.actions, reading)
         for mismatch in case.ruleset.compare(case.before, expect, outcome):
             problems.append(Problem(f"stale finding: {mismatch.message}",
-                                    case.where(("outcomes", i, "expect") + tuple(mismatch.path)), "note"))
-    return CaseResult(case.path, case, "open", tuple(problems), outcome, None, time.perf_counter() - start)
+                                    case.where(("outcomes", i, "expect") + tuple(mismatch.path)), ProblemKind.NOTE))
+    return CaseResult(case.path, case, Status.OPEN, tuple(problems), outcome, None, time.perf_counter() - start)
 
 
 def check_case(case: Case, options: RunOptions) -> CaseResult:
@@ -86,23 +111,24 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
     for i, clause in enumerate(case.clauses):
         if clause not in used:
             problems.append(Problem(f"the case says it illustrates {clause}, but resolving it never applies "
-                                    f"or weighs that clause", case.where(("clauses", i)), "clause"))
+                                    f"or weighs that clause", case.where(("clauses", i)), ProblemKind.CLAUSE))
     snapshot = None
     if options.draw:
         image = ruleset.draw(case.before, case.actions, outcome, title=case.title)
         snapshot = options.snapshots.check(ruleset.key, case.id, image, update=options.update_snapshots)
         if not snapshot.ok:
-            problems.append(Problem(snapshot.message, Location(case.path, case.line, None, "diagram"), "snapshot"))
-    status = "passed" if not problems else "failed"
+            problems.append(Problem(snapshot.message, Location(case.path, case.line, None, "diagram"),
+                                    ProblemKind.SNAPSHOT))
+    status = Status.PASSED if not problems else Status.FAILED
     return CaseResult(case.path, case, status, tuple(problems), outcome, snapshot,
                       time.perf_counter() - start)
 
 
 def _error_result(file: str, error: VerifierError) -> CaseResult:
     errors = error.errors if isinstance(error, CaseErrors) else (error,)
-    problems = tuple(Problem(e.message, e.location, "error") if isinstance(e, CaseError)
-                     else Problem(str(e), Location(file), "error") for e in errors)
-    return CaseResult(file, None, "failed", problems)
+    problems = tuple(Problem(e.message, e.location, ProblemKind.ERROR) if isinstance(e, CaseError)
+                     else Problem(str(e), Location(file), ProblemKind.ERROR) for e in errors)
+    return CaseResult(file, None, Status.FAILED, problems)
 
 
 def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> list[CaseResult]:
@@ -117,19 +143,19 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) 
             continue
         key = (case.ruleset.key, case.id)
         if key in seen:
-            results.append(CaseResult(case.path, None, "failed", (Problem(
+            results.append(CaseResult(case.path, None, Status.FAILED, (Problem(
                 f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
-                case.where(("id",)), "error"),)))
+                case.where(("id",)), ProblemKind.ERROR),)))
             continue
         seen[key] = case.path
         results.append(check_case(case, options))
     return results
 
 
-FAILING = ("failed", "errored", "xpass")
+FAILING = (Status.FAILED, Status.ERRORED, Status.XPASS)
 # Every status, in the order summaries list them, with its word in the summary line.
-STATUS_WORDS = {"passed": "passed", "failed": "failed", "errored": "errored", "xpass": "xpassed",
-                "xfail": "xfailed", "skipped": "skipped", "open": "open"}
+STATUS_WORDS = {Status.PASSED: "passed", Status.FAILED: "failed", Status.ERRORED: "errored", Status.XPASS: "xpassed",
+                Status.XFAIL: "xfailed", Status.SKIPPED: "skipped", Status.OPEN: "open"}
 
 
 def summary_line(results: list[CaseResult]) -> str:

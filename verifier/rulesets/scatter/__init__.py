@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from ...ruleset import Mismatch, Outcome, Ruleset
-from . import explore
+from ...kit.modular import ModularRuleset
+from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
 from .exact import decimal_text, fraction_text
 from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json
@@ -44,9 +44,23 @@ def _rolls_text(rolls) -> str:
     return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
 
 
-class ScatterRuleset(Ruleset):
+PAGE_NOTES = (
+    "Each example is drawn on a one-inch grid seen from above: the target's base (blue), the AOE template "
+    "(orange) where it was aimed and, dashed, the line from the attacker. After the roll the template is shown "
+    "where it landed, with the deviation arrow, the die faces of the direction rose and whether the template "
+    "touches or covers the base. Examples over all 36 rolls mark every landing spot, hits and misses, with how "
+    "many rolls land there. Examples with several steps also play step by step.")
+
+
+class ScatterRuleset(ModularRuleset):
     key = "scatter"
-    explorer = explore
+    drawing = "verifier.rulesets.scatter.draw"
+    animation = "verifier.rulesets.scatter.animate"
+    explorer = "verifier.rulesets.scatter.explore"
+    capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
+                              Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
+                              Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
+                              Capability.BENCHMARKS})
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS
@@ -55,7 +69,7 @@ class ScatterRuleset(Ruleset):
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
 
-    def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
+    def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         shot = parse_before(doc, before_path)
         actions = parse_actions(doc, actions_path)
         expect = parse_expect(doc, expect_path, shot, actions) if expect_path is not None else None
@@ -167,7 +181,7 @@ class ScatterRuleset(Ruleset):
         after = outcome.after
         data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
                                            for e in outcome.events],
-                                "provenance": {k: list(v) for k, v in outcome.provenance.items()}}
+                                "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()}}
         if isinstance(after, (Odds, ReportedOdds)):
             exact = after.probability
             data.update(probability=fraction_text(exact) if exact.denominator != 1 else f"{after.hits}/36",
@@ -185,29 +199,16 @@ class ScatterRuleset(Ruleset):
     def outcome_from_json(self, before: Shot, data: dict[str, Any]) -> Outcome:
         return outcome_from_json(before, data)
 
-    def draw(self, before, actions, outcome, **options):
-        from .draw import draw_case
-        return draw_case(before, actions, outcome, **options)
+    def page_notes(self) -> str:
+        return PAGE_NOTES
 
-    def draw_readings(self, before, actions, outcomes, **options):
-        from .draw import draw_panels
-        return draw_panels(before, actions, list(outcomes), **options)
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        from .bench import SUITES
+        return SUITES
 
-    def draw_frames(self, before, actions, outcome, **options):
-        from .animate import draw_frames
-        return draw_frames(before, actions, outcome, **options)
-
-    def draw_narrow(self, before, actions, panels, **options):
-        from .animate import draw_stacked
-        return draw_stacked(before, actions, list(panels), **options)
-
-    def describe_scene(self, before, actions):
-        from .animate import describe_scene
-        return describe_scene(before, actions)
-
-    def report_sections(self, cases: Sequence[Any], out=None):
+    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .report import report_sections
-        return report_sections(self, cases, out)
+        return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(self, cases, out)]
 
 
 RULESET = ScatterRuleset()

@@ -20,7 +20,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from ... import draw as vd
-from ...ruleset import Outcome
+from ...ruleset import AnimationFrame, Outcome
 from .clauses import PUBLISHED_READING
 from .draw import (ZONE, _aim_words, _cap_words, _contact_words, _dashed_circle, _fit, _interest, _key_entries,
                    _paint_attack_line, _paint_base, _paint_rose, _paint_spot, _paint_table, _paint_template,
@@ -88,7 +88,7 @@ def _steps_odds(shot: Shot, odds: Odds, reading, view: _View):
 
 
 def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | None = None, supersample: int = 2,
-                font_size: int = 12, target_px: float = 420, legend: bool = True) -> list[tuple[str, Image.Image]]:
+                font_size: int = 12, target_px: float = 420, legend: bool = True) -> list[AnimationFrame]:
     """The shot step by step: (words, image) pairs, all of one size. ``title`` goes
     on top of every frame."""
     s = max(1, int(supersample))
@@ -132,7 +132,7 @@ def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | 
         image.paste(panel, (pad + (inner - panel.width) // 2, pad + head_h))
         if legend_img is not None:
             image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
-        frames.append((words, vd.finish(image, s)))
+        frames.append(AnimationFrame(words, vd.finish(image, s)))
     return frames
 
 

@@ -531,8 +531,8 @@ def _glyph_touch(s: int):
 
 def _roll_entries(shot: Shot, landing: Landing, reading: Mapping[str, str], outcome: Outcome) -> list[vd.LegendEntry]:
     roll = landing.roll
-    used = [c for c in outcome.provenance.get("template", ()) + outcome.provenance.get("target", ())
-            if " reading " not in c]
+    used = [c.clause for c in outcome.provenance.get("template", ()) + outcome.provenance.get("target", ())
+            if c.clause]
     return [vd.LegendEntry(None, "Aimed", _aim_words(shot, reading)),
             vd.LegendEntry(None, "Rolled", f"distance {roll.distance}, direction {roll.direction} "
                                             f"({direction_words(roll.direction, reading['side'])}); moves "

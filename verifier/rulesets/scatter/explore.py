@@ -130,13 +130,22 @@ ON_TARGET_DISTANCES = (2, 4, 8, 12)
 WEAPON_RANGES = (6, 12)
 
 
-def exhaustive_space(terrain: bool = False) -> tuple[int, Iterator[tuple[Shot, Actions]]]:
+EXHAUSTIVE_SPACES = {
+    "half-inch": "every template and base, on target or short by 1/2 to 6 inches in half-inch steps, "
+                 "under each of the 36 rolls and 'all'",
+    "quarter-inch": "the same in quarter-inch steps",
+}
+
+
+def exhaustive_space(name: str = "half-inch") -> tuple[int, Iterator[tuple[Shot, Actions]]]:
     """Every template and base size, with every aim below, under every one of the 36
     rolls and under 'all': a target in range at 2, 4, 8 or 12 inches; or a shot
     that fell short, by half an inch to 6 inches in half-inch steps (quarter-inch
-    steps with ``terrain``, which for scatter means a finer grid), written plain or plus the base radius, from a weapon of
-    range 6 or 12."""
-    step = Fraction(1, 4) if terrain else Fraction(1, 2)
+    steps in the "quarter-inch" space), written plain or plus the base radius, from a
+    weapon of range 6 or 12."""
+    if name not in EXHAUSTIVE_SPACES:
+        raise KeyError(name)
+    step = Fraction(1, 4) if name == "quarter-inch" else Fraction(1, 2)
     shorts = [step * k for k in range(1, int(6 / step) + 1)]
     aims = [(Fraction(d), None, False) for d in ON_TARGET_DISTANCES]
     aims += [(Fraction(rng), short, plus) for rng in WEAPON_RANGES for short in shorts for plus in (False, True)]

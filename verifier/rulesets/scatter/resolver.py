@@ -19,7 +19,7 @@ import math
 from fractions import Fraction
 from typing import Mapping
 
-from ...ruleset import Decision, Event, Outcome
+from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
 from .model import ALL_ROLLS, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
 
@@ -138,17 +138,20 @@ class _Record:
 
     def __init__(self, reading: Mapping[str, str]):
         self.reading = reading
-        self.provenance: dict[str, list[str]] = {piece: [] for piece in PIECES}
+        self.provenance: dict[str, list[Cause]] = {piece: [] for piece in PIECES}
         self.decisions: dict[tuple, Decision] = {}
         self.consulted: set[str] = set()
 
-    def note(self, piece: str, entry: str) -> None:
-        if entry not in self.provenance[piece]:
-            self.provenance[piece].append(entry)
+    def note(self, piece: str, clause: str) -> None:
+        self._add(piece, Cause.applied(clause))
+
+    def _add(self, piece: str, cause: Cause) -> None:
+        if cause not in self.provenance[piece]:
+            self.provenance[piece].append(cause)
 
     def consult(self, point: str, piece: str) -> str:
         self.consulted.add(point)
-        self.note(piece, f"· reading {point}={self.reading[point]}")
+        self._add(piece, Cause.followed(point, self.reading[point]))
         return self.reading[point]
 
     def decide(self, decision: Decision) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
-from ...ruleset import Mismatch, Outcome, Ruleset
+from ...kit.modular import ModularRuleset
+from ...ruleset import BenchSuite, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
 from .model import Scene, Turn
 from .parse import (ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions,
                     parse_before, parse_expect)
-from . import explore
 from .interchange import OUTCOME_SCHEMA, outcome_from_json
 from .resolver import resolve_turn
 
@@ -29,9 +29,23 @@ def _event_text(kind: str, ships: tuple[str, ...], round_no: int) -> str:
     return f"{what} (round {round_no})"
 
 
-class YppRuleset(Ruleset):
+PAGE_NOTES = (
+    "Each example is drawn as before (the ships, their tokens and their planned paths, dashed) and after "
+    "(where they ended, with their tracks solid and their starting places as faint ghosts), side by side, with "
+    "a legend of its own. A hull's length shows its size class. Collisions, bumps, rocks and board edges that "
+    "stopped a ship are numbered marks in the order the legend lists them; a push is a block arrow from the "
+    "pushed ship's old tile to its new one. Wind tiles carry an arrow and whirlpools a curling arrow. Examples "
+    "with several rounds or steps also play step by step.")
+
+
+class YppRuleset(ModularRuleset):
     key = "ypp"
-    explorer = explore
+    drawing = "verifier.rulesets.ypp.draw"
+    animation = "verifier.rulesets.ypp.animate"
+    explorer = "verifier.rulesets.ypp.explore"
+    capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
+                              Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
+                              Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS})
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
@@ -40,10 +54,10 @@ class YppRuleset(Ruleset):
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
 
-    def parse(self, doc, before_path, actions_path, expect_path, off_board_ok=False):
+    def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_before(doc, before_path)
         turn = parse_actions(doc, actions_path, scene)
-        expect = parse_expect(doc, expect_path, scene, turn, off_board_ok) if expect_path is not None else None
+        expect = parse_expect(doc, expect_path, scene, turn, breaches_allowed) if expect_path is not None else None
         return scene, turn, expect
 
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
@@ -106,8 +120,8 @@ class YppRuleset(Ruleset):
             moved = "" if (end.at, end.heading) != (ship.at, ship.heading) else "  (unchanged)"
             lines.append(f"{ship.name:<{width}}  {ship.type} ({ship.size.label})  {list(ship.at)} {ship.heading.name}"
                          f" -> {list(end.at)} {end.heading.name}{moved}")
-            for entry in outcome.provenance.get(ship.name, ()):
-                lines.append(f"{'':<{width}}    {entry}")
+            for cause in outcome.provenance.get(ship.name, ()):
+                lines.append(f"{'':<{width}}    {cause}")
         lines.append("events:" if outcome.events else "events: none")
         for e in outcome.events:
             lines.append(f"  r{e.round} {e.phase:<4} {_event_text(e.kind, e.pieces, e.round)}"
@@ -119,30 +133,18 @@ class YppRuleset(Ruleset):
             "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
             "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
                         "clause": e.clause} for e in outcome.events],
-            "provenance": {k: list(v) for k, v in outcome.provenance.items()},
+            "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()},
         }
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
         return outcome_from_json(before, data)
 
-    def draw(self, before, actions, outcome, **options):
-        from .draw import draw_case
-        return draw_case(before, actions, outcome, **options)
+    def page_notes(self) -> str:
+        return PAGE_NOTES
 
-    def draw_readings(self, before, actions, outcomes, **options):
-        from .draw import draw_panels
-        return draw_panels(before, actions, list(outcomes), **options)
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        from .bench import SUITES
+        return SUITES
 
-    def draw_frames(self, before, actions, outcome, **options):
-        from .animate import draw_frames
-        return draw_frames(before, actions, outcome, **options)
-
-    def draw_narrow(self, before, actions, panels, **options):
-        from .animate import draw_stacked
-        return draw_stacked(before, actions, list(panels), **options)
-
-    def describe_scene(self, before, actions):
-        from .animate import describe_scene
-        return describe_scene(before, actions)
 
 RULESET = YppRuleset()

@@ -19,7 +19,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from ... import draw as vd
-from ...ruleset import Event, Outcome
+from ...ruleset import AnimationFrame, Event, Frame, Outcome
 from .draw import (_PHASE_WORDS, _headline, _View, _Style, _bang_glyph, _event_words, _key_items, _marks, _panel, _plan,
                    _push_glyph, _ship_glyph, _states, _tags, _tokens_text, _window, State)
 from .model import Scene, Ship, Token, Turn
@@ -37,12 +37,9 @@ _HINT = {
 }
 
 
-def _parse_label(label: str) -> tuple[int, str, bool] | None:
-    """("r2 move step 1") -> (2, "move", True); ("r2 wind") -> (2, "wind", False)."""
-    parts = label.split()
-    if len(parts) < 2 or not parts[0].startswith("r") or not parts[0][1:].isdigit():
-        return None
-    return int(parts[0][1:]), parts[1], parts[2:] == ["step", "1"]
+def _in_phase(frame: Frame) -> bool:
+    """Whether ``frame`` is a moment of a movement or wind phase (not the start or the added end)."""
+    return frame.round > 0 and frame.phase in _PHASE
 
 
 def _second_step(scene: Scene, turn: Turn, state: State, round_no: int, phase: str) -> bool:
@@ -54,18 +51,18 @@ def _second_step(scene: Scene, turn: Turn, state: State, round_no: int, phase: s
     return any(tile in whirl_at for tile, _ in state.values())
 
 
-def _event_frame(event: Event, labels: Sequence[str]) -> int:
+def _event_frame(event: Event, moments: Sequence[Frame]) -> int:
     """The index of the frame in which ``event`` happens: the end of its first claim
     step, or the end of its phase."""
-    prefix = f"r{event.round} {event.phase}"
-    end = next((i for i in range(len(labels) - 1, -1, -1) if labels[i] == prefix), len(labels) - 1)
-    step1 = f"{prefix} step 1"
-    if step1 not in labels:
+    phase = [i for i, f in enumerate(moments) if (f.round, f.phase) == (event.round, event.phase)]
+    end = next((i for i in reversed(phase) if moments[i].step == 0), len(moments) - 1)
+    step1 = next((i for i in phase if moments[i].step == 1), None)
+    if step1 is None:
         return end
-    step = getattr(event, "step", 0)  # 0: the ruleset did not record it; guess from the kind and clause
+    step = event.step  # 0: the ruleset did not record it; guess from the kind and clause
     if step == 0:
         step = 1 if event.kind in ("bump", "push") or event.clause[:6] in ("move.1", "wind.1") else 2
-    return labels.index(step1) if step == 1 else end
+    return step1 if step == 1 else end
 
 
 def _view(scene: Scene, turn: Turn, states: Sequence[tuple[str, State]], marks, *, tile: int, margin: int,
@@ -92,21 +89,19 @@ def _view(scene: Scene, turn: Turn, states: Sequence[tuple[str, State]], marks, 
                  (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
 
 
-def frame_label(label: str, rounds: int, turners: bool) -> str:
+def frame_label(frame: Frame, rounds: int, turners: bool) -> str:
     """Words for a frame: "round 2 of 4, movement, step 1"."""
-    parsed = _parse_label(label)
-    if parsed is None:
-        return "start: the ships and their planned moves" if label == "start" else label
-    round_no, phase, first = parsed
+    if not _in_phase(frame):
+        return "start: the ships and their planned moves" if frame.is_start else frame.phase
     of = f" of {rounds}" if rounds > 1 else ""
-    step = ", step 1" if first else (", step 2" if turners else "")
-    return f"round {round_no}{of}, {_PHASE.get(phase, phase)}{step}"
+    step = ", step 1" if frame.step == 1 else (", step 2" if turners else "")
+    return f"round {frame.round}{of}, {_PHASE[frame.phase]}{step}"
 
 
 def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, title: str | None = None,
                 margin: int = 1, whole_board: int = 12, max_panel: int = 400, supersample: int = 2,
-                font_size: int = 12, legend: bool = True) -> list[tuple[str, Image.Image]]:
-    """One picture per step of the turn that changed something: (words, image) pairs.
+                font_size: int = 12, legend: bool = True) -> list[AnimationFrame]:
+    """One picture per step of the turn that changed something, with words saying what it shows.
 
     The first frame is the start with the planned moves; each later one shows the
     board after one claim step of one round, with the tracks so far and the
@@ -116,9 +111,9 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     """
     s = max(1, int(supersample))
     states = _states(scene, outcome)
-    labels = [label for label, _ in states]
+    moments = [f for f, _ in states]
     marks = _marks(scene, turn, outcome, states)
-    event_at = [_event_frame(m.event, labels) for m in marks]
+    event_at = [_event_frame(m.event, moments) for m in marks]
     view = _view(scene, turn, states, marks, tile=tile, margin=margin, whole_board=whole_board,
                  max_panel=max_panel, s=s)
     style = _Style(s, font_size * s)
@@ -129,12 +124,11 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
 
     def turners_in(index: int) -> bool:
         """Whether frame ``index`` ends a phase in which some ship claimed a second tile."""
-        parsed = _parse_label(labels[index])
-        if parsed is None:
+        moment = moments[index]
+        if not _in_phase(moment):
             return False
-        round_no, phase, _ = parsed
-        first = next((k for k, lab in enumerate(labels) if lab.startswith(f"r{round_no} {phase}")), index)
-        return _second_step(scene, turn, states[max(first - 1, 0)][1], round_no, phase)
+        first = next((k for k, f in enumerate(moments) if (f.round, f.phase) == (moment.round, moment.phase)), index)
+        return _second_step(scene, turn, states[max(first - 1, 0)][1], moment.round, moment.phase)
 
     kept = [0]
     for i in range(1, len(states)):
@@ -144,23 +138,23 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     fs = style.font
     parts = []  # (words, heading, detail, panel, legend)
     for n, i in enumerate(kept, 1):
-        label, state = states[i]
-        words = frame_label(label, rounds, turners_in(i))
+        moment, state = states[i]
+        words = frame_label(moment, rounds, turners_in(i))
         if i == 0:
             panel = _panel(scene, turn, None, view, style, colours, tags, plans, None, (), ())
         else:
             after = Scene(scene.board, tuple(Ship(sh.name, sh.type, *state[sh.name]) for sh in scene.ships))
-            upto = tuple((lab, tuple(sorted((nm, p, h) for nm, (p, h) in st.items()))) for lab, st in states[:i + 1])
+            upto = tuple(replace(f, state=tuple(sorted((nm, p, h) for nm, (p, h) in st.items())))
+                         for f, st in states[:i + 1])
             partial = replace(outcome, after=after, frames=upto,
                               events=tuple(m.event for m, at in zip(marks, event_at) if at <= i))
             shown = [m for m, at in zip(marks, event_at) if at <= i]
             panel = _panel(scene, turn, partial, view, style, colours, tags, plans, shown, (), ())
         now = [m for m, at in zip(marks, event_at) if at == i]
-        parsed = _parse_label(label)
         if now:
             detail = "; ".join(f"{m.number}: {_event_words(m.event, m)}" for m in now)
-        elif parsed is not None:
-            detail = _HINT.get((parsed[1], 1 if parsed[2] else (2 if turners_in(i) else 0)), "")
+        elif _in_phase(moment):
+            detail = _HINT.get((moment.phase, 1 if moment.step == 1 else (2 if turners_in(i) else 0)), "")
         elif i == 0:
             if not any(token is not Token.NONE for r in turn.rounds for _, token in r):
                 detail = "no ship plays a token: only wind and whirlpools move them"
@@ -206,7 +200,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
         image.paste(panel, (pad, pad + head_h))
         if legend_img is not None:
             image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
-        frames.append((words, vd.finish(image, s)))
+        frames.append(AnimationFrame(words, vd.finish(image, s)))
     return frames
 
 

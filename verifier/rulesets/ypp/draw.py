@@ -18,7 +18,7 @@ from typing import Iterable, Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from ... import draw as vd
-from ...ruleset import Event, Outcome
+from ...ruleset import Event, Frame, Outcome
 from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
 
 # Hull length as a fraction of a tile, per size class.
@@ -105,13 +105,16 @@ def _plan(scene: Scene, turn: Turn) -> dict[str, list[tuple[int, list[Tile]]]]:
     return plans
 
 
-def _states(scene: Scene, outcome: Outcome) -> list[tuple[str, State]]:
-    frames = [(label, {n: (p, h) for n, p, h in ships}) for label, ships in outcome.frames]
+def _states(scene: Scene, outcome: Outcome) -> list[tuple[Frame, State]]:
+    """The recorded moments of the resolution, each with its state as a dict; a start and
+    an end are added where the outcome has none (an implementation's answer)."""
+    frames: list[tuple[Frame, State]] = [(f, {n: (p, h) for n, p, h in f.state}) for f in outcome.frames]
     if not frames:
-        frames = [("start", {s.name: (s.at, s.heading) for s in scene.ships})]
+        frames = [(Frame(0, "start", 0, ()), {s.name: (s.at, s.heading) for s in scene.ships})]
     end = {s.name: (s.at, s.heading) for s in outcome.after.ships}
     if frames[-1][1] != end:
-        frames.append(("end", end))
+        last = frames[-1][0].round
+        frames.append((Frame(last, "end", 0, ()), end))
     return frames
 
 
@@ -139,12 +142,11 @@ class _Mark:
 def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
                   ) -> tuple[State, State | None, State]:
     """The state before a phase, after its first step (if recorded), and after it."""
-    prefix = f"r{round_no} {phase}"
-    first = next((i for i, (label, _) in enumerate(states) if label.startswith(prefix)), None)
-    if first is None:
+    inside = [i for i, (f, _) in enumerate(states) if (f.round, f.phase) == (round_no, phase)]
+    if not inside:
         return states[0][1], None, states[-1][1]
-    step1 = next((s for label, s in states if label == f"{prefix} step 1"), None)
-    last = max(i for i, (label, _) in enumerate(states) if label.startswith(prefix))
+    first, last = inside[0], inside[-1]
+    step1 = next((states[i][1] for i in inside if states[i][0].step == 1), None)
     return states[max(first - 1, 0)][1], step1, states[last][1]
 
 

@@ -97,7 +97,8 @@ def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple
     board = scene.board
     breaches = {}
     previous = None
-    for label, frame in outcome.frames:
+    for moment in outcome.frames:
+        frame, label = moment.state, str(moment)
         tiles: dict[Any, str] = {}
         for name, at, _ in frame:
             if at in tiles:
@@ -196,19 +197,29 @@ def _offsets(radius: int) -> list[tuple[int, int]]:
                   if 0 < abs(dx) + abs(dy) <= radius)
 
 
-def exhaustive_space(radius: int = 3, terrain: bool = False) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
+EXHAUSTIVE_SPACES = {
+    "two-ships": "two ships within 3 tiles of each other on an open board, every heading, token and class: "
+                 "98,304 scenes",
+    "terrain": "two ships within 2 tiles, small and large classes, with one rock, wind tile or whirlpool "
+               "around the first: 143,360 scenes",
+}
+
+
+def exhaustive_space(name: str = "two-ships", radius: int = 3) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
     """Every placement of two ships A and B within ``radius`` tiles (Manhattan) of each
     other, with every heading, token and size class, for one round, on an open board with
     room to move: 24 x 16 x 16 x 16 = 98,304 scenes.
 
-    With ``terrain``, one feature is added around A instead: a rock on a neighbour of A,
+    In the "terrain" space, one feature is added around A instead: a rock on a neighbour of A,
     a wind tile under A (each direction), or a whirlpool with A in each corner; to keep it
     to seconds, B stays within 2 tiles and the classes are small and large only."""
     size = 2 * radius + 5
     centre = (size // 2, size // 2)
     types = TYPES_BY_CLASS
+    if name not in EXHAUSTIVE_SPACES:
+        raise KeyError(name)
     boards: list[Board] = [Board(size, size)]
-    if terrain:
+    if name == "terrain":
         radius, types = 2, (TYPES_BY_CLASS[0], TYPES_BY_CLASS[2])
         boards = [Board(size, size, frozenset({h.ahead(centre)})) for h in Heading]
         boards += [Board(size, size, wind=((centre, d),)) for d in Heading]

@@ -22,7 +22,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
-from ...ruleset import Decision, Event, Outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome
 from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
@@ -91,7 +91,7 @@ class _Ship:
 
     def __init__(self, ship: Ship, at: Key):
         self.name, self.size, self.at, self.heading = ship.name, int(ship.size), at, ship.heading
-        self.prov: list[str] = []  # provenance entries, in order
+        self.prov: list[Cause] = []  # provenance entries, in order
 
 
 @dataclass(slots=True, eq=False)
@@ -134,19 +134,20 @@ class _Run:
         self.seen_pairs: set[tuple] = set()
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
-        self.frames: list[tuple[str, Mapping[str, tuple[Tile, Heading]]]] = []
+        self.frames: list[tuple[int, str, int, Mapping[str, tuple[Tile, Heading]]]] = []
         self.round = 0
         self.occ: dict[Key, _Ship] | None = None  # see occupancy()
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
-        self.tags: dict[tuple, str] = {}  # one shared string per provenance entry text
+        self.causes: dict[tuple, Cause] = {}  # one shared value per provenance entry
         self.step_no = 0
         self.snapshot("start")
 
     # --- bookkeeping -------------------------------------------------------
 
-    def snapshot(self, label: str) -> None:
+    def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
-            self.frames.append((label, {s.name: (self.tile(s.at), s.heading) for s in self.ships.values()}))
+            self.frames.append((self.round, phase, step,
+                                {s.name: (self.tile(s.at), s.heading) for s in self.ships.values()}))
 
     def tile(self, key: Key) -> Tile:
         """The (x, y) of ``key``, one tuple per tile and run."""
@@ -157,10 +158,10 @@ class _Run:
 
     def note(self, ship: _Ship, clause: str) -> None:
         key = (self.round, clause)
-        text = self.tags.get(key)
-        if text is None:
-            text = self.tags[key] = f"r{self.round} {clause}"
-        ship.prov.append(text)
+        cause = self.causes.get(key)
+        if cause is None:
+            cause = self.causes[key] = Cause.applied(clause, self.round)
+        ship.prov.append(cause)
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
@@ -169,10 +170,10 @@ class _Run:
 
     def note_reading(self, ship: _Ship, point: str) -> None:
         key = (self.round, None, point)
-        text = self.tags.get(key)
-        if text is None:
-            text = self.tags[key] = f"r{self.round} reading {point}={self.reading[point]}"
-        ship.prov.append(text)
+        cause = self.causes.get(key)
+        if cause is None:
+            cause = self.causes[key] = Cause.followed(point, self.reading[point], self.round)
+        ship.prov.append(cause)
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
               unordered: bool = False) -> None:
@@ -419,7 +420,7 @@ class _Run:
         if not movers:
             return
         first = self.step(movers, second=False, phase=phase)
-        self.snapshot(f"r{self.round} {phase.name} step 1")
+        self.snapshot(phase.name, 1)
         onward = [m for m in movers if m.turning and m in first]
         if onward:
             self.step(onward, second=True, phase=phase)
@@ -443,7 +444,7 @@ class _Run:
             if m.turning:  # a turning ship faces its new way whether or not it moved
                 m.ship.heading = side
                 self.note(m.ship, "move.note")
-        self.snapshot(f"r{self.round} move")
+        self.snapshot("move")
 
     def wind(self, moved_by_token: set[str]) -> None:
         grid = self.grid
@@ -466,7 +467,7 @@ class _Run:
             if m.turning:
                 m.ship.heading = m.ship.heading.clockwise()
                 self.note(m.ship, "wind.note")
-        self.snapshot(f"r{self.round} wind")
+        self.snapshot("wind")
 
 
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
@@ -481,8 +482,8 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
     events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
     provenance = MappingProxyType({s.name: tuple(s.prov) for s in sorted(run.ships.values(), key=_by_name)
                                    if s.prov})
-    frames = tuple((label, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
-                   for label, state in run.frames)
+    frames = tuple(Frame(round_no, phase, step, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
+                   for round_no, phase, step, state in run.frames)
     return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
                    frozenset(run.consulted))
 

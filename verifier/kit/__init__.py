@@ -1,0 +1,1 @@
+"""Kits shared by rulesets: plane geometry and drawing."""

@@ -1,0 +1,266 @@
+"""Plane geometry on Shapely, shared by every continuous-plane ruleset.
+
+Conventions, the same for every ruleset that uses this kit:
+
+- x grows east, y grows north. Which way is up on the page is the drawing kit's
+  business, not this module's.
+- A heading is in degrees, measured clockwise from north, like a compass:
+  0 faces +y, 90 faces +x. Headings are kept in [0, 360).
+- A pose's local frame has local +y forward (along the heading) and local +x to
+  the right (starboard).
+- Units are whatever the ruleset measures in (millimetres, inches); nothing here
+  assumes one.
+
+Contact between two shapes has one meaning everywhere (see ``classify``):
+``apart``, ``touching`` or ``overlapping``, decided with the one tolerance
+``TOLERANCE``. Touching is an answer of its own, so that "does touching count?"
+becomes a named reading of a ruleset rather than an accident of floating point.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, overload
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+XY = tuple[float, float]
+
+# The one tolerance, in world units. Rotations and translations leave round-off of
+# about 1e-13 of the coordinates' size, so shapes built to share an edge end up a
+# hair apart or a hair inside each other. 1e-6 swallows that at table sizes (up to
+# ~1e5 units) and is far below anything a player measures, in mm or in inches.
+TOLERANCE = 1e-6
+
+# Segments in a full circle; arcs get their share of it.
+ARC_SEGMENTS = 64
+
+
+def _norm(degrees: float) -> float:
+    d = degrees % 360.0
+    return 0.0 if d >= 360.0 else d  # (-1e-17) % 360 == 360.0
+
+
+def _cos_sin(degrees: float) -> XY:
+    """Cosine and sine, exact at multiples of 90 so square layouts stay square."""
+    d = _norm(degrees)
+    exact = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
+    if d in exact:
+        return exact[d]
+    r = math.radians(d)
+    return math.cos(r), math.sin(r)
+
+
+def _bearing(centre: XY, heading: float, radius: float) -> XY:
+    """The point ``radius`` away from ``centre`` along compass ``heading``."""
+    c, s = _cos_sin(heading)
+    return centre[0] + radius * s, centre[1] + radius * c
+
+
+@dataclass(frozen=True, slots=True)
+class Rigid:
+    """A rigid motion: turn clockwise by ``rotation`` degrees about the origin,
+    then shift by (``dx``, ``dy``). ``Rigid()`` is the identity."""
+
+    rotation: float = 0.0
+    dx: float = 0.0
+    dy: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rotation", _norm(self.rotation))
+
+    @overload
+    def apply_to(self, item: XY) -> XY: ...
+    @overload
+    def apply_to(self, item: BaseGeometry) -> BaseGeometry: ...
+    def apply_to(self, item: XY | BaseGeometry) -> XY | BaseGeometry:
+        c, s = _cos_sin(self.rotation)
+        if isinstance(item, tuple):
+            x, y = item
+            return x * c + y * s + self.dx, -x * s + y * c + self.dy
+        return affinity.affine_transform(item, [c, s, -s, c, self.dx, self.dy])
+
+    def then(self, other: Rigid) -> Rigid:
+        """This motion followed by ``other``."""
+        dx, dy = other.apply_to((self.dx, self.dy))
+        return Rigid(self.rotation + other.rotation, dx, dy)
+
+    def inverse(self) -> Rigid:
+        back = Rigid(-self.rotation)
+        dx, dy = back.apply_to((-self.dx, -self.dy))
+        return Rigid(-self.rotation, dx, dy)
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """A position and a compass heading (degrees clockwise from north)."""
+
+    x: float
+    y: float
+    heading: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "heading", _norm(self.heading))
+
+    @property
+    def transform(self) -> Rigid:
+        """The rigid motion that maps this pose's local frame to the world."""
+        return Rigid(self.heading, self.x, self.y)
+
+    def forward(self, distance: float) -> Pose:
+        x, y = _bearing((self.x, self.y), self.heading, distance)
+        return Pose(x, y, self.heading)
+
+    def turned(self, degrees: float) -> Pose:
+        """Turned clockwise by ``degrees`` (negative turns anticlockwise)."""
+        return Pose(self.x, self.y, self.heading + degrees)
+
+    def moved(self, dx: float, dy: float) -> Pose:
+        """Shifted by a world offset, heading unchanged."""
+        return Pose(self.x + dx, self.y + dy, self.heading)
+
+    def apply(self, local_point: XY) -> XY:
+        """A point of the local frame (+x right, +y forward) in world coordinates."""
+        return self.transform.apply_to(local_point)
+
+    def local(self, world_point: XY) -> XY:
+        """A world point in this pose's local frame; the inverse of ``apply``."""
+        return self.transform.inverse().apply_to(world_point)
+
+    def compose(self, other: Pose) -> Pose:
+        """``other``, given in this pose's local frame, as a world pose."""
+        x, y = self.apply((other.x, other.y))
+        return Pose(x, y, self.heading + other.heading)
+
+
+# --- shapes ----------------------------------------------------------------------
+
+
+def polygon(points: Sequence[XY]) -> Polygon:
+    return Polygon(points)
+
+
+def rectangle(
+    pose: Pose,
+    width: float,
+    length: float,
+    anchor: Literal["centre", "front", "back"] = "centre",
+) -> Polygon:
+    """A rectangle ``width`` across and ``length`` along the pose's heading.
+
+    ``anchor`` says where the pose stands: the centre, the middle of the front
+    edge, or the middle of the back edge.
+    """
+    back = {"centre": -length / 2, "front": -length, "back": 0.0}[anchor]
+    w = width / 2
+    corners = [(-w, back), (w, back), (w, back + length), (-w, back + length)]
+    return Polygon([pose.apply(p) for p in corners])
+
+
+def triangle(pose: Pose, base: float, length: float) -> Polygon:
+    """An isosceles triangle: the pose at the middle of the base, apex ``length`` ahead."""
+    return Polygon([pose.apply(p) for p in [(-base / 2, 0.0), (0.0, length), (base / 2, 0.0)]])
+
+
+def _arc(centre: XY, radius: float, heading: float, half_angle: float) -> list[XY]:
+    """Points on an arc, clockwise from ``heading - half_angle`` to ``heading + half_angle``."""
+    n = max(1, math.ceil(ARC_SEGMENTS * 2 * half_angle / 360))
+    return [_bearing(centre, heading - half_angle + 2 * half_angle * i / n, radius) for i in range(n + 1)]
+
+
+def circle(centre: XY, radius: float, resolution: int = ARC_SEGMENTS) -> Polygon:
+    """A regular ``resolution``-gon inscribed in the circle (a vertex due north)."""
+    return Polygon([_bearing(centre, 360 * i / resolution, radius) for i in range(resolution)])
+
+
+def sector(centre: XY, radius: float, heading: float, half_angle: float) -> Polygon:
+    """A wedge: every point within ``radius`` of ``centre`` and within ``half_angle``
+    degrees (> 0) either side of ``heading``. A half angle of 180 or more is the whole disc."""
+    if half_angle >= 180:
+        return circle(centre, radius)
+    return Polygon([centre, *_arc(centre, radius, heading, half_angle)])
+
+
+def arc_band(centre: XY, inner: float, outer: float, heading: float, half_angle: float) -> Polygon:
+    """The part of a sector between radii ``inner`` and ``outer``."""
+    if inner <= 0:
+        return sector(centre, outer, heading, half_angle)
+    if half_angle >= 180:
+        return Polygon(circle(centre, outer).exterior, [circle(centre, inner).exterior])
+    outside = _arc(centre, outer, heading, half_angle)
+    inside = _arc(centre, inner, heading, half_angle)
+    return Polygon(outside + inside[::-1])
+
+
+# --- contact -----------------------------------------------------------------------
+
+
+class Contact(StrEnum):
+    APART = "apart"
+    TOUCHING = "touching"
+    OVERLAPPING = "overlapping"
+
+
+def distance(a: BaseGeometry, b: BaseGeometry) -> float:
+    """The shortest distance between two shapes; 0 when they meet."""
+    return float(a.distance(b))
+
+
+def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> Contact:
+    """Apart, touching or overlapping, with one rule for every ruleset.
+
+    - overlapping: the common part of ``a`` and ``b`` holds a whole disc of radius
+      ``tolerance``; equivalently, the two shapes still meet after each is shrunk
+      by ``tolerance`` (negative buffer). This is symmetric, unchanged by rigid
+      motions, and needs no area threshold with units of its own. Points and
+      lines have no inside, so they never overlap.
+    - touching: not overlapping, and no more than ``tolerance`` apart. Shapes
+      built to share an edge or a corner touch, whatever the round-off.
+    - apart: more than ``tolerance`` apart.
+    """
+    gap = distance(a, b)
+    if gap > 0:
+        return Contact.TOUCHING if gap <= tolerance else Contact.APART
+    if a.buffer(-tolerance).intersects(b.buffer(-tolerance)):
+        return Contact.OVERLAPPING
+    return Contact.TOUCHING
+
+
+class ShapeIndex:
+    """Named shapes in an R-tree (``shapely.STRtree``), so a question about one
+    shape costs a tree lookup plus a few exact tests, not one test per shape."""
+
+    def __init__(self, items: Mapping[str, BaseGeometry]) -> None:
+        self._names = tuple(items)
+        self._shapes = np.array([items[n] for n in self._names], dtype=object)
+        self._tree = shapely.STRtree(self._shapes)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def _near(self, shape: BaseGeometry, tolerance: float) -> list[int]:
+        if shape.is_empty or not self._names:
+            return []
+        x0, y0, x1, y1 = shape.bounds
+        box = shapely.box(x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance)
+        candidates = self._tree.query(box)  # envelopes only: cheap, may over-report
+        gaps = shapely.distance(self._shapes[candidates], shape)
+        return sorted((int(i) for i in candidates[gaps <= tolerance]), key=self._names.__getitem__)
+
+    def near(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> list[str]:
+        """Names of the shapes within ``tolerance`` of ``shape`` (touching or overlapping), sorted."""
+        return [self._names[i] for i in self._near(shape, tolerance)]
+
+    def contacts(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> dict[str, Contact]:
+        """Every shape that touches or overlaps ``shape``, by name (sorted), with its contact."""
+        return {
+            self._names[i]: classify(self._shapes[i], shape, tolerance)
+            for i in self._near(shape, tolerance)
+        }

@@ -1,0 +1,82 @@
+"""A ruleset wired to its own modules by name.
+
+Most rulesets keep their drawing, animation and explorer code in modules of their
+own and forward the contract's methods to them. ``ModularRuleset`` does that
+forwarding once, so a ruleset says which modules it has and writes no wrappers:
+
+    class MyRuleset(ModularRuleset):
+        drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
+        animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
+        explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
+
+A module is imported the first time one of its functions is needed, so commands
+that never draw never import Pillow code. Only the methods of the capabilities a
+ruleset declares are ever called by the core; a module lacking a function it
+declares fails the contract tests, not a user's run.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..ruleset import AnimationFrame, Outcome, Ruleset, Transform
+
+
+class ModularRuleset(Ruleset):
+    drawing: str = ""
+    animation: str = ""
+    explorer: str = ""
+
+    def _function(self, module_attr: str, name: str) -> Any:
+        module = getattr(type(self), module_attr)
+        if not module:
+            raise NotImplementedError(f"ruleset {self.key!r} names no {module_attr} module")
+        return getattr(import_module(module), name)
+
+    # drawing
+    def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
+        return self._function("drawing", "draw_case")(before, actions, outcome, **options)
+
+    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]],
+                      **options: Any) -> Any:
+        return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **options)
+
+    # animation and the rule pages
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:
+        return list(self._function("animation", "draw_frames")(before, actions, outcome, **options))
+
+    def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
+                    **options: Any) -> Any:
+        return self._function("animation", "draw_stacked")(before, actions, list(panels), **options)
+
+    def describe_scene(self, before: Any, actions: Any) -> str:
+        return str(self._function("animation", "describe_scene")(before, actions))
+
+    # the explorer
+    def outcome_key(self, outcome: Outcome) -> Any:
+        return self._function("explorer", "outcome_key")(outcome)
+
+    def strategy(self) -> Any:
+        return self._function("explorer", "strategy")()
+
+    def transforms(self, before: Any, actions: Any) -> list[Transform]:
+        return list(self._function("explorer", "transforms")(before, actions))
+
+    def invariant_breaches(self, before: Any, actions: Any, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+        return list(self._function("explorer", "invariant_breaches")(before, actions, outcome))
+
+    def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
+        return iter(self._function("explorer", "simpler")(before, actions))
+
+    def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
+        return tuple(self._function("explorer", "case_data")(before, actions))  # type: ignore[return-value]
+
+    def expect_data(self, before: Any, outcome: Outcome) -> dict[str, Any]:
+        return dict(self._function("explorer", "expect_data")(before, outcome))
+
+    def exhaustive_spaces(self) -> Mapping[str, str]:
+        return dict(self._function("explorer", "EXHAUSTIVE_SPACES"))
+
+    def exhaustive_space(self, name: str) -> tuple[int, Iterator[tuple[Any, Any]]]:
+        return self._function("explorer", "exhaustive_space")(name)  # type: ignore[no-any-return]
