@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,33 @@ def write_case(tmp_path):
         path.write_text(text, encoding="utf-8")
         return path
     return write
+
+
+# Rulesets from outside verifier/ (tests/plugins/README.md), registered only through
+# entry-point metadata, which Python finds only while this folder is on sys.path.
+PLUGINS = ROOT / "tests" / "plugins"
+
+
+def plugin_keys() -> list[str]:
+    """The keys of the rulesets in tests/plugins, read from their entry-point metadata."""
+    from importlib.metadata import distributions
+
+    from verifier.registry import GROUP
+    return sorted(ep.name for dist in distributions(path=[str(PLUGINS)]) for ep in dist.entry_points
+                  if ep.group == GROUP)
+
+
+@pytest.fixture
+def plugin_rulesets(monkeypatch):
+    """Register the rulesets of tests/plugins for one test: their folder goes on sys.path
+    (for the registry) and on PYTHONPATH (for the commands the test runs). Afterwards
+    both are as before and the registry has forgotten them, so no other test sees them."""
+    from verifier import registry
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")])))
+    yield PLUGINS
+    for key in plugin_keys():
+        registry._loaded.pop(key, None)
 
 
 def _used_snapshot_names() -> set[tuple[str, str]]:

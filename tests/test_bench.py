@@ -5,20 +5,26 @@ Speed is never asserted here; the sizes are tiny so the whole file takes a few s
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import shutil
-import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from verifier import bench
+from verifier import bench, registry
+from verifier.cli import main as cli_main
+from verifier.ruleset import BenchSettings, BenchSuite, Capability, Ruleset
+from verifier.rulesets.scatter import bench as scatter_bench
 from verifier.rulesets.ypp import RULESET
+from verifier.rulesets.ypp import bench as ypp_bench
 from verifier.rulesets.ypp.model import Token
 
 REPO = Path(__file__).resolve().parent.parent
 NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
+TIME = rf"{NUMBER} (?:s|ms|us|µs)"
 
 
 def _tiny_setup(tmp_path: Path) -> tuple[Path, Path]:
@@ -36,47 +42,84 @@ def _tiny_setup(tmp_path: Path) -> tuple[Path, Path]:
     return cases.parent, snapshots
 
 
-def _args(tmp_path: Path, cases: Path, snapshots: Path, **extra) -> types.SimpleNamespace:
+def _args(tmp_path: Path, cases: Path, snapshots: Path, **extra: Any) -> argparse.Namespace:
     settings = dict(cases=str(cases), quick=True, json=str(tmp_path / "bench.json"), snapshots=str(snapshots),
-                    repeats=1, sizes=(30, 120), memory_ships=120)
-    return types.SimpleNamespace(**{**settings, **extra})
+                    repeats=1, suite="core", list=False)
+    return argparse.Namespace(**{**settings, **extra})
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_bench_prints_every_figure(tmp_path, capsys):
+@pytest.fixture
+def small_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick ``ypp.turns`` sizes cut down to 30 and 120 ships."""
+    monkeypatch.setattr(ypp_bench, "QUICK_SIZES", (30, 120))
+    monkeypatch.setattr(ypp_bench, "MEMORY_SHIPS", 120)
+
+
+def test_core_prints_check_figures_and_writes_nothing(tmp_path, capsys):
     cases, snapshots = _tiny_setup(tmp_path)
     before = _tree(snapshots)
     code = bench.main(_args(tmp_path, cases, snapshots))
     out = capsys.readouterr().out
     assert code == 0, out
 
+    assert re.search(r"^core: cases per second of 'verifier check'", out, re.M), out
     draw_line = re.search(r"^check: cases/s \(with drawing\) +(\S+)", out, re.M)
     assert draw_line and (re.fullmatch(NUMBER, draw_line.group(1)) or draw_line.group(1) == "unavailable"), out
     assert re.search(rf"^check: cases/s \(no drawing\) +{NUMBER}  median {NUMBER}; 1 cases", out, re.M), out
-    assert re.search(rf"^resolver: rounds/s \(2 ships, record=False\) +{NUMBER} ", out, re.M), out
-    assert re.search(rf"^resolver: rounds/s \(2 ships, record=True\) +{NUMBER} ", out, re.M), out
-    assert re.search(rf"^turn: 30 ships, 4 rounds +{NUMBER} (?:s|ms|us) ", out, re.M), out
-    assert re.search(rf"^turn: 120 ships, 4 rounds +{NUMBER} (?:s|ms|us) .*with the GC paused {NUMBER} (?:s|ms|us)",
-                     out, re.M), out
-    assert re.search(rf"^turn: t\(120\)/t\(30\) +{NUMBER} ", out, re.M), out
-    assert re.search(rf"^turn: peak memory, 120 ships +{NUMBER} MB ", out, re.M), out
+    assert "resolver:" not in out and "turn:" not in out  # the core suite is the check alone
 
     data = json.loads((tmp_path / "bench.json").read_text())
-    assert data["check"]["cases"] == 1
-    assert data["check"]["without_draw"]["cases_per_second"] > 0
-    for record in ("record_false", "record_true"):
-        assert data["rounds"][record]["rounds_per_second"] > 0
-    assert [row["ships"] for row in data["big"]["turns"]] == [30, 120]
-    assert all(row["seconds"] > 0 and row["events"] > 0 for row in data["big"]["turns"])
-    assert data["big"]["ratios"]["120/30"]["time"] > 0
-    assert data["big"]["turns"][1]["seconds_gc_paused"] > 0
-    assert data["big"]["memory"]["peak_bytes"] > 0
-
+    assert list(data["suites"]) == ["core"]
+    check = data["suites"]["core"]
+    assert check["cases"] == 1
+    assert check["without_draw"]["cases_per_second"] > 0
     # Benchmarking never writes snapshots.
     assert _tree(snapshots) == before
+
+
+def test_every_ypp_and_scatter_figure(tmp_path, capsys, small_turns):
+    cases, snapshots = _tiny_setup(tmp_path)
+    code = bench.main(_args(tmp_path, cases, snapshots, suite="ypp.rounds,ypp.turns,scatter"))
+    out = capsys.readouterr().out
+    assert code == 0, out
+
+    assert re.search(rf"^resolver: rounds/s \(2 ships, record=False\) +{NUMBER} ", out, re.M), out
+    assert re.search(rf"^resolver: rounds/s \(2 ships, record=True\) +{NUMBER} ", out, re.M), out
+    assert re.search(rf"^turn: 30 ships, 4 rounds +{TIME} ", out, re.M), out
+    assert re.search(rf"^turn: 120 ships, 4 rounds +{TIME} .*with the GC paused {TIME}", out, re.M), out
+    assert re.search(rf"^turn: t\(120\)/t\(30\) +{NUMBER} .*function calls grow {NUMBER}x; plainly linear", out,
+                     re.M), out
+    assert re.search(rf"^turn: peak memory, 120 ships +{NUMBER} MB ", out, re.M), out
+    assert re.search(rf"^scatter: exact odds of one geometry, fast path \(median\) +{TIME}$", out, re.M), out
+    assert re.search(rf"^scatter: sweep of 1,000 geometries x 24 readings +{TIME}  {NUMBER} geometry-readings/s",
+                     out, re.M), out
+    assert "check:" not in out
+
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert list(data["suites"]) == ["ypp.rounds", "ypp.turns", "scatter.odds"]
+    rounds, big, odds = (data["suites"][k] for k in ("ypp.rounds", "ypp.turns", "scatter.odds"))
+    for record in ("record_false", "record_true"):
+        assert rounds[record]["rounds_per_second"] > 0
+    assert [row["ships"] for row in big["turns"]] == [30, 120]
+    assert all(row["seconds"] > 0 and row["events"] > 0 and row["function_calls"] > 0 for row in big["turns"])
+    assert big["ratios"]["120/30"]["time"] > 0 and big["ratios"]["120/30"]["baseline"] > 0
+    assert big["turns"][1]["seconds_gc_paused"] > 0
+    assert big["memory"]["peak_bytes"] > 0
+    assert odds["sweep"] == 1000 and odds["readings"] == 24
+    assert all(odds[k] > 0 for k in ("fast_path_seconds", "full_resolver_seconds", "sweep_seconds",
+                                     "sweep_all_readings_seconds"))
+
+
+def test_quick_explore_figures():
+    figures = ypp_bench.explore_figures(RULESET, quick=True, budget=2.0)
+    assert figures["search"]["scenes"] > 0 and figures["search"]["seconds"] > 0
+    table = ypp_bench.explore_table(figures)
+    assert re.search(rf"^ypp search: scenes / s +{NUMBER}$", table, re.M), table
+    assert re.search(r"^ypp search: classes found in [0-9.]+ s +[0-9]+$", table, re.M), table
 
 
 def test_missing_drawing_is_reported_not_raised(tmp_path, capsys, monkeypatch):
@@ -86,17 +129,126 @@ def test_missing_drawing_is_reported_not_raised(tmp_path, capsys, monkeypatch):
         raise ImportError("No module named 'verifier.rulesets.ypp.draw'")
 
     monkeypatch.setattr(type(RULESET), "draw", no_drawing)
-    code = bench.main(_args(tmp_path, cases, snapshots, sizes=(20,), memory_ships=20))
+    code = bench.main(_args(tmp_path, cases, snapshots))
     out = capsys.readouterr().out
     assert code == 0, out
     assert re.search(r"^check: cases/s \(with drawing\) +unavailable +drawing is not available", out, re.M), out
     assert re.search(rf"^check: cases/s \(no drawing\) +{NUMBER} ", out, re.M), out
-    assert "unavailable" in json.loads((tmp_path / "bench.json").read_text())["check"]["with_draw"]
+    assert "unavailable" in json.loads((tmp_path / "bench.json").read_text())["suites"]["core"]["with_draw"]
+
+
+def test_list_shows_every_suite(capsys):
+    assert cli_main(["bench", "--list"]) == 0
+    out = capsys.readouterr().out
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names[0] == "core" and names[-1] == "all"
+    assert {"ypp.rounds", "ypp.turns", "ypp.explore", "scatter.odds"} <= set(names)
+    for ruleset in registry.all_rulesets():
+        if ruleset.supports(Capability.BENCHMARKS):
+            assert all(f"{ruleset.key}.{suite.name}" in names for suite in ruleset.benchmarks())
+
+
+@pytest.mark.parametrize("suite, words", [
+    ("ypp.turn", "no benchmark suite 'ypp.turn'; did you mean 'ypp.turns'?"),
+    ("scater", "did you mean 'scatter'?"),
+    ("nothing-like-it", "expected one of 'all', 'core'"),
+    ("core,nope", "no benchmark suite 'nope'"),
+])
+def test_unknown_suite_is_one_line_error(capsys, suite, words):
+    assert cli_main(["bench", "--suite", suite]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --suite: ") and words in lines[0], captured.err
+
+
+def test_suite_names_expand():
+    available = bench.suites()
+    assert bench.select("core", available) == ["core"]
+    assert bench.select("ypp", available) == [n for n in available if n.startswith("ypp.")]
+    assert bench.select("all", available) == list(available)
+    assert bench.select("scatter.odds, core,scatter", available) == ["scatter.odds", "core"]
+
+
+class _Stopwatch(Ruleset):
+    """A ruleset registered at runtime, with one suite of its own."""
+
+    key = "stopwatch"
+    title = "a ruleset that only has a benchmark"
+    capabilities = frozenset({Capability.BENCHMARKS})
+
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        def run(settings: BenchSettings) -> dict[str, Any]:
+            return {"ticks": 3, "quick": settings.quick, "cases": settings.cases}
+
+        return (BenchSuite("ticks", "counts to three", run, lambda f: bench.format_rows([("ticks", str(f["ticks"]),
+                                                                                          "")])),)
+
+
+class _Silent(Ruleset):
+    key = "silent"
+    title = "a ruleset without benchmarks"
+
+
+def test_runtime_ruleset_suites_are_choices(tmp_path, capsys, monkeypatch):
+    real = registry.all_rulesets()
+    extra = [_Stopwatch(), _Silent()]
+    monkeypatch.setattr(registry, "all_rulesets", lambda: [*real, *extra])
+
+    assert cli_main(["bench", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^stopwatch\.ticks +counts to three$", out, re.M), out
+    assert "silent" not in out
+
+    cases, snapshots = _tiny_setup(tmp_path)
+    code = bench.main(_args(tmp_path, cases, snapshots, suite="stopwatch"))
+    out = capsys.readouterr().out
+    assert code == 0 and re.search(r"^stopwatch\.ticks: counts to three$", out, re.M), out
+    assert re.search(r"^ticks +3$", out, re.M), out
+    assert json.loads((tmp_path / "bench.json").read_text())["suites"] == {
+        "stopwatch.ticks": {"ticks": 3, "quick": True, "cases": str(cases)}}
+
+    assert cli_main(["bench", "--suite", "stopwatch.tick"]) == 2
+    assert "did you mean 'stopwatch.ticks'?" in capsys.readouterr().err
+    assert cli_main(["bench", "--suite", "silent"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "'benchmarks' capability" in err, err
+
+
+def test_failing_suite_is_reported_and_the_others_run(tmp_path, capsys, monkeypatch):
+    def broken(settings: BenchSettings) -> dict[str, Any]:
+        raise RuntimeError("out of paper")
+
+    real = registry.all_rulesets()
+
+    class Broken(_Stopwatch):
+        key = "broken"
+
+        def benchmarks(self) -> tuple[BenchSuite, ...]:
+            return (BenchSuite("jam", "always fails", broken, lambda f: "never printed"),)
+
+    monkeypatch.setattr(registry, "all_rulesets", lambda: [*real, Broken(), _Stopwatch()])
+    cases, snapshots = _tiny_setup(tmp_path)
+    code = bench.main(_args(tmp_path, cases, snapshots, suite="broken,stopwatch"))
+    out = capsys.readouterr().out
+    assert code == 1
+    assert re.search(r"^suite +error +RuntimeError: out of paper$", out, re.M), out
+    assert re.search(r"^ticks +3$", out, re.M), out
+
+
+def test_scatter_table_keeps_its_figures():
+    figures = {"samples": 200, "fast_path_seconds": 7e-6, "full_resolver_samples": 50,
+               "full_resolver_seconds": 2e-3, "sweep": 1000, "sweep_seconds": 0.016, "readings": 24,
+               "sweep_all_readings_seconds": 0.2}
+    rows = scatter_bench.odds_rows(figures)
+    assert rows[0][:2] == ("scatter: exact odds of one geometry, fast path (median)", "7.0 µs")
+    assert rows[2] == ("scatter: sweep of 1,000 geometries, default reading", "16.0 ms", "62,500 geometries/s")
+    assert rows[3][2] == "120,000 geometry-readings/s"
 
 
 @pytest.mark.parametrize("ships", [1, 50, 2000])
 def test_big_scene_is_deterministic_and_well_formed(ships):
-    a, b = bench.big_scene(ships), bench.big_scene(ships)
+    a, b = ypp_bench.big_scene(ships), ypp_bench.big_scene(ships)
     assert a == b
     board, fleet = a.scene.board, a.scene.ships
     assert (board.width, board.height) == (1000, 1000)
@@ -116,7 +268,7 @@ def test_big_scene_is_deterministic_and_well_formed(ships):
 
 
 def test_two_ship_scene_interacts():
-    scene, turn = bench.two_ship_scene()
+    scene, turn = ypp_bench.two_ship_scene()
     outcome = RULESET.resolve(scene, turn, RULESET.default_reading)
     assert [e.kind for e in outcome.events] == ["collision"]
     used = outcome.clauses_used()

@@ -4,12 +4,11 @@ together the cases exercise every clause of every ruleset."""
 from __future__ import annotations
 
 import pytest
+from conftest import case_files, case_param
 
 from verifier import registry
 from verifier.case import load_case
 from verifier.runner import RunOptions, check_case
-
-from conftest import case_files, case_param
 
 
 @pytest.mark.parametrize("path", [case_param(p) for p in case_files()])

@@ -7,10 +7,9 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import CASES
 
 from verifier.cli import main
-
-from conftest import CASES
 
 BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
 
@@ -42,9 +41,9 @@ def test_check_reports_every_mismatch_with_file_and_line(capsys, broken_case):
     assert code == 1
     lines = out.strip().splitlines()
     assert lines[-1] == "0 passed, 1 failed"
-    problems = [l for l in lines if l.startswith("  ")]
+    problems = [line for line in lines if line.startswith("  ")]
     assert len(problems) == 2
-    line_no = next(i for i, l in enumerate(broken_case.read_text().splitlines(), 1) if "heading: E" in l)
+    line_no = next(i for i, text in enumerate(broken_case.read_text().splitlines(), 1) if "heading: E" in text)
     assert any(f"{broken_case}:{line_no}:" in p and "should end at [2, 1] but ends at [2, 2]" in p for p in problems)
     assert any("should face E but faces N" in p for p in problems)
 

@@ -6,12 +6,11 @@ snapshots that no case uses."""
 from __future__ import annotations
 
 import pytest
+from conftest import case_files, case_param
 
 from verifier.case import load_case
 from verifier.snapshots import png_bytes
 from verifier.syrupy_png import diagram_extension
-
-from conftest import case_files, case_param
 
 
 def diagram(case):

@@ -6,14 +6,13 @@ import shutil
 
 import pytest
 import yaml
+from conftest import CASES, case_files
+from toy_ruleset import CONSISTENT, PLANTED, ToyRuleset
 
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.explore import analyse, example_conflicts, example_matrix, exhaustive, search, shrink
 from verifier.rulesets.ypp import RULESET as YPP
-
-from conftest import CASES, case_files
-from toy_ruleset import CONSISTENT, PLANTED, ToyRuleset
 
 
 def kinds_and_clauses(findings):

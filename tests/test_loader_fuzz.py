@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 
 import yaml
+from conftest import case_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verifier.case import load_case_text
 from verifier.errors import CaseError, CaseErrors, VerifierError
-
-from conftest import case_files
 
 SAMPLES = [yaml.safe_load(p.read_text()) for p in case_files()]
 
@@ -64,6 +63,6 @@ def test_mutated_case_loads_or_fails_with_a_located_error(data):
             assert "\n" not in str(e)
         return
     except VerifierError as error:  # any other error type of ours is a bug in the loader
-        raise AssertionError(f"unexpected {type(error).__name__}: {error}")
+        raise AssertionError(f"unexpected {type(error).__name__}: {error}") from error
     # A mutation that still loads must resolve without a traceback too.
     case.ruleset.resolve(case.before, case.actions, case.readings)

@@ -8,7 +8,9 @@ import textwrap
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.case import load_case
 from verifier.cli import main
@@ -24,8 +26,6 @@ from verifier.rulesets.scatter.report import describe_readings, report_sections
 from verifier.rulesets.scatter.resolver import hit_count, land, probability, resolve
 from verifier.rulesets.scatter.seedcode import SeedCall, hit_share, is_hit, r_print
 from verifier.rulesets.scatter.strategies import shots
-
-from conftest import CASES
 
 SCATTER = CASES / "scatter"
 R30 = 0.5 * 30 / 25.4  # the seed's tests add this to their distances
@@ -63,7 +63,7 @@ def test_seed_function_in_doubles_gives_each_assertion(number, test):
 def test_every_seed_test_is_a_case_and_reproduces_under_the_seed_reading():
     cases = seed_test_cases()
     assert [c.source.example for c in cases] == [f"TEST {n}" for n in range(1, 13)]
-    for case, (aoe, dist, maximum, dice, asserted) in zip(cases, SEED_TESTS):
+    for case, (aoe, _dist, maximum, dice, asserted) in zip(cases, SEED_TESTS):
         shot = case.before
         assert (shot.aoe, shot.base, float(shot.max_deviation)) == (aoe, 30, maximum)
         assert dict(case.readings) == dict(SEED_READING)
@@ -79,7 +79,7 @@ def test_the_worked_example_prints_0_1111111():
     outcome = resolve(case.before, ALL_ROLLS, SEED_READING)
     assert outcome.after.probability == Fraction(4, 36)
     assert r_print(float(outcome.after.probability)) == case.expect.seed.printed
-    assert [l.roll for l in outcome.after.landings if l.hit] == [Roll(d, 1) for d in (2, 3, 4, 5)]
+    assert [landing.roll for landing in outcome.after.landings if landing.hit] == [Roll(d, 1) for d in (2, 3, 4, 5)]
     # Roll 1-1 ends exactly touching; the seed's '<' makes it a miss, and so does exact arithmetic.
     assert outcome.after.landing(Roll(1, 1)).touching
 
@@ -118,7 +118,7 @@ def test_odds_are_exact_36ths_and_the_fast_path_agrees_with_the_resolver(shot, r
     assert isinstance(p, Fraction) and 0 <= p <= 1 and 36 % p.denominator == 0
     odds = resolve(shot, ALL_ROLLS, reading).after
     assert odds.probability == p == Fraction(hit_count(shot, reading), 36)
-    assert [l.hit for l in odds.landings] == [land(shot, roll, reading).hit for roll in ROLLS]
+    assert [landing.hit for landing in odds.landings] == [land(shot, roll, reading).hit for roll in ROLLS]
     for landing in odds.landings:  # the closed form used for the hit test, against the exact point
         assert landing.point.norm_squared() == QSqrt3.of(landing.distance_squared)
         assert (landing.point - landing.start).norm_squared() == QSqrt3.of(landing.moved ** 2)

@@ -4,23 +4,20 @@ reported on the field that is wrong."""
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import CASES, ROOT
 
 from verifier import adapter, registry
 from verifier.adapter import InProcessImplementation, SubprocessImplementation, check_implementation, schema_problem
 from verifier.case import load_case
 from verifier.errors import ImplementationError
-from verifier.runner import RunOptions, check_paths
 from verifier.rulesets.scatter.exact import QSqrt3
 from verifier.rulesets.scatter.interchange import parse_exact
-
-from conftest import CASES, ROOT
+from verifier.runner import RunOptions, check_paths
 
 IMPLS = Path(__file__).parent / "impls"
 SCATTER = CASES / "scatter"
@@ -67,7 +64,8 @@ def test_exact_numbers_read_back():
     for text, value in [("-5/2", QSqrt3(Fraction(-5, 2))), ("√3", QSqrt3(Fraction(0), Fraction(1))),
                         ("-1/2 + 3/2·√3", QSqrt3(Fraction(-1, 2), Fraction(3, 2))),
                         ("1/2 - √3", QSqrt3(Fraction(1, 2), Fraction(-1))),
-                        ("sqrt(3)/2", QSqrt3(Fraction(0), Fraction(1, 2))), ("2.5*sqrt3", QSqrt3(Fraction(0), Fraction(5, 2)))]:
+                        ("sqrt(3)/2", QSqrt3(Fraction(0), Fraction(1, 2))),
+                        ("2.5*sqrt3", QSqrt3(Fraction(0), Fraction(5, 2)))]:
         assert parse_exact(text) == value
         assert parse_exact(str(value)) == value
     for bad in ["", "x", "1 2", "√3 √3", "1/2 +"]:

@@ -7,10 +7,9 @@ import json
 import jsonschema
 import pytest
 import yaml
+from conftest import ROOT, case_files, case_param
 
 from verifier.case import published_schema
-
-from conftest import ROOT, case_files, case_param
 
 PUBLISHED = ROOT / "docs" / "schema" / "case.schema.json"
 

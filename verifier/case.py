@@ -7,16 +7,18 @@ and ``expect``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import registry
 from .errors import CaseError, CaseErrors, Location, did_you_mean
 from .ruleset import Citation, Ruleset
 from .schema import validate
 from .source import Located, load_file, load_text
+
 
 class CaseStatus(StrEnum):
     DOCUMENTED = "documented"  # transcribed from the rule text
@@ -59,7 +61,7 @@ STATUS_RULE = {
 }
 
 
-def case_schema(ruleset: Ruleset) -> dict:
+def case_schema(ruleset: Ruleset) -> dict[str, Any]:
     """The JSON Schema of a case file for one ruleset."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -79,7 +81,7 @@ def case_schema(ruleset: Ruleset) -> dict:
     }
 
 
-def _outcomes_schema(expect_schema: dict) -> dict:
+def _outcomes_schema(expect_schema: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "type": "array", "minItems": 1,
         "description": "the outcome under each named reading (cases that need a ruling)",
@@ -89,7 +91,7 @@ def _outcomes_schema(expect_schema: dict) -> dict:
     }
 
 
-def published_schema() -> dict:
+def published_schema() -> dict[str, Any]:
     """One schema for every registered ruleset, as published in docs/schema/."""
     branches = []
     for key in registry.names():
@@ -143,7 +145,7 @@ class Case:
     def line(self) -> int:
         return self.doc.line_of(()) or 1
 
-    def where(self, path: Iterable[Any]):
+    def where(self, path: Iterable[Any]) -> Location:
         return self.doc.where(path)
 
 

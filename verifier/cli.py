@@ -413,14 +413,21 @@ def build_parser() -> argparse.ArgumentParser:
                          help="where documented cases and rulings live (default: cases)")
     explore.set_defaults(func=cmd_explore)
 
-    bench = sub.add_parser("bench", help="measure speed (cases/s, rounds/s, big turns)")
-    bench.add_argument("--cases", default="cases", metavar="DIR")
+    bench = sub.add_parser(
+        "bench", help="measure speed: cases/s of check, and each ruleset's own suites",
+        description="Measure speed. The core suite times 'verifier check' over the cases of every ruleset; "
+                    "each ruleset that declares the 'benchmarks' capability adds suites of its own, named "
+                    "RULESET.SUITE. Speed is never asserted in tests.")
+    bench.add_argument("--cases", default="cases", metavar="DIR", help="case folder (default: cases)")
     bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
     bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    bench.add_argument("--suite", choices=["core", "explore", "scatter", "all"], default="core",
-                       help="core: check, resolver rounds and big turns (default); explore: the exhaustive "
-                            "two-ship space and the search's time to find each class; scatter: exact odds "
-                            "per geometry and a 10,000-geometry sweep; all: everything")
+    bench.add_argument("--repeats", type=int, metavar="N",
+                       help="repetitions of each timing (default: 7; 2 with --quick)")
+    bench.add_argument("--suite", default="core", metavar="NAME",
+                       help="core: cases per second of check, with and without drawing (default); RULESET.SUITE: "
+                            f"one suite of a ruleset; RULESET ({', '.join(registry.names())}): all of its suites; "
+                            "all: everything; several separated by commas. --list shows them")
+    bench.add_argument("--list", action="store_true", help="list every suite with what it measures, and exit")
     bench.set_defaults(func=cmd_bench)
 
     docs = sub.add_parser(

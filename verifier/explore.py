@@ -10,11 +10,12 @@ so one problem is one finding however many scenes show it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from .ruleset import Capability, FindingKind, Outcome, Ruleset
+from .ruleset import Capability, FindingKind, Ruleset
 
 KINDS = tuple(FindingKind)
 
@@ -45,7 +46,7 @@ def reading_label(reading: Mapping[str, str], default: Mapping[str, str]) -> str
 def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str, str]]]:
     """The default reading, then each one-point change from it: (point, option, reading)."""
     default = dict(ruleset.default_reading)
-    found = [("", "", MappingProxyType(default))]
+    found: list[tuple[str, str, Mapping[str, str]]] = [("", "", MappingProxyType(default))]
     for point in ruleset.reading_points:
         for option in point.options:
             if option != point.default:
@@ -164,7 +165,8 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
     """Let Hypothesis generate scenes for ``budget`` seconds (or ``max_examples``);
     keep the first scene of every fingerprint. Same seed and same example count give
     the same fingerprints."""
-    from hypothesis import HealthCheck, Phase, given, settings, seed as hyp_seed, Verbosity
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hyp_seed
 
     ruleset.require(Capability.SEARCH, "the explorer's search")
     findings: dict[str, Finding] = {}
@@ -178,7 +180,7 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
               suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, derandomize=False,
               report_multiple_bugs=False)
     @given(ruleset.strategy())
-    def probe(example):
+    def probe(example: tuple[Any, Any]) -> None:
         nonlocal count
         if time.perf_counter() - start > budget:
             raise _OutOfTime
@@ -211,7 +213,11 @@ class ExhaustiveResult:
     workers: int
 
 
-def _chunk_worker(args) -> tuple[dict[str, int], dict[str, tuple[int, Finding]], int]:
+# One worker's share: scenes per fingerprint, the first (index, scene) of each, and the scenes seen.
+_Chunk = tuple[dict[str, int], dict[str, tuple[int, Finding]], int]
+
+
+def _chunk_worker(args: tuple[Ruleset | str, str, int, int]) -> _Chunk:
     key, space, index, workers = args
     if isinstance(key, Ruleset):
         ruleset = key
@@ -265,7 +271,8 @@ def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | Non
         for fingerprint, count in part_counts.items():
             counts[fingerprint] = counts.get(fingerprint, 0) + count
         for fingerprint, (n, finding) in part_first.items():
-            if fingerprint not in first or (finding.visible, -n) > (first[fingerprint][1].visible, -first[fingerprint][0]):
+            best = first.get(fingerprint)
+            if best is None or (finding.visible, -n) > (best[1].visible, -best[0]):
                 first[fingerprint] = (n, finding)
     return ExhaustiveResult(space, dict(sorted(counts.items())), {k: v[1] for k, v in sorted(first.items())},
                             total, time.perf_counter() - start, workers)

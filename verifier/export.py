@@ -12,8 +12,9 @@ are the fields of the request 'verifier check --impl' sends for it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
+from typing import Any
 
 from . import __version__
 from .adapter import PROTOCOL, supports_protocol
@@ -30,9 +31,9 @@ def _relative(path: str) -> str:
         return Path(path).as_posix()
 
 
-def case_json(case: Case) -> dict:
+def case_json(case: Case) -> dict[str, Any]:
     data = case.doc.data
-    entry = {
+    entry: dict[str, Any] = {
         "id": case.id,
         "ruleset": case.ruleset.key,
         "title": case.title,
@@ -58,10 +59,11 @@ def case_json(case: Case) -> dict:
     return entry
 
 
-def export_cases(paths: Iterable[str | Path]) -> dict:
+def export_cases(paths: Iterable[str | Path]) -> dict[str, Any]:
     """Every case under ``paths``. Raises CaseErrors if any case file is broken: a partial
     export would silently drop cases."""
-    cases, errors = [], []
+    cases: list[Case] = []
+    errors: list[CaseError] = []
     for path in find_case_files(paths):
         try:
             cases.append(load_case(path))

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import yaml
 
 from .case import find_case_files, load_case
 from .errors import VerifierError
 from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
-from .ruleset import ReportSection, Ruleset
+from .ruleset import Outcome, ReportSection, Ruleset
 from .snapshots import png_bytes
 
 
@@ -23,12 +24,12 @@ class _CaseDumper(yaml.SafeDumper):
     """Short lists of plain values (tiles, sizes, ship pairs) on one line, as people write them."""
 
 
-def _represent_list(dumper, data):
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
     flow = len(data) <= 4 and all(isinstance(v, (int, float, str)) for v in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 
-def _represent_dict(dumper, data):
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
     flow = 0 < len(data) <= 3 and all(isinstance(v, (int, float, str)) or
                                       (isinstance(v, list) and len(v) <= 4 and
                                        all(isinstance(x, (int, float, str)) for x in v))
@@ -103,7 +104,6 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
     folder = out / "findings"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    default = ruleset.default_reading
     for finding in findings:
         name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
         case_file, diagram = folder / f"{name}.yaml", folder / f"{name}.png"
@@ -135,7 +135,8 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
         kept = case_file.exists()
         if not kept:
             case_file.write_text(dump_yaml(data), encoding="utf-8")
-        panels = [("before", None)] + [(f"after, {label}", o) for label, _, o in outcomes]
+        panels: list[tuple[str, Outcome | None]] = [("before", None)]
+        panels += [(f"after, {label}", o) for label, _, o in outcomes]
         image = ruleset.draw_readings(finding.before, finding.actions, panels, title=finding_title(finding))
         diagram.write_bytes(png_bytes(image))
         resolved_by = ruled.get(finding.fingerprint)
@@ -146,11 +147,11 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
 
 def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: SearchResult | None,
                 exhaustive: ExhaustiveResult | None, matrix: ExampleMatrix | None, seed: int,
-                budget: float, out: Path) -> dict:
+                budget: float, out: Path) -> dict[str, Any]:
     findings = []
     for w in written:
         f = w.finding
-        entry = {
+        entry: dict[str, Any] = {
             "fingerprint": f.fingerprint, "kind": str(f.kind), "point": f.point, "clauses": list(f.clauses),
             "label": f.label, "summary": f.summary, "status": w.status, "resolved_by": w.resolved_by,
             "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
@@ -173,8 +174,9 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
                           "stopped_by_budget": search.stopped_by_budget, "classes": len(search.findings)}
     if exhaustive is not None:
         classes = set(exhaustive.counts)
-        data["exhaustive"] = {"space": exhaustive.space, "scenes": exhaustive.scenes, "seconds": round(exhaustive.seconds, 2),
-                              "workers": exhaustive.workers, "classes": len(classes),
+        data["exhaustive"] = {"space": exhaustive.space, "scenes": exhaustive.scenes,
+                              "seconds": round(exhaustive.seconds, 2), "workers": exhaustive.workers,
+                              "classes": len(classes),
                               "scenes_per_second": round(exhaustive.scenes / max(exhaustive.seconds, 1e-9)),
                               "counts": exhaustive.counts}
         if search is not None:
@@ -191,7 +193,8 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
     return data
 
 
-def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding], matrix: ExampleMatrix | None) -> str:
+def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[WrittenFinding],
+                    matrix: ExampleMatrix | None) -> str:
     lines = [f"# Explorer report: {ruleset.key} ({ruleset.title})", ""]
     counts = ", ".join(f"{n} {k}" for k, n in data["counts"].items()) or "none"
     lines += [f"{len(written)} distinct findings ({counts}); {data['open']} open, {data['resolved']} resolved.", ""]
@@ -242,7 +245,8 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
     lines.append("")
     for i, w in enumerate(written, 1):
         f = w.finding
-        lines += [f"### {i}. {finding_title(f)}", "", f.summary + ".", "", f"*Question for the rule writer:* {finding_question(ruleset, f)}", ""]
+        lines += [f"### {i}. {finding_title(f)}", "", f.summary + ".", "",
+                  f"*Question for the rule writer:* {finding_question(ruleset, f)}", ""]
         for clause_id in f.clauses:
             clause = ruleset.clause(clause_id)
             lines.append(f"- **{clause.id}**: {clause.summary} ({clause.source})")
@@ -250,7 +254,8 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
             lines.append("")
         for label, _, outcome in w.outcomes:
             lines.append(f"- under {label}: " + ruleset.summarise(f.before, outcome))
-        lines += ["", f"![{finding_title(f)}: the scene before, then the outcome under each reading]({w.diagram.parent.name}/{w.diagram.name})", "",
+        alt = f"{finding_title(f)}: the scene before, then the outcome under each reading"
+        lines += ["", f"![{alt}]({w.diagram.parent.name}/{w.diagram.name})", "",
                   f"Minimal example: [{w.case_file.name}]({w.case_file.parent.name}/{w.case_file.name})"
                   + (" (existing file kept)" if w.kept_existing else ""),
                   ""]
@@ -261,7 +266,8 @@ def report_markdown(ruleset: Ruleset, data: dict, written: list[WrittenFinding],
     return "\n".join(lines)
 
 
-def add_sections(data: dict, markdown: str, sections: Sequence[ReportSection]) -> tuple[dict, str]:
+def add_sections(data: dict[str, Any], markdown: str,
+                 sections: Sequence[ReportSection]) -> tuple[dict[str, Any], str]:
     """The report with a ruleset's own sections (``Ruleset.report_sections``): each
     becomes a ``##`` section of the Markdown, placed before the list of findings, and
     an entry of ``sections`` in the JSON."""
@@ -274,7 +280,7 @@ def add_sections(data: dict, markdown: str, sections: Sequence[ReportSection]) -
     return data, markdown
 
 
-def write_reports(out: Path, data: dict, markdown: str) -> tuple[Path, Path]:
+def write_reports(out: Path, data: Mapping[str, Any], markdown: str) -> tuple[Path, Path]:
     json_path, md_path = out / "report.json", out / "report.md"
     json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
 
 from .errors import CaseError, Location, did_you_mean
 from .runner import CaseResult, Problem, ProblemKind, Status

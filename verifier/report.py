@@ -5,21 +5,23 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from .runner import STATUS_WORDS, CaseResult, summary_line
+from .runner import STATUS_WORDS, CaseResult, Problem, Status, summary_line
 
 
-def _problem_json(problem) -> dict:
+def _problem_json(problem: Problem) -> dict[str, Any]:
     loc = problem.location
     return {"message": problem.message, "kind": problem.kind, "file": loc.file, "line": loc.line,
             "column": loc.column, "field": loc.field}
 
 
-def results_json(results: list[CaseResult], meta: dict | None = None) -> dict:
+def results_json(results: list[CaseResult], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     cases = []
     for r in results:
-        entry = {"id": r.id, "ruleset": r.ruleset, "file": r.file, "status": r.status,
+        entry: dict[str, Any] = {"id": r.id, "ruleset": r.ruleset, "file": r.file, "status": r.status,
                  "seconds": round(r.seconds, 4), "problems": [_problem_json(p) for p in r.problems]}
         if r.reason:
             entry["reason"] = r.reason
@@ -39,7 +41,7 @@ def results_json(results: list[CaseResult], meta: dict | None = None) -> dict:
             "table": summary_table(results), "cases": cases}
 
 
-def write_json(results: list[CaseResult], path: str | Path, meta: dict | None = None) -> None:
+def write_json(results: list[CaseResult], path: str | Path, meta: Mapping[str, Any] | None = None) -> None:
     Path(path).write_text(json.dumps(results_json(results, meta), indent=2) + "\n", encoding="utf-8")
 
 
@@ -89,11 +91,11 @@ def write_junit(results: list[CaseResult], path: str | Path) -> None:
 TABLE_STATUSES = tuple(STATUS_WORDS)
 
 
-def summary_table(results: list[CaseResult]) -> list[dict]:
+def summary_table(results: list[CaseResult]) -> list[dict[str, Any]]:
     """Counts per ruleset (clause "*") and per clause a case lists, one row each:
     {"ruleset", "clause", "passed", "failed", "errored", "xpass", "xfail", "skipped",
     "open", "total"}. Clauses follow the ruleset's clause table."""
-    rows: dict[tuple[str, str], dict] = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
 
     def count(ruleset: str, clause: str, status: str) -> None:
         row = rows.setdefault((ruleset, clause), {"ruleset": ruleset, "clause": clause,
@@ -109,7 +111,7 @@ def summary_table(results: list[CaseResult]) -> list[dict]:
             for clause in r.case.clauses:
                 count(r.ruleset, clause, r.status)
 
-    def key(row: dict):
+    def key(row: Mapping[str, Any]) -> tuple[str, bool, int, str]:
         table = order.get(row["ruleset"], [])
         clause = row["clause"]
         return (row["ruleset"], clause != "*", table.index(clause) if clause in table else len(table), clause)
@@ -117,7 +119,7 @@ def summary_table(results: list[CaseResult]) -> list[dict]:
     return sorted(rows.values(), key=key)
 
 
-def format_table(rows: list[dict]) -> str:
+def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The table as text: passed and failed always, other statuses where some case has them.
     Every line starts with the ruleset's key (nothing is indented)."""
     if not rows:
@@ -128,7 +130,7 @@ def format_table(rows: list[dict]) -> str:
             for r in rows]
     widths = [max(len(line[i]) for line in [headers] + body) for i in range(len(headers))]
 
-    def fmt(line):
+    def fmt(line: list[str]) -> str:
         return "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
     return "\n".join(fmt(line).rstrip() for line in [headers] + body)
 
@@ -140,9 +142,9 @@ def summary_markdown(results: list[CaseResult], title: str = "verifier") -> str:
     lines = [f"### {title}: {summary_line(results)}", "",
              "| ruleset | clause | " + " | ".join(STATUS_WORDS[c] for c in columns) + " |",
              "|---|---|" + "---:|" * len(columns)]
-    for r in rows:
-        clause = "**all cases**" if r["clause"] == "*" else f"`{r['clause']}`"
-        lines.append(f"| {r['ruleset']} | {clause} | " + " | ".join(str(r[c]) for c in columns) + " |")
+    for row in rows:
+        clause = "**all cases**" if row["clause"] == "*" else f"`{row['clause']}`"
+        lines.append(f"| {row['ruleset']} | {clause} | " + " | ".join(str(row[c]) for c in columns) + " |")
     failing = [r for r in results if r.failing]
     if failing:
         lines += ["", "| case | status | first problem |", "|---|---|---|"]
@@ -192,9 +194,10 @@ def github_annotations(results: list[CaseResult]) -> list[str]:
                 if notes:
                     message += "\n" + "\n".join(notes)
                 out.append(f"::error {','.join(props)}::{_escape_data(message)}")
-        elif r.status == "open":
-            line = f",line={r.case.line}" if r.case else ""
-            out.append(f"::notice file={_escape_property(_relative(r.file))}{line},"
+        elif r.status == Status.OPEN:
+            at_line = f",line={r.case.line}" if r.case else ""
+            first = r.problems[0].message if r.problems else "see verifier explore"
+            out.append(f"::notice file={_escape_property(_relative(r.file))}{at_line},"
                        f"title={_escape_property(r.id + ' (needs a ruling)')}::"
-                       f"{_escape_data('this case needs a ruling: ' + (r.problems[0].message if r.problems else 'see verifier explore'))}")
+                       f"{_escape_data('this case needs a ruling: ' + first)}")
     return out

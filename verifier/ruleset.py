@@ -8,12 +8,13 @@ fit behind the same interface.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Literal, Mapping, Sequence
+from typing import Any, Literal
 
-from .errors import UnknownReadingError, UnsupportedError, did_you_mean, Location
+from .errors import Location, UnknownReadingError, UnsupportedError, did_you_mean
 
 
 class Capability(StrEnum):
@@ -121,11 +122,11 @@ class Cause:
     round: int = 0
 
     @classmethod
-    def applied(cls, clause: str, round: int = 0) -> "Cause":
+    def applied(cls, clause: str, round: int = 0) -> Cause:
         return cls(clause=clause, round=round)
 
     @classmethod
-    def followed(cls, point: str, option: str, round: int = 0) -> "Cause":
+    def followed(cls, point: str, option: str, round: int = 0) -> Cause:
         return cls(point=point, option=option, round=round)
 
     @property
@@ -139,7 +140,7 @@ class Cause:
         return f"r{self.round} {what}" if self.round else what
 
     @classmethod
-    def from_text(cls, text: str) -> "Cause":
+    def from_text(cls, text: str) -> Cause:
         """The inverse of ``str``, for provenance that arrives over the adapter protocol."""
         words = text.split()
         round_no = 0
@@ -434,9 +435,10 @@ class Ruleset:
         """The ``expect`` section of a case file that this outcome satisfies."""
         raise NotImplementedError
 
-    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]],
+    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
                       **options: Any) -> Any:
-        """One picture: the before state, then the outcome under each named reading."""
+        """One picture: the before state, then the outcome under each named reading (a
+        panel with no outcome is the scene before)."""
         raise NotImplementedError
 
     # --- Capability.EXHAUSTIVE ---------------------------------------------------

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Iterable
 
 from .case import Case, find_case_files, load_case
 from .errors import CaseError, CaseErrors, Location, VerifierError
@@ -161,6 +161,6 @@ STATUS_WORDS = {Status.PASSED: "passed", Status.FAILED: "failed", Status.ERRORED
 def summary_line(results: list[CaseResult]) -> str:
     """'N passed, N failed', then the other statuses that occur."""
     counts = {s: sum(r.status == s for r in results) for s in STATUS_WORDS}
-    line = f"{counts['passed']} passed, {counts['failed']} failed"
+    line = f"{counts[Status.PASSED]} passed, {counts[Status.FAILED]} failed"
     return line + "".join(f", {counts[s]} {w}" for s, w in STATUS_WORDS.items()
                           if s not in ("passed", "failed") and counts[s])

@@ -8,7 +8,8 @@ jsonschema's messages are rewritten into one-line, located messages with a
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import jsonschema
 
@@ -33,40 +34,43 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def _message(error: jsonschema.ValidationError) -> tuple[tuple, str, bool]:
+def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], str, bool]:
     """(path, message, points_at_key) for one jsonschema error."""
     path = tuple(error.absolute_path)
     kind = error.validator
+    # A validator sets all of these on every error it yields; only a hand-made error leaves them unset.
+    instance: Any = error.instance
+    value: Any = error.validator_value
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
     if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extras = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        allowed = sorted(schema.get("properties", {}))
+        extras = [k for k in instance if k not in schema.get("properties", {})]
         key = extras[0]
-        patterns = error.schema.get("patternProperties")
+        patterns = schema.get("patternProperties")
         hint = did_you_mean(key, allowed) if allowed and not patterns else ""
         return path + (key,), f"unknown field {key!r}" + (f"; {hint}" if hint else ""), True
     if kind == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
+        missing = [k for k in value if k not in instance]
         return path, f"missing required field {missing[0]!r}", False
     if kind == "enum":
-        return path, f"{_describe(error.instance)} is not allowed; {did_you_mean(error.instance, error.validator_value)}", False
+        return path, f"{_describe(instance)} is not allowed; {did_you_mean(instance, value)}", False
     if kind == "const":
-        return path, f"must be {error.validator_value!r}, not {_describe(error.instance)}", False
+        return path, f"must be {value!r}, not {_describe(instance)}", False
     if kind == "type":
-        wanted = error.validator_value
-        wanted = [wanted] if isinstance(wanted, str) else wanted
+        wanted = [value] if isinstance(value, str) else value
         names = " or ".join(_TYPE_NAMES.get(w, w) for w in wanted)
-        return path, f"expected {names}, got {_describe(error.instance)}", False
+        return path, f"expected {names}, got {_describe(instance)}", False
     if kind in ("minItems", "maxItems"):
-        bound = error.validator_value
         word = "at least" if kind == "minItems" else "at most"
-        return path, f"needs {word} {bound} item{'s' if bound != 1 else ''}, got {len(error.instance)}", False
+        return path, f"needs {word} {value} item{'s' if value != 1 else ''}, got {len(instance)}", False
     if kind in ("minimum", "maximum", "exclusiveMinimum"):
         word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than"}[kind]
-        return path, f"must be {word} {error.validator_value}, got {error.instance}", False
+        return path, f"must be {word} {value}, got {instance}", False
     if kind == "minLength":
         return path, "must not be empty", False
     if kind == "pattern":
-        return path, f"{error.instance!r} does not have the expected form ({error.schema.get('description') or error.validator_value})", False
+        form = schema.get("description") or value
+        return path, f"{instance!r} does not have the expected form ({form})", False
     if kind == "uniqueItems":
         return path, "items must not repeat", False
     if kind in ("oneOf", "anyOf"):
@@ -76,7 +80,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple, str, bool]:
     return path, error.message, False
 
 
-def validate(doc: Located, schema: dict, at: Iterable[Any] = ()) -> list[CaseError]:
+def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) -> list[CaseError]:
     """All schema violations of ``doc.data`` (or of the sub-document at ``at``)."""
     at = tuple(at)
     instance = doc.data

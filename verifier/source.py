@@ -8,15 +8,16 @@ mismatches - uses that table to point at the exact spot in the file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import yaml
 
 from .errors import CaseError, Location
 
-FieldPath = tuple  # of str | int
+FieldPath = tuple[str | int, ...]
 
 
 def format_path(path: Iterable[Any]) -> str:

@@ -10,11 +10,14 @@ Usage in a test::
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 from syrupy.extensions.single_file import SingleFileSnapshotExtension
+from syrupy.location import PyTestLocation
+from syrupy.types import SerializedData, SnapshotIndex
 
 from .snapshots import DEFAULT_FAILURE_DIR, SnapshotStore, compare_pixels, decode, png_bytes
 
@@ -29,29 +32,29 @@ class CaseDiagramExtension(SingleFileSnapshotExtension):
     case_id: str = ""
 
     @classmethod
-    def dirname(cls, *, test_location) -> str:
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
         return str(cls.snapshot_root / cls.ruleset)
 
     @classmethod
-    def discovery_dirname(cls, *, test_location) -> str:
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
         return cls.dirname(test_location=test_location)
 
     @classmethod
-    def get_snapshot_name(cls, *, test_location, index=0) -> str:
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
         return cls.case_id
 
     @classmethod
-    def get_file_basename(cls, *, test_location, index) -> str:
+    def get_file_basename(cls, *, test_location: PyTestLocation, index: SnapshotIndex) -> str:
         return cls.case_id
 
     @classmethod
-    def matches_test_location(cls, *, test_location, snapshot_location: str) -> bool:
+    def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
         return Path(snapshot_location).parent == cls.snapshot_root / cls.ruleset
 
-    def owns_snapshot_collection(self, *, filepath: str, test_location) -> bool:
+    def owns_snapshot_collection(self, *, filepath: str, test_location: PyTestLocation) -> bool:
         return filepath.endswith(".png") and Path(filepath).parent == self.snapshot_root / self.ruleset
 
-    def serialize(self, data: Any, **kwargs: Any) -> bytes:
+    def serialize(self, data: Any, **kwargs: Any) -> SerializedData:
         if isinstance(data, Image.Image):
             return png_bytes(data)
         return super().serialize(data, **kwargs)
@@ -62,7 +65,7 @@ class CaseDiagramExtension(SingleFileSnapshotExtension):
         except Exception:
             return False
 
-    def diff_lines(self, serialized_data: Any, snapshot_data: Any):
+    def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
         store = SnapshotStore(self.snapshot_root, self.failure_root)
         actual = decode(serialized_data)
         try:

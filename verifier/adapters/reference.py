@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__, registry
 from ..adapter import PROTOCOL, supports_protocol
-from ..errors import UnknownRulesetError, UnknownReadingError, VerifierError
+from ..errors import UnknownReadingError, UnknownRulesetError, VerifierError
 from ..ruleset import Ruleset
 from ..schema import validate
 from ..source import Located
@@ -33,14 +34,14 @@ def _rulesets() -> list[str]:
     return found
 
 
-def hello(message: dict) -> dict:
+def hello(message: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL,
             "implementation": {"name": "verifier reference resolver", "version": __version__,
                                "language": f"python {sys.version_info.major}.{sys.version_info.minor}"},
             "rulesets": _rulesets()}
 
 
-def resolve(message: dict) -> dict:
+def resolve(message: Mapping[str, Any]) -> dict[str, Any]:
     case_id = message.get("id", "")
     try:
         ruleset = registry.get(message["ruleset"])
@@ -63,8 +64,8 @@ def resolve(message: dict) -> dict:
     return {"type": "outcome", "id": case_id, "outcome": ruleset.outcome_json(outcome)}
 
 
-def handle(message: dict) -> dict:
-    """Answer one protocol message (hello or case)."""
+def handle(message: Any) -> dict[str, Any]:
+    """Answer one protocol message (hello or case); any JSON value may arrive."""
     kind = message.get("type") if isinstance(message, dict) else None
     if kind == "hello":
         return hello(message)

@@ -17,8 +17,9 @@ declares fails the contract tests, not a user's run.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..ruleset import AnimationFrame, Outcome, Ruleset, Transform
 
@@ -38,7 +39,7 @@ class ModularRuleset(Ruleset):
     def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
         return self._function("drawing", "draw_case")(before, actions, outcome, **options)
 
-    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome]],
+    def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
                       **options: Any) -> Any:
         return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **options)
 
@@ -70,7 +71,7 @@ class ModularRuleset(Ruleset):
         return iter(self._function("explorer", "simpler")(before, actions))
 
     def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
-        return tuple(self._function("explorer", "case_data")(before, actions))  # type: ignore[return-value]
+        return tuple(self._function("explorer", "case_data")(before, actions))
 
     def expect_data(self, before: Any, outcome: Outcome) -> dict[str, Any]:
         return dict(self._function("explorer", "expect_data")(before, outcome))

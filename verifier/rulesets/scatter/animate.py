@@ -9,22 +9,33 @@ the hit zone, then the six distances of direction 1, of direction 2, ..., with a
 running count, and last every roll with the exact chance.
 
 Built from the pieces of :mod:`verifier.rulesets.scatter.draw`, over one view of
-the table for every frame, so the picture stays put while it plays. Nothing here
+the table for every frame, laid out by the drawing kit's one layout for frames and
+for the stacked column, so the picture stays put while it plays. Nothing here
 reads a clock or a random source.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from ... import draw as vd
+from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Outcome
 from .clauses import PUBLISHED_READING
-from .draw import (ZONE, _aim_words, _cap_words, _contact_words, _dashed_circle, _fit, _interest, _key_entries,
-                   _paint_attack_line, _paint_base, _paint_rose, _paint_spot, _paint_table, _paint_template,
-                   _panel_after, _panel_before, _panel_odds, _spot_groups, _View, panel_parts)
+from .draw import (
+    _aim_words,
+    _cap_words,
+    _contact_words,
+    _fit,
+    _interest,
+    _key_entries,
+    _panel_after,
+    _panel_before,
+    _panel_odds,
+    _spot_groups,
+    panel_parts,
+)
 from .exact import decimal_text, fraction_text
 from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .resolver import direction_words
@@ -34,7 +45,7 @@ def _rolls(rolls: Sequence[Roll]) -> str:
     return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
 
 
-def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: _View):
+def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: vd.PlaneView):
     """(words, heading, detail, panel) for each step of one roll."""
     landing: Landing = outcome.after
     moved = decimal_text(landing.moved, 2)
@@ -58,7 +69,7 @@ def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: _Vi
     ]
 
 
-def _steps_odds(shot: Shot, odds: Odds, reading, view: _View):
+def _steps_odds(shot: Shot, odds: Odds, reading, view: vd.PlaneView):
     steps = [("aimed: the template before any roll, and the hit zone",
               "Aimed: the template before any roll",
               f"Aimed {_aim_words(shot, reading)}. A roll hits when it puts the template's "
@@ -105,35 +116,11 @@ def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | 
         steps = _steps_one_roll(shot, roll, outcome, reading, view)
         key = _key_entries(s, False, [outcome.after])
     fs = font_size * s
-    big, small = round(fs * 1.15), fs
-    pad = fs
     inner = max([panel.width for *_, panel in steps] + [400 * s])
-    legend_img = vd.legend(key, size=small, padding=0, max_width=inner, heading="Key") if legend else None
-    heads = []
-    for n, (_, heading, detail, _) in enumerate(steps, 1):
-        line = f"{n}/{len(steps)}  {heading}"
-        head = [(x, big, vd.INK) for x in vd.wrap(title, big, inner)] if title else []
-        head += [(x, big if not title else small, vd.INK) for x in vd.wrap(line, big if not title else small, inner)]
-        head += [(x, small, vd.MUTED) for x in vd.wrap(detail, small, inner)]
-        heads.append(head)
-    head_h = max(sum(round(size * 1.5) for _, size, _ in head) for head in heads) + pad // 2
-    panel_h = max(panel.height for *_, panel in steps)
-    legend_h = legend_img.height if legend_img is not None else 0
-    width = inner + 2 * pad
-    height = pad + head_h + panel_h + (pad + legend_h if legend_h else 0) + pad
-    frames = []
-    for (words, _, _, panel), head in zip(steps, heads):
-        image = Image.new("RGB", (width, height), vd.PAPER)
-        draw = ImageDraw.Draw(image)
-        y = pad
-        for line, size, colour in head:
-            vd.text(draw, (pad, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
-            y += round(size * 1.5)
-        image.paste(panel, (pad + (inner - panel.width) // 2, pad + head_h))
-        if legend_img is not None:
-            image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
-        frames.append(AnimationFrame(words, vd.finish(image, s)))
-    return frames
+    legend_img = vd.legend(key, size=fs, padding=0, max_width=inner, heading="Key") if legend else None
+    images = vd.frames([vd.Step(heading, detail, panel, legend_img) for _, heading, detail, panel in steps],
+                       title=title, size=fs, min_width=400 * s, supersample=s)
+    return [AnimationFrame(words, image) for (words, *_), image in zip(steps, images)]
 
 
 def describe_scene(shot: Shot, actions: Actions) -> str:
@@ -173,5 +160,5 @@ def draw_stacked(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outco
                                                    target_px=inner / s - 48)  # room for the inch numbers
     inner = max([img.width for _, img in images] + [inner])
     big = round(font_size * 1.15) * s
-    image = vd.column(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs)
+    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs)
     return vd.finish(image, s)

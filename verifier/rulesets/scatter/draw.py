@@ -1,4 +1,4 @@
-"""Diagrams of scatter cases, in the shared visual language of ``verifier.draw``.
+"""Diagrams of scatter cases, drawn with the drawing kit (``verifier.kit.draw``).
 
 A plane view with the attacker below and the target above: the line of attack
 runs up the middle, the target's base is a blue disc and the AOE template an
@@ -9,20 +9,22 @@ deviation arrow and the gap or overlap. A case over all 36 rolls gets one pictur
 of every landing spot instead, hits filled and misses hollow, with the circle
 inside which a template's centre must land to hit, and a 6x6 table of the rolls.
 
-Drawing is done at ``supersample`` times the size and shrunk, for smooth edges.
-Nothing here reads a clock or a random source.
+Every word on a panel goes through the kit's label placer, after every disc,
+landing spot and die face is known, so no label covers another, a spot or a
+face. Drawing is done at ``supersample`` times the size and shrunk, for smooth
+edges. Nothing here reads a clock or a random source.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from ... import draw as vd
+from ...kit import draw as vd
 from ...ruleset import Outcome
 from .exact import decimal_text, fraction_text
 from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
@@ -34,184 +36,146 @@ HIT = vd.OKABE_ITO["vermillion"]
 MISS = (140, 140, 140)
 ZONE = vd.OKABE_ITO["blue"]
 ATTACK = (120, 120, 120)
-AREA = (252, 252, 250)
+AREA = vd.PLANE
 
 Inches = tuple[float, float]
 
+_BESIDE = vd.AROUND  # upper right first, as a map labels a town
 
-# --- geometry of one panel ---------------------------------------------------------------
+
+# --- one panel -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _View:
-    """Which part of the table a panel shows, in inches, and where it lands in pixels."""
+def _fit(circles: Iterable[tuple[Inches, float]], s: int, *, target_px: float = 400) -> vd.PlaneView:
+    """A view holding every (centre, radius) circle with half an inch to spare, on
+    whole inches, at a scale that keeps the panel near ``target_px`` pixels across."""
+    return vd.fit([vd.circle_box(c, r) for c, r in circles], target_px=target_px, margin=0.5, min_span=7.0,
+                  snap=1.0, scale_range=(18, 56), supersample=s, pad=(0, 6 * s, 6 * s, 0), tick_size=10 * s)
 
-    x0: float
-    x1: float
-    y0: float
-    y1: float
-    ppi: float  # pixels per inch, supersampled
-    left: float  # room for the tick labels
-    bottom: float
-    s: int
+
+def _dash(length: float) -> vd.Dash:
+    """The dash pattern of a dashed rim, ``length`` pixels a dash and a little less between."""
+    return (length * 0.986, length * 0.714)
+
+
+@dataclass
+class _Label:
+    anchor: vd.Point
+    content: str
+    fill: vd.RGB
+    size: int
+    clearance: float
+    angles: Sequence[float]
+    shorter: Sequence[str]
+    hug: bool
+
+
+@dataclass
+class _Sheet:
+    """One panel being drawn: its image on the table's grid, the view, and the label
+    placer. Markers are told to the placer as they are painted; labels wait in a
+    queue and are placed and drawn last (:meth:`done`), so that they see every marker.
+    The discs of the base and the template keep words off them but not the die's
+    faces, which sit at the ends of their rays wherever those are: they are told
+    to the placer only when the labels are placed."""
+
+    view: vd.PlaneView
+    placers: list[vd.LabelPlacer] | None = None  # where to leave the placer, for tests
+    image: Image.Image = field(init=False)
+    placer: vd.LabelPlacer = field(init=False)
+    queue: list[_Label] = field(default_factory=list)
+    discs: list[tuple[vd.Point, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        s = self.view.supersample
+        self.image = Image.new("RGBA", self.view.size, vd.PAPER + (255,))
+        vd.grid(self.draw, self.view, step=1.0, size=10 * s, width=s, area=AREA)
+        self.placer = vd.LabelPlacer(bounds=self.view.area, gap=2 * s)
+        if self.placers is not None:
+            self.placers.append(self.placer)
 
     @property
-    def size(self) -> tuple[int, int]:
-        return (math.ceil(self.left + (self.x1 - self.x0) * self.ppi + 6 * self.s),
-                math.ceil(6 * self.s + (self.y1 - self.y0) * self.ppi + self.bottom))
+    def s(self) -> int:
+        return self.view.supersample
 
-    def px(self, point: Inches) -> vd.Point:
-        return (self.left + (point[0] - self.x0) * self.ppi, 6 * self.s + (self.y1 - point[1]) * self.ppi)
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        return ImageDraw.Draw(self.image)
 
-    def length(self, inches: float) -> float:
-        return inches * self.ppi
+    def label(self, anchor: vd.Point, content: str, *, fill: vd.RGB = vd.INK, size: int = 11,
+              clearance: float = 0.0, angles: Sequence[float] = _BESIDE, shorter: Sequence[str] = (),
+              hug: bool = False) -> None:
+        """Queue a label near ``anchor`` (``clearance`` pixels out: the radius of what it
+        names); ``shorter`` are the same words on two lines, for where one line has no room;
+        ``hug`` centres the label square to ``anchor`` rather than by a corner."""
+        self.queue.append(_Label(anchor, content, fill, size, clearance, angles, shorter, hug))
 
-
-def _fit(circles: Iterable[tuple[Inches, float]], s: int, *, target_px: float = 400, min_span: float = 7.0,
-         ppi_range: tuple[float, float] = (18, 56)) -> _View:
-    """A view holding every (centre, radius) circle with a margin, at a scale that
-    keeps the panel near ``target_px`` pixels across."""
-    circles = list(circles)
-    x0 = min(c[0] - r for c, r in circles) - 0.5
-    x1 = max(c[0] + r for c, r in circles) + 0.5
-    y0 = min(c[1] - r for c, r in circles) - 0.5
-    y1 = max(c[1] + r for c, r in circles) + 0.5
-    if x1 - x0 < min_span:
-        mid = (x0 + x1) / 2
-        x0, x1 = mid - min_span / 2, mid + min_span / 2
-    # Whole inches at the edges keep the grid and its numbers tidy.
-    x0, x1, y0, y1 = math.floor(x0), math.ceil(x1), math.floor(y0), math.ceil(y1)
-    ppi = max(ppi_range[0], min(ppi_range[1], target_px / max(x1 - x0, y1 - y0)))
-    ppi = float(math.floor(ppi)) * s
-    label = 10 * s
-    return _View(x0, x1, y0, y1, ppi, vd.text_width("-10", label) + 8 * s, round(label * 1.6) + 4 * s, s)
+    def done(self) -> Image.Image:
+        draw = self.draw
+        for centre, radius in self.discs:
+            self.placer.block_circle(centre, radius)
+        for lab in self.queue:
+            placed = self.placer.place(lab.anchor, lab.content, size=lab.size * self.s, stroke=2 * self.s,
+                                       clearance=lab.clearance, angles=lab.angles, rings=10, shorter=lab.shorter,
+                                       hug=lab.hug)
+            self.placer.draw(draw, placed, fill=lab.fill, stroke_fill=AREA, leader=vd.mix(lab.fill, AREA, 0.3),
+                             leader_width=self.s)
+        return self.image.convert("RGB")
 
 
-def _paint_table(draw: ImageDraw.ImageDraw, view: _View) -> None:
-    s = view.s
-    left, top = view.px((view.x0, view.y1))
-    right, bottom = view.px((view.x1, view.y0))
-    draw.rectangle([left, top, right, bottom], fill=AREA)
-    step = 1 if view.ppi >= 22 * s else 2
-    size = 10 * s
-    for x in range(math.ceil(view.x0), math.floor(view.x1) + 1):
-        px = view.px((x, 0))[0]
-        draw.line([(px, top), (px, bottom)], fill=vd.GRID, width=s)
-        if x % step == 0:
-            vd.text(draw, (px, bottom + 4 * s), str(x), size=size, fill=vd.MUTED, anchor="ma")
-    for y in range(math.ceil(view.y0), math.floor(view.y1) + 1):
-        py = view.px((0, y))[1]
-        draw.line([(left, py), (right, py)], fill=vd.GRID, width=s)
-        if y % step == 0:
-            vd.text(draw, (left - 4 * s, py), str(y), size=size, fill=vd.MUTED, anchor="rm")
-    draw.rectangle([left, top, right, bottom], outline=vd.GRID, width=s)
-
-
-def _dashed_circle(draw: ImageDraw.ImageDraw, centre: vd.Point, radius: float, *, fill: vd.RGB, width: int,
-                   dash_px: float) -> None:
-    if radius <= 0:
-        return
-    count = max(8, int(2 * math.pi * radius / (dash_px * 1.7)))
-    box = [centre[0] - radius, centre[1] - radius, centre[0] + radius, centre[1] + radius]
-    sweep = 360 / count
-    for i in range(count):
-        draw.arc(box, i * sweep, i * sweep + sweep * 0.58, fill=fill, width=width)
-
-
-def _disc(image: Image.Image, centre: vd.Point, radius: float, *, fill: vd.RGB, alpha: int,
-          outline: vd.RGB | None = None, width: int = 1) -> None:
-    """A filled disc, see-through by ``alpha`` (0-255), on an RGBA image."""
-    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
-    ImageDraw.Draw(layer).ellipse([centre[0] - radius, centre[1] - radius, centre[0] + radius, centre[1] + radius],
-                                  fill=fill + (alpha,))
-    image.alpha_composite(layer)
-    if outline is not None:
-        ImageDraw.Draw(image).ellipse([centre[0] - radius, centre[1] - radius, centre[0] + radius,
-                                       centre[1] + radius], outline=outline, width=width)
-
-
-def _label(draw: ImageDraw.ImageDraw, xy: vd.Point, content: str, s: int, *, anchor: str = "lm",
-           fill: vd.RGB = vd.INK, size: int = 11) -> None:
-    vd.text(draw, xy, content, size=size * s, fill=fill, anchor=anchor, stroke=2 * s, stroke_fill=AREA)
-
-
-def _paint_attack_line(draw: ImageDraw.ImageDraw, view: _View, shot: Shot, reading: Mapping[str, str]) -> None:
+def _paint_attack_line(sheet: _Sheet, shot: Shot, reading: Mapping[str, str]) -> None:
     """The line of attack, dashed, up the middle, with an arrow at the bottom coming
     from the attacker (who is usually far below the picture)."""
-    s = view.s
+    view, s, draw = sheet.view, sheet.s, sheet.draw
     top = view.px((0, view.y1))
     bottom = view.px((0, view.y0))
     vd.dashed_line(draw, [bottom, top], fill=ATTACK, width=s, dash=(6 * s, 5 * s))
     attacker_y = float(attacker_point(shot, reading).y)
     if attacker_y >= view.y0:
         tip = view.px((0, attacker_y))
-        draw.rectangle([tip[0] - 5 * s, tip[1] - 5 * s, tip[0] + 5 * s, tip[1] + 5 * s], fill=ATTACK)
-        _label(draw, (tip[0] + 8 * s, tip[1]), "attacker", s, fill=vd.MUTED, size=10)
+        square = (tip[0] - 5 * s, tip[1] - 5 * s, tip[0] + 5 * s, tip[1] + 5 * s)
+        draw.rectangle(square, fill=ATTACK)
+        sheet.placer.block_box(square)
+        sheet.label(tip, "attacker", fill=vd.MUTED, size=10, clearance=7 * s, angles=(0, 180, 35, -35))
         return
     tail = (bottom[0], bottom[1] - 4 * s)
     head = (bottom[0], bottom[1] - 30 * s)
     vd.arrow(draw, [tail, head], fill=ATTACK, width=2 * s, head=9 * s)
-    _label(draw, (head[0] + 6 * s, (tail[1] + head[1]) / 2),
-           f"from the attacker, {decimal_text(shot.from_attacker)} in", s, fill=vd.MUTED, size=10)
+    sheet.placer.block_box((head[0] - 5 * s, head[1], tail[0] + 5 * s, tail[1]))
+    far = f"{decimal_text(shot.from_attacker)} in"
+    sheet.label((head[0], (tail[1] + head[1]) / 2), f"from the attacker, {far}", fill=vd.MUTED, size=10,
+                clearance=6 * s, angles=(0, 180), shorter=(f"from the attacker,\n{far}", f"attacker\n{far}"))
 
 
-def _free_spot(view: _View, around: Inches, radius: float, content: str, avoid: Sequence[tuple[Inches, float]]
-               ) -> tuple[vd.Point, str] | None:
-    """Where a label beside a circle crosses none of the ``avoid`` circles: the
-    first free one of a few places around it, as (pixel, anchor); None if all are taken."""
-    s = view.s
-    size = 11 * s
-    w, h = vd.text_width(content, size), size * 1.2
-    cx, cy = view.px(around)
-    r = view.length(radius)
-    for angle in (35, -35, 145, -145, 0, 180):
-        a = math.radians(angle)
-        x, y = cx + math.cos(a) * (r + 8 * s), cy - math.sin(a) * (r + 8 * s)
-        left = x if math.cos(a) >= 0 else x - w
-        box = (left, y - h / 2, left + w, y + h / 2)
-        clear = all(_box_clear(box, view.px(c), view.length(rr) + 2 * s) for c, rr in avoid)
-        inside = box[0] >= view.left and box[2] <= view.size[0] - 2 * s and box[1] >= 0
-        if clear and inside:
-            return (x, y), ("lm" if math.cos(a) >= 0 else "rm")
-    return None
+def _paint_base(sheet: _Sheet, shot: Shot, *, label: bool = True) -> None:
+    view, s = sheet.view, sheet.s
+    centre, radius = vd.circle(sheet.image, (0, 0), float(shot.base_radius), fill=BASE, alpha=120,
+                               outline=vd.mix(BASE, vd.INK, 0.3), width=2 * s, view=view)
+    sheet.draw.ellipse([centre[0] - 2 * s, centre[1] - 2 * s, centre[0] + 2 * s, centre[1] + 2 * s], fill=vd.INK)
+    sheet.discs.append((centre, radius + s))
+    if label:
+        sheet.label(centre, f"target, {shot.base} mm base", fill=vd.mix(BASE, vd.INK, 0.35), clearance=radius + 6 * s,
+                    shorter=(f"target,\n{shot.base} mm base",))
 
 
-def _box_clear(box: tuple[float, float, float, float], centre: vd.Point, radius: float) -> bool:
-    nearest_x = min(max(centre[0], box[0]), box[2])
-    nearest_y = min(max(centre[1], box[1]), box[3])
-    return math.hypot(nearest_x - centre[0], nearest_y - centre[1]) > radius
-
-
-def _paint_base(image: Image.Image, view: _View, shot: Shot, *, label: bool = True,
-                avoid: Sequence[tuple[Inches, float]] = ()) -> None:
-    s = view.s
-    centre = view.px((0, 0))
-    radius = view.length(float(shot.base_radius))
-    _disc(image, centre, radius, fill=BASE, alpha=120, outline=vd.mix(BASE, vd.INK, 0.3), width=2 * s)
-    draw = ImageDraw.Draw(image)
-    draw.ellipse([centre[0] - 2 * s, centre[1] - 2 * s, centre[0] + 2 * s, centre[1] + 2 * s], fill=vd.INK)
-    content = f"target, {shot.base} mm base"
-    spot = _free_spot(view, (0.0, 0.0), float(shot.base_radius), content, avoid) if label else None
-    if spot is not None:
-        _label(draw, spot[0], content, s, fill=vd.mix(BASE, vd.INK, 0.35), anchor=spot[1])
-
-
-def _paint_template(image: Image.Image, view: _View, shot: Shot, centre_in: Inches, *, ghost: bool = False,
-                    label: str | None = None, avoid: Sequence[tuple[Inches, float]] = ()) -> None:
-    s = view.s
-    centre = view.px(centre_in)
-    radius = view.length(float(shot.template_radius))
-    draw = ImageDraw.Draw(image)
+def _paint_template(sheet: _Sheet, shot: Shot, centre_in: Inches, *, ghost: bool = False,
+                    label: str | None = None) -> None:
+    view, s = sheet.view, sheet.s
     if ghost:
-        _dashed_circle(draw, centre, radius, fill=vd.mix(TEMPLATE, vd.INK, 0.15), width=2 * s, dash_px=7 * s)
+        centre, radius = vd.circle(sheet.image, centre_in, float(shot.template_radius),
+                                   outline=vd.mix(TEMPLATE, vd.INK, 0.15), width=2 * s, dash=_dash(7 * s), view=view)
     else:
-        _disc(image, centre, radius, fill=TEMPLATE, alpha=95, outline=vd.mix(TEMPLATE, vd.INK, 0.35), width=2 * s)
-        draw = ImageDraw.Draw(image)
+        centre, radius = vd.circle(sheet.image, centre_in, float(shot.template_radius), fill=TEMPLATE, alpha=95,
+                                   outline=vd.mix(TEMPLATE, vd.INK, 0.35), width=2 * s, view=view)
+    draw = sheet.draw
     draw.line([(centre[0] - 4 * s, centre[1]), (centre[0] + 4 * s, centre[1])], fill=vd.INK, width=s)
     draw.line([(centre[0], centre[1] - 4 * s), (centre[0], centre[1] + 4 * s)], fill=vd.INK, width=s)
-    spot = _free_spot(view, centre_in, float(shot.template_radius), label, avoid) if label else None
-    if spot is not None:
-        _label(draw, spot[0], label, s, fill=vd.mix(TEMPLATE, vd.INK, 0.5), anchor=spot[1])
+    if ghost:  # only a dashed outline: a label may cross it, with its halo
+        sheet.placer.block_circle(centre, 5 * s)
+    else:
+        sheet.discs.append((centre, radius + s))
+    if label:
+        sheet.label(centre, label, fill=vd.mix(TEMPLATE, vd.INK, 0.5), clearance=radius + 6 * s)
 
 
 def _rose(start: Inches, moved: float, side: str) -> list[tuple[str, Inches, tuple[int, ...]]]:
@@ -225,10 +189,12 @@ def _rose(start: Inches, moved: float, side: str) -> list[tuple[str, Inches, tup
     return [("/".join(map(str, faces)), point, tuple(faces)) for point, faces in spots.items()]
 
 
-def _paint_rose(draw: ImageDraw.ImageDraw, view: _View, start: Inches, moved: float, side: str,
-                rolled: int | None) -> None:
-    s = view.s
+def _paint_rose(sheet: _Sheet, start: Inches, moved: float, side: str, rolled: int | None) -> None:
+    """The six directions of the die: a dashed ray to each, and its face beyond the
+    end of the ray (further out where a landing spot or another face is in the way)."""
+    view, s, draw = sheet.view, sheet.s, sheet.draw
     origin = view.px(start)
+    size = 10 * s
     for label, point, faces in _rose(start, moved, side):
         end = view.px(point)
         chosen = rolled in faces
@@ -237,18 +203,18 @@ def _paint_rose(draw: ImageDraw.ImageDraw, view: _View, start: Inches, moved: fl
         else:
             vd.dashed_line(draw, [origin, end], fill=vd.mix(ATTACK, vd.PAPER, 0.25), width=s, dash=(4 * s, 4 * s))
         ux, uy = vd.unit(end[0] - origin[0], end[1] - origin[1])
-        at = (end[0] + ux * 14 * s, end[1] + uy * 14 * s)
+        half_w, half_h = vd.tag_size(label, size)
+        placed = sheet.placer.place_box(end, 2 * half_w, 2 * half_h, clearance=5 * s,
+                                        angles=(math.degrees(math.atan2(-uy, ux)),), rings=8, step=3 * s,
+                                        widen_after=5, leader_after=99, hug=True)
+        at = placed.xy if placed is not None else (end[0] + ux * 14 * s, end[1] + uy * 14 * s)
         _face(draw, at, label, s, chosen)
 
 
 def _face(draw: ImageDraw.ImageDraw, at: vd.Point, label: str, s: int, chosen: bool = False) -> None:
     """A direction die face: a small square with its number (spots are round)."""
-    size = 10 * s
-    half_w = max(size * 0.7, vd.text_width(label, size) / 2 + 3 * s)
-    half_h = size * 0.7
-    draw.rounded_rectangle([at[0] - half_w, at[1] - half_h, at[0] + half_w, at[1] + half_h], radius=2 * s,
-                           fill=vd.INK if chosen else vd.PAPER, outline=vd.INK if chosen else ATTACK, width=s)
-    vd.text(draw, at, label, size=size, fill=vd.PAPER if chosen else vd.INK, anchor="mm")
+    vd.tag_box(draw, at, label, size=10 * s, fill=vd.INK if chosen else vd.PAPER,
+               outline=vd.INK if chosen else ATTACK, width=s, radius=2 * s)
 
 
 def _edge_points(landing_in: Inches, radius_template: float, radius_base: float) -> tuple[Inches, Inches, Inches]:
@@ -262,9 +228,9 @@ def _edge_points(landing_in: Inches, radius_template: float, radius_base: float)
     return far, near, (ux, uy)
 
 
-def _paint_contact(draw: ImageDraw.ImageDraw, view: _View, shot: Shot, landing: Landing) -> None:
+def _paint_contact(sheet: _Sheet, shot: Shot, landing: Landing) -> None:
     """The gap (a red bracket), the touching point, or the overlap (a bang)."""
-    s = view.s
+    view, s, draw = sheet.view, sheet.s, sheet.draw
     point = landing.point.floats()
     far, near, (ux, uy) = _edge_points(point, float(shot.template_radius), float(shot.base_radius))
     # The centre line, as the seed's diagram draws it.
@@ -274,11 +240,13 @@ def _paint_contact(draw: ImageDraw.ImageDraw, view: _View, shot: Shot, landing: 
     if landing.touching:
         c = view.px(near)
         draw.ellipse([c[0] - 5 * s, c[1] - 5 * s, c[0] + 5 * s, c[1] + 5 * s], outline=HIT, width=2 * s)
-        _label(draw, (c[0] + 9 * s, c[1]), "touching", s, fill=HIT)
+        sheet.placer.block_circle(c, 6 * s)
+        sheet.label(c, "touching", fill=HIT, clearance=7 * s, angles=(0, 180, 35, -35, 145, -145))
         return
     if landing.hit:
-        mid = ((far[0] + near[0]) / 2, (far[1] + near[1]) / 2)
-        vd.starburst(draw, view.px(mid), 10 * s, width=s)
+        mid = view.px(((far[0] + near[0]) / 2, (far[1] + near[1]) / 2))
+        vd.starburst(draw, mid, 10 * s, width=s)
+        sheet.placer.block_circle(mid, 10 * s)
         return
     a, b = view.px(far), view.px(near)
     # Beside the centre line, so that a deviation along the same line stays visible.
@@ -289,55 +257,52 @@ def _paint_contact(draw: ImageDraw.ImageDraw, view: _View, shot: Shot, landing: 
     for end in (a, b):
         draw.line([(end[0] - px * tick, end[1] + py * tick), (end[0] + px * tick, end[1] - py * tick)], fill=HIT,
                   width=2 * s)
+    sheet.placer.block_line([a, b], 2 * tick)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    _label(draw, (mid[0] + 8 * s, mid[1]), f"gap {decimal_text(landing.clearance, 2)} in", s, fill=HIT)
+    sheet.label(mid, f"gap {decimal_text(landing.clearance, 2)} in", fill=HIT, clearance=7 * s,
+                angles=(0, 180, 35, -35, 145, -145))
 
 
 # --- panels -----------------------------------------------------------------------------
 
 
-def _panel_before(shot: Shot, actions: Actions, reading: Mapping[str, str], view: _View,
-                  rose: bool = True) -> Image.Image:
-    image = Image.new("RGBA", view.size, vd.PAPER + (255,))
-    draw = ImageDraw.Draw(image)
-    _paint_table(draw, view)
-    _paint_attack_line(draw, view, shot, reading)
+def _panel_before(shot: Shot, actions: Actions, reading: Mapping[str, str], view: vd.PlaneView,
+                  rose: bool = True, placers: list[vd.LabelPlacer] | None = None) -> Image.Image:
+    sheet = _Sheet(view, placers)
+    _paint_attack_line(sheet, shot, reading)
     start = start_point(shot, reading).floats()
-    moved = float(land(shot, actions, reading).moved) if isinstance(actions, Roll) else 1.0
-    faces = [(point, 0.3) for _, point, _ in _rose(start, moved, reading["side"])]
-    _paint_base(image, view, shot, avoid=[(start, float(shot.template_radius))] + faces)
-    _paint_template(image, view, shot, start, label=f"{shot.aoe}-inch AOE",
-                    avoid=[((0.0, 0.0), float(shot.base_radius))] + faces)
-    draw = ImageDraw.Draw(image)
-    if not rose:  # only where the shot put the template (the first step of an animation)
-        pass
-    elif isinstance(actions, Roll):
-        _paint_rose(draw, view, start, moved, reading["side"], actions.direction)
-    else:
-        _paint_rose(draw, view, start, 1.0, reading["side"], None)
-    return image.convert("RGB")
+    _paint_base(sheet, shot)
+    _paint_template(sheet, shot, start, label=f"{shot.aoe}-inch AOE")
+    if rose:  # without it, only where the shot put the template (the first step of an animation)
+        moved = float(land(shot, actions, reading).moved) if isinstance(actions, Roll) else 1.0
+        _paint_rose(sheet, start, moved, reading["side"], actions.direction if isinstance(actions, Roll) else None)
+    return sheet.done()
 
 
-def _panel_after(shot: Shot, landing: Landing, reading: Mapping[str, str], view: _View) -> Image.Image:
-    image = Image.new("RGBA", view.size, vd.PAPER + (255,))
-    draw = ImageDraw.Draw(image)
-    _paint_table(draw, view)
-    _paint_attack_line(draw, view, shot, reading)
+def _panel_after(shot: Shot, landing: Landing, reading: Mapping[str, str], view: vd.PlaneView,
+                 placers: list[vd.LabelPlacer] | None = None) -> Image.Image:
+    sheet = _Sheet(view, placers)
+    s = sheet.s
+    verdict = "HIT" if landing.hit else "MISS"
+    corner = (view.left + 8 * s, view.top + 4 * s)
+    sheet.placer.block_box(vd.text_box(corner, verdict, size=16 * s, anchor="la", stroke=2 * s))
+    _paint_attack_line(sheet, shot, reading)
     start = landing.start.floats()
     point = landing.point.floats()
-    _paint_base(image, view, shot, avoid=[(point, float(shot.template_radius))])
-    _paint_template(image, view, shot, start, ghost=True)
-    _paint_template(image, view, shot, point)
-    draw = ImageDraw.Draw(image)
+    _paint_base(sheet, shot)
+    _paint_template(sheet, shot, start, ghost=True)
+    _paint_template(sheet, shot, point)
+    draw = sheet.draw
     if landing.capped:
-        _paint_uncapped(draw, view, landing, reading)
+        _paint_uncapped(sheet, landing, reading)
     if landing.moved:
-        vd.arrow(draw, [view.px(start), view.px(point)], fill=vd.INK, width=2 * view.s, head=11 * view.s)
-    _paint_contact(draw, view, shot, landing)
-    verdict = "HIT" if landing.hit else "MISS"
-    vd.text(draw, (view.left + 8 * view.s, 10 * view.s), verdict, size=16 * view.s,
-            fill=HIT if landing.hit else vd.MUTED, anchor="la", stroke=2 * view.s, stroke_fill=AREA)
-    return image.convert("RGB")
+        a, b = view.px(start), view.px(point)
+        vd.arrow(draw, [a, b], fill=vd.INK, width=2 * s, head=11 * s)
+        sheet.placer.block_line([a, b], 4 * s)
+    _paint_contact(sheet, shot, landing)
+    vd.text(sheet.draw, corner, verdict, size=16 * s, fill=HIT if landing.hit else vd.MUTED, anchor="la",
+            stroke=2 * s, stroke_fill=AREA)
+    return sheet.done()
 
 
 def _uncapped_point(landing: Landing, reading: Mapping[str, str]) -> Inches:
@@ -346,15 +311,17 @@ def _uncapped_point(landing: Landing, reading: Mapping[str, str]) -> Inches:
     return (sx + vx * landing.roll.distance, sy + vy * landing.roll.distance)
 
 
-def _paint_uncapped(draw: ImageDraw.ImageDraw, view: _View, landing: Landing, reading: Mapping[str, str]) -> None:
+def _paint_uncapped(sheet: _Sheet, landing: Landing, reading: Mapping[str, str]) -> None:
     """Where the die alone would have sent the template: a faint dashed line on to a cross."""
-    s = view.s
+    view, s, draw = sheet.view, sheet.s, sheet.draw
     a, b = view.px(landing.point.floats()), view.px(_uncapped_point(landing, reading))
     vd.dashed_line(draw, [a, b], fill=ATTACK, width=s, dash=(3 * s, 3 * s))
     k = 5 * s
     draw.line([(b[0] - k, b[1] - k), (b[0] + k, b[1] + k)], fill=ATTACK, width=2 * s)
     draw.line([(b[0] - k, b[1] + k), (b[0] + k, b[1] - k)], fill=ATTACK, width=2 * s)
-    _label(draw, (b[0] + 8 * s, b[1]), f"the die's {landing.roll.distance} in, capped", s, fill=vd.MUTED, size=10)
+    sheet.placer.block_circle(b, k * 1.5)
+    sheet.label(b, f"the die's {landing.roll.distance} in, capped", fill=vd.MUTED, size=10, clearance=8 * s,
+                angles=(0, 180, 35, -35, 145, -145), shorter=(f"the die's {landing.roll.distance} in,\ncapped",))
 
 
 def _spot_groups(odds: Odds, upto: int = 6) -> list[tuple[Inches, list[Landing]]]:
@@ -366,40 +333,66 @@ def _spot_groups(odds: Odds, upto: int = 6) -> list[tuple[Inches, list[Landing]]
     return [(group[0].point.floats(), group) for group in groups.values()]
 
 
-def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: _View, upto: int = 6,
-                focus: int | None = None) -> Image.Image:
+def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: vd.PlaneView, upto: int = 6,
+                focus: int | None = None, placers: list[vd.LabelPlacer] | None = None) -> Image.Image:
     """The 36-roll picture; with ``upto`` only the rolls of direction faces 1..upto are
     placed, and the arrow of face ``focus`` is dark (for step-by-step frames)."""
-    s = view.s
-    image = Image.new("RGBA", view.size, vd.PAPER + (255,))
-    draw = ImageDraw.Draw(image)
-    _paint_table(draw, view)
-    _paint_attack_line(draw, view, shot, reading)
-    _paint_base(image, view, shot, label=False)
+    sheet = _Sheet(view, placers)
+    s = sheet.s
+    _paint_attack_line(sheet, shot, reading)
+    _paint_base(sheet, shot, label=False)
     start = odds.start.floats()
-    _paint_template(image, view, shot, start, ghost=True)
-    draw = ImageDraw.Draw(image)
+    _paint_template(sheet, shot, start, ghost=True)
     # Inside this circle a template's centre overlaps the base.
-    _dashed_circle(draw, view.px((0, 0)), view.length(float(shot.reach)), fill=ZONE, width=2 * s, dash_px=5 * s)
+    # (Its rim is dashed: a label may cross it, with its halo.)
+    vd.circle(sheet.image, (0, 0), float(shot.reach), outline=ZONE, width=2 * s, dash=_dash(5 * s), view=view)
+    # Every spot of all 36 rolls holds its place from the first frame on, so that the
+    # faces and the counts stay put while the animation adds the spots.
+    spots = [(view.px(point), group) for point, group in _spot_groups(odds)]
+    for centre, group in spots:
+        sheet.placer.block_circle(centre, _spot_radius(len(group), s) + s)
     farthest = max(float(landing.moved) for landing in odds.landings)
-    _paint_rose(draw, view, start, farthest, reading["side"], focus)
-    for point, group in _spot_groups(odds, upto):
-        _paint_spot(draw, view.px(point), group[0].hit, min(l.roll.distance for l in group), len(group), s)
-    return image.convert("RGB")
+    _paint_rose(sheet, start, farthest, reading["side"], focus)
+    origin = view.px(start)
+    for centre, group in spots:
+        mine = [landing for landing in group if landing.roll.direction <= upto]
+        if mine:
+            _paint_spot(sheet.draw, centre, group[0].hit, min(x.roll.distance for x in mine), len(mine), s)
+            if len(mine) > 1:
+                sheet.label(centre, f"x{len(mine)}", size=9, clearance=_spot_radius(len(mine), s) + s,
+                            angles=_outside(origin, centre), hug=True)
+    return sheet.done()
 
 
-def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, hit: bool, distance: int, count: int, s: int,
-                count_label: bool = True) -> None:
-    """One landing spot, numbered by its (smallest) distance die; a second ring and a
-    count where several rolls land together (the seed's fold, or a cap)."""
+def _outside(origin: vd.Point, spot: vd.Point) -> tuple[float, ...]:
+    """Where a spot's count goes, in page degrees: square to its ray from the aimed
+    template, on the side away from the template's level (above a ray that climbs,
+    below one that falls, right of an upright one), so that every count along a ray
+    sits on the same side and reads as that spot's."""
+    dx, dy = spot[0] - origin[0], spot[1] - origin[1]
+    if math.hypot(dx, dy) < 1:
+        return _BESIDE
+    ray = math.degrees(math.atan2(-dy, dx))
+    left, right = ray + 90, ray - 90  # counter-clockwise and clockwise of the ray, on the page
+    up = math.sin(math.radians(left)) * (1 if dy < 0 else -1)
+    first = left if (up > 1e-9 or (abs(up) <= 1e-9 and math.cos(math.radians(left)) > 0)) else right
+    second = right if first == left else left
+    return (first, first + 20, first - 20, first + 40, first - 40, first + 60, first - 60, second, second + 20,
+            second - 20)
+
+
+def _spot_radius(count: int, s: int) -> float:
+    return (10 if count > 1 else 7) * s
+
+
+def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, hit: bool, distance: int, count: int, s: int) -> None:
+    """One landing spot, numbered by its (smallest) distance die; a second ring where
+    several rolls land together (the seed's fold, or a cap)."""
     r = 7 * s
     if count > 1:
-        R = r + 3 * s
-        draw.ellipse([centre[0] - R, centre[1] - R, centre[0] + R, centre[1] + R], fill=vd.PAPER,
+        big = _spot_radius(count, s)
+        draw.ellipse([centre[0] - big, centre[1] - big, centre[0] + big, centre[1] + big], fill=vd.PAPER,
                      outline=vd.INK if hit else MISS, width=s)
-        if count_label:
-            vd.text(draw, (centre[0] + R + s, centre[1] - R + s), f"x{count}", size=9 * s, fill=vd.INK,
-                    anchor="ld", stroke=s, stroke_fill=AREA)
     box = [centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r]
     if hit:
         draw.ellipse(box, fill=HIT, outline=vd.INK, width=s)
@@ -416,7 +409,7 @@ def _glyph_disc(colour: vd.RGB, s: int, ghost: bool = False):
         x0, y0, x1, y1 = box
         cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (y1 - y0) * 0.45
         if ghost:
-            _dashed_circle(draw, (cx, cy), r, fill=colour, width=2 * s, dash_px=3 * s)
+            vd.circle(draw, (cx, cy), r, outline=colour, width=2 * s, dash=_dash(3 * s))
         else:
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=vd.mix(colour, vd.PAPER, 0.55),
                          outline=vd.mix(colour, vd.INK, 0.3), width=s)
@@ -459,7 +452,7 @@ def _glyph_bang(s: int):
 def _glyph_spot(hit: bool, s: int, count: int = 1):
     def paint(draw, box):
         x0, y0, x1, y1 = box
-        _paint_spot(draw, ((x0 + x1) / 2, (y0 + y1) / 2), hit, 2, count, s, count_label=False)
+        _paint_spot(draw, ((x0 + x1) / 2, (y0 + y1) / 2), hit, 2, count, s)
     return paint
 
 
@@ -536,7 +529,8 @@ def _roll_entries(shot: Shot, landing: Landing, reading: Mapping[str, str], outc
     return [vd.LegendEntry(None, "Aimed", _aim_words(shot, reading)),
             vd.LegendEntry(None, "Rolled", f"distance {roll.distance}, direction {roll.direction} "
                                             f"({direction_words(roll.direction, reading['side'])}); moves "
-                                            f"{decimal_text(landing.moved, 2)} in, {_cap_words(shot, landing, reading)}"),
+                                            f"{decimal_text(landing.moved, 2)} in, "
+                                            f"{_cap_words(shot, landing, reading)}"),
             vd.LegendEntry(None, "Hit or miss", f"{'HIT' if landing.hit else 'MISS'}: "
                                                 f"{_contact_words(landing, reading)}"),
             vd.LegendEntry(None, "Clauses", ", ".join(used))]
@@ -639,27 +633,29 @@ def _interest(shot: Shot, actions: Actions, reading: Mapping[str, str], outcome:
 
 def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
                 title: str | None = None, subtitle: str | None = None, supersample: int = 2,
-                font_size: int = 12, legend_width: int = 340, target_px: float | None = None) -> Image.Image:
+                font_size: int = 12, legend_width: int = 340, target_px: float | None = None,
+                max_width: int = vd.MAX_WIDTH, placers: list[vd.LabelPlacer] | None = None) -> Image.Image:
     """Panels side by side over one shared view of the table: a panel with no outcome
     shows the shot before the roll (under the first outcome's reading); one with an
-    outcome shows where the template landed, or all 36 landing spots."""
+    outcome shows where the template landed, or all 36 landing spots. The legends go
+    where the kit's one rule puts them (beside if the row stays within ``max_width``).
+    Each panel's label placer is appended to ``placers`` if given (what it blocked
+    and where every label went)."""
     s = max(1, int(supersample))
     images, legends, title, subtitle = panel_parts(shot, actions, panels, title=title, subtitle=subtitle,
                                                    supersample=s, font_size=font_size, legend_width=legend_width,
-                                                   target_px=target_px)
+                                                   target_px=target_px, placers=placers)
     fs = font_size * s
-    column = legend_width * s
-    panels_w = sum(img.width for _, img in images) + 2 * fs * (len(images) - 1)
-    beside = panels_w + column + 2 * fs <= 1150 * s
-    image = vd.side_by_side(images, title=title, subtitle=subtitle, beside=legends if beside else (),
-                            below=() if beside else legends, size=round(font_size * 1.15) * s, gap=2 * fs,
-                            margin=fs)
+    beside = vd.legend_beside(images, gap=2 * fs, legend_width=legend_width * s, max_width=max_width * s)
+    image = vd.compose(images, legends, beside=beside, title=title, subtitle=subtitle,
+                       size=round(font_size * 1.15) * s, gap=2 * fs, margin=fs)
     return vd.finish(image, s)
 
 
 def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
                 title: str | None = None, subtitle: str | None = None, supersample: int = 2,
-                font_size: int = 12, legend_width: int = 340, target_px: float | None = None
+                font_size: int = 12, legend_width: int = 340, target_px: float | None = None,
+                placers: list[vd.LabelPlacer] | None = None
                 ) -> tuple[list[tuple[str, Image.Image]], list[Image.Image], str, str | None]:
     """What :func:`draw_panels` lays out, drawn at ``supersample`` times the size:
     the (name, panel) images, the legends (``legend_width`` wide), the title and the
@@ -678,11 +674,11 @@ def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     images = []
     for name, outcome in panels:
         if outcome is None:
-            images.append((name, _panel_before(shot, actions, first, view)))
+            images.append((name, _panel_before(shot, actions, first, view, placers=placers)))
         elif isinstance(outcome.after, Odds):
-            images.append((name, _panel_odds(shot, outcome.after, outcome.reading or first, view)))
+            images.append((name, _panel_odds(shot, outcome.after, outcome.reading or first, view, placers=placers)))
         else:
-            images.append((name, _panel_after(shot, outcome.after, outcome.reading or first, view)))
+            images.append((name, _panel_after(shot, outcome.after, outcome.reading or first, view, placers=placers)))
 
     fs = font_size * s
     column = legend_width * s
@@ -798,10 +794,10 @@ def draw_probability_plot(reading: Mapping[str, str], *, marks: Sequence[PlotMar
         draw = ImageDraw.Draw(image)
         x0, x1, y0, y1 = left, width - right, height - bottom, top
 
-        def px(d: float, p: float) -> vd.Point:
+        def px(d: float, p: float, x0: float = x0, x1: float = x1, y0: float = y0, y1: float = y1) -> vd.Point:
             return (x0 + (x1 - x0) * d / max_distance, y0 - (y0 - y1) * p)
 
-        for k in range(0, max_distance + 1):
+        for k in range(max_distance + 1):
             x = px(k, 0)[0]
             draw.line([(x, y1), (x, y0)], fill=vd.GRID, width=s)
             vd.text(draw, (x, y0 + 4 * s), str(k), size=fs - 2 * s, fill=vd.MUTED, anchor="ma")

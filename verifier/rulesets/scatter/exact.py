@@ -14,9 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
-Rational = Union[int, Fraction]
+Rational = int | Fraction
 
 SQRT3 = math.sqrt(3.0)
 
@@ -34,27 +33,27 @@ class QSqrt3:
     root3: Fraction = Fraction(0)
 
     @staticmethod
-    def of(value: "Rational | QSqrt3") -> "QSqrt3":
+    def of(value: Rational | QSqrt3) -> QSqrt3:
         if isinstance(value, QSqrt3):
             return value
         return QSqrt3(Fraction(value), Fraction(0))
 
-    def __add__(self, other: "Rational | QSqrt3") -> "QSqrt3":
+    def __add__(self, other: Rational | QSqrt3) -> QSqrt3:
         other = QSqrt3.of(other)
         return QSqrt3(self.rational + other.rational, self.root3 + other.root3)
 
     __radd__ = __add__
 
-    def __neg__(self) -> "QSqrt3":
+    def __neg__(self) -> QSqrt3:
         return QSqrt3(-self.rational, -self.root3)
 
-    def __sub__(self, other: "Rational | QSqrt3") -> "QSqrt3":
+    def __sub__(self, other: Rational | QSqrt3) -> QSqrt3:
         return self + (-QSqrt3.of(other))
 
-    def __rsub__(self, other: "Rational | QSqrt3") -> "QSqrt3":
+    def __rsub__(self, other: Rational | QSqrt3) -> QSqrt3:
         return QSqrt3.of(other) - self
 
-    def __mul__(self, other: "Rational | QSqrt3") -> "QSqrt3":
+    def __mul__(self, other: Rational | QSqrt3) -> QSqrt3:
         if not isinstance(other, QSqrt3):
             return self.times(other)
         if not other.root3:
@@ -64,7 +63,7 @@ class QSqrt3:
         return QSqrt3(self.rational * other.rational + 3 * self.root3 * other.root3,
                       self.rational * other.root3 + self.root3 * other.rational)
 
-    def times(self, factor: Rational) -> "QSqrt3":
+    def times(self, factor: Rational) -> QSqrt3:
         """Multiplied by a rational number (the common case, kept cheap)."""
         return QSqrt3(self.rational * factor if self.rational else self.rational,
                       self.root3 * factor if self.root3 else self.root3)
@@ -81,19 +80,19 @@ class QSqrt3:
         # Opposite signs: the larger of |a| and |b|*sqrt(3) wins; compare squares.
         return a if self.rational ** 2 > 3 * self.root3 ** 2 else b
 
-    def compare(self, other: "Rational | QSqrt3") -> int:
+    def compare(self, other: Rational | QSqrt3) -> int:
         return (self - other).sign()
 
-    def __lt__(self, other: "Rational | QSqrt3") -> bool:
+    def __lt__(self, other: Rational | QSqrt3) -> bool:
         return self.compare(other) < 0
 
-    def __le__(self, other: "Rational | QSqrt3") -> bool:
+    def __le__(self, other: Rational | QSqrt3) -> bool:
         return self.compare(other) <= 0
 
-    def __gt__(self, other: "Rational | QSqrt3") -> bool:
+    def __gt__(self, other: Rational | QSqrt3) -> bool:
         return self.compare(other) > 0
 
-    def __ge__(self, other: "Rational | QSqrt3") -> bool:
+    def __ge__(self, other: Rational | QSqrt3) -> bool:
         return self.compare(other) >= 0
 
     @property
@@ -125,16 +124,16 @@ class PlanePoint:
     x: QSqrt3
     y: QSqrt3
 
-    def __add__(self, other: "PlanePoint") -> "PlanePoint":
+    def __add__(self, other: PlanePoint) -> PlanePoint:
         return PlanePoint(self.x + other.x, self.y + other.y)
 
-    def __sub__(self, other: "PlanePoint") -> "PlanePoint":
+    def __sub__(self, other: PlanePoint) -> PlanePoint:
         return PlanePoint(self.x - other.x, self.y - other.y)
 
-    def scaled(self, factor: Rational) -> "PlanePoint":
+    def scaled(self, factor: Rational) -> PlanePoint:
         return PlanePoint(self.x.times(factor), self.y.times(factor))
 
-    def mirrored(self) -> "PlanePoint":
+    def mirrored(self) -> PlanePoint:
         """Mirror image across the line of attack."""
         return PlanePoint(-self.x, self.y)
 

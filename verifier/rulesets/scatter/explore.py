@@ -4,21 +4,43 @@ shrinking, the exhaustive space of shots, and turning a shot back into case data
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
-from typing import Any, Iterator
+from typing import Any
 
 from ...ruleset import Outcome, Transform
-from .model import (AOE_SIZES, ALL_ROLLS, BASE_SIZES, MIRROR_DIRECTION, ROLLS, SEED_DEFAULT_MAX, Actions, AllRolls,
-                    Landing, Odds, Roll, Shot)
+from .model import (
+    ALL_ROLLS,
+    AOE_SIZES,
+    BASE_SIZES,
+    MIRROR_DIRECTION,
+    ROLLS,
+    SEED_DEFAULT_MAX,
+    Actions,
+    AllRolls,
+    Landing,
+    Odds,
+    Roll,
+    Shot,
+)
 from .resolver import land
 
 _ZERO = Fraction(0)
 
 
+def _roll(landing: Landing) -> Roll:
+    """The roll of a landing the reference resolver made (only one read from JSON may lack it)."""
+    roll = landing.roll
+    assert roll is not None
+    return roll
+
+
 def _landing_key(landing: Landing) -> tuple:
-    return (landing.roll.distance, landing.roll.direction, landing.point.key(), landing.hit)
+    roll = landing.roll
+    assert roll is not None  # as in _roll, inline: this is on the explorer's hot path
+    return (roll.distance, roll.direction, landing.point.key(), landing.hit)
 
 
 def outcome_key(outcome: Outcome) -> tuple:
@@ -59,7 +81,7 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
     found: dict[str, tuple[tuple[str, ...], str]] = {}
     half = shot.from_attacker / 2
     for landing in landings:
-        roll = landing.roll
+        roll = _roll(landing)
         if landing.moved > half:
             found.setdefault("the template deviates more than half the distance to the target", (
                 ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
@@ -147,7 +169,7 @@ def exhaustive_space(name: str = "half-inch") -> tuple[int, Iterator[tuple[Shot,
         raise KeyError(name)
     step = Fraction(1, 4) if name == "quarter-inch" else Fraction(1, 2)
     shorts = [step * k for k in range(1, int(6 / step) + 1)]
-    aims = [(Fraction(d), None, False) for d in ON_TARGET_DISTANCES]
+    aims: list[tuple[Fraction, Fraction | None, bool]] = [(Fraction(d), None, False) for d in ON_TARGET_DISTANCES]
     aims += [(Fraction(rng), short, plus) for rng in WEAPON_RANGES for short in shorts for plus in (False, True)]
     actions: list[Actions] = list(ROLLS) + [ALL_ROLLS]
     total = len(AOE_SIZES) * len(BASE_SIZES) * len(aims) * len(actions)
@@ -193,7 +215,7 @@ def expect_data(shot: Shot, outcome: Outcome) -> dict:
     after = outcome.after
     if isinstance(after, Odds):
         return {"probability": f"{after.hits}/36",
-                "hit_rolls": [[r.roll.distance, r.roll.direction] for r in after.landings if r.hit]}
+                "hit_rolls": [[_roll(r).distance, _roll(r).direction] for r in after.landings if r.hit]}
     x, y = after.point.floats()
     return {"result": "hit" if after.hit else "miss", "landing": [round(x, 4), round(y, 4)],
             "moved": length_data(after.moved), "clearance": round(after.clearance, 4)}

@@ -218,5 +218,6 @@ def _odds(shot: Shot, data: dict[str, Any]) -> ReportedOdds:
 def outcome_from_json(before: Shot, data: dict[str, Any]) -> Outcome:
     """``data`` has passed OUTCOME_SCHEMA."""
     after = _odds(before, data) if "probability" in data else _single(before, data)
-    provenance = {piece: tuple(Cause.from_text(i) for i in ids) for piece, ids in (data.get("provenance") or {}).items()}
+    provenance = {piece: tuple(Cause.from_text(i) for i in ids)
+                  for piece, ids in (data.get("provenance") or {}).items()}
     return Outcome(after, _events(data), MappingProxyType(provenance))

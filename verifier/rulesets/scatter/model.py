@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 
 from .exact import PlanePoint
 
@@ -79,7 +79,7 @@ class Roll:
     distance: int
     direction: int
 
-    def mirrored(self) -> "Roll":
+    def mirrored(self) -> Roll:
         return Roll(self.distance, MIRROR_DIRECTION[self.direction])
 
     def __str__(self) -> str:
@@ -100,8 +100,6 @@ Actions = Roll | AllRolls
 
 # The mirror image of each direction across the line of attack.
 MIRROR_DIRECTION = {1: 1, 2: 6, 3: 5, 4: 4, 5: 3, 6: 2}
-# Degrees clockwise from straight forward, as seen from above with the attacker behind.
-CLOCKWISE_DEGREES = {1: 0, 2: 60, 3: 120, 4: 180, 5: 240, 6: 300}
 
 
 @dataclass(frozen=True)
@@ -169,7 +167,8 @@ class Odds:
     @property
     def hit_rolls(self) -> tuple[Roll, ...]:
         """The rolls that hit, sorted."""
-        return tuple(sorted(landing.roll for landing in self.landings if landing.hit))
+        # The resolver's landings all carry their roll (only a Landing read from JSON may not).
+        return tuple(sorted(landing.roll for landing in self.landings if landing.hit and landing.roll is not None))
 
     def landing(self, roll: Roll) -> Landing:
         return self.landings[ROLLS.index(roll)]

@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import SceneError
 from ...source import Located
 from .exact import number
-from .model import AOE_SIZES, ALL_ROLLS, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Actions, Roll, Shot
+from .model import ALL_ROLLS, AOE_SIZES, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Actions, Roll, Shot
 
 _LENGTH = {
     "anyOf": [{"type": "number"},
@@ -254,7 +254,7 @@ def parse_expect(doc: Located, path: tuple, shot: Shot, actions: Actions) -> Exp
     if probability is not None and hit_rolls is not None and probability != Fraction(len(hit_rolls), 36):
         raise doc.error(path + ("hit_rolls",), f"{len(hit_rolls)} hitting rolls make {len(hit_rolls)}/36, not "
                                                f"{data['probability'].strip()}", SceneError)
-    landing = tuple(number(v) for v in data["landing"]) if "landing" in data else None
+    landing = (number(data["landing"][0]), number(data["landing"][1])) if "landing" in data else None  # [x, y]
     seed = _seed_record(doc, path + ("seed",), data["seed"]) if "seed" in data else None
     return Expectation(
         result=data.get("result"), landing=landing,

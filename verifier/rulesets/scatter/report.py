@@ -11,11 +11,12 @@ each reading that changes it. Figures go into the report folder.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .clauses import PUBLISHED_READING, SEED_READING
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
@@ -124,8 +125,9 @@ def statements(case, readings: Sequence[Reading], names: Sequence[str]) -> list[
                            ("diagram", "the diagram shows")):
             wanted = getattr(seed, kind)
             if wanted is not None:
-                add(kind, f"{verb} a {wanted}",
-                    lambda r, w=wanted: result(r) == w, result)
+                def holds(r: Reading, w: str = wanted) -> bool:
+                    return result(r) == w
+                add(kind, f"{verb} a {wanted}", holds, result)
     if seed.printed is not None:
         add("printed", f"prints {seed.printed}", lambda r: r_print(float(probability(shot, r))) == seed.printed,
             lambda r: f"{r_print(float(probability(shot, r)))} ({_chance_words(shot, r)})")
@@ -218,11 +220,15 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
     def where(test: Callable[[Reading], bool]) -> str:
         return describe_readings({_key(r, names) for r in readings if test(r)}, names, options)
 
-    by_id = {c.id: c for c in cases}
+    def where_result(shot: Shot, roll: Roll, word: str) -> str:
+        """The readings under which ``roll`` is a hit or a miss as ``word`` says."""
+        return where(lambda r: _result_word(land(shot, roll, r).hit) == word)
+
     # 1. Test comments against assertions.
     for case in cases:
         seed = case.expect.seed
-        if seed and seed.comment and seed.assertion and seed.comment != seed.assertion and isinstance(case.actions, Roll):
+        if (seed and seed.comment and seed.assertion and seed.comment != seed.assertion
+                and isinstance(case.actions, Roll)):
             roll = case.actions
             code = land(case.before, roll, SEED_READING)
             default = land(case.before, roll, PUBLISHED_READING)
@@ -232,8 +238,8 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
                 f"{direction_words(roll.direction, 'clockwise')}: its centre ends {code.centre_distance:.2f} in from "
                 f"the base's centre under the seed's code and {default.centre_distance:.2f} in under the default "
                 f"reading, while {float(code.reach):.2f} in (template + base radius) is the most that still "
-                f"overlaps. The assertion holds under {where(lambda r: _result_word(land(case.before, roll, r).hit) == seed.assertion)}; "
-                f"the comment under {where(lambda r: _result_word(land(case.before, roll, r).hit) == seed.comment)}.")))
+                f"overlaps. The assertion holds under {where_result(case.before, roll, seed.assertion)}; "
+                f"the comment under {where_result(case.before, roll, seed.comment)}.")))
     # 2. Statements that fail under the reading the example itself is pinned to.
     for case in cases:
         for st in statements(case, readings, names):
@@ -244,7 +250,8 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
                 if st.kind in ("claim", "printed"):
                     odds = resolve(case.before, AllRolls(), case.readings).after
                     extra = (" (hitting rolls, distance-direction: "
-                             + ", ".join(f"{l.roll.distance}-{l.roll.direction}" for l in odds.landings if l.hit) + ")")
+                             + ", ".join(f"{landing.roll.distance}-{landing.roll.direction}"
+                                         for landing in odds.landings if landing.hit) + ")")
                 items.append(("statement against its own reading", (
                     f"**{_example(case)}**: the seed {st.says}, but under the reading the example itself rests on "
                     f"({_pins(case.pinned) or 'the default'}) it is {st.value(case.readings)}{extra}. "
@@ -252,7 +259,8 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
     # 3. The tests' distance argument against the code's measure.
     plus = [c for c in cases if c.before.short_plus_base_radius and isinstance(c.actions, Roll)]
     if plus:
-        changed, shown = [], plus[0]
+        changed: list[str] = []
+        shown = plus[0]
         for case in plus:
             centre_reading = {**SEED_READING, "distance": "centre"}
             a, b = land(case.before, case.actions, SEED_READING), land(case.before, case.actions, centre_reading)
@@ -273,7 +281,8 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
             f"{decimal_text(as_tests, 4)}. Results that change with the measure: "
             + ("; ".join(changed) if changed else "none") + ".")))
     # 4. The worked example's call against the diagram it is said to describe.
-    worked = next((c for c in cases if isinstance(c.actions, AllRolls) and c.expect.seed and c.expect.seed.printed), None)
+    worked = next((c for c in cases if isinstance(c.actions, AllRolls) and c.expect.seed and c.expect.seed.printed),
+                  None)
     diagram = next((c for c in cases if c.expect.seed and c.expect.seed.start_clearance is not None), None)
     if worked and diagram:
         w, d = worked.before, diagram.before
@@ -284,8 +293,9 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
             f"{_chance_words(w, SEED_READING)}. The prose attaches the same 4/36 to its diagram, a {d.base} mm base "
             f"{decimal_text(d.short, 3)} in centre to centre from a {d.aoe}-inch template, whose exact chance is "
             f"{_chance_words(d, diagram.readings)}; the prose's own rim gap of "
-            f"{diagram.expect.seed.start_clearance_text} in ({land(d, Roll(1, 1), diagram.readings).start_clearance:.4f} in "
-            f"exactly) fits the diagram, not the call (which leaves "
+            f"{diagram.expect.seed.start_clearance_text} in "
+            f"({land(d, Roll(1, 1), diagram.readings).start_clearance:.4f} in exactly) fits the diagram, "
+            f"not the call (which leaves "
             f"{land(w, Roll(1, 1), SEED_READING).start_clearance:.2f} in).")))
     # 5. The prose's trigonometry sentence against the code and the diagram.
     sideways = [c for c in cases if isinstance(c.actions, Roll) and c.actions.direction not in (1, 4)]
@@ -294,9 +304,9 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
         roll = example.actions
         code = land(example.before, roll, example.readings)
         swapped = math.sqrt(float(_swapped_trig_distance_squared(example.before, roll, example.readings)))
-        changed = [c for c in sideways
-                   if (_swapped_trig_distance_squared(c.before, c.actions, c.readings) < c.before.reach ** 2)
-                   != land(c.before, c.actions, c.readings).hit]
+        changed_cases = [c for c in sideways
+                         if (_swapped_trig_distance_squared(c.before, c.actions, c.readings) < c.before.reach ** 2)
+                         != land(c.before, c.actions, c.readings).hit]
         odds_changes = []
         for c in cases:
             if isinstance(c.actions, AllRolls):
@@ -310,17 +320,17 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
             "diagram use the reverse (0.866 sideways, 0.5 forward), which matches the prose's own '60 degrees "
             f"right'. For {_example(example)} ({roll.distance}-{roll.direction}) the centre distance is "
             f"{code.centre_distance:.3f} in by the code and {swapped:.3f} in by the sentence; documented hits or "
-            f"misses that change: {', '.join(_example(c) for c in changed) or 'none'}"
+            f"misses that change: {', '.join(_example(c) for c in changed_cases) or 'none'}"
             + (f"; chances: {'; '.join(odds_changes)}" if odds_changes else "") + ".")))
     # 6. Which side 5 and 6 are on.
     folded = [c for c in cases if isinstance(c.actions, Roll) and c.actions.direction in (5, 6)]
     if folded:
         spots = []
         for c in folded:
-            a = land(c.before, c.actions, SEED_READING).point.floats()
-            b = land(c.before, c.actions, {**SEED_READING, "side": "clockwise"}).point.floats()
-            spots.append(f"{_example(c)} lands at ({a[0]:.2f}, {a[1]:.2f}) by the code, ({b[0]:.2f}, {b[1]:.2f}) "
-                         f"by the prose")
+            by_code = land(c.before, c.actions, SEED_READING).point.floats()
+            by_prose = land(c.before, c.actions, {**SEED_READING, "side": "clockwise"}).point.floats()
+            spots.append(f"{_example(c)} lands at ({by_code[0]:.2f}, {by_code[1]:.2f}) by the code, "
+                         f"({by_prose[0]:.2f}, {by_prose[1]:.2f}) by the prose")
         items.append(("which side 5 and 6 are on", (
             "The prose lists the directions as straight on, 60 and 120 degrees right, straight back, 120 and 60 "
             "degrees left, and its diagram numbers them so; the code folds 5 and 6 onto 3 and 2, on the right, "
@@ -331,14 +341,16 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
              and land(c.before, c.actions, {**PUBLISHED_READING, "cap": "seed-max"}).moved
              != land(c.before, c.actions, PUBLISHED_READING).moved]
     near = Shot(3, 30, Fraction(4))
-    half, most = land(near, Roll(6, 1), PUBLISHED_READING), land(near, Roll(6, 1), {**PUBLISHED_READING, "cap": "seed-max"})
+    half = land(near, Roll(6, 1), PUBLISHED_READING)
+    most = land(near, Roll(6, 1), {**PUBLISHED_READING, "cap": "seed-max"})
     test11 = next((c for c in cases if c.before.max_deviation != 6), None)
     items.append(("the seed's maximum against the published cap", (
         "The code caps deviation at its max argument, 6 unless given, which no d6 exceeds; the published rule "
         "caps it at half the distance to where deviation starts. Documented examples the two caps separate: "
         + (", ".join(_example(c) for c in split) or "none")
         + (f" ({_example(test11)} passes a maximum of {decimal_text(test11.before.max_deviation)} for an attacker "
-           f"{decimal_text(test11.before.from_attacker)} in away, which is exactly half the distance)" if test11 else "")
+           f"{decimal_text(test11.before.from_attacker)} in away, which is exactly half the distance)"
+           if test11 else "")
         + f". With an attacker 4 in from a 30 mm target, a roll of 6-1 moves a 3-inch template "
           f"{decimal_text(half.moved)} in ({_result_word(half.hit)}) under the published cap and "
           f"{decimal_text(most.moved)} in ({_result_word(most.hit)}) under the seed's.")))
@@ -359,10 +371,10 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
         dist = seed_dist(shot.short, shot.short_plus_base_radius, shot.base)
         for roll in rolls:
             call = SeedCall(shot.aoe, dist, shot.base, float(shot.max_deviation), roll.distance, roll.direction)
-            exact = land(shot, roll, SEED_READING)
+            exact_landing = land(shot, roll, SEED_READING)
             total += 1
-            agree += is_hit(call) == exact.hit
-            if exact.touching:
+            agree += is_hit(call) == exact_landing.hit
+            if exact_landing.touching:
                 ties.append(f"{_example(c)}, roll {roll.distance}-{roll.direction}: centre distance "
                             f"{centre_distance(call)!r} against {0.5 * shot.base / 25.4 + 0.5 * shot.aoe!r} in doubles")
     items.append(("the seed's doubles against exact arithmetic", (

@@ -16,8 +16,8 @@ without rounding. The landing spot itself has an x of the form q*sqrt(3).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping
 
 from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
@@ -64,11 +64,12 @@ def direction_words(direction: int, side: str) -> str:
 
 def separation(shot: Shot, reading: Mapping[str, str]) -> Fraction:
     """Inches from where deviation starts to the target's centre."""
-    if shot.on_target:
+    short = shot.short_distance
+    if short is None:  # aimed at a target in range
         return Fraction(0)
     if reading["distance"] == "edge":
-        return shot.short_distance + shot.base_radius
-    return shot.short_distance
+        return short + shot.base_radius
+    return short
 
 
 def cap(shot: Shot, reading: Mapping[str, str]) -> Fraction:
@@ -161,17 +162,19 @@ class _Record:
 
 def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
     roll = landing.roll
+    assert roll is not None  # a landing from land() always has its roll
     reading = record.reading
     record.note("template", "aoe.size")
     record.note("target", "base.size")
-    if shot.on_target:
+    short = shot.short_distance
+    if short is None:
         record.note("template", "aim.target")
     else:
         record.note("template", "aim.short")
         record.consult("distance", "template")
         record.decide(Decision(
             "distance", (), (), PIECES, near=("aim.short",),
-            detail=f"the shot fell {decimal_text(shot.short_distance, 3)} inches short; the text does not say "
+            detail=f"the shot fell {decimal_text(short, 3)} inches short; the text does not say "
                    f"whether that runs to the base's centre or to its edge"))
     record.note("template", "dev.dist")
     record.note("template", "dev.dir")
@@ -196,7 +199,8 @@ def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
         record.consult("cap", "template")
         record.decide(Decision(
             "cap", ("dev.cap", "dev.max"),
-            (f"the template moves {decimal_text(by_half, 3)} inches", f"the template moves {decimal_text(by_max, 3)} inches"),
+            (f"the template moves {decimal_text(by_half, 3)} inches",
+             f"the template moves {decimal_text(by_max, 3)} inches"),
             PIECES, detail=f"a {roll.distance} on the distance die, {decimal_text(shot.from_attacker, 3)} inches from "
                            f"the attacker, with a maximum of {decimal_text(maximum, 3)}"))
     if landing.capped:
@@ -218,6 +222,8 @@ def _hit_event(landing: Landing) -> Event:
 
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     record = _Record(reading)
+    events: tuple[Event, ...]
+    after: Odds | Landing
     if isinstance(actions, AllRolls):
         landings = tuple(land(shot, roll, reading) for roll in ROLLS)
         for landing in landings:

@@ -5,7 +5,7 @@ This is our re-implementation of the behaviour of seed 002's ``is.scatter.hit``
 arguments, performs the same floating-point steps in the same order (R's ``x^2``
 is ``x * x``), and so gives the same TRUE/FALSE on every input. The exact
 resolver under ``SEED_READING`` agrees with it except where the seed's doubles
-round a tie one way or the other; ``float_tie`` tells when that can happen.
+round a tie one way or the other.
 """
 
 from __future__ import annotations
@@ -67,9 +67,3 @@ def seed_dist(short: Fraction | None, plus_base_radius: bool, base: int) -> floa
         return 0.0
     value = float(short)
     return value + 0.5 * base / 25.4 if plus_base_radius else value
-
-
-def float_tie(call: SeedCall, tolerance: float = 1e-9) -> bool:
-    """Whether the centre distance is within rounding of the radii sum, where doubles
-    may decide a tie either way."""
-    return abs(centre_distance(call) - (0.5 * call.base / 25.4 + 0.5 * call.aoe)) < tolerance

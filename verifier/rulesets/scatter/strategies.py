@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from .model import AOE_SIZES, ALL_ROLLS, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Roll, Shot
+from .model import ALL_ROLLS, AOE_SIZES, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Roll, Shot
 
 # Half inches up to 8, and a few awkward fractions.
 _LENGTHS = tuple(Fraction(k, 2) for k in range(1, 17)) + (Fraction(1, 3), Fraction(7, 4), Fraction(22, 7))

@@ -7,21 +7,38 @@ round ("round 2, movement, step 1"), with the tracks so far and the marks of
 what happened, numbered as in the case's diagram.
 
 Built from the pieces of :mod:`verifier.rulesets.ypp.draw`, over the same
-window of the board as the case's diagram, so that both read the same way.
+window of the board as the case's diagram, so that both read the same way, and
+laid out by the drawing kit's one layout for frames and for the stacked column.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from ... import draw as vd
+from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Event, Frame, Outcome
-from .draw import (_PHASE_WORDS, _headline, _View, _Style, _bang_glyph, _event_words, _key_items, _marks, _panel, _plan,
-                   _push_glyph, _ship_glyph, _states, _tags, _tokens_text, _window, State)
+from .draw import (
+    State,
+    _event_words,
+    _fit_view,
+    _happened_legend,
+    _headline,
+    _interest,
+    _key_items,
+    _Mark,
+    _marks,
+    _panel,
+    _parts,
+    _plan,
+    _ship_legend,
+    _states,
+    _Style,
+    _tags,
+    _View,
+)
 from .model import Scene, Ship, Token, Turn
 
 _PHASE = {"move": "movement", "wind": "wind and whirlpools"}
@@ -65,28 +82,13 @@ def _event_frame(event: Event, moments: Sequence[Frame]) -> int:
     return step1 if step == 1 else end
 
 
-def _view(scene: Scene, turn: Turn, states: Sequence[tuple[str, State]], marks, *, tile: int, margin: int,
-          whole_board: int, max_panel: int, s: int) -> _View:
+def _view(scene: Scene, turn: Turn, states: Sequence[tuple[Frame, State]], marks: Sequence[_Mark], *, tile: int,
+          margin: int, whole_board: int, max_panel: int, s: int) -> _View:
     """The window and tile size of the case's diagram (as ``draw_panels`` picks them)
     over the given states and marks (of one outcome or several)."""
-    plans = _plan(scene, turn)
-    interest = [ship.at for ship in scene.ships]
-    interest += [p for legs in plans.values() for _, tiles in legs for p in tiles]
-    interest += [p for _, state in states for p, _ in state.values()]
-    interest += [m.where for m in marks if m.where is not None]
-    board = scene.board
-    x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
-    t = min(float(tile), max_panel / max(x1 - x0 + 1, y1 - y0 + 1))
-    if t >= 6:
-        t = float(math.floor(t))
-    t *= s
-    near, far = max(t * 0.3, 8 * s), max(t, 8 * s)
-    xs, ys = [p[0] for p in interest], [p[1] for p in interest]
-    return _View(x0, y0, x1, y1, t,
-                 (far if min(xs) < 0 else near) if x0 == 0 else 0,
-                 (far if min(ys) < 0 else near) if y0 == 0 else 0,
-                 (far if max(xs) >= board.width else near) if x1 == board.width - 1 else 0,
-                 (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
+    interest = _interest(scene, _plan(scene, turn), [states], [marks])
+    return _fit_view(scene.board, interest, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel,
+                     s=s)
 
 
 def frame_label(frame: Frame, rounds: int, turners: bool) -> str:
@@ -136,8 +138,10 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
             kept.append(i)
 
     fs = style.font
-    parts = []  # (words, heading, detail, panel, legend)
-    for n, i in enumerate(kept, 1):
+    legend_img = _ship_legend(scene, turn, colours, tags, s, size=fs, width=None, stacked=False, heading=None,
+                              brief=True) if legend else None
+    words_of, steps = [], []
+    for i in kept:
         moment, state = states[i]
         words = frame_label(moment, rounds, turners_in(i))
         if i == 0:
@@ -163,45 +167,12 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
                           else "dashed arrows show each ship's token")
         else:
             detail = ""
-        legend_img = None
-        if legend:
-            rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s),
-                                   sh.name if tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})",
-                                   _tokens_text(turn, sh.name)) for sh in scene.ships]
-            legend_img = vd.legend(rows, size=fs, padding=0)
-        heading = f"{n}/{len(kept)}  {words[:1].upper()}{words[1:]}"
-        parts.append((words + (f": {detail}" if detail else ""), heading, detail, panel, legend_img))
+        words_of.append(words + (f": {detail}" if detail else ""))
+        steps.append(vd.Step(f"{words[:1].upper()}{words[1:]}", detail, panel, legend_img))
 
     # One layout for every frame, so that the board stays put while the animation plays.
-    big, small = round(fs * 1.15), fs
-    pad = fs
-    inner = max([p[3].width for p in parts] + [p[4].width for p in parts if p[4] is not None] + [400 * s])
-    lines = []
-    for _, heading, detail, _, _ in parts:
-        head = [(line, big, vd.INK) for line in vd.wrap(heading, big, inner)]
-        if title:
-            head = [(line, big, vd.INK) for line in vd.wrap(title, big, inner)] + \
-                   [(line, small, vd.INK) for line in vd.wrap(heading, small, inner)]
-        head += [(line, small, vd.MUTED) for line in vd.wrap(detail, small, inner)] if detail else []
-        lines.append(head)
-    head_h = max(sum(round(size * 1.5) for _, size, _ in head) for head in lines) + pad // 2
-    panel_h = max(p[3].height for p in parts)
-    legend_h = max([p[4].height for p in parts if p[4] is not None] + [0])
-    width = inner + 2 * pad
-    height = pad + head_h + panel_h + (pad + legend_h if legend_h else 0) + pad
-    frames = []
-    for (words, _, _, panel, legend_img), head in zip(parts, lines):
-        image = Image.new("RGB", (width, height), vd.PAPER)
-        draw = ImageDraw.Draw(image)
-        y = pad
-        for line, size, colour in head:
-            vd.text(draw, (pad, y + round(size * 1.5) / 2), line, size=size, fill=colour, anchor="lm")
-            y += round(size * 1.5)
-        image.paste(panel, (pad, pad + head_h))
-        if legend_img is not None:
-            image.paste(legend_img, (pad, pad + head_h + panel_h + pad))
-        frames.append(AnimationFrame(words, vd.finish(image, s)))
-    return frames
+    images = vd.frames(steps, title=title, size=fs, min_width=400 * s, supersample=s)
+    return [AnimationFrame(words, image) for words, image in zip(words_of, images)]
 
 
 def describe_scene(scene: Scene, turn: Turn) -> str:
@@ -235,36 +206,20 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
     """The panels of :func:`draw_panels` one under the other, with the legend at the
     bottom, about ``width`` pixels wide: the same picture for a narrow screen."""
     s = max(1, int(supersample))
-    plans = _plan(scene, turn)
-    outcomes = [o for _, o in panels if o is not None]
-    all_states = [_states(scene, o) for o in outcomes]
-    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
-    view = _view(scene, turn, [x for st in all_states for x in st], [m for ms in all_marks for m in ms],
-                 tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel, s=s)
-    style = _Style(s, font_size * s)
+    parts = _parts(scene, turn, panels, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel, s=s,
+                   font_size=font_size)
+    images, view, style, colours, tags = parts.images, parts.view, parts.style, parts.colours, parts.tags
+    outcomes, all_marks = parts.outcomes, parts.marks
     fs = style.font
-    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
-    tags = _tags([ship.name for ship in scene.ships])
-    images = []
-    marks_iter = iter(all_marks)
-    for name, outcome in panels:
-        marks = next(marks_iter) if outcome is not None else None
-        images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks, (), ())))
     inner = max([im.width for _, im in images] + [width * s - 2 * fs])
     present = {m.kind for ms in all_marks for m in ms}
-    legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0)]
-    rows = [vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s),
-                           sh.name if tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})",
-                           f"{sh.type}, {sh.size.label} class; {_tokens_text(turn, sh.name)}") for sh in scene.ships]
-    legends.append(vd.legend(rows, size=fs, padding=0, max_width=inner, heading="Ships", stacked=True))
-    for (name, _), marks in zip([p for p in panels if p[1] is not None], all_marks):
+    legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0),
+               _ship_legend(scene, turn, colours, tags, s, size=fs, width=inner, stacked=True)]
+    named = [name for name, outcome in panels if outcome is not None]
+    for name, marks in zip(named, all_marks):
         heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
-        entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")] if not marks else [
-            vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
-                           f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
-                           _event_words(m.event, m)) for m in marks]
-        legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=inner, stacked=True))
+        legends.append(_happened_legend(marks, heading, s, size=fs, width=inner, stacked=True))
     title, subtitle = _headline(turn, outcomes, title, subtitle)
     big = round(font_size * 1.15) * s
-    image = vd.column(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2)
+    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2)
     return vd.finish(image, s)

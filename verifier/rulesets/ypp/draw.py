@@ -1,6 +1,8 @@
 """Diagrams of YPP cases: the board before (with each ship's planned moves) and
 after (with each ship's actual track and what happened on the way), side by side,
-with a legend. Built from the shared visual language in ``verifier.draw``.
+with a legend. Built from the drawing kit (``verifier.kit.draw``): the board is a
+plane view in tile units, y growing south, and the panels and legends follow the
+kit's one layout. The colours of the sea, rocks, wind and whirlpools are YPP's own.
 
 Coordinates on the edges are the case file's: x grows east from 0, y grows
 south from 0, (0, 0) is the top-left tile. Big boards are cropped to the part
@@ -12,19 +14,27 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from functools import cached_property
 
 from PIL import Image, ImageDraw
 
-from ... import draw as vd
+from ...kit import draw as vd
 from ...ruleset import Event, Frame, Outcome
 from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
 
 # Hull length as a fraction of a tile, per size class.
 HULL_LENGTH = {SizeClass.SMALL: 0.45, SizeClass.MEDIUM: 0.6, SizeClass.LARGE: 0.75, SizeClass.GRAND: 0.9}
 
-OFF_BOARD = (236, 236, 236)
+# YPP's own colours: the sea, what is off the board, and the terrain.
+OFF_BOARD: vd.RGB = (236, 236, 236)
+WATER: vd.RGB = (248, 251, 253)
+ROCK: vd.RGB = (88, 88, 88)
+WIND_TINT: vd.RGB = (224, 238, 244)
+WIND_INK: vd.RGB = (100, 138, 156)
+WHIRL_TINT: vd.RGB = (222, 226, 242)
+WHIRL_INK: vd.RGB = (112, 118, 168)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
 
 State = Mapping[str, tuple[Tile, Heading]]
@@ -35,34 +45,40 @@ State = Mapping[str, tuple[Tile, Heading]]
 
 @dataclass(frozen=True)
 class _View:
-    """Which tiles a panel shows and where they land in pixels (already scaled)."""
+    """Which tiles a panel shows (``x0``..``x1`` by ``y0``..``y1``, inclusive), ``t``
+    pixels a tile (already scaled), with an off-board strip (``pad_*`` pixels) where
+    the window meets the board's edge. :attr:`plane` is the kit's view of it: one
+    world unit a tile, y growing south, the strips as its margins."""
 
     x0: int
     y0: int
     x1: int  # inclusive
     y1: int
     t: float  # tile size in pixels
-    pad_left: float  # off-board strip drawn where the window meets the board edge
+    pad_left: float
     pad_top: float
     pad_right: float
     pad_bottom: float
     board: Board
 
+    @cached_property
+    def plane(self) -> vd.PlaneView:
+        return vd.PlaneView(self.x0, self.y0, self.x1 + 1, self.y1 + 1, self.t, self.pad_left, self.pad_top,
+                            self.pad_right, self.pad_bottom, y_up=False)
+
     @property
     def size(self) -> tuple[int, int]:
-        return (math.ceil(self.pad_left + (self.x1 - self.x0 + 1) * self.t + self.pad_right),
-                math.ceil(self.pad_top + (self.y1 - self.y0 + 1) * self.t + self.pad_bottom))
+        return self.plane.size
 
     def corner(self, tile: Tile) -> vd.Point:
-        return (self.pad_left + (tile[0] - self.x0) * self.t, self.pad_top + (tile[1] - self.y0) * self.t)
+        return self.plane.px(tile)
 
     def centre(self, tile: Tile) -> vd.Point:
-        x, y = self.corner(tile)
-        return (x + self.t / 2, y + self.t / 2)
+        return self.plane.px((tile[0] + 0.5, tile[1] + 0.5))
 
     def point(self, at: vd.Point) -> vd.Point:
         """The pixel of a point in tile units: (2.0, 3.0) is the centre of tile (2, 3)."""
-        return (self.pad_left + (at[0] - self.x0 + 0.5) * self.t, self.pad_top + (at[1] - self.y0 + 0.5) * self.t)
+        return self.plane.px((at[0] + 0.5, at[1] + 0.5))
 
     def visible(self, tile: Tile) -> bool:
         return self.x0 <= tile[0] <= self.x1 and self.y0 <= tile[1] <= self.y1
@@ -77,6 +93,46 @@ def _window(board: Board, tiles: Iterable[Tile], margin: int, whole_board: int) 
     if board.height <= whole_board:
         y0, y1 = 0, board.height - 1
     return (max(x0, 0), max(y0, 0), min(x1, board.width - 1), min(y1, board.height - 1))
+
+
+def _fit_view(board: Board, interest: Sequence[Tile], *, tile: float, margin: int, whole_board: int,
+              max_panel: float, s: int, panels: int = 1, font_size: int = 12, max_width: int = vd.MAX_WIDTH) -> _View:
+    """The window and tile size over the tiles of ``interest``: the whole board up to
+    ``whole_board`` tiles a side, else what happens plus ``margin`` tiles; tiles of
+    ``tile`` pixels, shrunk so a panel stays within ``max_panel`` pixels and, with
+    more than two ``panels``, so the row stays near ``max_width``."""
+    x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    t = min(float(tile), max_panel / max(cols, rows))
+    if panels > 2:
+        # Several readings side by side: shrink the tiles (not below 28 px) to stay near max_width.
+        room = (max_width - 2 * font_size * (panels + 1)) / panels - 3 * font_size
+        t = min(t, max(28.0, room / (cols + 0.6)))
+    if t >= 6:
+        t = float(math.floor(t))
+    t *= s
+    # An off-board strip where the window meets the board's edge; a whole tile wide
+    # where a planned move leads off the board, so that the move shows.
+    near, far = max(t * 0.3, 8 * s), max(t, 8 * s)
+    xs, ys = [p[0] for p in interest], [p[1] for p in interest]
+    return _View(x0, y0, x1, y1, t,
+                 (far if min(xs) < 0 else near) if x0 == 0 else 0,
+                 (far if min(ys) < 0 else near) if y0 == 0 else 0,
+                 (far if max(xs) >= board.width else near) if x1 == board.width - 1 else 0,
+                 (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
+
+
+def _interest(scene: Scene, plans: Mapping[str, list[tuple[int, list[Tile]]]],
+              all_states: Iterable[Sequence[tuple[Frame, State]]], all_marks: Iterable[Sequence[_Mark]],
+              extra: Iterable[Tile] = ()) -> list[Tile]:
+    """Every tile a picture must show: where the ships start, their plans, every
+    state they pass through, the tiles the events name, and ``extra``."""
+    tiles: list[Tile] = [ship.at for ship in scene.ships]
+    tiles += [p for legs in plans.values() for _, path in legs for p in path]
+    tiles += [p for states in all_states for _, state in states for p, _ in state.values()]
+    tiles += [m.where for marks in all_marks for m in marks if m.where is not None]
+    tiles += list(extra)
+    return tiles
 
 
 # --- what the ships planned and did -----------------------------------------------------
@@ -159,7 +215,7 @@ def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, S
         pre, mid, post = _phase_states(states, event.round, event.phase)
         at_step = mid if (event.step == 2 and mid is not None) else pre
 
-        def position(name: str) -> Tile | None:
+        def position(name: str, at_step: State = at_step) -> Tile | None:
             return at_step.get(name, (None,))[0]
 
         if event.kind == "push":
@@ -270,42 +326,37 @@ def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
     draw.rectangle([0, 0, w, h], fill=OFF_BOARD)
     left, top = view.corner((view.x0, view.y0))
     right, bottom = view.corner((view.x1 + 1, view.y1 + 1))
-    draw.rectangle([left, top, right, bottom], fill=vd.WATER)
+    draw.rectangle([left, top, right, bottom], fill=WATER)
     board = view.board
     winds, rocks = _visible_terrain(view)
     # Terrain.
-    for (x, y), heading in winds:
+    for (x, y), _heading in winds:
         cx, cy = view.corner((x, y))
-        draw.rectangle([cx, cy, cx + t, cy + t], fill=vd.WIND_TINT)
+        draw.rectangle([cx, cy, cx + t, cy + t], fill=WIND_TINT)
     for (x, y) in board.whirlpools:
         if _whirl_visible(view, (x, y)):
             cx, cy = view.corner((x, y))
-            draw.rectangle([cx, cy, cx + 2 * t, cy + 2 * t], fill=vd.WHIRL_TINT)
-    # Grid.
+            draw.rectangle([cx, cy, cx + 2 * t, cy + 2 * t], fill=WHIRL_TINT)
+    # Grid: a line at every tile edge (numbered at the tiles' centres, outside, by _paint_labels).
     if t >= 6 * style.s:
-        for x in range(view.x0, view.x1 + 2):
-            px = view.corner((x, view.y0))[0]
-            draw.line([(px, top), (px, bottom)], fill=vd.GRID, width=style.px(1))
-        for y in range(view.y0, view.y1 + 2):
-            py = view.corner((view.x0, y))[1]
-            draw.line([(left, py), (right, py)], fill=vd.GRID, width=style.px(1))
+        vd.grid(draw, view.plane, step=1.0, area=None, width=style.px(1), labels=False, frame=False)
     for (x, y), heading in winds:
         # Two streaks along the tile's sides, so that a ship on the tile does not hide them.
         cx, cy = view.centre((x, y))
         dx, dy = heading.dx * t * 0.32, heading.dy * t * 0.32
         for side in (-0.3, 0.3):
             ox, oy = -heading.dy * t * side, heading.dx * t * side
-            vd.arrow(draw, [(cx + ox - dx, cy + oy - dy), (cx + ox + dx, cy + oy + dy)], fill=vd.WIND_INK,
+            vd.arrow(draw, [(cx + ox - dx, cy + oy - dy), (cx + ox + dx, cy + oy + dy)], fill=WIND_INK,
                      width=max(1, round(t * 0.045)), head=t * 0.18)
     for (x, y) in board.whirlpools:
         if _whirl_visible(view, (x, y)):
             cx, cy = view.corner((x + 1, y + 1))
-            vd.circular_arrow(draw, (cx, cy), t * 0.62, fill=vd.WHIRL_INK, width=max(1, round(t * 0.05)),
+            vd.circular_arrow(draw, (cx, cy), t * 0.62, fill=WHIRL_INK, width=max(1, round(t * 0.05)),
                               head=t * 0.22)
-            vd.circular_arrow(draw, (cx, cy), t * 0.3, fill=vd.WHIRL_INK, width=max(1, round(t * 0.04)),
+            vd.circular_arrow(draw, (cx, cy), t * 0.3, fill=WHIRL_INK, width=max(1, round(t * 0.04)),
                               head=t * 0.16, start=20, sweep=250)
     for (x, y) in rocks:
-        vd.blob(draw, view.centre((x, y)), t * 0.38, fill=vd.ROCK, variant=(x * 7 + y * 13) % 11)
+        vd.blob(draw, view.centre((x, y)), t * 0.38, fill=ROCK, variant=(x * 7 + y * 13) % 11)
     # Board edge, where visible.
     edge = style.px(2)
     if view.pad_left:
@@ -339,27 +390,32 @@ def _paint_ship(draw: ImageDraw.ImageDraw, view: _View, style: _Style, centre: v
                 anchor="mm", stroke=style.px(1), stroke_fill=colour)
 
 
+_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+
+
+def _label_size(view: _View, style: _Style) -> int:
+    return max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+
+
 def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[int, int]) -> None:
-    draw = ImageDraw.Draw(panel)
-    size = max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    """The tile numbers along the top and the left, at the tiles' centres, outside the
+    off-board strips; every tile, or every 2nd, 5th, 10th, ... where they would crowd."""
+    size = _label_size(view, style)
     widest = vd.text_width(str(max(view.x1, view.y1)), size) + 4 * style.s
-    step = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
-                if k * view.t >= widest)
+    step = next(k for k in _STEPS if k * view.t >= widest)
+    step_y = next(k for k in _STEPS if k * view.t >= size * 1.3)
     ox, oy = origin
-    for x in range(view.x0, view.x1 + 1):
-        if x % step == 0 or step == 1:
-            cx, _ = view.centre((x, view.y0))
-            vd.text(draw, (ox + cx, oy - 3 * style.s), str(x), size=size, fill=vd.MUTED, anchor="md")
-    step_y = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
-                  if k * view.t >= size * 1.3)
-    for y in range(view.y0, view.y1 + 1):
-        if y % step_y == 0:
-            _, cy = view.centre((view.x0, y))
-            vd.text(draw, (ox - 4 * style.s, oy + cy), str(y), size=size, fill=vd.MUTED, anchor="rm")
+    plane = view.plane
+    shifted = vd.PlaneView(plane.x0, plane.y0, plane.x1, plane.y1, plane.scale, plane.left + ox, plane.top + oy,
+                           plane.right, plane.bottom, y_up=False)
+    xs = [(x + 0.5, str(x)) for x in range(view.x0, view.x1 + 1) if x % step == 0 or step == 1]
+    ys = [(y + 0.5, str(y)) for y in range(view.y0, view.y1 + 1) if y % step_y == 0]
+    vd.axis_labels(ImageDraw.Draw(panel), shifted, xs=xs, ys=ys, size=size, x_side="top", y_side="left",
+                   offset=(view.pad_top + 3 * style.s, view.pad_left + 4 * style.s))
 
 
 def _label_box(view: _View, style: _Style) -> tuple[int, int]:
-    size = max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    size = _label_size(view, style)
     return (vd.text_width(str(view.y1), size) + 8 * style.s, round(size * 1.4) + 3 * style.s)
 
 
@@ -464,6 +520,9 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
                  occupied: set[Tile]) -> None:
     t = view.t
     used: dict[tuple[int, int], int] = {}
+    # Bangs keep their cores apart (their spikes may touch): the kit's placer keeps
+    # each where it belongs if that is free, else moves it just clear of the others.
+    placer = vd.LabelPlacer(gap=0)
     for m in marks:
         if m.kind == "push":
             # A fat hollow arrow beside the pushed ship's track, from its old tile to its new one.
@@ -487,6 +546,11 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
         dx, dy = _SPREAD[repeat % len(_SPREAD)]
         cx, cy = cx + dx * t, cy + dy * t
         radius = max(7 * style.s, t * 0.22)
+        core = radius * 1.3
+        spot = placer.place_box((cx, cy), core, core, on_anchor=True, hug=True, angles=(45, 135, -45, -135),
+                                rings=4, step=radius * 0.4, leader_after=99)
+        if spot is not None:
+            cx, cy = spot.xy
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
                      label_size=max(8 * style.s, round(radius * 0.85)))
 
@@ -549,22 +613,22 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
 
     def rock(draw, box):
         x0, y0, x1, y1 = box
-        vd.blob(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (y1 - y0) * 0.45, fill=vd.ROCK)
+        vd.blob(draw, ((x0 + x1) / 2, (y0 + y1) / 2), (y1 - y0) * 0.45, fill=ROCK)
 
     def wind(draw, box):
         x0, y0, x1, y1 = box
         h = y1 - y0
         cx = (x0 + x1) / 2
-        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=vd.WIND_TINT, outline=vd.GRID)
-        vd.arrow(draw, [(cx - h * 0.35, (y0 + y1) / 2), (cx + h * 0.35, (y0 + y1) / 2)], fill=vd.WIND_INK,
+        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=WIND_TINT, outline=vd.GRID)
+        vd.arrow(draw, [(cx - h * 0.35, (y0 + y1) / 2), (cx + h * 0.35, (y0 + y1) / 2)], fill=WIND_INK,
                  width=max(1, round(h * 0.08)), head=h * 0.3)
 
     def whirl(draw, box):
         x0, y0, x1, y1 = box
         h = y1 - y0
         cx = (x0 + x1) / 2
-        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=vd.WHIRL_TINT, outline=vd.GRID)
-        vd.circular_arrow(draw, (cx, (y0 + y1) / 2), h * 0.32, fill=vd.WHIRL_INK, width=max(1, round(h * 0.08)),
+        draw.rectangle([cx - h / 2, y0, cx + h / 2, y1], fill=WHIRL_TINT, outline=vd.GRID)
+        vd.circular_arrow(draw, (cx, (y0 + y1) / 2), h * 0.32, fill=WHIRL_INK, width=max(1, round(h * 0.08)),
                           head=h * 0.28)
 
     def bang(draw, box):
@@ -591,6 +655,33 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
     if any(_whirl_visible(view, w) for w in view.board.whirlpools):
         items.append((whirl, "whirlpool (2x2): turns a ship clockwise around it"))
     return items
+
+
+def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: Mapping[str, str] | None, s: int, *,
+                 size: int, width: int | None, stacked: bool, heading: str | None = "Ships",
+                 brief: bool = False) -> Image.Image:
+    """The ships: glyph, name (with the tag drawn on the hull, if ``tags``), type,
+    size class and tokens (only the tokens if ``brief``)."""
+    rows = []
+    for sh in scene.ships:
+        name = sh.name if tags is None or tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})"
+        tokens = _tokens_text(turn, sh.name)
+        rows.append(vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s), name,
+                                   tokens if brief else f"{sh.type}, {sh.size.label} class;  {tokens}"))
+    return vd.legend(rows, size=size, padding=0, max_width=width, heading=heading, stacked=stacked)
+
+
+def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
+                     stacked: bool) -> Image.Image:
+    """What happened: each event's mark, numbered as on the board, with its round,
+    phase and words; or a line saying that nothing did."""
+    if not marks:
+        entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
+    else:
+        entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
+                                  f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
+                                  _event_words(m.event, m)) for m in marks]
+    return vd.legend(entries, size=size, heading=heading, padding=0, max_width=width, stacked=stacked)
 
 
 def _headline(turn: Turn, outcomes: Sequence[Outcome], title: str | None, subtitle: str | None
@@ -620,10 +711,48 @@ def _tokens_text(turn: Turn, name: str) -> str:
 # --- public -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """The panels of a picture, drawn over one view, and what their legends need."""
+
+    images: list[tuple[str, Image.Image]]
+    view: _View
+    style: _Style
+    colours: dict[str, vd.RGB]
+    tags: dict[str, str]
+    outcomes: list[Outcome]
+    marks: list[list[_Mark]]
+
+
+def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, tile: int, margin: int,
+           whole_board: int, max_panel: int, s: int, font_size: int, max_width: int = vd.MAX_WIDTH, row: int = 1,
+           highlight: Iterable[Tile] = (), arrows: Iterable[tuple[Tile, Tile]] = ()) -> _Parts:
+    """Each panel over one shared window: the scene before (no outcome) or an
+    outcome's after; ``row`` panels side by side share ``max_width``."""
+    highlight, arrows = tuple(highlight), tuple(arrows)
+    plans = _plan(scene, turn)
+    outcomes = [o for _, o in panels if o is not None]
+    all_states = [_states(scene, o) for o in outcomes]
+    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+    interest = _interest(scene, plans, all_states, all_marks, list(highlight) + [p for a in arrows for p in a])
+    view = _fit_view(scene.board, interest, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel,
+                     s=s, panels=row, font_size=font_size, max_width=max_width)
+    style = _Style(s, font_size * s)
+    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
+    tags = _tags([ship.name for ship in scene.ships])
+    images = []
+    marks_iter = iter(all_marks)
+    for name, outcome in panels:
+        marks = next(marks_iter) if outcome is not None else None
+        images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks,
+                                    highlight, arrows)))
+    return _Parts(images, view, style, colours, tags, outcomes, all_marks)
+
+
 def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, tile: int = 48,
                 title: str | None = None, subtitle: str | None = None, legend: bool = True,
                 margin: int = 1, whole_board: int = 12, max_panel: int = 480, supersample: int = 2,
-                font_size: int = 12, max_width: int = 1100, legend_width: int = 330,
+                font_size: int = 12, max_width: int = vd.MAX_WIDTH, legend_width: int = 330,
                 highlight: Iterable[Tile] = (), arrows: Iterable[tuple[Tile, Tile]] = ()) -> Image.Image:
     """Panels side by side over one shared window of the board. A panel with no
     outcome shows the scene before the turn with each ship's planned moves; a panel
@@ -634,90 +763,36 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     the tile shrinks so a panel stays within ``max_panel`` pixels (and, with more
     than two panels, so the row stays near ``max_width``). The legend goes in a
     column of ``legend_width`` pixels on the right if that fits in ``max_width``,
-    else underneath; ``legend=False`` leaves it out. ``highlight`` outlines tiles
-    and ``arrows`` adds black arrows between tiles on every panel. The picture is
-    drawn at ``supersample`` times the size and shrunk, for smooth edges.
+    else underneath (the kit's one rule); ``legend=False`` leaves it out.
+    ``highlight`` outlines tiles and ``arrows`` adds black arrows between tiles on
+    every panel. The picture is drawn at ``supersample`` times the size and
+    shrunk, for smooth edges.
     """
     s = max(1, int(supersample))
-    highlight, arrows = tuple(highlight), tuple(arrows)
-    plans = _plan(scene, turn)
-    outcomes = [o for _, o in panels if o is not None]
-    all_states = [_states(scene, o) for o in outcomes]
-    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+    parts = _parts(scene, turn, panels, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel, s=s,
+                   font_size=font_size, max_width=max_width, row=len(panels), highlight=highlight, arrows=arrows)
+    images, view, style, colours, tags = parts.images, parts.view, parts.style, parts.colours, parts.tags
+    outcomes, all_marks = parts.outcomes, parts.marks
 
-    interest: list[Tile] = [ship.at for ship in scene.ships]
-    interest += [p for legs in plans.values() for _, tiles in legs for p in tiles]
-    interest += [p for st in all_states for _, state in st for p, _ in state.values()]
-    interest += [m.where for ms in all_marks for m in ms if m.where is not None]
-    interest += list(highlight) + [p for a in arrows for p in a]
-    board = scene.board
-    x0, y0, x1, y1 = _window(board, interest, margin, whole_board)
-    cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    t = min(float(tile), max_panel / max(cols, rows))
-    if len(panels) > 2:
-        # Several readings side by side: shrink the tiles (not below 28 px) to stay near max_width.
-        room = (max_width - 2 * font_size * (len(panels) + 1)) / len(panels) - 3 * font_size
-        t = min(t, max(28.0, room / (cols + 0.6)))
-    if t >= 6:
-        t = float(math.floor(t))
-    t *= s
-    # An off-board strip where the window meets the board's edge; a whole tile wide
-    # where a planned move leads off the board, so that the move shows.
-    near, far = max(t * 0.3, 8 * s), max(t, 8 * s)
-    xs, ys = [p[0] for p in interest], [p[1] for p in interest]
-    view = _View(x0, y0, x1, y1, t,
-                 (far if min(xs) < 0 else near) if x0 == 0 else 0,
-                 (far if min(ys) < 0 else near) if y0 == 0 else 0,
-                 (far if max(xs) >= board.width else near) if x1 == board.width - 1 else 0,
-                 (far if max(ys) >= board.height else near) if y1 == board.height - 1 else 0, board)
-    style = _Style(s, font_size * s)
-
-    colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
-    tags = _tags([ship.name for ship in scene.ships])
-    images = []
-    marks_iter = iter(all_marks)
-    for name, outcome in panels:
-        marks = next(marks_iter) if outcome is not None else None
-        images.append((name, _panel(scene, turn, outcome, view, style, colours, tags, plans, marks,
-                                    highlight, arrows)))
-
+    fs = style.font
+    gap = fs * 2
+    beside = legend and vd.legend_beside(images, gap=gap, legend_width=legend_width * s, max_width=max_width * s)
     legends = []
     if legend:
-        fs = style.font
-        panels_w = sum(img.width for _, img in images) + fs * 2 * (len(images) - 1)
-        column = legend_width * s
-        beside = panels_w + fs * 2 + column <= max_width * s
-        width_hint = column if beside else max(panels_w, 560 * s)
+        width_hint = legend_width * s if beside else max(vd.row_width(images, gap), 560 * s)
         present = {m.kind for ms in all_marks for m in ms}
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
                                     max_width=width_hint, padding=0))
-        tagged = view.t >= 24 * s
-        ship_rows = []
-        for sh in scene.ships:
-            name = sh.name if tags[sh.name] == sh.name or not tagged else f"{sh.name} ({tags[sh.name]})"
-            ship_rows.append(vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s), name,
-                                            f"{sh.type}, {sh.size.label} class;  {_tokens_text(turn, sh.name)}"))
-        legends.append(vd.legend(ship_rows, size=fs, padding=0, max_width=width_hint, heading="Ships",
-                                 stacked=beside))
-        for (name, outcome), marks in zip([p for p in panels if p[1] is not None], all_marks):
+        legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
+                                    width=width_hint, stacked=beside))
+        named = [name for name, outcome in panels if outcome is not None]
+        for name, marks in zip(named, all_marks):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
-            if not marks:
-                entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
-            else:
-                entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push"
-                                        else _bang_glyph(str(m.number), s),
-                                        f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
-                                        _event_words(m.event, m))
-                         for m in marks]
-            legends.append(vd.legend(entries, size=fs, heading=heading, padding=0, max_width=width_hint,
-                                      stacked=beside))
-    else:
-        beside = False
+            legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside))
 
     title, subtitle = _headline(turn, outcomes, title, subtitle)
-    image = vd.side_by_side(images, title=title, subtitle=subtitle, below=() if beside else legends,
-                            beside=legends if beside else (), size=round(font_size * 1.15) * s,
-                            gap=font_size * 2 * s, margin=font_size * s)
+    image = vd.compose(images, legends, beside=beside, title=title, subtitle=subtitle,
+                       size=round(font_size * 1.15) * s, gap=gap, margin=font_size * s)
     return vd.finish(image, s)
 
 

@@ -6,8 +6,9 @@ turning a scene back into case data."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 from itertools import product
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ...ruleset import Outcome, Transform
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
@@ -27,7 +28,7 @@ def outcome_key(outcome: Outcome) -> OutcomeKey:
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
     ships, events = key
     ships = tuple(sorted((names[n], at, h) for n, at, h in ships))
-    renamed = Counter()
+    renamed: Counter[tuple] = Counter()
     for (r, phase, kind, pieces), count in events:
         pieces = tuple(names[p] for p in pieces)
         renamed[(r, phase, kind, pieces if kind in ("bump", "push") else tuple(sorted(pieces)))] += count
@@ -95,7 +96,7 @@ def strategy():
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
-    breaches = {}
+    breaches: dict[tuple[str, tuple[str, ...]], str] = {}
     previous = None
     for moment in outcome.frames:
         frame, label = moment.state, str(moment)
@@ -215,7 +216,7 @@ def exhaustive_space(name: str = "two-ships", radius: int = 3) -> tuple[int, Ite
     to seconds, B stays within 2 tiles and the classes are small and large only."""
     size = 2 * radius + 5
     centre = (size // 2, size // 2)
-    types = TYPES_BY_CLASS
+    types: tuple[str, ...] = TYPES_BY_CLASS
     if name not in EXHAUSTIVE_SPACES:
         raise KeyError(name)
     boards: list[Board] = [Board(size, size)]

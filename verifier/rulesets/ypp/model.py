@@ -6,10 +6,10 @@ north-west corner of the board.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cached_property
-from typing import Mapping
 
 Tile = tuple[int, int]
 
@@ -32,10 +32,10 @@ class Heading(Enum):
     def dy(self) -> int:
         return self.value[1]
 
-    def clockwise(self) -> "Heading":
+    def clockwise(self) -> Heading:
         return _CLOCKWISE[self]
 
-    def counterclockwise(self) -> "Heading":
+    def counterclockwise(self) -> Heading:
         return _COUNTER[self]
 
     def ahead(self, tile: Tile, steps: int = 1) -> Tile:
@@ -104,7 +104,7 @@ class Ship:
     def size(self) -> SizeClass:
         return SHIP_TYPES[self.type]
 
-    def moved(self, at: Tile, heading: Heading) -> "Ship":
+    def moved(self, at: Tile, heading: Heading) -> Ship:
         return Ship(self.name, self.type, at, heading)
 
 
@@ -114,7 +114,7 @@ class Corner(Enum):
     SE = (1, 1)
     SW = (0, 1)
 
-    def next(self) -> "Corner":
+    def next(self) -> Corner:
         return _NEXT_CORNER[self]
 
 

@@ -95,13 +95,6 @@ class ExpectedEvent:
     round: int
     index: int  # position in the case's list, for locating mismatches
 
-    @property
-    def ordered(self) -> bool:
-        return self.kind in ("bump", "push")
-
-    def key(self) -> tuple:
-        return (self.round, self.kind, self.ships if self.ordered else tuple(sorted(self.ships)))
-
 
 @dataclass(frozen=True)
 class Expectation:

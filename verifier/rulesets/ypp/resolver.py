@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping
 
 from ...ruleset import Cause, Decision, Event, Frame, Outcome
 from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
@@ -69,7 +69,7 @@ def _grid(board: Board) -> _Grid:
     return _Grid(board)
 
 
-def _by_name(ship) -> str:
+def _by_name(ship: _Ship | Ship) -> str:
     return ship.name
 
 
@@ -101,7 +101,7 @@ class _Mover:
     direction: Heading  # direction of step 1, used for bumps and pushes
     via: Key  # the tile claimed in step 1
     dest: Key | None  # the tile claimed in step 2 (turning movers only)
-    target: Key | None = None  # the tile claimed in the current step
+    target: Key = field(init=False)  # the tile claimed in the current step, set as the step starts
 
     @property
     def name(self) -> str:
@@ -260,7 +260,8 @@ class _Run:
         """Resolve one claim step for ``movers``; returns the movers that moved."""
         self.step_no = 2 if second else 1
         for m in movers:
-            m.target = m.dest if second else m.via
+            # Only turning movers, which all have a dest, take a second step.
+            m.target = m.dest if second else m.via  # type: ignore[assignment]
         moving = {m.ship: m for m in movers}
         occ = self.occupancy()
         claims: dict[Key, list[_Mover]] = defaultdict(list)
@@ -287,8 +288,8 @@ class _Run:
                     self.note(ship, letter("c"))
                     self.event("collision", (name, occupant.name), phase, letter("c"), at=tile, unordered=True)
                     continue
-                standing = other is None
-                if not standing:
+                stands = other is None
+                if not stands:
                     if second:
                         self.decisions.append(Decision(
                             "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
@@ -298,18 +299,18 @@ class _Run:
                             "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
                             f"{name} claims the tile of {occupant.name}, which is moving elsewhere"))
                     vacate = self.read("vacate")
-                if not standing and vacate != "follow":
+                if not stands and vacate != "follow":
                     self.note_reading(ship, "vacate")
-                    standing = vacate == "stationary" or second
-                    if not standing:  # "blocked" in step 1: no clause covers it
+                    stands = vacate == "stationary" or second
+                    if not stands:  # "blocked" in step 1: no clause covers it
                         self.event("collision", (name, occupant.name), phase, "vacate=blocked", at=tile,
                                    unordered=True)
                         continue
-                if standing and second:
+                if stands and second:
                     self.note(ship, letter("b"))
                     self.event("collision", (name, occupant.name), phase, letter("b"), at=tile, unordered=True)
                     continue
-                if standing:
+                if stands:
                     self.note(ship, letter("b"))
                     effect, clause = self.bump_effect(m, occupant, phase)
                     self.note(ship, clause)
@@ -426,7 +427,8 @@ class _Run:
             self.step(onward, second=True, phase=phase)
 
     def movement(self, turn: Turn, index: int) -> None:
-        movers, turns = [], []
+        movers: list[_Mover] = []
+        turns: list[tuple[_Mover, Heading]] = []  # the turning movers, with their new heading
         delta = self.grid.delta
         for name, token in turn.rounds[index]:
             if token is Token.NONE:
@@ -435,15 +437,18 @@ class _Run:
             heading = ship.heading
             via = ship.at + delta[heading]
             side = _SIDE[token, heading]
-            self.note(ship, "token.forward" if side is None else "token.turn")
-            movers.append(_Mover(ship, side is not None, heading, via,
-                                 via + delta[side] if side is not None else None))
-            turns.append(side)
+            if side is None:
+                self.note(ship, "token.forward")
+                movers.append(_Mover(ship, False, heading, via, None))
+            else:
+                self.note(ship, "token.turn")
+                mover = _Mover(ship, True, heading, via, via + delta[side])
+                movers.append(mover)
+                turns.append((mover, side))
         self.phase(movers, _MOVE)
-        for m, side in zip(movers, turns):
-            if m.turning:  # a turning ship faces its new way whether or not it moved
-                m.ship.heading = side
-                self.note(m.ship, "move.note")
+        for m, side in turns:  # a turning ship faces its new way whether or not it moved
+            m.ship.heading = side
+            self.note(m.ship, "move.note")
         self.snapshot("move")
 
     def wind(self, moved_by_token: set[str]) -> None:

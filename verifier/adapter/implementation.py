@@ -1,0 +1,37 @@
+"""What an implementation is, to the verifier: something that says hello, then
+answers protocol messages (``process`` runs one as a command, ``inprocess`` calls a
+Python function)."""
+
+from __future__ import annotations
+
+from .protocol import Answer
+
+DEFAULT_TIMEOUT = 10.0
+
+
+class Implementation:
+    """Something that answers protocol messages."""
+
+    label: str = ""
+    info: dict = {}  # the hello reply
+
+    def start(self) -> str | None:
+        """Say hello, if not running. Returns why it could not start, or None."""
+        raise NotImplementedError
+
+    def ask(self, request: dict) -> Answer:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def rulesets(self) -> set[str] | None:
+        listed = self.info.get("rulesets")
+        return set(listed) if isinstance(listed, list) else None
+
+    def describe(self) -> str:
+        impl = self.info.get("implementation") or {}
+        name = impl.get("name") or self.label
+        extra = ", ".join(str(impl[k]) for k in ("version", "language") if impl.get(k))
+        return f"{name} ({extra})" if extra else name

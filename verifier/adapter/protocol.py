@@ -1,0 +1,224 @@
+"""The adapter protocol's messages: the JSON Schema of every message (published as
+docs/schema/adapter.schema.json), validation, what the verifier sends (hello, a
+case) and how an answer is read and checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from .. import __version__, registry
+from ..case import Case
+from ..errors import VerifierError
+from ..ruleset import Capability, Ruleset
+
+PROTOCOL = "verifier-adapter/1"
+SCHEMA_ID = "https://example.invalid/verifier/adapter.schema.json"
+
+
+# --- the schema -----------------------------------------------------------------
+
+def supports_protocol(ruleset: Ruleset) -> bool:
+    """Whether answers for this ruleset can be read back and compared."""
+    return ruleset.supports(Capability.INTERCHANGE)
+
+
+def _ruleset_names() -> list[str]:
+    return registry.names()
+
+
+def adapter_schema() -> dict:
+    """The JSON Schema of every message of the protocol, as published in
+    docs/schema/adapter.schema.json. ``$defs`` holds one schema per message, and
+    one per ruleset for the ``outcome`` field (``outcome_ypp``, ...)."""
+    readings = {"type": "object", "additionalProperties": {"type": "string"}}
+    defs: dict[str, Any] = {
+        "hello": {
+            "description": "verifier -> implementation, once, first. Answer with hello_reply.",
+            "type": "object", "required": ["type", "protocol"],
+            "properties": {
+                "type": {"const": "hello"},
+                "protocol": {"const": PROTOCOL},
+                "verifier": {"type": "string", "description": "the verifier's version"},
+                "rulesets": {"type": "array", "items": {"type": "string"},
+                             "description": "rulesets whose cases may follow"},
+            },
+        },
+        "hello_reply": {
+            "description": "implementation -> verifier: the answer to hello. 'protocol' must be the "
+                           "verifier's; 'rulesets', if given, limits the cases sent (others are skipped).",
+            "type": "object", "required": ["type", "protocol"],
+            "properties": {
+                "type": {"const": "hello"},
+                "protocol": {"type": "string", "pattern": "^verifier-adapter/[0-9]+$"},
+                "implementation": {
+                    "type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string", "minLength": 1}, "version": {"type": "string"},
+                                   "language": {"type": "string"}, "homepage": {"type": "string"}},
+                },
+                "rulesets": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            },
+        },
+        "case": {
+            "description": "verifier -> implementation: one case to resolve. The expectation is not sent. "
+                           "Later versions of this protocol may add optional fields; ignore those you do not know.",
+            "type": "object",
+            "required": ["type", "id", "ruleset", "readings", "pinned", "before", "actions"],
+            "properties": {
+                "type": {"const": "case"},
+                "id": {"type": "string", "description": "the case's stable id; echo it in the answer"},
+                "ruleset": {"enum": _ruleset_names()},
+                "readings": {**readings, "description": "the full reading: every reading point of the "
+                                                        "ruleset and the option to resolve under"},
+                "pinned": {**readings, "description": "the part of 'readings' that the case pins; the "
+                                                      "rest are the ruleset's defaults"},
+                "before": {"type": "object", "description": "as in the case file (docs/schema/case.schema.json)"},
+                "actions": {"description": "as in the case file"},
+            },
+        },
+        "response": {
+            "description": "implementation -> verifier: the answer to one case, on one line.",
+            "type": "object", "required": ["type"],
+            "properties": {"type": {"enum": ["outcome", "skipped", "errored"]}},
+            "oneOf": [{"$ref": "#/$defs/outcome"}, {"$ref": "#/$defs/skipped"}, {"$ref": "#/$defs/errored"}],
+        },
+        "outcome": {
+            "description": "the implementation's outcome, in the ruleset's outcome form (outcome_<ruleset>)",
+            "type": "object", "required": ["type", "outcome"],
+            "properties": {"type": {"const": "outcome"}, "id": {"type": "string"}, "outcome": {"type": "object"}},
+        },
+        "skipped": {
+            "description": "the implementation does not handle this case (an unsupported ruleset, reading "
+                           "or feature); not a failure",
+            "type": "object", "required": ["type", "reason"],
+            "properties": {"type": {"const": "skipped"}, "id": {"type": "string"},
+                           "reason": {"type": "string", "minLength": 1}},
+        },
+        "errored": {
+            "description": "the implementation tried and failed (an exception, an internal error); "
+                           "counts against it",
+            "type": "object", "required": ["type", "message"],
+            "properties": {"type": {"const": "errored"}, "id": {"type": "string"},
+                           "message": {"type": "string", "minLength": 1},
+                           "detail": {"type": "string", "description": "a traceback or log excerpt"}},
+        },
+    }
+    for key in _ruleset_names():
+        ruleset = registry.get(key)
+        if supports_protocol(ruleset) and ruleset.outcome_schema:
+            defs[f"outcome_{key}"] = {"description": f"the 'outcome' field of an answer to a {key} case",
+                                      **ruleset.outcome_schema}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": f"verifier adapter protocol ({PROTOCOL})",
+        "description": "JSON lines between the verifier and another implementation of a ruleset. "
+                       "See docs/protocol.md.",
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in ("hello", "hello_reply", "case", "response")],
+        "$defs": defs,
+    }
+
+
+_validators: dict[str, jsonschema.Draft202012Validator] = {}
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    """A validator of one message kind (a key of ``$defs``)."""
+    if name not in _validators:
+        schema = adapter_schema()
+        _validators[name] = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{name}"})
+    return _validators[name]
+
+
+def schema_problem(name: str, data: Any) -> str | None:
+    """The first way ``data`` breaks ``$defs/name``, as one sentence, or None."""
+    errors = sorted(validator(name).iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    if not errors:
+        return None
+    error = errors[0]
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return f"{path.lstrip('.') or '(top level)'}: {error.message}"
+
+
+def answer_problem(raw: Any) -> str | None:
+    """Why a decoded answer to a case does not fit the protocol, or None. (Checked
+    against the branch its "type" names, which gives a plainer message than oneOf.)"""
+    if not isinstance(raw, dict):
+        return f"expected a JSON object, got {type(raw).__name__}"
+    kind = raw.get("type")
+    if kind not in ("outcome", "skipped", "errored"):
+        return f"type: expected 'outcome', 'skipped' or 'errored', got {kind!r}"
+    return schema_problem(kind, raw)
+
+
+# --- messages -------------------------------------------------------------------
+
+def hello_message(rulesets: Iterable[str] | None = None) -> dict:
+    return {"type": "hello", "protocol": PROTOCOL, "verifier": __version__,
+            "rulesets": sorted(rulesets) if rulesets is not None else _ruleset_names()}
+
+
+def case_request(case: Case) -> dict:
+    """What an implementation is told about a case: everything but the expectation."""
+    data = case.doc.data
+    return {"type": "case", "id": case.id, "ruleset": case.ruleset.key, "readings": dict(case.readings),
+            "pinned": dict(case.pinned), "before": data["before"], "actions": data["actions"]}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An implementation's answer to one case, after the protocol checks.
+
+    ``kind`` is outcome, skipped or errored. An errored answer is either the
+    implementation's own (``protocol`` False) or a protocol failure the verifier saw:
+    a timeout, a crash, a line that is not JSON, a wrong shape (``protocol`` True)."""
+
+    kind: str
+    data: Any = None  # the outcome (kind "outcome")
+    message: str = ""  # the reason (skipped) or what went wrong (errored)
+    detail: str = ""
+    protocol: bool = False
+    seconds: float = 0.0
+
+
+def read_answer(request: dict, raw: Any) -> Answer:
+    """Check one decoded answer against the protocol."""
+    problem = answer_problem(raw)
+    if problem:
+        return Answer("errored", message=f"the answer does not fit the protocol ({problem}): {_excerpt(raw)}",
+                      protocol=True)
+    if "id" in raw and raw["id"] != request["id"]:
+        return Answer("errored", message=f"the answer is for case {raw['id']!r}, not {request['id']!r}; the "
+                                         "implementation is out of step", protocol=True)
+    if raw["type"] == "skipped":
+        return Answer("skipped", message=raw["reason"])
+    if raw["type"] == "errored":
+        return Answer("errored", message=raw["message"], detail=raw.get("detail", ""))
+    return Answer("outcome", data=raw["outcome"])
+
+
+def _excerpt(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+class ProtocolMismatch(VerifierError):
+    """The implementation speaks another version of the protocol: nothing can be checked."""
+
+
+def check_hello_reply(raw: Any) -> tuple[dict, str | None]:
+    """(reply, problem): the hello answer, and why it is unusable (or None)."""
+    if not isinstance(raw, dict) or raw.get("type") != "hello":
+        return {}, f"the first answer must be a hello, got {_excerpt(raw)}"
+    if isinstance(raw.get("protocol"), str) and raw["protocol"] != PROTOCOL:
+        raise ProtocolMismatch(f"the implementation speaks {raw['protocol']}, but this verifier speaks "
+                               f"{PROTOCOL}; see docs/protocol.md")
+    problem = schema_problem("hello_reply", raw)
+    if problem:
+        return {}, f"the hello answer does not fit the protocol ({problem})"
+    return raw, None

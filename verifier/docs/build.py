@@ -1,0 +1,109 @@
+"""The command: gather cases and findings, render the site, write it
+(``verifier docs`` calls ``build_site``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import registry
+from ..errors import VerifierError
+from ..ruleset import Capability, Ruleset
+from .findings import QUICK_EXAMPLES, Findings, quick_findings, read_findings
+from .output import check_out_dir, write_site
+from .site import RulesetSummary, render_site
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    files: int
+    bytes: int
+    pages: int
+    seconds: float
+    summaries: list[RulesetSummary]
+    warnings: list[str]
+
+
+def load_cases(cases_dir: Path | None, warn: Callable[[str], None]) -> list[Any]:
+    from ..case import find_case_files, load_case
+    cases = []
+    if cases_dir is None or not cases_dir.exists():
+        return cases
+    for path in find_case_files([cases_dir]):
+        try:
+            cases.append(load_case(path))
+        except VerifierError as error:
+            warn(f"skipped a case that does not load (see 'verifier check'): {str(error).splitlines()[0]}")
+    return cases
+
+
+def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
+                    examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
+    from ..explore import example_matrix
+    mine = [c for c in cases if c.ruleset is ruleset]
+    matrix = example_matrix(ruleset, mine)
+    entries = None
+    if findings_dir is not None:
+        for folder in (findings_dir / ruleset.key, findings_dir):
+            entries = read_findings(ruleset, folder, cases_dir, warn)
+            if entries is not None:
+                report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+                search = report.get("search") or {}
+                how = (f"; Hypothesis search of {search.get('examples')} scenes, seed {report.get('seed')}"
+                       if search else "")
+                origin = f"These questions come from the explorer's report {folder / 'report.json'}{how}."
+                return Findings(entries, origin, matrix)
+    has_strategy = ruleset.supports(Capability.SEARCH)
+    entries = quick_findings(ruleset, mine, cases_dir, examples=examples, seed=seed, matrix=matrix)
+    if has_strategy and examples <= 0:
+        origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "
+                  "every reading.")
+    elif has_strategy:
+        origin = (f"These questions come from a quick explorer pass made while building the pages ({examples} "
+                  f"scenes, seed {seed}); 'verifier explore {ruleset.key}' searches deeper, and the pages read "
+                  "its report when there is one.")
+    else:
+        origin = ("This ruleset has no explorer search yet: only its documented examples were checked against "
+                  "every reading.")
+    return Findings(entries, origin, matrix)
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "cases",
+               findings_dir: Path | str | None = "explore", rulesets: Sequence[str] | None = None,
+               examples: int = QUICK_EXAMPLES, seed: int = 0, jobs: int | None = None,
+               log: Callable[[str], None] = lambda m: None) -> BuildResult:
+    """Build the site into ``out``: gather cases and findings, draw (in ``jobs``
+    processes; default one per core), write. Refuses an unsafe ``out`` before any work."""
+    start = time.perf_counter()
+    out = Path(out)
+    cases_dir = Path(cases_dir) if cases_dir is not None else None
+    findings_dir = Path(findings_dir) if findings_dir is not None else None
+    protect = [p for p in (cases_dir, findings_dir) if p is not None and p.exists()]
+    check_out_dir(out, protect=protect)  # refuse before doing any work
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        log(f"warning: {message}")
+
+    chosen = [registry.get(k) for k in (rulesets or registry.names())]
+    cases = load_cases(cases_dir, warn)
+    findings = {}
+    for ruleset in chosen:
+        findings[ruleset.key] = gather_findings(ruleset, cases, findings_dir=findings_dir, cases_dir=cases_dir,
+                                                examples=examples, seed=seed, warn=warn)
+    files, summaries = render_site(chosen, cases, findings, warn, jobs=default_jobs() if jobs is None else jobs)
+    root = write_site(out, files, protect=protect)
+    return BuildResult(root, len(files), sum(len(b) for b in files.values()),
+                       sum(1 for name in files if name.endswith(".html")), time.perf_counter() - start,
+                       summaries, warnings)

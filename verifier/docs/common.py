@@ -1,0 +1,48 @@
+"""Small helpers shared by the page model, the drawing tasks and the HTML: anchors,
+plurals and sentences, and calling a ruleset where it may not provide something or
+may fail."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..ruleset import Capability, Ruleset
+
+
+def _optional(ruleset: Ruleset, capability: Capability, name: str, default: Any) -> Callable:
+    """The ruleset's method ``name`` where it declares ``capability``, or one that gives ``default``."""
+    return getattr(ruleset, name) if ruleset.supports(capability) else (lambda *a, **k: default)
+
+
+def _anchor(prefix: str, raw: str, taken: set[str]) -> str:
+    base = prefix + (re.sub(r"[^A-Za-z0-9._-]+", "-", raw).strip("-") or "x")
+    anchor, n = base, 1
+    while anchor in taken:
+        n += 1
+        anchor = f"{base}-{n}"
+    taken.add(anchor)
+    return anchor
+
+
+def _reading_key(reading: Mapping[str, str]) -> tuple:
+    return tuple(sorted(reading.items()))
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn: Callable, *args: Any,
+             **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except Exception as error:  # reported, and the page says less
+        warnings.append(f"{ruleset.key}: {what} failed ({type(error).__name__}: {error}); left out")
+        return default

@@ -1,0 +1,117 @@
+"""Colours, the one font, and text: the parts of the visual language every picture shares.
+
+A colour-blind-safe palette (Okabe & Ito), Pillow's built-in font (bundled in the
+wheel, so no system fonts and the same pixels on every machine), text measuring,
+drawing and greedy word wrap. Colours that belong to one game (a rock, a wind
+tile, a whirlpool) live in that ruleset, not here.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common
+# colour-vision deficiency. Ordered for pieces: the strongest, most distinct first;
+# yellow last, as it is weak on white and is the fill of the collision mark.
+OKABE_ITO: dict[str, RGB] = {
+    "blue": (0, 114, 178),
+    "orange": (230, 159, 0),
+    "bluish green": (0, 158, 115),
+    "reddish purple": (204, 121, 167),
+    "sky blue": (86, 180, 233),
+    "vermillion": (213, 94, 0),
+    "black": (0, 0, 0),
+    "yellow": (240, 228, 66),
+}
+PALETTE: tuple[RGB, ...] = (
+    OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["bluish green"], OKABE_ITO["reddish purple"],
+    OKABE_ITO["sky blue"], OKABE_ITO["vermillion"], (90, 90, 90), OKABE_ITO["yellow"],
+)
+
+PAPER: RGB = (255, 255, 255)
+INK: RGB = (25, 25, 25)
+MUTED: RGB = (95, 95, 95)
+GRID: RGB = (214, 214, 214)
+EDGE: RGB = (60, 60, 60)
+PLANE: RGB = (252, 252, 250)  # the play area of a continuous plane (a table)
+MARK_FILL: RGB = OKABE_ITO["yellow"]
+MARK_EDGE: RGB = OKABE_ITO["vermillion"]
+
+
+def piece_colour(index: int) -> RGB:
+    """The colour of the ``index``-th piece (cycles after eight)."""
+    return PALETTE[index % len(PALETTE)]
+
+
+def mix(colour: RGB, other: RGB = PAPER, amount: float = 0.5) -> RGB:
+    """``colour`` moved ``amount`` of the way towards ``other`` (faint ghosts, tints)."""
+    r, g, b = (round(a + (o - a) * amount) for a, o in zip(colour, other))
+    return (r, g, b)
+
+
+def text_colour_on(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else PAPER
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> Font:
+    """Pillow's built-in font (Aileron, bundled in the wheel) at ``size`` pixels."""
+    return ImageFont.load_default(size=max(1, int(size)))
+
+
+@lru_cache(maxsize=4096)
+def text_width(content: str, size: int) -> int:
+    """The advance width of ``content`` in pixels."""
+    return math.ceil(font(size).getlength(content))
+
+
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
+
+
+@lru_cache(maxsize=4096)
+def _ink(content: str, size: int, anchor: str) -> Box:
+    if "\n" in content:
+        left, top, right, bottom = _MEASURE.multiline_textbbox((0, 0), content, font=font(size), anchor=anchor)
+    else:
+        left, top, right, bottom = font(size).getbbox(content, anchor=anchor)
+    return (float(left), float(top), float(right), float(bottom))
+
+
+def text_box(xy: Point, content: str, *, size: int, anchor: str = "la", stroke: int = 0) -> Box:
+    """The box the ink of ``content`` covers when drawn at ``xy`` with ``anchor``
+    (as :func:`text` draws it), grown by the ``stroke``."""
+    left, top, right, bottom = _ink(content, int(size), anchor)
+    return (xy[0] + left - stroke, xy[1] + top - stroke, xy[0] + right + stroke, xy[1] + bottom + stroke)
+
+
+def text(draw: ImageDraw.ImageDraw, xy: Point, content: str, *, size: int = 12, fill: RGB = INK,
+         anchor: str = "la", stroke: int = 0, stroke_fill: RGB = PAPER, align: str = "left") -> None:
+    """Draw ``content`` at ``xy``; ``anchor`` as in Pillow ("mm" centres it). Lines
+    broken with "\\n" are aligned by ``align`` ("left", "center", "right")."""
+    draw.text(xy, content, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke,
+              stroke_fill=stroke_fill, align=align)
+
+
+def wrap(content: str, size: int, width: float) -> list[str]:
+    """Greedy word wrap of ``content`` to ``width`` pixels."""
+    lines: list[str] = []
+    line = ""
+    for word in content.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    return lines
