@@ -17,19 +17,25 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from conftest import CASES, ROOT, case_files
 
 from verifier import adapter, registry
-from verifier.adapter import (PROTOCOL, InProcessImplementation, SubprocessImplementation, adapter_schema,
-                              check_implementation, schema_problem, supports_protocol)
+from verifier.adapter import (
+    PROTOCOL,
+    InProcessImplementation,
+    SubprocessImplementation,
+    adapter_schema,
+    check_implementation,
+    schema_problem,
+    supports_protocol,
+)
 from verifier.case import load_case
 from verifier.cli import main
+from verifier.errors import CaseError, Location
 from verifier.known_failures import apply_known_failures, load_known_failures
 from verifier.report import github_annotations, results_junit, summary_table
-from verifier.runner import CaseResult, Problem, RunOptions, check_paths, summary_line
-from verifier.errors import CaseError, Location
 from verifier.ruleset import Capability
-
-from conftest import CASES, ROOT, case_files
+from verifier.runner import CaseResult, Problem, RunOptions, check_paths, summary_line
 
 IMPLS = Path(__file__).parent / "impls"
 PYTHON = sys.executable
@@ -196,7 +202,7 @@ def test_wrong_node_implementation_gets_its_failures_reported(capsys, tmp_path):
     cases = {c["id"]: c for c in report["cases"]}
     assert cases["ypp-move-1a-forward"]["status"] == "passed"
     bump = cases["ypp-move-1b-equal-class-bump"]
-    line = next(i for i, l in enumerate(BUMP.read_text().splitlines(), 1) if "Self-Centered Blowfish: {at:" in l)
+    line = next(i for i, row in enumerate(BUMP.read_text().splitlines(), 1) if "Self-Centered Blowfish: {at:" in row)
     assert {"message": "Self-Centered Blowfish should end at [2, 2] but ends at [2, 3]", "kind": "mismatch",
             "file": "cases/ypp/move-1b-equal-class-bump.yaml", "line": line, "column": 34,
             "field": "expect.ships.Self-Centered Blowfish.at"} in bump["problems"]
@@ -217,7 +223,7 @@ def test_wrong_node_implementation_gets_its_failures_reported(capsys, tmp_path):
     assert report["implementation"]["hello"]["implementation"]["language"] == "javascript"
 
     # The terminal: each failure with its located problems, skip reasons, the table, the summary line.
-    assert f"FAIL ypp-move-1b-equal-class-bump (cases/ypp/move-1b-equal-class-bump.yaml)" in out
+    assert "FAIL ypp-move-1b-equal-class-bump (cases/ypp/move-1b-equal-class-bump.yaml)" in out
     assert f"  cases/ypp/move-1b-equal-class-bump.yaml:{line}:34: expect.ships.Self-Centered Blowfish.at: " \
            "Self-Centered Blowfish should end at [2, 2] but ends at [2, 3]" in out
     assert "ERROR ypp-wind-2a-whirl" in out
@@ -226,7 +232,7 @@ def test_wrong_node_implementation_gets_its_failures_reported(capsys, tmp_path):
     last = out.strip().splitlines()[-1]
     assert last == f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored, " \
                    f"{counts['skipped']} skipped"
-    table = [l for l in out.splitlines() if l.startswith("ypp ")]
+    table = [row for row in out.splitlines() if row.startswith("ypp ")]
     ypp = [s for i, (s, _) in got.items() if i.startswith("ypp-")]
     assert table[0].split() == ["ypp", "(all", "cases)"] + [str(ypp.count(s)) for s in
                                                             ("passed", "failed", "errored", "skipped")]
@@ -261,7 +267,8 @@ def test_known_failures_are_expected_and_lists_must_shrink(capsys, tmp_path):
     assert code == 1
     line = len(failing) + 2
     assert "XPASS ypp-move-1a-forward (cases/ypp/move-1a-forward.yaml)" in out
-    assert f"passes now, but the known-failure list says it fails (pretend it failed); delete line {line} of {stale}" in out
+    assert ("passes now, but the known-failure list says it fails (pretend it failed); "
+            f"delete line {line} of {stale}") in out
     assert f"note: {stale}:{line + 1}: no case with id 'ypp-move-1a-froward' was run; did you mean " \
            "'ypp-move-1a-forward'?" in out
     assert ", 1 xpassed, " in out.strip().splitlines()[-1]
@@ -468,7 +475,7 @@ def test_export_writes_every_case_as_json(capsys, tmp_path):
         case = load_case(path)
         assert entry["readings"] == dict(case.readings) and entry["pinned"] == dict(case.pinned)
     code, out, _ = run(capsys, "export", "--format", "jsonl")
-    assert [json.loads(l)["id"] for l in out.splitlines()] == [c["id"] for c in data["cases"]]
+    assert [json.loads(row)["id"] for row in out.splitlines()] == [c["id"] for c in data["cases"]]
 
 
 def test_export_refuses_broken_cases(capsys, tmp_path):
@@ -507,7 +514,7 @@ def test_pytest_selects_cases_by_clause_tag_ruleset_and_status(pytester):
     def selected(*args):
         done = pytest_run(pytester, "cases/", "--collect-only", "-q", "--strict-markers", *args)
         assert done.ret in (0, 5), "\n".join(done.outlines + done.errlines)
-        return {l.split("::")[1] for l in done.outlines if "::" in l}
+        return {row.split("::")[1] for row in done.outlines if "::" in row}
 
     cases = [load_case(p) for p in case_files()]
     assert selected("-m", "clause_bump_2") == {c.id for c in cases if "bump.2" in c.clauses}
@@ -533,7 +540,7 @@ def test_pytest_failure_quotes_the_yaml_and_diffs_fields(pytester, tmp_path):
     out = "\n".join(done.outlines)
     assert done.ret == 1, out
     assert "collected 2 items" in out
-    line = next(i for i, l in enumerate(broken.read_text().splitlines(), 1) if "heading: E" in l)
+    line = next(i for i, row in enumerate(broken.read_text().splitlines(), 1) if "heading: E" in row)
     assert f">  {line} |     Self-Centered Blowfish: {{at: [2, 1], heading: E}}" in out
     assert "expect.ships.Self-Centered Blowfish.heading  E         N       " + str(line) in out
     assert "Haughty Sawfish: r1 token.forward, r1 move.1b, r1 bump.2" in out

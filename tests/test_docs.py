@@ -19,7 +19,7 @@ from PIL import Image
 from verifier import registry
 from verifier.case import load_case
 from verifier.cli import main
-from verifier.docs import MARKER, Findings, FindingEntry, SiteError, build_site, check_out_dir, render_site
+from verifier.docs import MARKER, FindingEntry, Findings, SiteError, build_site, check_out_dir, render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).parent))
@@ -250,6 +250,7 @@ def test_findings_are_read_from_the_explorers_report(tmp_path, capsys):
 
 def test_a_ruleset_without_the_optional_methods_still_gets_a_page():
     from toy_ruleset import PLANTED, ToyRuleset
+
     from verifier.explore import analyse
     toy = ToyRuleset(PLANTED)
     finding = analyse(toy, (5, 4), None)["gap:-:lean.1+lean.2+lean.3:-"]

@@ -21,7 +21,6 @@ from urllib.parse import urldefrag, urlparse
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parent.parent
 # What Chromium needs on these machines, as root and with no network: no sandbox, no GPU,
 # and none of the background connections it would otherwise try to make.

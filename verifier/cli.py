@@ -6,11 +6,17 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__, registry
-from .errors import VerifierError, CaseError, Location
+from .errors import CaseError, Location, VerifierError
 from .ruleset import Capability, FindingKind
+
+if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
+    from .case import Case
+    from .runner import CaseResult
 
 DESCRIPTION = """\
 Check spatial game rules against their documented examples.
@@ -46,7 +52,7 @@ def _parse_pins(pins: list[str]) -> dict[str, str]:
     return result
 
 
-def _load_with_pins(path: str, pins: list[str]):
+def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]]:
     from .case import load_case
     case = load_case(path)
     extra = _parse_pins(pins)
@@ -55,10 +61,9 @@ def _load_with_pins(path: str, pins: list[str]):
     return case, reading
 
 
-def cmd_check(args) -> int:
-    from .report import (format_table, github_annotations, summary_markdown, summary_table, write_json,
-                         write_junit)
-    from .runner import RunOptions, check_paths, summary_line
+def cmd_check(args: argparse.Namespace) -> int:
+    from .report import format_table, github_annotations, summary_markdown, summary_table, write_json, write_junit
+    from .runner import RunOptions, Status, check_paths, summary_line
     from .snapshots import SnapshotStore
 
     for option in ("json", "junit", "github_output"):
@@ -74,7 +79,7 @@ def cmd_check(args) -> int:
     skips: dict[str, int] = {}
     impl = None
 
-    def report(result) -> None:
+    def report(result: CaseResult) -> None:
         if known is not None:
             from .known_failures import mark_known_failure
             result = mark_known_failure(result, known)
@@ -83,7 +88,7 @@ def cmd_check(args) -> int:
             report.introduced = True
             print(f"implementation: {impl.describe()} [{args.impl}]")
         _print_result(result, args.verbose)
-        if result.status == "skipped":
+        if result.status == Status.SKIPPED:
             skips[result.reason] = skips.get(result.reason, 0) + 1
 
     paths = args.paths or ["cases"]
@@ -107,7 +112,7 @@ def cmd_check(args) -> int:
             print(f"skipped {count} case{'s' if count != 1 else ''}: {reason}")
     if known is not None:
         from .known_failures import unused_known_failures
-        for note in unused_known_failures(results, known):
+        for note in unused_known_failures((r.id for r in results), known):
             print(f"note: {note}")
     if args.github or args.github_output:
         lines = github_annotations(results)
@@ -133,21 +138,22 @@ def cmd_check(args) -> int:
 _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
 
 
-def _print_result(result, verbose: bool) -> None:
+def _print_result(result: CaseResult, verbose: bool) -> None:
+    from .runner import Status
     if result.status in _TAGS:
         print(f"{_TAGS[result.status]} {result.id} ({result.file})")
         for problem in result.problems:
             print(f"  {problem}")
-    elif result.status == "open":
+    elif result.status == Status.OPEN:
         print(f"OPEN {result.id} ({result.file}): needs a ruling")
         for problem in result.problems:
             print(f"  {problem}")
     elif verbose:
-        if result.status == "xfail":
+        if result.status == Status.XFAIL:
             print(f"xfail {result.id}: {result.reason}")
             for problem in result.problems:
                 print(f"  {problem}")
-        elif result.status == "skipped":
+        elif result.status == Status.SKIPPED:
             print(f"skip {result.id}: {result.reason}")
         else:
             print(f"ok   {result.id}")
@@ -155,7 +161,7 @@ def _print_result(result, verbose: bool) -> None:
         print(f"  {result.snapshot.message}")
 
 
-def cmd_show(args) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
     print(f"{case.id}: {case.title}")
@@ -175,7 +181,7 @@ def cmd_show(args) -> int:
     return 0
 
 
-def cmd_render(args) -> int:
+def cmd_render(args: argparse.Namespace) -> int:
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
     image = case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
@@ -195,7 +201,7 @@ def _is_protected(path: Path) -> bool:
     return any(part in ("snapshots", "cases") for part in resolved.parts) or path.suffix in (".yaml", ".yml")
 
 
-def cmd_schema(args) -> int:
+def cmd_schema(args: argparse.Namespace) -> int:
     from .case import published_schema
     if args.adapter:
         from .adapter import adapter_schema
@@ -205,7 +211,7 @@ def cmd_schema(args) -> int:
     return _write_or_print(text, args.output)
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_text
     return _write_or_print(export_text(args.paths or ["cases"], args.format), args.output)
 
@@ -220,7 +226,7 @@ def _write_or_print(text: str, output: str | None) -> int:
     return 0
 
 
-def cmd_clauses(args) -> int:
+def cmd_clauses(args: argparse.Namespace) -> int:
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     print(f"{ruleset.key}: {ruleset.title}")
     for clause in ruleset.clauses:
@@ -240,7 +246,7 @@ def cmd_clauses(args) -> int:
     return 0
 
 
-def cmd_explore(args) -> int:
+def cmd_explore(args: argparse.Namespace) -> int:
     from .case import find_case_files, load_case
     from .explore import example_conflicts, example_matrix, exhaustive, search, shrink
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
@@ -299,12 +305,12 @@ def cmd_explore(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import main as bench_main
     return bench_main(args)
 
 
-def cmd_docs(args) -> int:
+def cmd_docs(args: argparse.Namespace) -> int:
     from .docs import build_site
     if args.examples < 0:
         raise CaseError("--examples must be a number of scenes, 0 or more", Location(None, None, None, "--examples"))
@@ -460,7 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except VerifierError as error:
         for line in str(error).splitlines():
             print(f"error: {line}", file=sys.stderr)

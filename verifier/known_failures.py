@@ -104,9 +104,9 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
     return result
 
 
-def unused_known_failures(results: Iterable[CaseResult], known: KnownFailures) -> list[str]:
+def unused_known_failures(case_ids: Iterable[str], known: KnownFailures) -> list[str]:
     """Notes about listed ids that no case in the run has."""
-    ids = [r.id for r in results]
+    ids = list(case_ids)
     present = set(ids)
     notes = []
     for case_id in known.reasons:
@@ -121,4 +121,4 @@ def unused_known_failures(results: Iterable[CaseResult], known: KnownFailures) -
 def apply_known_failures(results: Iterable[CaseResult], known: KnownFailures) -> tuple[list[CaseResult], list[str]]:
     """Every result marked; and the notes about listed ids that no case in the run has."""
     marked = [mark_known_failure(r, known) for r in results]
-    return marked, unused_known_failures(marked, known)
+    return marked, unused_known_failures((r.id for r in marked), known)

@@ -27,19 +27,25 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from .adapter import ImplRun
+    from .case import Case
+    from .runner import CaseResult
 
 from .errors import CaseError, CaseErrors, VerifierError
 
 _RULESET_LINE = re.compile(r"(?m)^ruleset[ \t]*:")
 _QUOTE_ALL_BELOW = 45  # lines: shorter case files are quoted whole in a failure
 _impl_key = pytest.StashKey[Any]()
-_seen_key = pytest.StashKey[dict]()
+_seen_key = pytest.StashKey[dict[tuple[str, str], Path]]()
 _known_key = pytest.StashKey[Any]()
-_markers_key = pytest.StashKey[set]()
+_markers_key = pytest.StashKey[set[str]]()
 
 
 def marker_name(prefix: str, value: str) -> str:
@@ -90,16 +96,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         run.impl.close()
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Name known-failure entries that no collected case has (a renamed or deleted case)."""
     known = config.stash.get(_known_key, None)
     seen = config.stash.get(_seen_key, {})
     if known is None or not seen:
         return
-    from types import SimpleNamespace
     from .known_failures import unused_known_failures
-    collected = [SimpleNamespace(id=case_id) for _, case_id in sorted(seen)]  # only ids are looked at
-    for note in unused_known_failures(collected, known):
+    for note in unused_known_failures(sorted(case_id for _, case_id in seen), known):
         terminalreporter.write_line(f"verifier: {note}", yellow=True)
 
 
@@ -130,7 +134,7 @@ def _looks_like_case(path: Path) -> bool:
         return False
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
     explicit = parent.session.isinitpath(file_path)
@@ -142,7 +146,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 class CaseFile(pytest.File):
     """One case file; yields one item named by the case's id."""
 
-    def collect(self):
+    def collect(self) -> Iterator[pytest.Item]:
         from .case import load_case
         try:
             case = load_case(self.path)
@@ -169,7 +173,8 @@ class CaseFailure(Exception):
 
 
 class _Item(pytest.Item):
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailure):
             return excinfo.value.report
         return super().repr_failure(excinfo, style)
@@ -178,7 +183,7 @@ class _Item(pytest.Item):
 class BrokenCaseItem(_Item):
     """A case file that does not load: the item fails with the loader's errors."""
 
-    def __init__(self, *, error: VerifierError, **kwargs):
+    def __init__(self, *, error: VerifierError, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.error = error
 
@@ -190,12 +195,12 @@ class BrokenCaseItem(_Item):
         text += ["", *_quote_yaml(self.path, lines)]
         raise CaseFailure("\n".join(text))
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"case file {self.path.name}"
 
 
 class CaseItem(_Item):
-    def __init__(self, *, case, **kwargs):
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         config = self.config
@@ -212,7 +217,7 @@ class CaseItem(_Item):
             self.add_marker(pytest.mark.xfail(reason=f"known failure ({known.file}): {known.reasons[case.id]}",
                                               strict=True, raises=CaseFailure))
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"{self.case.id}: {self.case.title}"
 
     # --- running ---------------------------------------------------------------
@@ -221,7 +226,7 @@ class CaseItem(_Item):
         root = self.config.rootpath
         return root / self.config.getini("verifier_snapshots"), root / self.config.getini("verifier_failures")
 
-    def _impl_run(self):
+    def _impl_run(self) -> ImplRun:
         run = self.config.stash.get(_impl_key, None)
         if run is None:
             from .adapter import ImplRun, open_implementation
@@ -236,7 +241,7 @@ class CaseItem(_Item):
         return run
 
     def runtest(self) -> None:
-        from .runner import RunOptions, check_case
+        from .runner import RunOptions, Status, check_case
         from .snapshots import SnapshotStore
         case = self.case
         config = self.config
@@ -250,12 +255,12 @@ class CaseItem(_Item):
             options = RunOptions(SnapshotStore(snapshots, failures), draw=not config.getoption("--verifier-no-draw"),
                                  update_snapshots=update)
             result = check_case(case, options)
-        if result.status == "open":
+        if result.status == Status.OPEN:
             notes = "; ".join(p.message for p in result.problems)
-            pytest.skip(f"needs a ruling (see 'verifier explore')" + (f"; {notes}" if notes else ""))
-        if result.status == "skipped":
+            pytest.skip("needs a ruling (see 'verifier explore')" + (f"; {notes}" if notes else ""))
+        if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status != "passed":
+        if result.status != Status.PASSED:
             raise CaseFailure(failure_report(case, result))
 
 
@@ -269,7 +274,7 @@ def _quote_yaml(path: Path, marked: set[int]) -> list[str]:
     except (OSError, UnicodeDecodeError):
         return []
     if len(lines) <= _QUOTE_ALL_BELOW or not marked:
-        shown = range(1, len(lines) + 1)
+        shown = list(range(1, len(lines) + 1))
     else:
         keep = sorted({n for m in marked for n in range(m - 3, m + 4) if 1 <= n <= len(lines)})
         shown = keep
@@ -294,9 +299,10 @@ def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
     return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
-def failure_report(case, result) -> str:
+def failure_report(case: Case, result: CaseResult) -> str:
     """What a failing case item shows: the case, its YAML lines, the differences field by
     field, the other problems, the clause provenance and the images."""
+    from .runner import ProblemKind
     from .source import format_path
     ruleset = case.ruleset
     text = [f"{case.id}: {case.title}",
@@ -306,7 +312,7 @@ def failure_report(case, result) -> str:
     if result.outcome is not None and case.expect is not None:
         mismatches = ruleset.compare(case.before, case.expect, result.outcome)
     marked = {p.location.line for p in result.problems
-              if p.location.line and p.location.file == case.path and p.kind not in ("snapshot", "artifacts")}
+              if p.location.line and p.location.file == case.path and p.kind not in (ProblemKind.SNAPSHOT, ProblemKind.ARTIFACTS)}
     text += ["", "case file:", *_quote_yaml(Path(case.path), marked)]
     if mismatches:
         rows = [["field", "expected", "actual", "line"]]
@@ -326,7 +332,7 @@ def failure_report(case, result) -> str:
             kind = Path(path).suffixes[-2].lstrip(".") if len(Path(path).suffixes) >= 2 else "image"
             images.append(f"  {kind}: {path}")
         images.append(f"  snapshot: {result.snapshot.path}")
-    images += [f"  {p.message}" for p in result.problems if p.kind == "artifacts"]
+    images += [f"  {p.message}" for p in result.problems if p.kind is ProblemKind.ARTIFACTS]
     if images:
         text += ["", "images:", *images]
         if result.snapshot is not None and not result.snapshot.ok:
@@ -334,7 +340,7 @@ def failure_report(case, result) -> str:
     return "\n".join(text)
 
 
-def _provenance(case, result) -> list[str]:
+def _provenance(case: Case, result: CaseResult) -> list[str]:
     ruleset = case.ruleset
     outcome = result.outcome
     label = "provenance (the clauses that decided each piece's fate):"

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .runner import STATUS_WORDS, CaseResult, Problem, Status, summary_line
+from .runner import STATUS_WORDS, CaseResult, Problem, ProblemKind, Status, summary_line
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
@@ -50,30 +50,30 @@ def results_junit(results: list[CaseResult]) -> ET.Element:
     for r in results:
         by_ruleset[r.ruleset].append(r)
     root = ET.Element("testsuites", name="verifier", tests=str(len(results)),
-                      failures=str(sum(r.status in ("failed", "xpass") for r in results)),
-                      errors=str(sum(r.status == "errored" for r in results)))
+                      failures=str(sum(r.status in (Status.FAILED, Status.XPASS) for r in results)),
+                      errors=str(sum(r.status == Status.ERRORED for r in results)))
     for ruleset, group in sorted(by_ruleset.items()):
         suite = ET.SubElement(root, "testsuite", name=ruleset, tests=str(len(group)),
-                              failures=str(sum(r.status in ("failed", "xpass") for r in group)),
-                              errors=str(sum(r.status == "errored" for r in group)),
-                              skipped=str(sum(r.status in ("open", "skipped", "xfail") for r in group)),
+                              failures=str(sum(r.status in (Status.FAILED, Status.XPASS) for r in group)),
+                              errors=str(sum(r.status == Status.ERRORED for r in group)),
+                              skipped=str(sum(r.status in (Status.OPEN, Status.SKIPPED, Status.XFAIL) for r in group)),
                               time=f"{sum(r.seconds for r in group):.3f}")
         for r in group:
             attrs = {"classname": f"cases.{ruleset}", "name": r.id, "file": r.file, "time": f"{r.seconds:.4f}"}
             if r.case is not None:
                 attrs["line"] = str(r.case.line)
             testcase = ET.SubElement(suite, "testcase", attrs)
-            if r.status in ("failed", "xpass"):
+            if r.status in (Status.FAILED, Status.XPASS):
                 failure = ET.SubElement(testcase, "failure", message=r.problems[0].message if r.problems else "")
                 failure.text = "\n".join(str(p) for p in r.problems)
-            elif r.status == "errored":
+            elif r.status == Status.ERRORED:
                 error = ET.SubElement(testcase, "error", message=r.problems[0].message if r.problems else r.reason)
                 error.text = "\n".join(str(p) for p in r.problems)
-            elif r.status == "open":
+            elif r.status == Status.OPEN:
                 ET.SubElement(testcase, "skipped", message="needs a ruling")
-            elif r.status == "skipped":
+            elif r.status == Status.SKIPPED:
                 ET.SubElement(testcase, "skipped", message=r.reason)
-            elif r.status == "xfail":  # as pytest writes an expected failure
+            elif r.status == Status.XFAIL:  # as pytest writes an expected failure
                 skipped = ET.SubElement(testcase, "skipped", type="pytest.xfail",
                                         message=f"expected failure: {r.reason}")
                 skipped.text = "\n".join(str(p) for p in r.problems)
@@ -178,9 +178,9 @@ def github_annotations(results: list[CaseResult]) -> list[str]:
     out = []
     for r in results:
         if r.failing:
-            notes = [p.message for p in r.problems if p.kind == "artifacts"]
+            notes = [p.message for p in r.problems if p.kind is ProblemKind.ARTIFACTS]
             for problem in r.problems:
-                if problem.kind == "artifacts":
+                if problem.kind is ProblemKind.ARTIFACTS:
                     continue
                 loc = problem.location
                 props = [f"file={_escape_property(_relative(loc.file or r.file))}"]

@@ -24,7 +24,8 @@ def tamper(outcome: dict) -> dict:
             outcome["probability"] = f"{outcome['hits'] + 1}/36"
             del outcome["hits"]
         elif mode == "reduced":
-            top, bottom = outcome["probability"].split("/") if "/" in outcome["probability"] else (outcome["probability"], "1")
+            chance = outcome["probability"]
+            top, bottom = chance.split("/") if "/" in chance else (chance, "1")
             outcome["probability"] = f"{int(top) * 36 // int(bottom)}/36"  # n/36, never reduced
         return outcome
     if mode == "flip":

@@ -4,6 +4,8 @@ Python function)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .protocol import Answer
 
 DEFAULT_TIMEOUT = 10.0
@@ -13,13 +15,13 @@ class Implementation:
     """Something that answers protocol messages."""
 
     label: str = ""
-    info: dict = {}  # the hello reply
+    info: dict[str, Any] = {}  # the hello reply
 
     def start(self) -> str | None:
         """Say hello, if not running. Returns why it could not start, or None."""
         raise NotImplementedError
 
-    def ask(self, request: dict) -> Answer:
+    def ask(self, request: dict[str, Any]) -> Answer:
         raise NotImplementedError
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from .protocol import Answer, _excerpt, check_hello_reply, hello_message, read_a
 
 
 class InProcessImplementation(Implementation):
-    """``python:MODULE:FUNCTION``: FUNCTION(message: dict) -> dict, called for hello and
+    """``python:MODULE:FUNCTION``: FUNCTION(message: dict[str, Any]) -> dict[str, Any], called for hello and
     every case, in a worker thread so that a timeout can be reported. (A Python thread
     cannot be stopped: one that hangs is left behind, and the run goes on.)"""
 
@@ -44,11 +44,11 @@ class InProcessImplementation(Implementation):
         function = getattr(module, function_name, None)
         if not callable(function):
             raise ImplementationError(f"--impl {spec!r}: module {module_name!r} has no function {function_name!r}")
-        self.function: Callable[[dict], Any] = function
+        self.function: Callable[[dict[str, Any]], Any] = function
         self.info = {}
         self.started = False
 
-    def _call(self, message: dict) -> tuple[str, Any]:
+    def _call(self, message: dict[str, Any]) -> tuple[str, Any]:
         """("ok", decoded answer) | ("timeout", None) | ("raised", text) | ("not-json", text)"""
         box: dict[str, Any] = {}
 
@@ -91,7 +91,7 @@ class InProcessImplementation(Implementation):
         self.started = True
         return None
 
-    def ask(self, request: dict) -> Answer:
+    def ask(self, request: dict[str, Any]) -> Answer:
         start = time.perf_counter()
         state, value = self._call(request)
         seconds = time.perf_counter() - start

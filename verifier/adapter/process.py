@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import IO, Any, Literal
 
 from ..errors import ImplementationError
 from .implementation import DEFAULT_TIMEOUT, Implementation
@@ -30,15 +31,19 @@ class _Process:
         self.popen = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
             start_new_session=True)
+        stdin, stdout, stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
+        self.stdin: IO[bytes] = stdin
+        self.stdout: IO[bytes] = stdout
+        self.stderr_pipe: IO[bytes] = stderr
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=12)
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
     def _read_stdout(self) -> None:
-        stream = self.popen.stdout
         try:
-            for line in iter(stream.readline, b""):
+            for line in iter(self.stdout.readline, b""):
                 self.lines.put(line)
         except (OSError, ValueError):
             pass
@@ -46,32 +51,32 @@ class _Process:
 
     def _read_stderr(self) -> None:
         try:
-            for line in iter(self.popen.stderr.readline, b""):
+            for line in iter(self.stderr_pipe.readline, b""):
                 self.stderr.append(line.decode("utf-8", "replace").rstrip())
         except (OSError, ValueError):
             pass
 
-    def send(self, message: dict) -> bool:
+    def send(self, message: dict[str, Any]) -> bool:
         try:
-            self.popen.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
-            self.popen.stdin.flush()
+            self.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
+            self.stdin.flush()
             return True
         except (BrokenPipeError, OSError, ValueError):
             return False
 
-    def receive(self, timeout: float) -> tuple[str, bytes | None]:
-        """("line", data) | ("eof", None) | ("timeout", None); blank lines are passed over."""
+    def receive(self, timeout: float) -> tuple[Literal["line", "eof", "timeout"], bytes]:
+        """("line", data) | ("eof", b"") | ("timeout", b""); blank lines are passed over."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                return "timeout", None
+                return "timeout", b""
             try:
                 line = self.lines.get(timeout=left)
             except queue.Empty:
-                return "timeout", None
+                return "timeout", b""
             if line is None:
-                return "eof", None
+                return "eof", b""
             if line.strip():
                 return "line", line
 
@@ -95,7 +100,7 @@ class _Process:
     def stop(self, grace: float = 0.0) -> None:
         """Close its input; after ``grace`` seconds, kill its process group (it and its children)."""
         try:
-            self.popen.stdin.close()
+            self.stdin.close()
         except OSError:
             pass
         if grace:
@@ -111,7 +116,7 @@ class _Process:
             self.popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self.popen.stdout, self.popen.stderr):
+        for stream in (self.stdout, self.stderr_pipe):
             try:
                 stream.close()
             except OSError:
@@ -132,7 +137,7 @@ class SubprocessImplementation(Implementation):
         self.cwd = cwd
         self.hello_rulesets = rulesets
         self.process: _Process | None = None
-        self.info = {}
+        self.info: dict[str, Any] = {}
         self.starts = 0
 
     def start(self) -> str | None:
@@ -180,12 +185,12 @@ class SubprocessImplementation(Implementation):
             self.process.stop()
             self.process = None
 
-    def ask(self, request: dict) -> Answer:
+    def ask(self, request: dict[str, Any]) -> Answer:
         start = time.perf_counter()
         answer = self._ask(request)
         return replace(answer, seconds=time.perf_counter() - start)
 
-    def _ask(self, request: dict) -> Answer:
+    def _ask(self, request: dict[str, Any]) -> Answer:
         process = self.process
         if process is None:
             raise RuntimeError("start() first")

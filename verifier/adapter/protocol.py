@@ -31,7 +31,7 @@ def _ruleset_names() -> list[str]:
     return registry.names()
 
 
-def adapter_schema() -> dict:
+def adapter_schema() -> dict[str, Any]:
     """The JSON Schema of every message of the protocol, as published in
     docs/schema/adapter.schema.json. ``$defs`` holds one schema per message, and
     one per ruleset for the ``outcome`` field (``outcome_ypp``, ...)."""
@@ -157,12 +157,12 @@ def answer_problem(raw: Any) -> str | None:
 
 # --- messages -------------------------------------------------------------------
 
-def hello_message(rulesets: Iterable[str] | None = None) -> dict:
+def hello_message(rulesets: Iterable[str] | None = None) -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL, "verifier": __version__,
             "rulesets": sorted(rulesets) if rulesets is not None else _ruleset_names()}
 
 
-def case_request(case: Case) -> dict:
+def case_request(case: Case) -> dict[str, Any]:
     """What an implementation is told about a case: everything but the expectation."""
     data = case.doc.data
     return {"type": "case", "id": case.id, "ruleset": case.ruleset.key, "readings": dict(case.readings),
@@ -185,7 +185,7 @@ class Answer:
     seconds: float = 0.0
 
 
-def read_answer(request: dict, raw: Any) -> Answer:
+def read_answer(request: dict[str, Any], raw: Any) -> Answer:
     """Check one decoded answer against the protocol."""
     problem = answer_problem(raw)
     if problem:
@@ -211,7 +211,7 @@ class ProtocolMismatch(VerifierError):
     """The implementation speaks another version of the protocol: nothing can be checked."""
 
 
-def check_hello_reply(raw: Any) -> tuple[dict, str | None]:
+def check_hello_reply(raw: Any) -> tuple[dict[str, Any], str | None]:
     """(reply, problem): the hello answer, and why it is unusable (or None)."""
     if not isinstance(raw, dict) or raw.get("type") != "hello":
         return {}, f"the first answer must be a hello, got {_excerpt(raw)}"

@@ -32,7 +32,7 @@ class BuildResult:
 
 def load_cases(cases_dir: Path | None, warn: Callable[[str], None]) -> list[Any]:
     from ..case import find_case_files, load_case
-    cases = []
+    cases: list[Any] = []
     if cases_dir is None or not cases_dir.exists():
         return cases
     for path in find_case_files([cases_dir]):

@@ -11,7 +11,7 @@ from typing import Any
 from ..ruleset import Capability, Ruleset
 
 
-def _optional(ruleset: Ruleset, capability: Capability, name: str, default: Any) -> Callable:
+def _optional(ruleset: Ruleset, capability: Capability, name: str, default: Any) -> Callable[..., Any]:
     """The ruleset's method ``name`` where it declares ``capability``, or one that gives ``default``."""
     return getattr(ruleset, name) if ruleset.supports(capability) else (lambda *a, **k: default)
 
@@ -26,7 +26,7 @@ def _anchor(prefix: str, raw: str, taken: set[str]) -> str:
     return anchor
 
 
-def _reading_key(reading: Mapping[str, str]) -> tuple:
+def _reading_key(reading: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(reading.items()))
 
 
@@ -39,7 +39,7 @@ def _sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
-def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn: Callable, *args: Any,
+def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn: Callable[..., Any], *args: Any,
              **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)

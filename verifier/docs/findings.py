@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import VerifierError
-from ..ruleset import Capability, Ruleset
+from ..ruleset import Capability, FindingKind, Ruleset
 
 # What the quick explorer pass does when there is no explorer report to read.
 QUICK_EXAMPLES = 150
@@ -58,7 +58,13 @@ def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
         except (VerifierError, OSError) as error:
             warn(f"{path}: skipped this finding, its case does not load ({error})")
             continue
-        finding = Finding(str(item["kind"]), str(item.get("point") or ""), tuple(item.get("clauses") or ()),
+        try:
+            kind = FindingKind(str(item.get("kind")))
+        except ValueError:
+            warn(f"{path}: skipped this finding, its kind {item.get('kind')!r} is not one of "
+                 f"{', '.join(k.value for k in FindingKind)}")
+            continue
+        finding = Finding(kind, str(item.get("point") or ""), tuple(item.get("clauses") or ()),
                           str(item.get("label") or ""), str(item.get("summary") or ""), case.before, case.actions)
         resolved_by = ruled.get(finding.fingerprint) or item.get("resolved_by")
         entries.append(FindingEntry(finding, "resolved" if resolved_by else "open", resolved_by))

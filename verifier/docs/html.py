@@ -14,11 +14,11 @@ def esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _picture(src: str, size: tuple[int, int], alt: str, narrow: str | None = None,
+def _picture(src: str, size: tuple[int, int] | None, alt: str, narrow: str | None = None,
              narrow_size: tuple[int, int] | None = None) -> str:
     """An image that opens at full size when selected; on a narrow screen, its narrow layout."""
-    w, h = size
-    img = f'<img src="{esc(src)}" width="{w}" height="{h}" alt="{esc(alt)}">'
+    dimensions = f' width="{size[0]}" height="{size[1]}"' if size else ""
+    img = f'<img src="{esc(src)}"{dimensions} alt="{esc(alt)}">'
     if narrow and narrow_size:
         nw, nh = narrow_size
         img = (f'<picture><source media="(max-width: 40rem)" srcset="{esc(narrow)}" width="{nw}" height="{nh}">'
@@ -31,7 +31,9 @@ def _status_badge(status: str) -> str:
 
 
 def _verdict_class(view: CaseView) -> str:
-    return {True: "ok", False: "bad"}.get(view.verdict_ok, "open")
+    if view.verdict_ok is None:
+        return "open"
+    return "ok" if view.verdict_ok else "bad"
 
 
 def _citation(source: Any) -> str:

@@ -60,7 +60,7 @@ class PageModel:
                  folder: str, warn: Callable[[str], None] = lambda m: None) -> None:
         from ..explore import example_matrix
         self.warn = warn
-        self.tasks: list[tuple[Any, Callable[[], dict]]] = []  # (view, drawing to do), run by render_site
+        self.tasks: list[tuple[Any, Callable[[], dict[str, Any]]]] = []  # (view, drawing to do), run by render_site
         self.ruleset = ruleset
         self.folder = folder
         self.files = files
@@ -81,7 +81,7 @@ class PageModel:
         self.finding_views = [self._finding_view(e, taken) for e in self.open]
         self.finding_anchor = {v.entry.finding.fingerprint: v.anchor for v in self.finding_views}
 
-    def attempt(self, what: str, default: Any, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    def attempt(self, what: str, default: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(*args)``; ``default`` where the ruleset does not provide it, or (with a
         warning) where it fails, so that one broken drawing does not lose the site."""
         warnings: list[str] = []
@@ -90,7 +90,7 @@ class PageModel:
             self.warn(message)
         return result
 
-    def take(self, view: Any, drawn: dict) -> None:
+    def take(self, view: Any, drawn: dict[str, Any]) -> None:
         """Put what a drawing task made into its view and into the site's files."""
         for message in drawn.get("warnings", ()):
             self.warn(message)
@@ -104,7 +104,7 @@ class PageModel:
     def _case_view(self, case: Any, taken: set[str]) -> CaseView:
         rs = self.ruleset
         outcome = self.attempt(f"resolving {case.id}", None, rs.resolve, case.before, case.actions, case.readings)
-        used = frozenset()
+        used: frozenset[str] = frozenset()
         sentence = verdict = ""
         ok = None
         if outcome is not None:

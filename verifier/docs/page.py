@@ -48,7 +48,7 @@ class RulesetPage(PageModel):
         elif view.sentence:
             out.append(f"<p><strong>Outcome:</strong> {esc(view.sentence)} {esc(view.verdict)}</p>")
         out.append('<div class="case-more">')
-        if view.gif:
+        if view.gif and view.gif_size:
             w, h = view.gif_size
             steps = "; ".join(f"{i}. {s}" for i, s in enumerate(view.steps, 1))
             alt = f"Animation of \u201c{c.title}\u201d in {len(view.steps)} steps: {steps}"
@@ -82,7 +82,7 @@ class RulesetPage(PageModel):
     def case_card(self, view: CaseView) -> str:
         c = view.case
         thumb = ""
-        if view.image:
+        if view.image and view.size:
             w, h = view.size
             alt = f"Small diagram of the case \u201c{c.title}\u201d; the link goes to the full example."
             thumb = (f'<a class="thumb" href="#{view.anchor}"><img src="{esc(view.image)}" width="{w}" height="{h}" '

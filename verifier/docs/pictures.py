@@ -49,7 +49,7 @@ def _gif(frames: Sequence[Any]) -> bytes:
     return buffer.getvalue()
 
 
-def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict:
+def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict[str, Any]:
     """A case's pictures: its diagram, the same for narrow screens, and an animation
     if it has several steps. Returns files, view fields and warnings."""
     warnings: list[str] = []
@@ -75,7 +75,7 @@ def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict:
     return {"files": files, "fields": fields, "warnings": warnings}
 
 
-def _draw_finding(rs: Ruleset, finding: Any, panels: list, title: str, name: str) -> dict:
+def _draw_finding(rs: Ruleset, finding: Any, panels: list[Any], title: str, name: str) -> dict[str, Any]:
     """A finding's picture under every reading, and the same for narrow screens."""
     warnings: list[str] = []
     files: dict[str, bytes] = {}
@@ -96,14 +96,14 @@ def _draw_finding(rs: Ruleset, finding: Any, panels: list, title: str, name: str
 
 # The drawing tasks of one build, for worker processes forked from the builder: they
 # inherit this list, so only an index goes to them and only bytes come back.
-_TASKS: list[Callable[[], dict]] = []
+_TASKS: list[Callable[[], dict[str, Any]]] = []
 
 
-def _run_task(index: int) -> dict:
+def _run_task(index: int) -> dict[str, Any]:
     return _TASKS[index]()
 
 
-def run_tasks(tasks: Sequence[Callable[[], dict]], jobs: int = 1) -> list[dict]:
+def run_tasks(tasks: Sequence[Callable[[], dict[str, Any]]], jobs: int = 1) -> list[dict[str, Any]]:
     """Run the drawing tasks, in ``jobs`` forked processes on Linux when there is
     enough to do; in this process otherwise. The results come back in
     order, so the site is the same either way."""

@@ -3,8 +3,9 @@ exact chance of a hit over the 36 rolls of the deviation dice."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
@@ -27,7 +28,9 @@ def _inches(value: float | Fraction) -> str:
 def _gap_words(clearance: float) -> str:
     if clearance == 0:
         return "touching the base exactly"
-    return f"clearing the base by {_inches(clearance)}" if clearance > 0 else f"overlapping the base by {_inches(-clearance)}"
+    if clearance > 0:
+        return f"clearing the base by {_inches(clearance)}"
+    return f"overlapping the base by {_inches(-clearance)}"
 
 
 def _roll_summary(landing: Landing, side: str) -> str:
@@ -36,8 +39,9 @@ def _roll_summary(landing: Landing, side: str) -> str:
         return (f"the template moves {_inches(landing.moved)}, {_gap_words(landing.clearance)}: "
                 f"{'hit' if landing.hit else 'miss'}")
     moved = _inches(landing.moved) + (f" (capped from {roll.distance})" if landing.capped else "")
-    return (f"roll {roll.distance}, {roll.direction}: the template moves {moved} {direction_words(roll.direction, side)}, "
-            f"{_gap_words(landing.clearance)}: {'hit' if landing.hit else 'miss'}")
+    return (f"roll {roll.distance}, {roll.direction}: the template moves {moved} "
+            f"{direction_words(roll.direction, side)}, {_gap_words(landing.clearance)}: "
+            f"{'hit' if landing.hit else 'miss'}")
 
 
 def _rolls_text(rolls) -> str:
@@ -113,12 +117,14 @@ class ScatterRuleset(ModularRuleset):
                                          f"{_inches(after.moved)}"))
             if expect.clearance is not None and not _within(after.clearance, expect.clearance, tol):
                 problems.append(Mismatch(("clearance",), float(expect.clearance), round(after.clearance, 4),
-                                         f"after deviating the template should be {_gap_words(float(expect.clearance))}, "
+                                         "after deviating the template should be "
+                                         f"{_gap_words(float(expect.clearance))}, "
                                          f"but it is {_gap_words(after.clearance)}"))
         if expect.start_clearance is not None and not _within(after.start_clearance, expect.start_clearance, tol):
             problems.append(Mismatch(("start_clearance",), float(expect.start_clearance),
                                      round(after.start_clearance, 4),
-                                     f"before deviating the template should be {_gap_words(float(expect.start_clearance))}, "
+                                     "before deviating the template should be "
+                                     f"{_gap_words(float(expect.start_clearance))}, "
                                      f"but it is {_gap_words(after.start_clearance)}"))
         if odds:
             if expect.probability is not None and expect.probability != after.probability:
@@ -150,7 +156,7 @@ class ScatterRuleset(ModularRuleset):
         after = outcome.after
         side = outcome.reading.get("side", "clockwise") if outcome.reading else "clockwise"
         aim = ("at a target in range" if before.on_target
-               else f"{decimal_text(before.short_distance, 4)} in short"
+               else f"{decimal_text(before.short_distance or 0, 4)} in short"
                + (" (figure plus base radius)" if before.short_plus_base_radius else ""))
         first = after.landings[0] if isinstance(after, Odds) else after
         lines = [f"shot: {before.aoe}-inch template, {before.base} mm base, {aim}, "
@@ -161,7 +167,7 @@ class ScatterRuleset(ModularRuleset):
             lines.append(self.summarise(before, outcome))
             for landing in after.landings:
                 x, y = landing.point.floats()
-                lines.append(f"  {landing.roll.distance}-{landing.roll.direction}: lands at "
+                lines.append(f"  {landing.rolled.distance}-{landing.rolled.direction}: lands at "
                              f"[{decimal_text(x, 3)}, {decimal_text(y, 3)}], {'hit' if landing.hit else 'miss'}"
                              + (" (touching)" if landing.touching else ""))
         else:

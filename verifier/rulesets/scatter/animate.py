@@ -78,8 +78,8 @@ def _steps_odds(shot: Shot, odds: Odds, reading, view: vd.PlaneView):
               _panel_odds(shot, odds, reading, view, 0, None))]
     so_far = 0
     for face in DIE_FACES:
-        mine = [landing for landing in odds.landings if landing.roll.direction == face]
-        hits = [landing.roll for landing in mine if landing.hit]
+        mine = [landing for landing in odds.landings if landing.rolled.direction == face]
+        hits = [landing.rolled for landing in mine if landing.hit]
         so_far += len(hits)
         words = direction_words(face, reading["side"])
         steps.append((f"direction {face} ({words}): {len(hits)} of its 6 distances hit, {so_far} so far",
@@ -112,7 +112,7 @@ def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | 
         groups = [group for _, group in _spot_groups(outcome.after)]
         key = _key_entries(s, True, groups)
     else:
-        roll = actions if isinstance(actions, Roll) else outcome.after.roll
+        roll = actions if isinstance(actions, Roll) else outcome.after.rolled
         steps = _steps_one_roll(shot, roll, outcome, reading, view)
         key = _key_entries(s, False, [outcome.after])
     fs = font_size * s
@@ -129,7 +129,7 @@ def describe_scene(shot: Shot, actions: Actions) -> str:
         aim = (f"aimed at a target in range {decimal_text(shot.from_attacker, 2)} inches from the attacker, so "
                f"deviation starts on the target's centre")
     else:
-        short = f"{decimal_text(shot.short, 3)} inches"
+        short = f"{decimal_text(shot.short or 0, 3)} inches"
         if shot.short_plus_base_radius:
             short += f" plus the base radius ({decimal_text(shot.base_radius, 2)} in)"
         aim = (f"fired at the weapon's range of {decimal_text(shot.from_attacker, 2)} inches, falling {short} "

@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -306,9 +307,9 @@ def _panel_after(shot: Shot, landing: Landing, reading: Mapping[str, str], view:
 
 
 def _uncapped_point(landing: Landing, reading: Mapping[str, str]) -> Inches:
-    vx, vy = direction_vector(landing.roll.direction, reading["side"]).floats()
+    vx, vy = direction_vector(landing.rolled.direction, reading["side"]).floats()
     sx, sy = landing.start.floats()
-    return (sx + vx * landing.roll.distance, sy + vy * landing.roll.distance)
+    return (sx + vx * landing.rolled.distance, sy + vy * landing.rolled.distance)
 
 
 def _paint_uncapped(sheet: _Sheet, landing: Landing, reading: Mapping[str, str]) -> None:
@@ -320,15 +321,15 @@ def _paint_uncapped(sheet: _Sheet, landing: Landing, reading: Mapping[str, str])
     draw.line([(b[0] - k, b[1] - k), (b[0] + k, b[1] + k)], fill=ATTACK, width=2 * s)
     draw.line([(b[0] - k, b[1] + k), (b[0] + k, b[1] - k)], fill=ATTACK, width=2 * s)
     sheet.placer.block_circle(b, k * 1.5)
-    sheet.label(b, f"the die's {landing.roll.distance} in, capped", fill=vd.MUTED, size=10, clearance=8 * s,
-                angles=(0, 180, 35, -35, 145, -145), shorter=(f"the die's {landing.roll.distance} in,\ncapped",))
+    sheet.label(b, f"the die's {landing.rolled.distance} in, capped", fill=vd.MUTED, size=10, clearance=8 * s,
+                angles=(0, 180, 35, -35, 145, -145), shorter=(f"the die's {landing.rolled.distance} in,\ncapped",))
 
 
 def _spot_groups(odds: Odds, upto: int = 6) -> list[tuple[Inches, list[Landing]]]:
     """Landing spots of the rolls with direction faces 1..``upto``, rolls on one spot together."""
     groups: dict[tuple, list[Landing]] = {}
     for landing in odds.landings:
-        if landing.roll.direction <= upto:
+        if landing.rolled.direction <= upto:
             groups.setdefault(landing.point.key(), []).append(landing)
     return [(group[0].point.floats(), group) for group in groups.values()]
 
@@ -355,9 +356,9 @@ def _panel_odds(shot: Shot, odds: Odds, reading: Mapping[str, str], view: vd.Pla
     _paint_rose(sheet, start, farthest, reading["side"], focus)
     origin = view.px(start)
     for centre, group in spots:
-        mine = [landing for landing in group if landing.roll.direction <= upto]
+        mine = [landing for landing in group if landing.rolled.direction <= upto]
         if mine:
-            _paint_spot(sheet.draw, centre, group[0].hit, min(x.roll.distance for x in mine), len(mine), s)
+            _paint_spot(sheet.draw, centre, group[0].hit, min(x.rolled.distance for x in mine), len(mine), s)
             if len(mine) > 1:
                 sheet.label(centre, f"x{len(mine)}", size=9, clearance=_spot_radius(len(mine), s) + s,
                             angles=_outside(origin, centre), hug=True)
@@ -459,7 +460,7 @@ def _glyph_spot(hit: bool, s: int, count: int = 1):
 def _aim_words(shot: Shot, reading: Mapping[str, str]) -> str:
     if shot.on_target:
         return "at a target in range: the template starts on the target's centre"
-    figure = f"{decimal_text(shot.short, 3)} in"
+    figure = f"{decimal_text(shot.short or 0, 3)} in"
     if shot.short_plus_base_radius:
         figure += f" + the base radius ({decimal_text(shot.base_radius, 2)} in)"
     measure = "to the base's centre" if reading["distance"] == "centre" else "to the base's edge"
@@ -487,7 +488,8 @@ def _contact_words(landing: Landing, reading: Mapping[str, str]) -> str:
     return f"centres {distance} in apart, farther than {reach}: a gap of {decimal_text(landing.clearance, 2)} in"
 
 
-def _key_entries(s: int, odds: bool, landings: Sequence[Landing] = ()) -> list[vd.LegendEntry]:
+def _key_entries(s: int, odds: bool, landings: Sequence[Any] = ()) -> list[vd.LegendEntry]:
+    """``landings`` are Landing values, or with ``odds`` groups of them that share a spot."""
     entries = [vd.LegendEntry(_glyph_disc(BASE, s), "target's base", "to scale; grid lines 1 inch apart")]
     if not odds:
         entries.append(vd.LegendEntry(_glyph_disc(TEMPLATE, s), "AOE template", "where it lands"))
@@ -523,7 +525,7 @@ def _glyph_touch(s: int):
 
 
 def _roll_entries(shot: Shot, landing: Landing, reading: Mapping[str, str], outcome: Outcome) -> list[vd.LegendEntry]:
-    roll = landing.roll
+    roll = landing.rolled
     used = [c.clause for c in outcome.provenance.get("template", ()) + outcome.provenance.get("target", ())
             if c.clause]
     return [vd.LegendEntry(None, "Aimed", _aim_words(shot, reading)),
@@ -537,8 +539,8 @@ def _roll_entries(shot: Shot, landing: Landing, reading: Mapping[str, str], outc
 
 
 def _odds_entries(shot: Shot, odds: Odds, reading: Mapping[str, str]) -> list[vd.LegendEntry]:
-    hits = [landing.roll for landing in odds.landings if landing.hit]
-    touching = [landing.roll for landing in odds.landings if landing.touching]
+    hits = [landing.rolled for landing in odds.landings if landing.hit]
+    touching = [landing.rolled for landing in odds.landings if landing.touching]
     entries = [vd.LegendEntry(None, "Aimed", _aim_words(shot, reading)),
                vd.LegendEntry(None, "Chance", f"{odds.hits} of 36 rolls hit: exactly {odds.hits}/36"
                                               + (f" = {fraction_text(odds.probability)}"
@@ -556,10 +558,10 @@ def _caption_lines(shot: Shot, outcome: Outcome) -> list[str]:
     reading = outcome.reading
     after = outcome.after
     if isinstance(after, Odds):
-        hits = [landing.roll for landing in after.landings if landing.hit]
+        hits = [landing.rolled for landing in after.landings if landing.hit]
         return [f"{after.hits} of 36 rolls hit ({fraction_text(after.probability)})",
                 "hitting: " + (", ".join(f"{r.distance}-{r.direction}" for r in hits) or "none")]
-    roll = after.roll
+    roll = after.rolled
     return [f"{'HIT' if after.hit else 'MISS'}: {_contact_words(after, reading)}",
             f"moves {decimal_text(after.moved, 2)} in {direction_words(roll.direction, reading['side'])}; "
             f"{_cap_words(shot, after, reading)}"]
@@ -665,9 +667,10 @@ def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     from .clauses import PUBLISHED_READING
     first = outcomes[0].reading if outcomes and outcomes[0].reading else PUBLISHED_READING
     circles = []
-    for outcome in outcomes or [None]:
-        reading = outcome.reading if outcome is not None and outcome.reading else first
-        circles += _interest(shot, actions, reading, outcome)
+    candidates: list[Outcome | None] = [*outcomes] or [None]
+    for maybe in candidates:
+        reading = maybe.reading if maybe is not None and maybe.reading else first
+        circles += _interest(shot, actions, reading, maybe)
     if target_px is None:
         target_px = {1: 500, 2: 320}.get(len(panels), 260)
     view = _fit(circles, s, target_px=target_px)

@@ -122,6 +122,13 @@ class Landing:
         return self.roll is not None and self.moved < self.roll.distance
 
     @property
+    def rolled(self) -> Roll:
+        """The roll, where the landing is known to have one: the resolver's always do."""
+        if self.roll is None:
+            raise ValueError("this landing was read from an answer that did not echo its roll")
+        return self.roll
+
+    @property
     def centre_distance(self) -> float:
         return math.sqrt(self.distance_squared)
 

@@ -250,7 +250,7 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
                 if st.kind in ("claim", "printed"):
                     odds = resolve(case.before, AllRolls(), case.readings).after
                     extra = (" (hitting rolls, distance-direction: "
-                             + ", ".join(f"{landing.roll.distance}-{landing.roll.direction}"
+                             + ", ".join(f"{landing.rolled.distance}-{landing.rolled.direction}"
                                          for landing in odds.landings if landing.hit) + ")")
                 items.append(("statement against its own reading", (
                     f"**{_example(case)}**: the seed {st.says}, but under the reading the example itself rests on "

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
-from .model import Scene, Turn
-from .parse import (ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions,
-                    parse_before, parse_expect)
 from .interchange import OUTCOME_SCHEMA, outcome_from_json
+from .model import Scene, Turn
+from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
 
 _ORDERED_EVENTS = ("bump", "push")
@@ -87,7 +87,7 @@ class YppRuleset(ModularRuleset):
             return (round_no, kind, tuple(ships) if kind in _ORDERED_EVENTS else tuple(sorted(ships)))
 
         actual = Counter(key(e.kind, e.pieces, e.round) for e in outcome.events)
-        wanted = Counter()
+        wanted: Counter[tuple] = Counter()
         for event in expect.events:
             k = key(event.kind, event.ships, event.round)
             wanted[k] += 1

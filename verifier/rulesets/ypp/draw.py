@@ -174,7 +174,7 @@ def _states(scene: Scene, outcome: Outcome) -> list[tuple[Frame, State]]:
     return frames
 
 
-def _tracks(states: list[tuple[str, State]]) -> dict[str, list[Tile]]:
+def _tracks(states: list[tuple[Frame, State]]) -> dict[str, list[Tile]]:
     tracks: dict[str, list[Tile]] = {}
     for _, state in states:
         for name, (tile, _) in state.items():
@@ -195,7 +195,7 @@ class _Mark:
     where: Tile | None = None  # the tile named in the words (rock, push destination)
 
 
-def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
+def _phase_states(states: list[tuple[Frame, State]], round_no: int, phase: str
                   ) -> tuple[State, State | None, State]:
     """The state before a phase, after its first step (if recorded), and after it."""
     inside = [i for i, (f, _) in enumerate(states) if (f.round, f.phase) == (round_no, phase)]
@@ -206,7 +206,7 @@ def _phase_states(states: list[tuple[str, State]], round_no: int, phase: str
     return states[max(first - 1, 0)][1], step1, states[last][1]
 
 
-def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[str, State]]) -> list[_Mark]:
+def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[Frame, State]]) -> list[_Mark]:
     """Where each event is drawn. Collisions over a tile both ships claimed sit on that
     tile; other collisions, bumps, rocks and edges sit on the border between the ship
     and what stopped it; a push is an arrow from the pushed ship's old tile to its new one."""
@@ -525,6 +525,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
     placer = vd.LabelPlacer(gap=0)
     for m in marks:
         if m.kind == "push":
+            assert m.start is not None and m.end is not None  # every push mark has both
             # A fat hollow arrow beside the pushed ship's track, from its old tile to its new one.
             (ax, ay), (bx, by) = view.centre(m.start), view.centre(m.end)
             ux, uy = vd.unit(bx - ax, by - ay)
@@ -536,6 +537,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
             vd.badge(draw, a, str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
                      outline=vd.INK, width=style.px(1))
             continue
+        assert m.at is not None  # every bang mark has a centre
         key = (round(m.at[0] * 4), round(m.at[1] * 4))
         repeat = used.get(key, 0)
         used[key] = repeat + 1
@@ -779,7 +781,7 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     beside = legend and vd.legend_beside(images, gap=gap, legend_width=legend_width * s, max_width=max_width * s)
     legends = []
     if legend:
-        width_hint = legend_width * s if beside else max(vd.row_width(images, gap), 560 * s)
+        width_hint = legend_width * s if beside else int(max(vd.row_width(images, gap), 560 * s))
         present = {m.kind for ms in all_marks for m in ms}
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
                                     max_width=width_hint, padding=0))
