@@ -18,7 +18,7 @@ from typing import Any
 
 from . import __version__
 from .adapter import PROTOCOL, supports_protocol
-from .case import Case, find_case_files, load_case
+from .case import Case, CaseStatus, find_case_files, load_case
 from .errors import CaseError, CaseErrors, Location, VerifierError
 
 FORMAT = "verifier-cases/1"
@@ -55,7 +55,7 @@ def case_json(case: Case) -> dict[str, Any]:
         entry["expect"] = data["expect"]
     if "outcomes" in data:
         entry["outcomes"] = data["outcomes"]
-    entry["checkable"] = supports_protocol(case.ruleset) and case.status != "needs-ruling"
+    entry["checkable"] = supports_protocol(case.ruleset) and case.status is not CaseStatus.NEEDS_RULING
     return entry
 
 

@@ -9,14 +9,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
-from .case import find_case_files, load_case
+from .case import CaseStatus, find_case_files, load_case
 from .errors import VerifierError
 from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
-from .ruleset import Outcome, ReportSection, Ruleset
+from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .snapshots import png_bytes
 
 
@@ -54,9 +54,9 @@ def finding_question(ruleset: Ruleset, finding: Finding) -> str:
     for point in ruleset.reading_points:
         if point.name == finding.point:
             return point.question
-    if finding.kind == "order":
+    if finding.kind is FindingKind.ORDER:
         return "Does the outcome depend on the order in which pieces are listed or processed?"
-    if finding.kind == "symmetry":
+    if finding.kind is FindingKind.SYMMETRY:
         return "Should turning or mirroring the whole scene change the outcome only by the same turn or mirror?"
     return "Which outcome does the rule intend?"
 
@@ -77,7 +77,7 @@ def finding_title(finding: Finding) -> str:
 @dataclass
 class WrittenFinding:
     finding: Finding
-    status: str  # open | resolved
+    status: Literal["open", "resolved"]
     case_file: Path
     diagram: Path
     kept_existing: bool
@@ -94,7 +94,7 @@ def rulings(ruleset: Ruleset, folders: list[Path]) -> dict[str, str]:
             case = load_case(path)
         except VerifierError:
             continue  # 'verifier check' reports broken files; here they just do not count
-        if case.ruleset is ruleset and case.finding and case.status == "ruled":
+        if case.ruleset is ruleset and case.finding and case.status is CaseStatus.RULED:
             found[case.finding["fingerprint"]] = str(path)
     return found
 
@@ -117,7 +117,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
             "id": name,
             "title": finding_title(finding),
             "ruleset": ruleset.key,
-            "status": "needs-ruling",
+            "status": str(CaseStatus.NEEDS_RULING),
             "source": {"seed": first.seed if first else "(explorer)",
                        "section": first.section if first else "(no single clause)",
                        "example": "found by verifier explore"},

@@ -322,7 +322,7 @@ def failure_report(case: Case, result: CaseResult) -> str:
                          str(location.line or "")])
         text += ["", "differences (expected vs actual):", *_table(rows)]
         text += ["", "in words:"] + [f"  {m.message}" for m in mismatches]
-    others = [p for p in result.problems if p.kind not in ("mismatch", "artifacts")]
+    others = [p for p in result.problems if p.kind not in (ProblemKind.MISMATCH, ProblemKind.ARTIFACTS)]
     if others:
         text += ["", "problems:"] + [f"  {p}" for p in others]
     text += _provenance(case, result)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from .case import Case, find_case_files, load_case
+from .case import Case, CaseStatus, find_case_files, load_case
 from .errors import CaseError, CaseErrors, Location, VerifierError
 from .ruleset import Outcome
 from .snapshots import SnapshotResult, SnapshotStore
@@ -99,7 +99,7 @@ def check_open_case(case: Case) -> CaseResult:
 
 
 def check_case(case: Case, options: RunOptions) -> CaseResult:
-    if case.status == "needs-ruling":
+    if case.status is CaseStatus.NEEDS_RULING:
         return check_open_case(case)
     start = time.perf_counter()
     ruleset = case.ruleset

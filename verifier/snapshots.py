@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image, ImageChops
 
@@ -73,9 +74,12 @@ def diff_image(expected: Image.Image, actual: Image.Image) -> Image.Image:
     return faded
 
 
+SnapshotStatus = Literal["match", "mismatch", "missing", "written"]
+
+
 @dataclass(frozen=True)
 class SnapshotResult:
-    status: str  # "match", "mismatch", "missing", "written"
+    status: SnapshotStatus
     path: Path
     message: str
     artifacts: tuple[Path, ...] = ()
