@@ -1,0 +1,335 @@
+"""Armada: Star Wars: Armada ship movement with the maneuver tool (seed 003), on a
+continuous plane in millimetres."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from ...errors import ImplementationError
+from ...kit.geometry import Pose
+from ...kit.modular import ModularRuleset
+from ...ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
+from .clauses import CLAUSES, READING_POINTS
+from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene
+from .parse import (
+    ACTIONS_SCHEMA,
+    BEFORE_SCHEMA,
+    EVENT_KINDS,
+    EXPECT_SCHEMA,
+    Expectation,
+    parse_expect,
+    parse_maneuvers,
+    parse_scene,
+)
+from .resolver import resolve
+
+_POSE_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3,
+              "description": "[x, y, heading] in mm and compass degrees"}
+OUTCOME_SCHEMA = {
+    "type": "object", "required": ["ships", "events"],
+    "description": "An armada outcome: how every ship ends, what each maneuver did, and what happened. Fields "
+                   "not named here are allowed and ignored.",
+    "properties": {
+        "ships": {"type": "object", "description": "every ship of the scene",
+                  "additionalProperties": {
+                      "type": "object", "required": ["at", "heading"],
+                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
+                                            "maxItems": 2},
+                                     "heading": {"type": "number"}, "speed": {"type": "integer"},
+                                     "damage": {"type": "integer"}, "destroyed": {"type": "boolean"}}}},
+        "moves": {"type": "array", "description": "per maneuver, in order",
+                  "items": {"type": "object", "required": ["ship", "speed"],
+                            "properties": {
+                                "ship": {"type": "string"}, "speed": {"type": "integer"},
+                                "side": {"enum": [*SIDES, None]}, "switched": {"type": "boolean"},
+                                "end": _POSE_JSON,
+                                "tool": {"type": "array", "items": _POSE_JSON,
+                                         "description": "the tool's pose after every joint: starting guides, "
+                                                        "joints, final guides"},
+                                "attempts": {"type": "array", "items": {"type": "object"}},
+                                "choice": {"type": "object", "description": "the other side, when the owner's "
+                                                                            "choice was open"}}}},
+        "events": {"type": "array", "items": {"type": "object", "required": ["kind", "pieces"],
+                                              "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                                                             "pieces": {"type": "array",
+                                                                        "items": {"type": "string"}}}}},
+        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    },
+}
+
+PAGE_NOTES = (
+    "Each example is drawn to scale from above, north up, with the play area's millimetres along its edges. A "
+    "base is a rotated rectangle in its ship's colour, its front edge drawn thick, with the ship's name beside it. "
+    "In the After panel the ship's start is a faint dashed ghost, the maneuver tool is drawn grey where it was "
+    "inserted, piece by piece, with the clicks written at each joint, and the ship stands where it was finally set "
+    "down. A placement at a higher speed that had to be given up is a fainter ghost labelled with its speed. "
+    "Overlaps are shaded red; a numbered star marks each damage card; a dotted line shows the range measured to "
+    "the closest overlapped ship; a destroyed ship is crossed out. Squadrons are circles, obstacles hatched grey "
+    "polygons. Examples with several maneuvers also play step by step.")
+
+
+def _r(value: float) -> float:
+    return round(value + 0.0, 2)
+
+
+def _pose_text(pose: Pose) -> str:
+    return f"[{_r(pose.x):g}, {_r(pose.y):g}] heading {_r(pose.heading):g}"
+
+
+def _heading_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 360
+    return min(d, 360 - d)
+
+
+def event_text(kind: str, pieces: tuple[str, ...]) -> str:
+    words = {"switch": "{0}: the tool goes to the other side", "overlap": "{0} would overlap {1}",
+             "closest": "{1} is the closest ship {0} overlapped", "damage": "{0} takes a facedown damage card",
+             "destroyed": "{0} ends partly outside the play area and is destroyed",
+             "obstacle": "{0} ends on obstacle {1}", "squadron": "{0} ends on squadron {1}, set aside",
+             "yaw-back": "{0}'s yaw would overlap a ship: it stays, at speed 0",
+             "open-side": "{0} clears the tool on both sides: the owner chooses",
+             "still": "{0} makes a 0-speed maneuver and stays"}
+    return words[kind].format(*pieces, "", "")
+
+
+def _event_key(kind: str, pieces: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    return kind, tuple(pieces)
+
+
+class ArmadaRuleset(ModularRuleset):
+    key = "armada"
+    title = "Star Wars: Armada ship movement: the maneuver tool, overlaps and 0-speed yaw"
+    drawing = "verifier.rulesets.armada.draw"
+    animation = "verifier.rulesets.armada.animate"
+    explorer = "verifier.rulesets.armada.explore"
+    capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
+                              Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
+                              Capability.BENCHMARKS})
+    clauses = CLAUSES
+    reading_points = READING_POINTS
+    before_schema = BEFORE_SCHEMA
+    actions_schema = ACTIONS_SCHEMA
+    expect_schema = EXPECT_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
+
+    def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
+        scene = parse_scene(doc, before_path)
+        maneuvers = parse_maneuvers(doc, actions_path, scene)
+        expect = parse_expect(doc, expect_path, scene, maneuvers) if expect_path is not None else None
+        return scene, maneuvers, expect
+
+    def resolve(self, before: Scene, actions: Maneuvers, reading: Mapping[str, str]) -> Outcome:
+        return resolve(before, actions, reading)
+
+    def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
+        after: Result = outcome.after
+        tol = expect.tolerance
+        problems: list[Mismatch] = []
+        listed = {e.name: e for e in expect.ships}
+        for ship in after.ships:
+            start = before.ship(ship.name)
+            want = listed.get(ship.name)
+            if want is None:
+                if (math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)) > tol
+                        or _heading_gap(ship.pose.heading, start.pose.heading) > tol
+                        or ship.damage != start.damage or ship.destroyed):
+                    problems.append(Mismatch(("ships",), None, ship.name,
+                                             f"{ship.name} is not listed, so it should stay at "
+                                             f"{_pose_text(start.pose)} unharmed, but ends at {_pose_text(ship.pose)}"
+                                             f" with {ship.damage} damage" + (", destroyed" if ship.destroyed else "")))
+                continue
+            path = ("ships", ship.name)
+            if want.at is not None and math.dist(want.at, (ship.pose.x, ship.pose.y)) > tol:
+                problems.append(Mismatch(path + ("at",), list(want.at), [_r(ship.pose.x), _r(ship.pose.y)],
+                                         f"{ship.name} should end at [{want.at[0]:g}, {want.at[1]:g}] but ends at "
+                                         f"[{_r(ship.pose.x):g}, {_r(ship.pose.y):g}]"))
+            if want.heading is not None and _heading_gap(want.heading, ship.pose.heading) > tol:
+                problems.append(Mismatch(path + ("heading",), want.heading, _r(ship.pose.heading),
+                                         f"{ship.name} should end facing {want.heading:g} but faces "
+                                         f"{_r(ship.pose.heading):g}"))
+            for name, got in (("speed", ship.speed), ("damage", ship.damage), ("destroyed", ship.destroyed)):
+                wanted = getattr(want, name)
+                if wanted is not None and wanted != got:
+                    problems.append(Mismatch(path + (name,), wanted, got,
+                                             f"{ship.name} should end with {name} {wanted} but has {got}"))
+        for i, (speed, side, switched) in enumerate(expect.moves):
+            move = after.moves[i] if i < len(after.moves) else None
+            if move is None:
+                problems.append(Mismatch(("moves", i), "a maneuver", None, f"maneuver {i + 1} was not made"))
+                continue
+            got_side = move.side or "none"
+            checks: tuple[tuple[str, object, object], ...] = (
+                ("speed", speed, move.speed), ("side", side, got_side), ("switched", switched, move.switched))
+            for field_name, wanted_value, got_value in checks:
+                if wanted_value is not None and wanted_value != got_value:
+                    problems.append(Mismatch(("moves", i, field_name), wanted_value, got_value,
+                                             f"maneuver {i + 1} ({move.ship}) should have {field_name} "
+                                             f"{wanted_value} but has {got_value}"))
+        alternative = after.moves[-1].alternative if after.moves else None
+        if expect.choice is not None:
+            side, at, heading = expect.choice
+            if alternative is None:
+                problems.append(Mismatch(("choice",), side, None, "the last maneuver should leave the owner a choice "
+                                                                  "of sides, but only one side is possible"))
+            elif (alternative.side != side or math.dist(at, (alternative.end.x, alternative.end.y)) > tol
+                  or _heading_gap(heading, alternative.end.heading) > tol):
+                problems.append(Mismatch(("choice",), [side, list(at), heading],
+                                         [alternative.side, [_r(alternative.end.x), _r(alternative.end.y)],
+                                          _r(alternative.end.heading)],
+                                         f"on the {side} side the ship should end at [{at[0]:g}, {at[1]:g}] heading "
+                                         f"{heading:g}, but ends at {_pose_text(alternative.end)} "
+                                         f"({alternative.side})"))
+        elif alternative is not None:
+            problems.append(Mismatch(("choice",), None, alternative.side,
+                                     f"the owner may also choose the {alternative.side} side (ending at "
+                                     f"{_pose_text(alternative.end)}), which the case does not list"))
+        problems += self._compare_events(expect, outcome)
+        return problems
+
+    @staticmethod
+    def _compare_events(expect: Expectation, outcome: Outcome) -> list[Mismatch]:
+        problems = []
+        wanted = Counter(_event_key(*e) for e in expect.events)
+        actual = Counter(_event_key(e.kind, e.pieces) for e in outcome.events)
+        for i, (kind, pieces) in enumerate(expect.events):
+            if actual[_event_key(kind, pieces)] <= 0:
+                problems.append(Mismatch(("events", i), event_text(kind, pieces), None,
+                                         f"expected event did not happen: {event_text(kind, pieces)}"))
+            actual[_event_key(kind, pieces)] -= 1
+        for e in outcome.events:
+            if wanted[_event_key(e.kind, e.pieces)] <= 0:
+                problems.append(Mismatch(("events",), None, event_text(e.kind, e.pieces),
+                                         f"unexpected event: {event_text(e.kind, e.pieces)} [{e.clause}]"))
+            wanted[_event_key(e.kind, e.pieces)] -= 1
+        return problems
+
+    def describe(self, before: Scene, actions: Maneuvers, outcome: Outcome) -> str:
+        after: Result = outcome.after
+        lines = []
+        for n, move in enumerate(after.moves, 1):
+            lines.append(f"maneuver {n}: {move.ship} from {_pose_text(move.start)}")
+            lines += [f"  {_attempt_text(a, move)}" for a in move.attempts]
+            lines.append(f"  ends at {_pose_text(move.end)}, speed {move.speed}, tool "
+                         f"{move.side or 'not used'}{' (switched)' if move.switched else ''}")
+            if move.tool is not None:
+                lines.append("  tool: " + " -> ".join(_pose_text(j) for j in move.tool.joints))
+            if move.distances:
+                lines.append("  ranges from the final position: " + ", ".join(f"{n} {r:.2f} mm"
+                                                                             for n, r in move.distances))
+            if move.alternative is not None:
+                alt = move.alternative
+                lines.append(f"  or, on the {alt.side} side: ends at {_pose_text(alt.end)}, speed {alt.speed}")
+        for ship in after.ships:
+            lines.append(f"{ship.name}: {_pose_text(ship.pose)}, speed {ship.speed}, damage {ship.damage}"
+                         + (", destroyed" if ship.destroyed else ""))
+            lines += [f"    {cause}" for cause in outcome.provenance.get(ship.name, ())]
+        lines.append("events:" if outcome.events else "events: none")
+        lines += [f"  {event_text(e.kind, e.pieces)}  [{e.clause}]" for e in outcome.events]
+        return "\n".join(lines)
+
+    def summarise(self, before: Scene, outcome: Outcome) -> str:
+        after: Result = outcome.after
+        said = []
+        for move in after.moves:
+            words = f"{move.ship} ends at {_pose_text(move.end)} at speed {move.speed}"
+            if move.side:
+                words += f", tool on the {move.side}"
+            if move.alternative is not None:
+                words += f" (or the {move.alternative.side}: {_pose_text(move.alternative.end)})"
+            said.append(words)
+        events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
+        return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."
+
+    # --- Capability.INTERCHANGE --------------------------------------------------------------
+
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        after: Result = outcome.after
+        return {
+            "ships": {s.name: {"at": [_r(s.pose.x), _r(s.pose.y)], "heading": _r(s.pose.heading), "speed": s.speed,
+                               "damage": s.damage, "destroyed": s.destroyed} for s in after.ships},
+            "moves": [_move_json(m) for m in after.moves],
+            "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause} for e in outcome.events],
+            "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()},
+        }
+
+    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
+        names = {s.name for s in before.ships}
+        given = set(data["ships"])
+        if given != names:
+            raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
+                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
+        pieces = names | {q.name for q in before.squadrons} | {o.name for o in before.obstacles}
+        for event in data["events"]:
+            if not set(event["pieces"]) <= pieces:
+                raise ImplementationError(f"the answer's event {event} names pieces the scene lacks")
+        ships = []
+        for ship in sorted(before.ships, key=lambda s: s.name):
+            got = data["ships"][ship.name]
+            pose = Pose(float(got["at"][0]), float(got["at"][1]), float(got["heading"]))
+            ships.append(replace(ship, pose=pose, speed=int(got.get("speed", ship.speed)),
+                                 damage=int(got.get("damage", ship.damage)),
+                                 destroyed=bool(got.get("destroyed", False))))
+        moves = []
+        for m in data.get("moves", ()):
+            if m["ship"] not in names:
+                raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
+            moves.append(_move_from_json(m, before))
+        events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data["events"])
+        provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
+        return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
+
+    # --- the rest ------------------------------------------------------------------------------
+
+    def page_notes(self) -> str:
+        return PAGE_NOTES
+
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        from .explore import SUITES
+        return SUITES
+
+
+def _attempt_text(attempt: Attempt, move: Move) -> str:
+    what = []
+    if attempt.ships:
+        what.append("overlaps " + ", ".join(attempt.ships))
+    if attempt.squadrons:
+        what.append("overlaps squadron " + ", ".join(attempt.squadrons))
+    if attempt.tool:
+        what.append("overlaps the tool")
+    return (f"attempt at speed {attempt.speed} ({move.side or 'no tool'} side): {_pose_text(attempt.pose)}"
+            f" - {'; '.join(what) or 'clear'}")
+
+
+def _pose_json(pose: Pose) -> list[float]:
+    return [_r(pose.x), _r(pose.y), _r(pose.heading)]
+
+
+def _move_json(move: Move) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "ship": move.ship, "speed": move.speed, "side": move.side, "switched": move.switched,
+        "end": _pose_json(move.end), "tool": [_pose_json(j) for j in move.tool.joints] if move.tool else [],
+        "attempts": [{"speed": a.speed, "at": _pose_json(a.pose), "ships": list(a.ships),
+                      "squadrons": list(a.squadrons), "tool": a.tool} for a in move.attempts],
+        "damaged": list(move.damaged), "destroyed": move.destroyed}
+    if move.alternative is not None:
+        data["choice"] = _move_json(move.alternative)
+    return data
+
+
+def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
+    x, y, h = data.get("end") or (0.0, 0.0, 0.0)
+    end = Pose(float(x), float(y), float(h))
+    start = before.ship(data["ship"]).pose
+    alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, before) if data.get("choice") else None
+    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), None, (), bool(data.get("switched")),
+                alternative=alternative)
+
+
+RULESET = ArmadaRuleset()
+
+__all__ = ["RULESET", "ArmadaRuleset"]

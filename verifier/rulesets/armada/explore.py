@@ -1,0 +1,315 @@
+"""What the explorer needs (Capability.SEARCH, FINDINGS, EXHAUSTIVE), and the benchmark
+suite (Capability.BENCHMARKS). ``ArmadaRuleset`` forwards to these functions by name."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ...kit.geometry import Pose
+from ...ruleset import BenchSettings, BenchSuite, Outcome, Transform
+from .model import (
+    PLAY_AREA,
+    SHIP_TYPES,
+    TOOL_MODELS,
+    Maneuver,
+    Maneuvers,
+    Obstacle,
+    Result,
+    Scene,
+    Ship,
+    Squadron,
+)
+from .resolver import resolve
+from .tool import inserted, overlaps, placed, round_contact
+
+# --- Capability.SEARCH ---------------------------------------------------------------------
+
+
+def _pose_key(pose: Pose) -> tuple[float, float, float]:
+    return (round(pose.x, 3) + 0.0, round(pose.y, 3) + 0.0, round(pose.heading, 3) % 360)
+
+
+def outcome_key(outcome: Outcome) -> tuple:
+    """Where every ship ends (to a thousandth of a mm), its dial, damage and fate, the other
+    side's end where the owner's choice was open, and what happened."""
+    after: Result = outcome.after
+    ships = tuple((s.name, *_pose_key(s.pose), s.speed, s.damage, s.destroyed) for s in after.ships)
+    choices = tuple((m.ship, m.alternative.side, *_pose_key(m.alternative.end)) for m in after.moves
+                    if m.alternative is not None)
+    return ships, choices, tuple(sorted((e.kind, e.pieces) for e in outcome.events))
+
+
+def _legal_course(kind, speed: int, draw: Any) -> tuple[int, ...]:
+    if speed == 0:
+        return ()
+    return tuple(draw(st.integers(-limit, limit)) for limit in kind.chart[speed - 1])
+
+
+def _fits(scene_w: float, scene_h: float, ship: Ship, others: list[Ship]) -> bool:
+    x0, y0, x1, y1 = ship.base.bounds
+    if x0 < 0 or y0 < 0 or x1 > scene_w or y1 > scene_h:
+        return False
+    return not any(overlaps(ship.base, o.base) for o in others)
+
+
+@st.composite
+def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
+    """A moving ship, with other ships, a squadron or an obstacle set near where its course
+    would take it, often near an edge; headings and positions on a 5 mm and 22.5 degree
+    lattice so that bases often just touch."""
+    width = height = PLAY_AREA
+    types = sorted(SHIP_TYPES)
+    kind = SHIP_TYPES[draw(st.sampled_from(types))]
+    speed = draw(st.integers(0, kind.max_speed))
+    near_edge = draw(st.booleans())
+    x = draw(st.integers(12, 170)) * 5.0 if near_edge else draw(st.integers(50, 130)) * 5.0
+    y = draw(st.integers(12, 170)) * 5.0 if near_edge else draw(st.integers(50, 130)) * 5.0
+    heading = draw(st.integers(0, 15)) * 22.5
+    mover = Ship("a", "red", kind, Pose(x, y, heading), speed)
+    if not _fits(width, height, mover, []):
+        mover = Ship("a", "red", kind, Pose(457.0, 457.0, heading), speed)
+    course = _legal_course(kind, speed, draw)
+    yaw = draw(st.sampled_from((0, 1, -1, 2, -2))) if speed == 0 else 0
+    side = draw(st.sampled_from(("port", "starboard", None))) if speed else None
+    tool = TOOL_MODELS["model-a"]
+    target = placed(mover, tool, inserted(mover, tool, side or "starboard", course), speed) if speed else mover.pose
+    ships = [mover]
+    for name in "bc"[: draw(st.integers(0, 2))]:
+        other_kind = SHIP_TYPES[draw(st.sampled_from(types))]
+        pose = Pose(round(target.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
+                    round(target.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
+        other = Ship(name, "blue", other_kind, pose, 0)
+        if _fits(width, height, other, ships):
+            ships.append(other)
+    squadrons = []
+    if draw(st.booleans()):
+        at = (round(target.x) + draw(st.integers(-12, 12)) * 5.0, round(target.y) + draw(st.integers(-12, 12)) * 5.0)
+        squadron = Squadron("s", "blue", at, 20.0)
+        inside = 20 <= at[0] <= width - 20 and 20 <= at[1] <= height - 20
+        if inside and not any(round_contact(at, 20.0, s.base).value == "overlapping" for s in ships):
+            squadrons.append(squadron)
+    obstacles = []
+    if draw(st.booleans()):
+        ox, oy = round(target.x) + draw(st.integers(-10, 10)) * 5.0, round(target.y) + draw(st.integers(-10, 10)) * 5.0
+        r = draw(st.integers(3, 8)) * 5.0
+        obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r))))
+    maneuvers = (Maneuver("a", course, side, yaw),)
+    return Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles)), maneuvers
+
+
+def strategy() -> Any:
+    return _scenes()
+
+
+def _mirror_pose(pose: Pose, width: float) -> Pose:
+    return Pose(width - pose.x, pose.y, (360 - pose.heading) % 360)
+
+
+def transforms(scene: Scene, maneuvers: Maneuvers) -> list[Transform]:
+    """Listing pieces the other way round changes nothing. Mirroring the play area east-west
+    mirrors every end, with port and starboard and every click swapped (not offered where the
+    owner's side was left open: the first of the two choices is port)."""
+    w = scene.width
+    reordered = replace(scene, ships=scene.ships[::-1], squadrons=scene.squadrons[::-1],
+                        obstacles=scene.obstacles[::-1])
+    found = [Transform("order", "reversed listing", reordered, maneuvers, lambda key: key)]
+    if any(m.side is None and m.speed for m in maneuvers):
+        return found
+    mirrored = replace(
+        scene, ships=tuple(s.at(_mirror_pose(s.pose, w)) for s in scene.ships),
+        squadrons=tuple(Squadron(q.name, q.owner, (w - q.at[0], q.at[1]), q.radius) for q in scene.squadrons),
+        obstacles=tuple(Obstacle(o.name, tuple((w - x, y) for x, y in o.points)) for o in scene.obstacles))
+    flip = {"port": "starboard", "starboard": "port", None: None}
+    moves = tuple(Maneuver(m.ship, tuple(-c for c in m.course), flip[m.side], -m.yaw, m.additional, m.navigate)
+                  for m in maneuvers)
+
+    def mirror_key(key: tuple) -> tuple:
+        ships, choices, events = key
+        return (tuple((n, round(w - x, 3) + 0.0, y, round((360 - h) % 360, 3) % 360, *rest)
+                      for n, x, y, h, *rest in ships), choices, events)
+
+    found.append(Transform("symmetry", "mirror east-west", mirrored, moves, mirror_key))
+    return found
+
+
+def invariant_breaches(scene: Scene, maneuvers: Maneuvers, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+    """What no reading may do: leave two ships overlapping."""
+    after: Result = outcome.after
+    live = [s for s in after.ships if not s.destroyed]
+    return [("two ships end overlapping", (a.name, b.name), "") for a, b in itertools.combinations(live, 2)
+            if overlaps(a.base, b.base)]
+
+
+def simpler(scene: Scene, maneuvers: Maneuvers) -> Iterator[tuple[Scene, Maneuvers]]:
+    """One ship fewer (with its maneuvers), one squadron or obstacle fewer, the last maneuver fewer."""
+    for ship in scene.ships if len(scene.ships) > 1 else ():
+        rest = tuple(m for m in maneuvers if m.ship != ship.name)
+        if rest:
+            yield replace(scene, ships=tuple(s for s in scene.ships if s is not ship)), rest
+    for q in scene.squadrons:
+        yield replace(scene, squadrons=tuple(x for x in scene.squadrons if x is not q)), maneuvers
+    for o in scene.obstacles:
+        yield replace(scene, obstacles=tuple(x for x in scene.obstacles if x is not o)), maneuvers
+    if len(maneuvers) > 1 and maneuvers[-2].side is not None:
+        yield scene, maneuvers[:-1]
+
+
+# --- Capability.FINDINGS -----------------------------------------------------------------------
+
+
+def _n(value: float) -> float | int:
+    value = round(value, 4)
+    return int(value) if float(value).is_integer() else value
+
+
+def case_data(scene: Scene, maneuvers: Maneuvers) -> tuple[dict, dict]:
+    before: dict[str, Any] = {}
+    if (scene.width, scene.height) != (PLAY_AREA, PLAY_AREA):
+        before["area"] = [_n(scene.width), _n(scene.height)]
+    if scene.tool is not None:
+        t = scene.tool
+        before["tool"] = {"step": _n(t.step), "lead": _n(t.lead), "width": _n(t.width), "outside": _n(t.outside),
+                          "behind": _n(t.behind)}
+    own = {s.type.name: s.type for s in scene.ships if SHIP_TYPES.get(s.type.name) != s.type}
+    if own:
+        before["types"] = {n: {"size": k.size, "chart": [list(c) for c in k.chart]} for n, k in own.items()}
+    before["ships"] = {s.name: {"owner": s.owner, "type": s.type.name, "at": [_n(s.pose.x), _n(s.pose.y)],
+                                "heading": _n(s.pose.heading), "speed": s.speed, "damage": s.damage}
+                       for s in scene.ships}
+    if scene.squadrons:
+        before["squadrons"] = {q.name: {"owner": q.owner, "at": [_n(v) for v in q.at], "radius": _n(q.radius)}
+                               for q in scene.squadrons}
+    if scene.obstacles:
+        before["obstacles"] = {o.name: [[_n(x), _n(y)] for x, y in o.points] for o in scene.obstacles}
+    actions = []
+    for m in maneuvers:
+        item: dict[str, Any] = {"ship": m.ship, "course": list(m.course)}
+        if m.side is not None:
+            item["side"] = m.side
+        if m.yaw:
+            item["yaw"] = m.yaw
+        if m.navigate:
+            item["navigate"] = True
+        if m.additional:
+            item["additional"] = True
+        actions.append(item)
+    return before, actions  # type: ignore[return-value]
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    after: Result = outcome.after
+    ships = {}
+    for ship in after.ships:
+        start = scene.ship(ship.name)
+        if ship != start:
+            ships[ship.name] = {"at": [_n(round(ship.pose.x, 2)), _n(round(ship.pose.y, 2))],
+                                "heading": _n(round(ship.pose.heading, 2)), "speed": ship.speed,
+                                "damage": ship.damage, "destroyed": ship.destroyed}
+    data: dict[str, Any] = {}
+    if ships:
+        data["ships"] = ships
+    data["moves"] = [{"speed": m.speed, "side": m.side or "none", "switched": m.switched} for m in after.moves]
+    alternative = after.moves[-1].alternative if after.moves else None
+    if alternative is not None and alternative.side is not None:
+        data["choice"] = {"side": alternative.side, "at": [_n(round(alternative.end.x, 2)),
+                                                           _n(round(alternative.end.y, 2))],
+                          "heading": _n(round(alternative.end.heading, 2))}
+    data["events"] = [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]
+    return data
+
+
+# --- Capability.EXHAUSTIVE ---------------------------------------------------------------------
+
+EXHAUSTIVE_SPACES = {
+    "pair": "a CR90 (small base) at [300, 300] facing north at speed 2 makes every course its chart allows at "
+            "speed 2 (15 courses) with the tool on its starboard side, and a Nebulon-B stands at every point of a "
+            "30 mm lattice ahead of it (x 210..420, y 330..540) facing north, north-east, east or south-east, "
+            "wherever the two bases do not overlap at the start",
+    "yaw": "a CR90 at [300, 300] facing north makes a 0-speed yaw of 1 or 2 clicks either way, and a Nebulon-B "
+           "stands at every point of a 15 mm lattice around it (x 195..405, y 195..405), facing north or east",
+}
+
+
+def _pair() -> list[tuple[Scene, Maneuvers]]:
+    mover = Ship("a", "red", SHIP_TYPES["cr90"], Pose(300.0, 300.0, 0.0), 2)
+    courses = [(c1, c2) for c1 in (-1, 0, 1) for c2 in (-2, -1, 0, 1, 2)]
+    scenes: list[tuple[Scene, Maneuvers]] = []
+    for x, y, h in itertools.product(range(210, 421, 30), range(330, 541, 30), (0.0, 45.0, 90.0, 135.0)):
+        other = Ship("b", "blue", SHIP_TYPES["nebulon-b"], Pose(float(x), float(y), h), 0)
+        if overlaps(mover.base, other.base):
+            continue
+        scene = Scene(PLAY_AREA, PLAY_AREA, (mover, other))
+        scenes += [(scene, (Maneuver("a", course, "starboard"),)) for course in courses]
+    return scenes
+
+
+def _yaw() -> list[tuple[Scene, Maneuvers]]:
+    mover = Ship("a", "red", SHIP_TYPES["cr90"], Pose(300.0, 300.0, 0.0), 0)
+    scenes: list[tuple[Scene, Maneuvers]] = []
+    for x, y, h in itertools.product(range(195, 406, 15), range(195, 406, 15), (0.0, 90.0)):
+        other = Ship("b", "blue", SHIP_TYPES["nebulon-b"], Pose(float(x), float(y), h), 0)
+        if overlaps(mover.base, other.base):
+            continue
+        scene = Scene(PLAY_AREA, PLAY_AREA, (mover, other))
+        scenes += [(scene, (Maneuver("a", (), None, yaw),)) for yaw in (-2, -1, 1, 2)]
+    return scenes
+
+
+def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Maneuvers]]]:
+    if name not in EXHAUSTIVE_SPACES:
+        raise KeyError(name)
+    scenes = _pair() if name == "pair" else _yaw()
+    return len(scenes), iter(scenes)
+
+
+# --- Capability.BENCHMARKS: ``verifier bench --suite armada.maneuvers`` -------------------------
+
+
+def crowd(others: int, maneuvers: int) -> tuple[Scene, Maneuvers]:
+    """``others`` standing ships on a lattice 120 mm apart, and ``maneuvers`` more ships among
+    them that each make a speed-2 maneuver into the crowd (many overlap and drop speed)."""
+    total = others + maneuvers
+    side = int(total ** 0.5) + 1
+    every = max(1, total // maneuvers)
+    ships = []
+    moving: list[Maneuver] = []
+    for i in range(total):
+        row, col = divmod(i, side)
+        mover = i % every == 0 and len(moving) < maneuvers
+        name = f"m{i}" if mover else f"s{i}"
+        ships.append(Ship(name, "red", SHIP_TYPES["cr90"], Pose(80.0 + 120.0 * col, 80.0 + 120.0 * row, 0.0), 2))
+        if mover:
+            moving.append(Maneuver(name, (1, -2) if len(moving) % 2 else (0, 1), "starboard"))
+    width = 160.0 + 120.0 * side
+    return Scene(width, width + 200.0, tuple(ships)), tuple(moving)
+
+
+def _run(settings: BenchSettings) -> dict[str, Any]:
+    from . import RULESET
+    rows = []
+    count = 20 if settings.quick else 50
+    for others in (10, 100, 1_000):
+        scene, moves = crowd(others, count)
+        best = float("inf")
+        for _ in range(settings.repeats or 3):
+            start = time.perf_counter()
+            resolve(scene, moves, RULESET.default_reading)
+            best = min(best, time.perf_counter() - start)
+        rows.append({"others": others, "maneuvers": len(moves), "seconds": best,
+                     "maneuvers_per_second": len(moves) / best})
+    return {"rows": rows}
+
+
+def _table(figures: Any) -> str:
+    return "\n".join(f"{r['maneuvers']} maneuvers among {r['others']:>5,} other ships  {r['seconds'] * 1e3:8.1f} ms  "
+                     f"({r['maneuvers_per_second']:,.0f} maneuvers/s)" for r in figures["rows"])
+
+
+SUITES = (BenchSuite("maneuvers", "maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships "
+                                  "(a spatial index: the cost grows far slower than the crowd)", _run, _table),)

@@ -1,0 +1,358 @@
+"""The armada parts of a case file: JSON Schemas, and parsing into value types with
+one-line located errors for scenes and courses that cannot exist."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import Polygon
+
+from ...errors import SceneError, did_you_mean
+from ...kit.geometry import Contact, Pose
+from ...source import Located
+from .model import (
+    BASE_SIZES,
+    MAX_CLICKS,
+    PLAY_AREA,
+    SHIP_TYPES,
+    SIDES,
+    Maneuver,
+    Maneuvers,
+    Obstacle,
+    Scene,
+    Ship,
+    ShipType,
+    Squadron,
+    ToolModel,
+)
+from .tool import overlaps, round_contact
+
+XY = tuple[float, float]
+_XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+       "description": "[x, y] in mm: x east, y north, from the play area's south-west corner"}
+_NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}
+_COLUMN = {"anyOf": [
+    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_CLICKS}, "minItems": 1},
+    {"type": "string", "pattern": r"^\s*(-|I|II)(\s+(-|I|II))*\s*$",
+     "description": "the chart's own marks, one a joint: '-', 'I' or 'II', as in '- I II'"}]}
+EVENT_KINDS = ("switch", "overlap", "closest", "damage", "destroyed", "obstacle", "squadron", "yaw-back",
+               "open-side", "still")
+
+BEFORE_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["ships"],
+    "properties": {
+        "area": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 2, "maxItems": 2,
+                 "description": "[width, height] of the play area in mm (default 914.4 square, 3 feet)"},
+        "tool": {"type": "object", "additionalProperties": False,
+                 "required": ["step", "lead", "width", "outside", "behind"],
+                 "description": "the case's own maneuver tool; without it the 'tool' reading picks a model",
+                 "properties": {
+                     "step": {"type": "number", "exclusiveMinimum": 0, "description": "mm from joint to joint"},
+                     "lead": {"type": "number", "exclusiveMinimum": 0,
+                              "description": "mm from the starting guides to joint 1 (at most step)"},
+                     "width": {"type": "number", "exclusiveMinimum": 0, "description": "the tool's width in mm"},
+                     "outside": {"type": "number", "minimum": 0,
+                                 "description": "mm from the base's side to the tool's centreline"},
+                     "behind": {"type": "number", "minimum": 0,
+                                "description": "mm from the base's front edge back to the starting guides"}}},
+        "types": {"type": "object", "description": "ship types of the case's own: name -> size and speed chart",
+                  "additionalProperties": {
+                      "type": "object", "additionalProperties": False, "required": ["size", "chart"],
+                      "properties": {"size": {"enum": list(BASE_SIZES)},
+                                     "chart": {"type": "array", "items": _COLUMN, "minItems": 1, "maxItems": 4,
+                                               "description": "one column a speed, from 1: the most clicks at "
+                                                              "each joint"}}}},
+        "ships": {"type": "object", "minProperties": 1, "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["owner", "type", "at", "heading"],
+            "properties": {
+                "owner": {"type": "string", "minLength": 1},
+                "type": {"type": "string", "description": "cr90, victory, nebulon-b or a type of 'types'"},
+                "at": {**_XY, "description": "the centre of the base"},
+                "heading": {"type": "number", "minimum": 0, "exclusiveMaximum": 360,
+                            "description": "compass degrees the front faces: 0 north, 90 east"},
+                "speed": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the speed dial (0)"},
+                "damage": {"type": "integer", "minimum": 0, "description": "facedown damage cards already held"},
+            }}},
+        "squadrons": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["owner", "at", "radius"],
+            "properties": {"owner": {"type": "string", "minLength": 1}, "at": _XY,
+                           "radius": {"type": "number", "exclusiveMinimum": 0,
+                                      "description": "the round base's radius in mm"}}}},
+        "obstacles": {"type": "object", "additionalProperties": {
+            "type": "array", "items": _XY, "minItems": 3, "description": "the obstacle's corners, in order"}},
+    },
+}
+
+ACTIONS_SCHEMA = {
+    "type": "array", "minItems": 1, "description": "maneuvers, made one after another in this order",
+    "items": {
+        "type": "object", "additionalProperties": False, "required": ["ship", "course"],
+        "properties": {
+            "ship": {"type": "string"},
+            "course": {"type": "array", "items": {"type": "integer", "minimum": -MAX_CLICKS, "maximum": MAX_CLICKS},
+                       "maxItems": 4, "description": "clicks at joints 1..speed, + to starboard (clockwise), - to "
+                                                    "port; [] is speed 0"},
+            "side": {"enum": list(SIDES), "description": "the side of the ship the owner puts the tool on; leave "
+                                                         "out (last maneuver only) to be given both choices"},
+            "yaw": {"type": "integer", "minimum": -MAX_CLICKS, "maximum": MAX_CLICKS,
+                    "description": "a 0-speed yaw (course []): clicks at the last joint, + starboard, - port"},
+            "navigate": {"type": "boolean", "description": "a navigate command: speed may change by one, and one "
+                                                           "joint may take one click more than the chart"},
+            "additional": {"type": "boolean", "description": "an additional maneuver from an effect: the course "
+                                                             "sets a temporary speed; the dial keeps its value"},
+        }},
+}
+
+_POSE = {"type": "object", "additionalProperties": False, "required": ["at", "heading"],
+         "properties": {"at": _XY, "heading": {"type": "number"}}}
+_EVENT = {"type": "object", "required": ["kind", "pieces"],
+          "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                         "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2}}}
+
+EXPECT_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["events"],
+    "properties": {
+        "ships": {"type": "object", "description": "how listed ships end; ships not listed must not move or change",
+                  "additionalProperties": {
+                      "type": "object", "additionalProperties": False,
+                      "properties": {"at": {**_XY, "description": "centre, to 0.01 mm"},
+                                     "heading": {"type": "number"},
+                                     "speed": {"type": "integer", "minimum": 0},
+                                     "damage": {"type": "integer", "minimum": 0},
+                                     "destroyed": {"type": "boolean"}}}},
+        "moves": {"type": "array", "description": "per maneuver, in order: the speed it finally moved at and the "
+                                                  "side of the tool",
+                  "items": {"type": "object", "additionalProperties": False,
+                            "properties": {"speed": {"type": "integer", "minimum": 0},
+                                           "side": {"enum": [*SIDES, "none"]},
+                                           "switched": {"type": "boolean"}}}},
+        "choice": {"type": "object", "additionalProperties": False, "required": ["side", "at", "heading"],
+                   "description": "where the last maneuver would end on the other side, when the owner's choice "
+                                  "was left open (the ships above are for port)",
+                   "properties": {"side": {"enum": list(SIDES)}, "at": _XY, "heading": {"type": "number"}}},
+        "events": {"type": "array", "items": {**_EVENT, "additionalProperties": False}},
+        "tolerance": {"type": "number", "exclusiveMinimum": 0, "description": "mm and degrees (default 0.01)"},
+    },
+}
+
+DEFAULT_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class ShipExpectation:
+    name: str
+    at: XY | None = None
+    heading: float | None = None
+    speed: int | None = None
+    damage: int | None = None
+    destroyed: bool | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    ships: tuple[ShipExpectation, ...]
+    moves: tuple[tuple[int | None, str | None, bool | None], ...]
+    choice: tuple[str, XY, float] | None
+    events: tuple[tuple[str, tuple[str, ...]], ...]
+    tolerance: float = DEFAULT_TOLERANCE
+
+
+def _at(doc: Located, path: tuple) -> Any:
+    data = doc.data
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _column(value: Any) -> tuple[int, ...]:
+    if isinstance(value, str):
+        return tuple({"-": 0, "I": 1, "II": 2}[mark] for mark in value.split())
+    return tuple(int(v) for v in value)
+
+
+def chart_text(chart: tuple[tuple[int, ...], ...]) -> str:
+    return "; ".join(f"speed {s}: " + " ".join({0: "-", 1: "I", 2: "II"}[c] for c in col)
+                     for s, col in enumerate(chart, 1))
+
+
+def _types(doc: Located, path: tuple, data: dict) -> dict[str, ShipType]:
+    types = dict(SHIP_TYPES)
+    for name, spec in (data.get("types") or {}).items():
+        where = path + ("types", name)
+        chart = []
+        for i, column in enumerate(spec["chart"]):
+            values = _column(column)
+            if len(values) != i + 1:
+                raise doc.error(where + ("chart", i), f"the chart's column for speed {i + 1} needs {i + 1} joint(s), "
+                                                      f"one mark each, not {len(values)}", SceneError)
+            chart.append(values)
+        types[name] = ShipType(name, spec["size"], tuple(chart))
+    return types
+
+
+def _inside(width: float, height: float, base: Polygon) -> bool:
+    x0, y0, x1, y1 = base.bounds
+    return x0 >= -1e-6 and y0 >= -1e-6 and x1 <= width + 1e-6 and y1 <= height + 1e-6
+
+
+def parse_scene(doc: Located, path: tuple) -> Scene:
+    data = _at(doc, path)
+    width, height = (float(v) for v in data.get("area", (PLAY_AREA, PLAY_AREA)))
+    types = _types(doc, path, data)
+    tool = None
+    if "tool" in data:
+        t = data["tool"]
+        if t["lead"] > t["step"]:
+            raise doc.error(path + ("tool", "lead"), f"the lead ({t['lead']} mm) cannot be longer than the step "
+                                                     f"between joints ({t['step']} mm)", SceneError)
+        tool = ToolModel("case", float(t["step"]), float(t["lead"]), float(t["width"]), float(t["outside"]),
+                         float(t["behind"]))
+    ships: list[Ship] = []
+    for name, spec in data["ships"].items():
+        where = path + ("ships", name)
+        if not isinstance(name, str):
+            raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
+        if spec["type"] not in types:
+            raise doc.error(where + ("type",), f"there is no ship type {spec['type']!r}; "
+                                               f"{did_you_mean(spec['type'], sorted(types))}", SceneError)
+        kind = types[spec["type"]]
+        speed = int(spec.get("speed", 0))
+        if speed > kind.max_speed:
+            raise doc.error(where + ("speed",), f"a {kind.name} goes no faster than speed {kind.max_speed}, so its "
+                                                f"dial cannot show {speed}", SceneError)
+        x, y = (float(v) for v in spec["at"])
+        ship = Ship(name, spec["owner"], kind, Pose(x, y, float(spec["heading"])), speed, int(spec.get("damage", 0)))
+        if not _inside(width, height, ship.base):
+            raise doc.error(where + ("at",), f"the base of {name} ({kind.size}, {ship.size[0]:g} x {ship.size[1]:g} "
+                                             f"mm) at [{x:g}, {y:g}] does not lie wholly inside the {width:g} x "
+                                             f"{height:g} mm play area", SceneError)
+        for other in ships:
+            if overlaps(ship.base, other.base):
+                raise doc.error(where + ("at",), f"the bases of {other.name} and {name} overlap at the start; bases "
+                                                 f"may touch but not overlap", SceneError)
+        ships.append(ship)
+    squadrons = []
+    for name, spec in (data.get("squadrons") or {}).items():
+        where = path + ("squadrons", name)
+        squadron = Squadron(str(name), spec["owner"], (float(spec["at"][0]), float(spec["at"][1])),
+                            float(spec["radius"]))
+        (x, y), r = squadron.at, squadron.radius
+        if min(x - r, y - r, width - x - r, height - y - r) < -1e-6:
+            raise doc.error(where + ("at",), f"squadron {name} does not lie wholly inside the play area", SceneError)
+        for ship in ships:
+            if round_contact(squadron.at, r, ship.base) is Contact.OVERLAPPING:
+                raise doc.error(where + ("at",), f"squadron {name} overlaps the base of {ship.name} at the start",
+                                SceneError)
+        squadrons.append(squadron)
+    obstacles = []
+    for name, points in (data.get("obstacles") or {}).items():
+        where = path + ("obstacles", name)
+        obstacle = Obstacle(str(name), tuple((float(p[0]), float(p[1])) for p in points))
+        if not obstacle.shape.is_valid or obstacle.shape.area <= 0:
+            raise doc.error(where, f"obstacle {name}'s corners do not make a simple polygon; list them in order "
+                                   f"around it", SceneError)
+        obstacles.append(obstacle)
+    names = [s.name for s in ships] + [q.name for q in squadrons] + [o.name for o in obstacles]
+    for name in names:
+        if names.count(name) > 1:
+            raise doc.error(path, f"the name {name!r} is used twice; ships, squadrons and obstacles each need their "
+                                  f"own", SceneError)
+    return Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles), tool)
+
+
+def _known(doc: Located, path: tuple, name: Any, scene: Scene, what: str) -> str:
+    names = [s.name for s in scene.ships]
+    if name not in names:
+        raise doc.error(path, f"{what} names {name!r}, which is not a ship of this scene; "
+                              f"{did_you_mean(str(name), names)}", SceneError)
+    return str(name)
+
+
+def _marks(count: int) -> str:
+    return {0: "'-'", 1: "'I'", 2: "'II'"}.get(count, str(count))
+
+
+def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
+    data = _at(doc, path)
+    dial = {s.name: s.speed for s in scene.ships}
+    maneuvers = []
+    for i, spec in enumerate(data):
+        where = path + (i,)
+        name = _known(doc, where + ("ship",), spec["ship"], scene, "the maneuver")
+        ship = scene.ship(name)
+        course = tuple(int(c) for c in spec["course"])
+        speed = len(course)
+        navigate, additional = bool(spec.get("navigate", False)), bool(spec.get("additional", False))
+        label = f"maneuver {i + 1} ({name})"
+        if navigate and additional:
+            raise doc.error(where + ("navigate",), f"{label} is an additional maneuver, whose speed the effect sets; "
+                                                   f"a navigate command does not apply to it", SceneError)
+        if speed > ship.type.max_speed:
+            raise doc.error(where + ("course",), f"{label}: a {ship.type.name} goes no faster than speed "
+                                                 f"{ship.type.max_speed}, but the course has {speed} joints",
+                            SceneError)
+        if not additional and abs(speed - dial[name]) > (1 if navigate else 0):
+            hint = ("; a navigate command changes it by one at most" if navigate else
+                    "; add 'navigate: true' to change it by one, or 'additional: true' for an effect's maneuver")
+            raise doc.error(where + ("course",), f"{label}: the speed dial shows {dial[name]}, so the course needs "
+                                                 f"{dial[name]} joint(s), not {speed}{hint}", SceneError)
+        limits = ship.type.chart[speed - 1] if speed else ()
+        extra = 1 if navigate else 0
+        over = [j for j, c in enumerate(course) if abs(c) > limits[j]]
+        if len(over) > extra or any(abs(course[j]) > limits[j] + extra for j in over):
+            j = over[0] if len(over) == 1 or extra == 0 else over[1]
+            more = " (a navigate command adds one click at one joint only)" if navigate else ""
+            raise doc.error(where + ("course", j), f"{label}: joint {j + 1} is clicked {abs(course[j])} time(s), but "
+                                                   f"the {ship.type.name} chart allows at most {limits[j]} "
+                                                   f"({_marks(limits[j])}) at joint {j + 1} at speed {speed}{more}",
+                            SceneError)
+        yaw = int(spec.get("yaw", 0))
+        if "yaw" in spec and (speed != 0 or yaw == 0):
+            raise doc.error(where + ("yaw",), f"{label}: a 0-speed yaw needs course [] and one or two clicks either "
+                                              f"way", SceneError)
+        side = spec.get("side")
+        if side is not None and speed == 0:
+            raise doc.error(where + ("side",), f"{label}: at speed 0 the tool's side is not chosen"
+                                               + (" (a yaw's direction sets it)" if yaw else ""), SceneError)
+        if side is None and speed > 0 and i < len(data) - 1:
+            raise doc.error(where, f"{label} leaves the side of the tool open, but later maneuvers start from where "
+                                   f"it ends: name a side (port or starboard); only the last maneuver may leave it "
+                                   f"open", SceneError)
+        if not additional:
+            dial[name] = speed
+        maneuvers.append(Maneuver(name, course, side, yaw, additional, navigate))
+    return tuple(maneuvers)
+
+
+def _near_int(value: float) -> bool:
+    return math.isclose(value, round(value))
+
+
+def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) -> Expectation:
+    data = _at(doc, path)
+    names = [s.name for s in scene.ships] + [q.name for q in scene.squadrons] + [o.name for o in scene.obstacles]
+    ships = []
+    for name, spec in (data.get("ships") or {}).items():
+        _known(doc, path + ("ships", name), name, scene, "the expectation")
+        at = (float(spec["at"][0]), float(spec["at"][1])) if "at" in spec else None
+        ships.append(ShipExpectation(str(name), at, float(spec["heading"]) if "heading" in spec else None,
+                                     spec.get("speed"), spec.get("damage"), spec.get("destroyed")))
+    moves = tuple((m.get("speed"), m.get("side"), m.get("switched")) for m in data.get("moves") or ())
+    if len(moves) > len(maneuvers):
+        raise doc.error(path + ("moves",), f"{len(moves)} moves are expected, but the case makes {len(maneuvers)} "
+                                           f"maneuver(s)", SceneError)
+    choice = None
+    if "choice" in data:
+        c = data["choice"]
+        choice = (c["side"], (float(c["at"][0]), float(c["at"][1])), float(c["heading"]))
+    events = []
+    for i, item in enumerate(data["events"]):
+        for j, piece in enumerate(item["pieces"]):
+            if piece not in names:
+                raise doc.error(path + ("events", i, "pieces", j), f"an event names {piece!r}, which is not a piece "
+                                                                   f"of this scene; {did_you_mean(piece, names)}",
+                                SceneError)
+        events.append((item["kind"], tuple(item["pieces"])))
+    return Expectation(tuple(ships), moves, choice, tuple(events), float(data.get("tolerance", DEFAULT_TOLERANCE)))

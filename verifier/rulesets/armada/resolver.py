@@ -1,0 +1,394 @@
+"""The reference resolver: a pure function of (scene, maneuvers, reading).
+
+Maneuvers are made one after another, in the order the case gives them (ships
+activate in turn). Within a maneuver nothing depends on the order pieces are
+listed in: candidates come from a spatial index and are taken in order of name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from shapely.geometry.base import BaseGeometry
+
+from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
+from ...ruleset import Cause, Decision, Event, Frame, Outcome
+from .model import (
+    SIDES,
+    TOOL_MODELS,
+    Attempt,
+    Maneuver,
+    Maneuvers,
+    Move,
+    Result,
+    Scene,
+    Ship,
+    Squadron,
+    ToolModel,
+    ToolPose,
+)
+from .tool import inserted, overlaps, placed, round_contact, tool_shape, yawed
+
+OTHER_SIDE = {"port": "starboard", "starboard": "port"}
+
+
+def tool_of(scene: Scene, reading: Mapping[str, str]) -> ToolModel:
+    return scene.tool if scene.tool is not None else TOOL_MODELS[reading["tool"]]
+
+
+def base_at(ship: Ship, pose: Pose) -> BaseGeometry:
+    width, length = ship.size
+    return rectangle(pose, width, length)
+
+
+def inside_area(scene: Scene, base: BaseGeometry) -> bool:
+    x0, y0, x1, y1 = base.bounds
+    return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= scene.width + TOLERANCE and y1 <= scene.height + TOLERANCE
+
+
+@dataclass
+class _Board:
+    """The ships as they stand between maneuvers (a working copy inside one resolution)."""
+
+    scene: Scene
+    ships: dict[str, Ship]
+    index: ShapeIndex = field(init=False)
+    indexed: dict[str, Pose] = field(init=False)
+    moved: dict[str, BaseGeometry] = field(init=False)
+    squadrons: ShapeIndex = field(init=False)
+    obstacles: ShapeIndex = field(init=False)
+    squadron: dict[str, Squadron] = field(init=False)
+    obstacle: dict[str, BaseGeometry] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reindex()
+        self.squadrons = ShapeIndex({q.name: rectangle(Pose(*q.at), 2 * q.radius, 2 * q.radius)
+                                     for q in self.scene.squadrons})
+        self.obstacles = ShapeIndex({o.name: o.shape for o in self.scene.obstacles})
+        self.squadron = {q.name: q for q in self.scene.squadrons}
+        self.obstacle = {o.name: o.shape for o in self.scene.obstacles}
+
+    def reindex(self) -> None:
+        self.index = ShapeIndex({n: s.base for n, s in sorted(self.ships.items()) if not s.destroyed})
+        self.indexed = {n: s.pose for n, s in self.ships.items() if not s.destroyed}
+        self.moved = {}
+
+    def move(self, ship: Ship) -> None:
+        """Record a ship's new state; the index is rebuilt only once many have moved, so that a
+        maneuver among many ships costs a lookup, not a rebuild."""
+        self.ships[ship.name] = ship
+        if self.indexed.get(ship.name) != ship.pose or ship.destroyed:
+            self.moved[ship.name] = ship.base
+        if len(self.moved) > 8 + len(self.indexed) ** 0.5:
+            self.reindex()
+
+    def _live(self, name: str) -> bool:
+        return not self.ships[name].destroyed
+
+    def near(self, base: BaseGeometry) -> list[str]:
+        """Ships whose bases touch or overlap ``base``, in order of name."""
+        found = {n for n in self.index.near(base) if n not in self.moved}
+        found |= {n for n, shape in self.moved.items()
+                  if self._live(n) and shape.distance(base) <= TOLERANCE}
+        return sorted(found)
+
+    def ships_under(self, mover: str, base: BaseGeometry) -> tuple[str, ...]:
+        return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
+
+    def squadrons_under(self, base: BaseGeometry) -> tuple[str, ...]:
+        found = []
+        for name in self.squadrons.near(base):
+            q = self.squadron[name]
+            if round_contact(q.at, q.radius, base) is Contact.OVERLAPPING:
+                found.append(name)
+        return tuple(found)
+
+    def obstacles_under(self, base: BaseGeometry) -> tuple[str, ...]:
+        return tuple(n for n in self.obstacles.near(base) if overlaps(base, self.obstacle[n]))
+
+
+@dataclass
+class _Log:
+    events: list[Event] = field(default_factory=list)
+    causes: dict[str, list[Cause]] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
+    consulted: set[str] = field(default_factory=set)
+
+    def cause(self, ship: str, clause: str, step: int) -> None:
+        self.causes.setdefault(ship, []).append(Cause.applied(clause, step))
+
+    def followed(self, ship: str, point: str, option: str, step: int) -> None:
+        self.causes.setdefault(ship, []).append(Cause.followed(point, option, step))
+        self.consulted.add(point)
+
+    def event(self, kind: str, pieces: tuple[str, ...], clause: str, step: int, detail: str = "",
+              at: object = None) -> None:
+        self.events.append(Event(kind, pieces, step, "move", clause, detail, at, step))
+
+
+def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: BaseGeometry | None,
+             reading: Mapping[str, str]) -> Attempt:
+    base = base_at(ship, pose)
+    return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
+                   tool is not None and speed > 0 and overlaps(base, tool))
+
+
+def _blocked(attempt: Attempt, reading: Mapping[str, str]) -> bool:
+    return bool(attempt.ships) or (reading["squadron"] == "as-ship" and bool(attempt.squadrons))
+
+
+def _closest(board: _Board, base: BaseGeometry, candidates: list[str], reading: Mapping[str, str],
+             log: _Log, mover: str, step: int) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
+    """The overlapped ship(s) nearest the moving ship's final base, by the FAQ's measuring.
+    ``candidates`` are in the order they would be measured."""
+    ranges = [(name, distance(base, board.ships[name].base)) for name in candidates]
+    least = min(r for _, r in ranges)
+    tied = [name for name, r in ranges if r <= least + TOLERANCE]
+    if len(tied) > 1:
+        option = reading["closest-tie"]
+        log.followed(mover, "closest-tie", option, step)
+        log.decisions.append(Decision("closest-tie", ("faq.closest",), (option,), (mover, *tied), step,
+                                      detail=f"{', '.join(tied)} are all {least:.2f} mm from {mover}"))
+        chosen = tuple(tied) if option == "both" else (tied[-1],)
+    else:
+        chosen = (tied[0],)
+    return chosen, tuple((n, round(r, 6)) for n, r in ranges)
+
+
+def _damage(board: _Board, names: tuple[str, ...], log: _Log, clause: str, step: int) -> None:
+    for name in names:
+        ship = board.ships[name]
+        board.ships[name] = replace(ship, damage=ship.damage + 1)
+        log.event("damage", (name,), clause, step, "one facedown damage card")
+        log.cause(name, clause, step)
+
+
+def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move:
+    """What the final position does: the edge, obstacles and squadrons under the base."""
+    base = base_at(ship, move.end)
+    destroyed = not inside_area(board.scene, base)
+    if destroyed:
+        log.event("destroyed", (ship.name,), "edge.destroyed", step, "its base ends partly outside the play area")
+        log.cause(ship.name, "edge.destroyed", step)
+    elif move.tool is not None:
+        xs = [j.x for j in move.tool.joints]
+        ys = [j.y for j in move.tool.joints]
+        if min(xs) < 0 or min(ys) < 0 or max(xs) > board.scene.width or max(ys) > board.scene.height:
+            log.cause(ship.name, "edge.tool-outside", step)
+    obstacles = board.obstacles_under(base)
+    for name in obstacles:
+        log.event("obstacle", (ship.name, name), "obstacle.final", step, "its base ends on the obstacle")
+        log.cause(ship.name, "obstacle.final", step)
+        log.cause(ship.name, "faq.station", step)
+    squadrons = board.squadrons_under(base)
+    for name in squadrons:
+        log.event("squadron", (ship.name, name), "overlap.reduce", step,
+                  "its base ends on the squadron, which its owner sets aside")
+    if squadrons:
+        log.followed(ship.name, "squadron", "aside", step)
+        log.decisions.append(Decision("squadron", (), (), (ship.name, *squadrons), step, near=("move.through",
+                                      "overlap.reduce"), detail=f"{ship.name} ends on {', '.join(squadrons)}"))
+    return replace(move, destroyed=destroyed, obstacles=obstacles, squadrons=squadrons)
+
+
+def _side_attempts(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver,
+                   reading: Mapping[str, str]) -> dict[str, tuple[ToolPose, BaseGeometry, Attempt]]:
+    found = {}
+    for side in SIDES:
+        pose = inserted(ship, tool, side, maneuver.course)
+        shape = tool_shape(tool, pose)
+        found[side] = (pose, shape, _attempt(board, ship, placed(ship, tool, pose, maneuver.speed),
+                                             maneuver.speed, shape, reading))
+    return found
+
+
+def _choose_side(ship: Ship, maneuver: Maneuver, sides: dict, reading: Mapping[str, str], log: _Log,
+                 step: int) -> tuple[str, bool, str | None]:
+    """(side, switched, open alternative side) for a maneuver at speed > 0."""
+    log.cause(ship.name, "move.same-side", step)
+    clear = [s for s in SIDES if not sides[s][2].tool]
+    first = maneuver.side or (clear[0] if clear else "port")
+    if maneuver.side is None and len(clear) == 2:
+        log.cause(ship.name, "move.choose-side", step)
+        log.event("open-side", (ship.name,), "move.choose-side", step,
+                  "the tool clears the base on either side: the owner chooses, and both are given")
+        return "port", False, "starboard"
+    if first in clear:
+        if maneuver.side is None:  # only one side clears the tool: no choice to make
+            log.cause(ship.name, "move.tool-overlap", step)
+        return first, False, None
+    log.cause(ship.name, "move.tool-overlap", step)
+    second = OTHER_SIDE[first]
+    if second in clear:
+        log.event("switch", (ship.name,), "move.tool-overlap", step,
+                  f"on the {first} side it would overlap the tool, so the tool goes to the {second} side")
+        return second, True, None
+    option = reading["both-sides"]
+    log.followed(ship.name, "both-sides", option, step)
+    log.decisions.append(Decision("both-sides", (), (), (ship.name,), step, near=("move.tool-overlap",),
+                                  detail=f"{ship.name} would overlap the tool on both sides"))
+    log.event("switch", (ship.name,), "move.tool-overlap", step,
+              f"it would overlap the tool on the {first} side and on the {second} side too")
+    if option == "first-side":
+        return first, False, None
+    if option == "stay":
+        return first, False, "stay"
+    return second, True, None
+
+
+def _maneuver(board: _Board, maneuver: Maneuver, tool: ToolModel, reading: Mapping[str, str], log: _Log,
+              step: int, model_known: bool) -> Move:
+    ship = board.ships[maneuver.ship]
+    log.cause(ship.name, "course.free", step)
+    if maneuver.additional:
+        log.cause(ship.name, "faq.additional", step)
+    if maneuver.navigate:
+        log.cause(ship.name, "course.navigate", step)
+    if maneuver.speed == 0 and not maneuver.yaw:
+        log.cause(ship.name, "zero.still", step)
+        log.event("still", (ship.name,), "zero.still", step, "speed 0: it stays, and has made a maneuver")
+        return _finish(board, ship, Move(ship.name, ship.pose, ship.pose, 0, None, None,
+                                         (Attempt(0, ship.pose),)), log, step)
+    if not model_known:
+        log.followed(ship.name, "tool", reading["tool"], step)
+        log.decisions.append(Decision("tool", (), (), (ship.name,), step, near=("tool.model",),
+                                      detail="the tool's dimensions are not published"))
+    log.cause(ship.name, "tool.model", step)
+    if maneuver.speed == 0:
+        return _zero_yaw(board, ship, maneuver, tool, reading, log, step)
+    log.cause(ship.name, "course.clicks", step)
+    log.cause(ship.name, "move.insert", step)
+    log.cause(ship.name, "move.through", step)
+    log.cause(ship.name, "faq.over", step)
+    sides = _side_attempts(board, ship, tool, maneuver, reading)
+    side, switched, alternative = _choose_side(ship, maneuver, sides, reading, log, step)
+    if alternative == "stay":
+        move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (sides[side][2],))
+        return _finish(board, ship, move, log, step)
+    # the other side, when the owner's choice is open, in a board of its own (its damage is its own)
+    branch = _Board(board.scene, dict(board.ships)) if alternative is not None else None
+    move = _along(board, ship, maneuver, tool, side, switched, sides[side], reading, log, step)
+    if branch is not None and alternative is not None:
+        other = _along(branch, ship, maneuver, tool, alternative, False, sides[alternative], reading, _Log(), step)
+        move = replace(move, alternative=other)
+    return move
+
+
+def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side: str, switched: bool,
+           found: tuple[ToolPose, BaseGeometry, Attempt], reading: Mapping[str, str], log: _Log, step: int) -> Move:
+    """Set the ship down at its speed on ``side``, dropping speed while it overlaps a ship."""
+    pose, shape, first = found
+    attempts = [first]
+    log.cause(ship.name, "course.locked", step)
+    while _blocked(attempts[-1], reading):
+        tried = attempts[-1]
+        for other in tried.ships:
+            log.event("overlap", (ship.name, other), "overlap.reduce", step,
+                      f"at speed {tried.speed} it would overlap {other}", at=tried.speed)
+        if tried.squadrons and reading["squadron"] == "as-ship":
+            log.followed(ship.name, "squadron", "as-ship", step)
+            log.decisions.append(Decision("squadron", (), (), (ship.name, *tried.squadrons), step,
+                                          near=("move.through", "overlap.reduce"),
+                                          detail=f"{ship.name} would end on {', '.join(tried.squadrons)}"))
+            for name in tried.squadrons:
+                log.event("overlap", (ship.name, name), "overlap.reduce", step,
+                          f"at speed {tried.speed} it would overlap the squadron {name}", at=tried.speed)
+        log.cause(ship.name, "overlap.reduce", step)
+        speed = tried.speed - 1
+        attempts.append(_attempt(board, ship, placed(ship, tool, pose, speed), speed, shape, reading))
+    final = attempts[-1]
+    if len(attempts) > 1:
+        log.cause(ship.name, "overlap.touch", step)
+        if final.tool:
+            log.cause(ship.name, "overlap.tool-ok", step)
+    elif _touches_any(board, ship, final.pose):
+        log.cause(ship.name, "overlap.touch", step)
+    move = Move(ship.name, ship.pose, final.pose, final.speed, side, pose, tuple(attempts), switched)
+    hit = [a for a in attempts if a.ships]
+    if hit:
+        move = _overlap_damage(board, ship, move, hit, reading, log, step, "overlap.damage")
+    return _finish(board, ship, move, log, step)
+
+
+def _touches_any(board: _Board, ship: Ship, pose: Pose) -> bool:
+    base = base_at(ship, pose)
+    return any(n != ship.name for n in board.near(base))
+
+
+def _overlap_damage(board: _Board, ship: Ship, move: Move, hit: list[Attempt], reading: Mapping[str, str],
+                    log: _Log, step: int, clause: str) -> Move:
+    candidates: list[str] = []
+    for attempt in hit:
+        candidates += [n for n in attempt.ships if n not in candidates]
+    last = list(hit[-1].ships)
+    if len(hit) > 1 and set(last) != set(candidates):
+        option = reading["damage-from"]
+        log.followed(ship.name, "damage-from", option, step)
+        log.decisions.append(Decision("damage-from", (), (), (ship.name, *candidates), step, near=(clause,),
+                                      detail=f"{ship.name} overlapped {', '.join(candidates)} at different speeds"))
+        if option == "last-attempt":
+            candidates = last
+    log.cause(ship.name, "overlap.measure", step)
+    if len(candidates) > 1:
+        log.cause(ship.name, "faq.closest", step)
+    closest, ranges = _closest(board, base_at(ship, move.end), candidates, reading, log, ship.name, step)
+    for name in closest:
+        log.event("closest", (ship.name, name), "overlap.measure", step, f"{name} is the closest ship it overlapped")
+    _damage(board, (ship.name, *closest), log, clause, step)
+    return replace(move, damaged=(ship.name, *closest), closest=closest, distances=ranges)
+
+
+def _zero_yaw(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, reading: Mapping[str, str],
+              log: _Log, step: int) -> Move:
+    for clause in ("yaw.effect", "yaw.declare", "yaw.move"):
+        log.cause(ship.name, clause, step)
+    pose, toolpose = yawed(ship, tool, maneuver.yaw)
+    attempt = _attempt(board, ship, pose, 0, None, reading)
+    if not _blocked(attempt, reading):
+        return _finish(board, ship, Move(ship.name, ship.pose, pose, 0, toolpose.side, toolpose, (attempt,)), log,
+                       step)
+    log.cause(ship.name, "yaw.overlap", step)
+    for other in attempt.ships + (attempt.squadrons if reading["squadron"] == "as-ship" else ()):
+        log.event("overlap", (ship.name, other), "yaw.overlap", step, f"the yaw would overlap {other}", at=0)
+    if attempt.squadrons and reading["squadron"] == "as-ship":
+        log.followed(ship.name, "squadron", "as-ship", step)
+        log.decisions.append(Decision("squadron", (), (), (ship.name, *attempt.squadrons), step,
+                                      near=("move.through", "overlap.reduce"),
+                                      detail=f"{ship.name} would yaw onto {', '.join(attempt.squadrons)}"))
+    log.event("yaw-back", (ship.name,), "yaw.overlap", step, "it returns to where it was, at speed 0 without yaw")
+    back = Attempt(0, ship.pose)
+    move = Move(ship.name, ship.pose, ship.pose, 0, toolpose.side, toolpose, (attempt, back), yaw_back=True)
+    if attempt.ships:
+        move = _overlap_damage(board, ship, move, [attempt], reading, log, step, "yaw.overlap")
+    return _finish(board, ship, move, log, step)
+
+
+def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
+    ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
+    board = _Board(scene, dict(ships))
+    tool = tool_of(scene, reading)
+    log = _Log()
+    for name in ships:
+        log.cause(name, "size.bases", 0)
+        log.cause(name, "size.area", 0)
+    moves: list[Move] = []
+    start = Result(tuple(ships.values()), ())
+    frames = [Frame(0, "start", 0, start)]
+    for step, maneuver in enumerate(maneuvers, 1):
+        ship = board.ships[maneuver.ship]
+        if ship.destroyed:
+            continue
+        move = _maneuver(board, maneuver, tool, reading, log, step, scene.tool is not None)
+        speed = ship.speed if maneuver.additional else maneuver.speed
+        if move.yaw_back:
+            speed = 0
+        board.move(replace(board.ships[ship.name], pose=move.end, speed=speed, destroyed=move.destroyed))
+        moves.append(move)
+        frames.append(Frame(step, "move", 0, Result(tuple(board.ships[n] for n in ships), tuple(moves))))
+    after = Result(tuple(board.ships[n] for n in ships), tuple(moves))
+    events = tuple(log.events)
+    provenance = {name: tuple(log.causes.get(name, ())) for name in ships}
+    return Outcome(after, events, MappingProxyType(provenance), tuple(frames), MappingProxyType(dict(reading)),
+                   tuple(log.decisions), frozenset(log.consulted))
