@@ -1,0 +1,115 @@
+"""Benchmarks (Capability.BENCHMARKS): ``verifier bench --suite civ.conflicts`` and
+``civ.phase``: ship conflicts resolved per second, and one movement phase with the
+ships of 20 nations on a map of 500 areas."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ...ruleset import BenchSettings, BenchSuite
+from .model import (
+    ADVANTAGE_ADVANCES,
+    CLOTH_MAKING,
+    LAND,
+    MAX_SHIPS,
+    OPEN_SEA,
+    WATER,
+    Actions,
+    Area,
+    Choices,
+    Map,
+    Nation,
+    Scene,
+    Ship,
+    ShipMove,
+    Stop,
+    Turn,
+)
+from .resolver import fight, resolve
+
+
+def _conflict_rate(count: int, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        sides = {f"n{i}": [f"n{i}s{k}" for k in range(rng.randint(1, 4))] for i in range(rng.randint(2, 4))}
+        strength = {n: rng.randint(0, 3) for n in sides}
+        cases.append((sides, strength))
+    start = time.perf_counter()
+    for sides, strength in cases:
+        def key(nation: str, pieces: int, s: dict[str, int] = strength) -> tuple:
+            return (0, pieces + s[nation])
+        fight({n: list(v) for n, v in sides.items()}, key)
+    seconds = time.perf_counter() - start
+    return {"conflicts": count, "seconds": seconds, "per_second": count / seconds}
+
+
+def big_phase(areas: int = 500, nations: int = 20, seed: int = 7) -> tuple[Scene, Actions]:
+    """A grid of ``areas`` areas (water, coasts, some inland and open sea), ``nations``
+    nations with four ships each, every ship moving four areas, conflicts wanted everywhere."""
+    rng = random.Random(seed)
+    width = 25
+    rows = areas // width
+    kinds: dict[tuple[int, int], tuple[str, bool]] = {}
+    for y in range(rows):
+        for x in range(width):
+            roll = rng.random()
+            kinds[(x, y)] = ((WATER, False) if roll < 0.45 else (OPEN_SEA, False) if roll < 0.55 else
+                             (LAND, True) if roll < 0.9 else (LAND, False))
+    names = {xy: f"a{xy[0]}_{xy[1]}" for xy in kinds}
+    area_list = []
+    for (x, y), (kind, coast) in kinds.items():
+        near = [names[(x + dx, y + dy)] for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if (x + dx, y + dy) in kinds]
+        area_list.append(Area(names[(x, y)], kind, coast, tuple(sorted(near)), (2.0 * x, 2.0 * y)))
+    game_map = Map("", tuple(sorted(area_list, key=lambda a: a.name)))
+    navigable = sorted(a.name for a in game_map.areas if a.navigable and a.kind != OPEN_SEA)
+    nation_list = tuple(Nation(f"N{i:02d}", frozenset(rng.sample(ADVANTAGE_ADVANCES + (CLOTH_MAKING,), 2)))
+                        for i in range(nations))
+    ships, turns = [], []
+    for nation in nation_list:
+        moves = []
+        for k in range(MAX_SHIPS):
+            at = rng.choice(navigable)
+            ship = Ship(f"{nation.name}s{k}", nation.name, at)
+            ships.append(ship)
+            path, here = [], at
+            for _ in range(4):
+                options = [n for n in game_map.area(here).touches if game_map.area(n).navigable
+                           and game_map.area(n).kind != OPEN_SEA]
+                if not options:
+                    break
+                here = rng.choice(options)
+                path.append(Stop(here))
+            if path:
+                moves.append(ShipMove(ship.name, tuple(path)))
+        turns.append(Turn(nation.name, tuple(moves)))
+    choices = Choices(conflict=tuple((a, True) for a in navigable), prevent=tuple((a, True) for a in navigable))
+    return (Scene(game_map, frozenset({"A", "B"}), nation_list, tuple(ships), ()),
+            Actions((), tuple(turns), choices))
+
+
+def _run(settings: BenchSettings) -> dict[str, Any]:
+    from . import RULESET
+    conflicts = _conflict_rate(2_000 if settings.quick else 20_000, 1)
+    scene, actions = big_phase()
+    best = float("inf")
+    for _ in range(settings.repeats or 3):
+        start = time.perf_counter()
+        outcome = resolve(scene, actions, RULESET.default_reading)
+        best = min(best, time.perf_counter() - start)
+    fought = sum(1 for e in outcome.events if e.kind == "conflict")
+    return {"conflicts": conflicts, "phase": {"areas": len(scene.map.areas), "nations": len(scene.nations),
+                                              "ships": len(scene.ships), "seconds": best, "ship_conflicts": fought}}
+
+
+def _table(figures: Any) -> str:
+    c, p = figures["conflicts"], figures["phase"]
+    return (f"ship conflicts      {c['conflicts']:>7,} in {c['seconds'] * 1e3:8.1f} ms  ({c['per_second']:,.0f}/s)\n"
+            f"movement phase      {p['nations']} nations, {p['ships']} ships, {p['areas']} areas: "
+            f"{p['seconds'] * 1e3:.1f} ms ({p['ship_conflicts']} ship conflicts)")
+
+
+SUITES = (BenchSuite("phase", "ship conflicts per second, and one movement phase of 20 nations' ships on a map of "
+                              "500 areas", _run, _table),)

@@ -1,0 +1,105 @@
+"""The civ clause table and its reading points. Every summary is our own paraphrase.
+
+Ids follow the seed's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
+``B.1`` .. ``B.5`` for option B (blockades), and the base game's ship and conflict
+rules (facts.md) as ``ship.1`` .. ``ship.4`` and ``conflict.1`` .. ``conflict.3``.
+"""
+
+from __future__ import annotations
+
+from ...ruleset import Citation, Clause, ReadingPoint
+
+SEED = "001_495092af0388ca6d.txt"
+FACTS = "facts.md (civ)"
+A = "Option A: Naval Battles"
+B = "Option B: Blockades"
+
+CLAUSES = (
+    Clause("ship.1", "A ship has room for five tokens at most.", Citation(FACTS, "Ships")),
+    Clause("ship.2", "In one movement phase a ship enters up to four areas; a nation with Cloth Making "
+                     "may enter five.", Citation(FACTS, "Ships")),
+    Clause("ship.3", "Open sea may be crossed only by a nation holding Astronomy, and no ship may finish "
+                     "its move there.", Citation(FACTS, "Ships")),
+    Clause("ship.4", "Tokens get on and off a ship at any point of its path, but none may still be aboard "
+                     "when the phase is over.", Citation(FACTS, "Ships")),
+    Clause("conflict.1", "In a conflict pieces go one at a time, by turns; the side with fewer pieces loses the "
+                         "first one, and equal sides lose theirs at the same moment.",
+           Citation(FACTS, "Conflict (base rule 24)")),
+    Clause("conflict.2", "With three or more sides, they lose pieces in rising order of strength.",
+           Citation(FACTS, "Conflict (base rule 24)"), ("ends",)),
+    Clause("conflict.3", "A side with Metalworking loses its piece only after the sides without it.",
+           Citation(FACTS, "Conflict (base rule 24)"), ("metalworking",)),
+    Clause("A.1", "With naval battles, tokens still get on and off ships anywhere along the path, but "
+                  "coming ashore is no longer certain.", Citation(SEED, A)),
+    Clause("A.2", "Tokens put off on a coast wait at the water's edge; when movement ends they go ashore "
+                  "if no ship, or only ships of their own nation, lie there, and land conflict follows "
+                  "as usual.", Citation(SEED, A)),
+    Clause("A.3", "Where a ship of another nation lies, the waiting tokens do not simply go ashore.",
+           Citation(SEED, A), ("shielded",)),
+    Clause("A.4", "With enemy ships there and none of their own, the enemy may refuse the landing, and the "
+                  "waiting tokens are then lost.", Citation(SEED, A, "Firstly")),
+    Clause("A.5", "Where ships of two or more nations share an area, a ship conflict is fought if any of "
+                  "them asks for it, ahead of landings and land conflict; if none asks, the ships just stay.",
+           Citation(SEED, A, "Secondly")),
+    Clause("A.6", "A ship conflict runs like a conflict of tokens, each of Metalworking, Mathematics and "
+                  "Engineering giving one point of advantage.", Citation(SEED, A),
+           ("advantage", "metalworking")),
+    Clause("A.7", "The ship conflict is over when a side has no ships left or every player wants it over; "
+                  "the waiting tokens then go ashore if their nation still has a ship there, and otherwise "
+                  "the enemy may refuse them again.", Citation(SEED, A), ("ends",)),
+    Clause("A.8", "No ship conflict is fought in open sea, since no ship may end its move there.",
+           Citation(SEED, A)),
+    Clause("B.1", "With blockades, a player may turn ships face down as blockaders when a movement phase "
+                  "starts.", Citation(SEED, B)),
+    Clause("B.2", "When an enemy ship moves into a blockader's area, the blockader's owner may stop it there "
+                  "by laying the blockader across it.", Citation(SEED, B)),
+    Clause("B.3", "A blockader stops a single ship; once all of them in an area are busy, more ships "
+                  "go through freely.", Citation(SEED, B)),
+    Clause("B.4", "Tokens on a blocked ship may not come ashore, but a friendly ship passing by may take "
+                  "them aboard.", Citation(SEED, B), ("stranded",)),
+    Clause("B.4a", "The ship taking them over must stay within its carrying limit.", Citation(SEED, B, "A")),
+    Clause("B.4b", "Counting both ships, the tokens may not travel more areas by sea than one ship of their "
+                   "nation may move.", Citation(SEED, B, "B")),
+    Clause("B.5", "When a nation's turn comes and no enemy ship has tried to get past its blockaders, they may "
+                  "be turned face up and move as ordinary ships.", Citation(SEED, B)),
+)
+
+READING_POINTS = (
+    ReadingPoint(
+        "advantage", "The variant grants '+1 advantage' per advance in a ship conflict but never says what an "
+                     "advantage does. What does a point of it do?",
+        {"strength": "Each point counts as one more ship when the sides are compared: the weaker side by ships "
+                     "plus points loses first, and sides equal by that count lose together. No ship is added.",
+         "phantom": "Each point is a ship that is not there: it counts in the comparison and is the first thing "
+                    "its side loses, so every point soaks up one loss. A side is out when its real ships are.",
+         "order": "Points rank the sides before ships do: the side with fewer points loses first whatever the "
+                  "ship count; ships decide only between sides with equal points, and a full tie loses "
+                  "together."},
+        "strength", ("A.6",)),
+    ReadingPoint(
+        "metalworking", "The base rule lets Metalworking holders lose their pieces after everyone else; the "
+                        "variant gives Metalworking '+1 advantage' in a ship conflict. Do both apply at sea?",
+        {"replaced": "At sea the +1 advantage takes the place of the base rule's Metalworking ordering.",
+         "both": "At sea a holder gets the +1 advantage and also loses its ships after the sides without "
+                 "Metalworking."},
+        "replaced", ("A.6", "conflict.3")),
+    ReadingPoint(
+        "ends", "The variant ends a ship conflict when 'no tokens of one side remain'. With three or more "
+                "nations, is it over when the first side is wiped out?",
+        {"one-left": "No: it goes on until a single nation has ships there (or all agree to stop).",
+         "first-out": "Yes: as soon as any side has lost its last ship, the others stop."},
+        "one-left", ("A.7", "conflict.2")),
+    ReadingPoint(
+        "stranded", "A blocked ship may not land its tokens, yet the base rules say no token may stay aboard "
+                    "once the phase is over. What happens to tokens still on a blocked ship?",
+        {"stay": "They stay aboard the blocked ship into the next phase.",
+         "lost": "They are lost, as tokens left aboard are under the base rules."},
+        "stay", ("B.4",)),
+    ReadingPoint(
+        "shielded", "Tokens wait on a coast beside ships of their own nation and of an enemy, and no ship "
+                    "conflict is fought. The text covers enemy ships with no friendly ones, and the moment "
+                    "after a conflict. Do they go ashore?",
+        {"lands": "Yes: their own ships protect them, as they would after a conflict.",
+         "may-prevent": "No: enemy ships are there, so the enemy may refuse the landing."},
+        "lands", ("A.3",)),
+)

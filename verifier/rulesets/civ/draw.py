@@ -1,0 +1,444 @@
+"""Pictures of civ cases from drawing-kit parts: the map as regions (a cell around each
+area's drawing position unless the map gives a shape), ships and tokens as counted
+markers in each nation's colour, the ships' paths as arrows through the areas, and
+each conflict as a strip of removal steps.
+
+Panels: before the phase (with the paths), after the movement (landing tokens wait
+at the water's edge, blocked ships have their blocker across them), and the end of
+the phase, one per branch where the case leaves decisions open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry import box as shapely_box
+from shapely.ops import voronoi_diagram
+
+from ...kit import draw as vd
+from ...ruleset import Outcome
+from .model import LAND, OPEN_SEA, Actions, Area, Map, Scene, ShipState, State, label_text
+
+FONT = 12
+SMALL = 10
+SUPERSAMPLE = 2
+DASH = (5, 3)
+LAND_FILL: vd.RGB = (233, 217, 175)
+INLAND_FILL: vd.RGB = (214, 190, 140)
+WATER_FILL: vd.RGB = (205, 229, 246)
+OPEN_SEA_FILL: vd.RGB = (52, 92, 150)
+COAST_EDGE: vd.RGB = (90, 150, 200)
+HARBOUR_DEPTH = 0.22  # the water portion's top edge, below an area's drawing position (map units)
+
+
+# --- the map as regions ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def cells(game_map: Map) -> tuple[tuple[str, Polygon], ...]:
+    """Each area's outline: its shape, or its cell of the points' Voronoi diagram."""
+    points = [a.at for a in game_map.areas]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    frame = shapely_box(min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+    pieces = list(voronoi_diagram(MultiPoint(points), envelope=frame).geoms) if len(points) > 1 else [frame]
+    out = []
+    for area in game_map.areas:
+        if area.shape:
+            cell = Polygon(area.shape)
+        else:
+            here = Point(area.at)
+            cell = next((p for p in pieces if p.covers(here)), frame).intersection(frame)
+        out.append((area.name, cell))
+    return tuple(out)
+
+
+def _shrunk(cell: Polygon) -> Polygon:
+    smaller = cell.buffer(-0.04, join_style="mitre")
+    return smaller if not smaller.is_empty and smaller.geom_type == "Polygon" else cell
+
+
+def _harbour(area: Area, cell: Polygon) -> Polygon | None:
+    """A coast's water portion: the part of its cell below its drawing position."""
+    if not area.coastal_land:
+        return None
+    x0, y0, x1, _ = cell.bounds
+    part = cell.intersection(shapely_box(x0, y0, x1, area.at[1] - HARBOUR_DEPTH))
+    return part if not part.is_empty and part.geom_type == "Polygon" else None
+
+
+def _colours(scene: Scene) -> dict[str, vd.RGB]:
+    return {n.name: vd.piece_colour(i) for i, n in enumerate(sorted(scene.nations, key=lambda n: n.name))}
+
+
+def _ship_anchor(area: Area) -> tuple[float, float]:
+    return (area.at[0], area.at[1] - HARBOUR_DEPTH - 0.38) if area.coastal_land else area.at
+
+
+def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.LabelPlacer,
+              show_links: bool) -> None:
+    s = view.supersample
+    areas = {a.name: a for a in scene.map.areas}
+    outlines = dict(cells(scene.map))
+    for name, full in outlines.items():
+        area = areas[name]
+        cell = _shrunk(full)
+        fill = {LAND: LAND_FILL if area.coast else INLAND_FILL, OPEN_SEA: OPEN_SEA_FILL}.get(area.kind, WATER_FILL)
+        vd.polygon(image, list(cell.exterior.coords), fill=fill, outline=vd.mix(fill, vd.INK, 0.35), width=s,
+                   view=view)
+        harbour = _harbour(area, cell)
+        if harbour is not None:
+            vd.polygon(image, list(harbour.exterior.coords), fill=WATER_FILL, view=view)
+            edge = area.at[1] - HARBOUR_DEPTH
+            x0, _, x1, _ = harbour.bounds
+            vd.polyline(image, view.pts([(x0, edge), (x1, edge)]), fill=COAST_EDGE, width=2 * s)
+    names = sorted(outlines)
+    for i, name in enumerate(names):  # the drawing's borders and the map's touches can differ: show where
+        for other in names[i + 1:]:
+            border = outlines[name].intersection(outlines[other])
+            touching = other in areas[name].touches
+            if border.length > 0.05 and not touching:
+                for line in getattr(border, "geoms", [border]):
+                    if line.length > 0:
+                        vd.polyline(image, view.pts(list(line.coords)), fill=vd.INK, width=4 * s)
+            elif touching and border.length <= 0.05 and show_links:
+                vd.polyline(image, view.pts([areas[name].at, areas[other].at]), fill=vd.INK, width=s,
+                            dash=(2 * s, 3 * s))
+    draw = ImageDraw.Draw(image)
+    for area in scene.map.areas:
+        x, y = area.at
+        colour = vd.PAPER if area.kind == OPEN_SEA else vd.INK
+        stroke_fill = OPEN_SEA_FILL if area.kind == OPEN_SEA else (LAND_FILL if area.kind == LAND else WATER_FILL)
+        if area.kind == LAND and not area.coast:
+            stroke_fill = INLAND_FILL
+        placed = placer.place(view.px((x, y + 0.62)), area.name, size=SMALL * s, stroke=2 * s, on_anchor=True,
+                              leader_after=99)
+        placer.draw(draw, placed, fill=colour, stroke_fill=stroke_fill)
+
+
+# --- markers ---------------------------------------------------------------------------------------------
+
+
+def ship_glyph(canvas: Image.Image | ImageDraw.ImageDraw, centre: vd.Point, colour: vd.RGB, s: int, *,
+               aboard: int = 0, turned: bool = False, across: bool = False, sunk: bool = False) -> None:
+    """A ship: a hull in its nation's colour, hollow when turned over (blockading), upright
+    when laid across a blocked ship; a badge with the tokens aboard; a cross when sunk."""
+    draw = canvas if isinstance(canvas, ImageDraw.ImageDraw) else ImageDraw.Draw(canvas)
+    direction = (0.0, -1.0) if across else (1.0, 0.0)
+    fill = vd.PAPER if turned else (vd.mix(colour, vd.PAPER, 0.6) if sunk else colour)
+    points = vd.hull(draw, centre, direction, length=24 * s, beam=11 * s, fill=fill,
+                     outline=colour if turned else (vd.MUTED if sunk else vd.INK), width=(2 if turned else 1) * s)
+    if turned:
+        draw.line([points[0], centre], fill=colour, width=s)
+    if sunk:
+        cx, cy = centre
+        draw.line([(cx - 9 * s, cy - 6 * s), (cx + 9 * s, cy + 6 * s)], fill=vd.INK, width=2 * s)
+        draw.line([(cx - 9 * s, cy + 6 * s), (cx + 9 * s, cy - 6 * s)], fill=vd.INK, width=2 * s)
+    if aboard and not sunk:
+        vd.badge(draw, (centre[0] + 12 * s, centre[1] - 7 * s), str(aboard), size=8 * s, fill=vd.PAPER,
+                 outline=colour)
+
+
+def token_glyph(draw: ImageDraw.ImageDraw, centre: vd.Point, colour: vd.RGB, count: int, s: int, *,
+                waiting: bool = False) -> float:
+    """Population tokens: a disc in the nation's colour with their count; dashed rim
+    while they wait at the water's edge."""
+    r = 8 * s
+    box = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+    if waiting:
+        draw.ellipse(box, fill=vd.mix(colour, vd.PAPER, 0.45))
+        for i in range(8):
+            draw.arc(box, i * 45, i * 45 + 28, fill=vd.INK, width=s)
+    else:
+        draw.ellipse(box, fill=colour, outline=vd.INK, width=s)
+    vd.text(draw, centre, str(count), size=SMALL * s, fill=vd.text_colour_on(colour), anchor="mm")
+    return r
+
+
+def _row(centre: vd.Point, count: int, step: float) -> list[vd.Point]:
+    x0 = centre[0] - step * (count - 1) / 2
+    return [(x0 + i * step, centre[1]) for i in range(count)]
+
+
+def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneView, placer: vd.LabelPlacer,
+                 colours: dict[str, vd.RGB], *, ghosts: bool) -> None:
+    s = view.supersample
+    draw = ImageDraw.Draw(image)
+    areas = {a.name: a for a in scene.map.areas}
+    for area in scene.map.areas:
+        land = state.land_of(area.name)
+        spots = _row(view.px((area.at[0], area.at[1] + 0.12)), len(land), 20 * s)
+        for spot, nation in zip(spots, sorted(land)):
+            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], land[nation], s))
+        waiting = sorted((n, c) for a, n, c in state.landing if a == area.name)
+        edge = view.px((area.at[0], area.at[1] - HARBOUR_DEPTH))
+        for spot, (nation, count) in zip(_row(edge, len(waiting), 20 * s), waiting):
+            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], count, s, waiting=True))
+    by_area: dict[str, list[ShipState]] = {}
+    for ship in state.ships:
+        if ship.sunk and not ghosts:
+            continue
+        by_area.setdefault(ship.at, []).append(ship)
+    blockers = {ship.blocked_by for ship in state.ships if ship.blocked_by and not ship.sunk}
+    for name, ships in sorted(by_area.items()):
+        shown = [sh for sh in sorted(ships, key=lambda sh: (sh.nation, sh.name)) if sh.name not in blockers]
+        anchor = view.px(_ship_anchor(areas[name]))
+        per_row = 3
+        for i, ship in enumerate(shown):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, len(shown) - row * per_row)
+            x = anchor[0] + (col - (in_row - 1) / 2) * 30 * s
+            y = anchor[1] + (row - (len(shown) - 1) // per_row / 2) * 24 * s
+            ship_glyph(image, (x, y), colours[ship.nation], s, aboard=ship.aboard, turned=ship.blockading,
+                       sunk=ship.sunk)
+            placer.block_box((x - 13 * s, y - 8 * s, x + 18 * s, y + 8 * s))
+            if ship.blocked_by:
+                blocker = state.ship(ship.blocked_by)
+                ship_glyph(image, (x, y), colours[blocker.nation], s, turned=True, across=True)
+                placer.block_box((x - 6 * s, y - 13 * s, x + 6 * s, y + 13 * s))
+            words = ship.name + (f"/{ship.blocked_by}" if ship.blocked_by else "")
+            placed = placer.place((x, y), words, size=SMALL * s, stroke=2 * s, clearance=12 * s,
+                                  angles=(270, 90, 0, 180, 315, 225, 45, 135), leader_after=2)
+            placer.draw(draw, placed, stroke_fill=vd.PAPER, leader_width=s)
+
+
+def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.PlaneView, placer: vd.LabelPlacer,
+                colours: dict[str, vd.RGB]) -> None:
+    s = view.supersample
+    areas = {a.name: a for a in scene.map.areas}
+    draw = ImageDraw.Draw(image)
+    n = 0
+    for turn in actions.turns:
+        for move in turn.moves:
+            ship = scene.ship(move.ship)
+            stops = [ship.at] + [st.area for i, st in enumerate(move.path) if not (i == 0 and st.area == ship.at)]
+            if len(stops) < 2:
+                continue
+            points = [view.px(_ship_anchor(areas[stops[0]]))] + [view.px(areas[a].at) for a in stops[1:-1]]
+            points.append(view.px(_ship_anchor(areas[stops[-1]])))
+            points = vd.offset_polyline(points, (n % 3 - 1) * 4 * s)
+            vd.arrow(draw, points, fill=colours[turn.nation], width=2 * s, dash=(DASH[0] * s, DASH[1] * s))
+            placer.block_line(points, 2 * s)
+            n += 1
+            at = 0
+            for i, stop in enumerate(move.path):
+                if not (i == 0 and stop.area == ship.at):
+                    at += 1
+                words = " ".join(w for w in (f"+{stop.board}" if stop.board else "",
+                                             f"-{stop.drop}" if stop.drop else "",
+                                             "".join(f"+{c} from {o}" for o, c in stop.take)) if w)
+                if words:
+                    placed = placer.place(points[min(at, len(points) - 1)], words, size=SMALL * s, stroke=2 * s,
+                                          clearance=6 * s, leader_after=3)
+                    placer.draw(draw, placed, fill=colours[turn.nation], stroke_fill=vd.PAPER, leader_width=s)
+
+
+def _view(scene: Scene, count: int) -> vd.PlaneView:
+    s = SUPERSAMPLE
+    xs = [a.at[0] for a in scene.map.areas]
+    ys = [a.at[1] for a in scene.map.areas]
+    return vd.fit([(min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)], target_px=300 if count <= 3 else 250,
+                  margin=0, snap=0, scale_range=(30, 60), supersample=s, pad=(2 * s, 2 * s, 2 * s, 2 * s))
+
+
+def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, paths: bool,
+           ghosts: bool) -> Image.Image:
+    image = Image.new("RGB", view.size, vd.PAPER)
+    placer = vd.LabelPlacer(bounds=(0, 0, view.size[0], view.size[1]), gap=2 * view.supersample)
+    colours = _colours(scene)
+    _draw_map(image, scene, view, placer, show_links=paths)
+    if paths:
+        _draw_paths(image, scene, actions, view, placer, colours)
+    _draw_pieces(image, scene, state, view, placer, colours, ghosts=ghosts)
+    return image
+
+
+# --- the removal strip ---------------------------------------------------------------------------------
+
+
+def removal_strip(scene: Scene, start: State, area: str, steps: tuple[tuple[str, ...], ...], s: int,
+                  heading: str) -> Image.Image:
+    """One conflict as a row of steps: for each side, the pieces it has after each step,
+    the pieces removed in that step crossed out beneath."""
+    colours = _colours(scene)
+    owner = {sh.name: sh.nation for sh in start.ships}
+    sides: dict[str, int] = {}
+    for ship in start.ships:
+        if ship.at == area and not ship.sunk:
+            sides[ship.nation] = sides.get(ship.nation, 0) + 1
+
+    def side_of(entry: str) -> str:
+        return owner.get(entry) or entry.rsplit(" ", 1)[0]
+
+    for step in steps:
+        for entry in step:
+            sides.setdefault(side_of(entry), 0)
+    if any(e.endswith(" token") for st in steps for e in st):
+        sides = {n: c for n, c in start.land_of(area).items()}
+        for step in steps:
+            for entry in step:
+                sides.setdefault(side_of(entry), 0)
+    fs, col, row = FONT * s, 58 * s, 22 * s
+    names = sorted(sides)
+    left = max(vd.text_width(n, fs) for n in names) + 12 * s
+    width = left + col * (len(steps) + 1) + 8 * s
+    height = row * (len(names) + 2) + 8 * s
+    image = Image.new("RGB", (width, height), vd.PAPER)
+    draw = ImageDraw.Draw(image)
+    vd.text(draw, (0, row / 2), heading, size=fs, anchor="lm")
+    counts = dict(sides)
+    phantom = {n: 0 for n in names}
+    for c in range(len(steps) + 1):
+        x = left + col * c + col / 2
+        vd.text(draw, (x, row * 1.5), "start" if c == 0 else f"step {c}", size=SMALL * s, fill=vd.MUTED,
+                anchor="mm")
+        removed = steps[c - 1] if c else ()
+        for entry in removed:
+            nation = side_of(entry)
+            if entry.endswith(" advantage"):
+                phantom[nation] += 1
+            else:
+                counts[nation] -= 1
+        for r, nation in enumerate(names):
+            y = row * (r + 2) + row / 2
+            if c == 0:
+                vd.text(draw, (0, y), nation, size=fs, fill=vd.INK, anchor="lm")
+            hit = [e for e in removed if side_of(e) == nation]
+            box = (x - col / 2 + 3 * s, y - row / 2 + 2 * s, x + col / 2 - 3 * s, y + row / 2 - 2 * s)
+            draw.rounded_rectangle(box, radius=4 * s, fill=vd.mix(colours[nation], vd.PAPER, 0.25 if hit else 0.8),
+                                   outline=vd.INK if hit else vd.GRID, width=s)
+            words = str(counts[nation]) + (f" (-{', '.join(hit)})" if hit and len(hit[0]) <= 3 else
+                                           (" (adv.)" if hit and hit[0].endswith("advantage") else
+                                            (" (-1)" if hit else "")))
+            vd.text(draw, (x, y), words, size=SMALL * s, fill=vd.INK, anchor="mm")
+    return image
+
+
+# --- legends and layout ------------------------------------------------------------------------------------
+
+
+def _key(scene: Scene, s: int) -> list[vd.LegendEntry]:
+    colours = _colours(scene)
+    first = colours[sorted(colours)[0]]
+
+    def swatch(fill: vd.RGB, strip: bool = False):
+        def glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+            draw.rectangle(box, fill=fill, outline=vd.MUTED)
+            if strip:
+                mid = (box[1] + box[3]) / 2 + 2 * s
+                draw.rectangle((box[0] + s, mid, box[2] - s, box[3] - s), fill=WATER_FILL)
+                draw.line([(box[0] + s, mid), (box[2] - s, mid)], fill=COAST_EDGE, width=2 * s)
+        return glyph
+
+    def ship(**kw):
+        return lambda draw, box: ship_glyph(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), first, s, **kw)
+
+    def blocked(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        ship_glyph(draw, centre, first, s)
+        ship_glyph(draw, centre, colours[sorted(colours)[-1]], s, turned=True, across=True)
+
+    def tokens(waiting: bool):
+        return lambda draw, box: token_glyph(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), first, 3, s,
+                                             waiting=waiting)
+
+    def path(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        y = (box[1] + box[3]) / 2
+        vd.arrow(draw, [(box[0], y), (box[2], y)], fill=first, width=2 * s, dash=(DASH[0] * s, DASH[1] * s))
+
+    def wall(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        y = (box[1] + box[3]) / 2
+        draw.line([(box[0], y), (box[2], y)], fill=vd.INK, width=4 * s)
+
+    def link(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        y = (box[1] + box[3]) / 2
+        vd.polyline(draw, [(box[0], y), (box[2], y)], fill=vd.INK, width=s, dash=(2 * s, 3 * s))
+
+    entries = [
+        vd.LegendEntry(swatch(LAND_FILL, strip=True), "coast", "land with a water portion (blue strip) for ships"),
+        vd.LegendEntry(swatch(INLAND_FILL), "inland", "land without a coast"),
+        vd.LegendEntry(swatch(WATER_FILL), "water", "coastal water"),
+        vd.LegendEntry(swatch(OPEN_SEA_FILL), "open sea", "only with Astronomy; no ship ends there"),
+        vd.LegendEntry(ship(aboard=2), "ship", "in its nation's colour; badge: tokens aboard"),
+        vd.LegendEntry(ship(turned=True), "blockader", "turned over (option B)"),
+        vd.LegendEntry(blocked, "blocked", "its blocker laid across it; label: ship/blocker"),
+        vd.LegendEntry(ship(sunk=True), "sunk", "removed in a ship conflict"),
+        vd.LegendEntry(tokens(False), "tokens", "population tokens on land, with their count"),
+        vd.LegendEntry(tokens(True), "waiting", "tokens landing, at the water's edge (option A)"),
+        vd.LegendEntry(path, "path", "a ship's move; +n board, -n drop"),
+        vd.LegendEntry(wall, "no passage", "drawn side by side, but the areas do not touch"),
+        vd.LegendEntry(link, "link", "dotted: these areas touch, though drawn apart"),
+    ]
+    nations = [vd.LegendEntry(colours[n], n, ", ".join(sorted(scene.nation(n).advances)) or "no advances")
+               for n in sorted(colours)]
+    return entries + nations
+
+
+def _happened(outcome: Outcome, number: int) -> list[str]:
+    from . import event_text
+    skip = {"remove", "board", "wade"}
+    return [event_text(e.kind, e.pieces) for e in outcome.events if e.round == number and e.kind not in skip]
+
+
+def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
+    s, fs = supersample, FONT * supersample
+    start = State(tuple(ShipState(sh.name, sh.nation, sh.at, sh.aboard) for sh in sorted(scene.ships,
+                                                                                          key=lambda x: x.name)),
+                  tuple(sorted(scene.tokens)))
+    plan: list[tuple[str, State, bool, bool]] = []  # (title, state, paths, ghosts)
+    strips = []
+    stories = []
+    for name, outcome in panels:
+        if outcome is None:
+            plan.append((name, start, True, False))
+            continue
+        branches = outcome.after.branches
+        moved = {b.moved for b in branches}
+        several = len(branches) > 1
+        prefix = f"{name}: " if name.lower() not in ("after", "") else ""
+        if len(moved) == 1 and branches[0].moved != branches[0].state:
+            plan.append((f"{prefix}after the movement", branches[0].moved, False, False))
+        for number, branch in enumerate(branches, 1):
+            words = label_text(branch.choices) if several else ""
+            if len(moved) > 1:
+                plan.append((f"{prefix}moved ({words})", branch.moved, False, False))
+            plan.append((f"{prefix}end" + (f" ({words})" if words else ""), branch.state, False, True))
+            for area, steps in branch.state.removals:
+                heading = f"Removals in {area}" + (f" ({words})" if words else "") + (
+                    f", {name}" if len(panels) > 2 else "")
+                strips.append(removal_strip(scene, branch.moved, area, steps, s, heading))
+            said = _happened(outcome, number if several else 1)
+            stories.append((f"What happened{f' ({words})' if words else ''}{f', {name}' if len(panels) > 2 else ''}",
+                            said))
+    view = _view(scene, len(plan))
+    images = [(t, _panel(scene, actions, state, view, paths=paths, ghosts=ghosts)) for t, state, paths, ghosts in plan]
+    legends = [vd.legend(_key(scene, s), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
+    legends += strips
+    for heading, said in stories:
+        entries = [vd.LegendEntry(None, f"{i}.", words) for i, words in enumerate(said, 1)]
+        legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing contested")], size=fs, padding=0,
+                                 heading=heading, max_width=vd.LEGEND_WIDTH * s, glyph_width=0))
+    beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
+    readings = {", ".join(f"{k}={v}" for k, v in o.reading.items()) for _, o in panels if o is not None}
+    options = "options " + " and ".join(sorted(scene.options)) if scene.options else "base rules only"
+    subtitle = options + (f"; reading: {readings.pop()}" if len(readings) == 1 else "")
+    image = vd.compose(images, legends, beside=beside, title=title or "Civ", subtitle=subtitle,
+                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
+    return vd.finish(image, s)
+
+
+def draw_case(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
+              **options: Any) -> Image.Image:
+    return draw_panels(scene, actions, [("Before", None), ("After", outcome)], title=title, **options)
+
+
+def describe_scene(scene: Scene, actions: Actions) -> str:
+    kinds = {k: sum(1 for a in scene.map.areas if a.kind == k) for k in (LAND, "water", OPEN_SEA)}
+    moves = [f"{m.ship} goes {' - '.join(st.area for st in m.path)}" for t in actions.turns for m in t.moves]
+    ships = ", ".join(f"{sh.name} ({sh.nation}) in {sh.at}" for sh in scene.ships)
+    return (f"A map of {len(scene.map.areas)} areas ({kinds[LAND]} land, {kinds['water']} water, {kinds[OPEN_SEA]} "
+            f"open sea) with ships {ships}; " + ("; ".join(moves) or "no ship moves") + ".")

@@ -1,0 +1,301 @@
+"""What the explorer needs (Capability.SEARCH, FINDINGS, EXHAUSTIVE). ``CivRuleset``
+forwards to these functions by name. Scenes are small maps where the ships of two or
+three nations meet; the exhaustive spaces enumerate small ship conflicts."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ...ruleset import Outcome, Transform
+from .model import (
+    ADVANTAGE_ADVANCES,
+    ASTRONOMY,
+    CAPACITY,
+    CLOTH_MAKING,
+    LAND,
+    OPEN_SEA,
+    WATER,
+    Actions,
+    Area,
+    Choices,
+    Map,
+    Nation,
+    Scene,
+    Ship,
+    ShipMove,
+    Stop,
+    Turn,
+)
+
+NATIONS = ("Assyria", "Babylon", "Crete")
+
+
+def _map(name: str, spec: dict[str, tuple[str, bool, tuple[float, float], tuple[str, ...]]]) -> Map:
+    touches: dict[str, set[str]] = {n: set() for n in spec}
+    for n, (_, _, _, near) in spec.items():
+        for other in near:
+            touches[n].add(other)
+            touches[other].add(n)
+    return Map(name, tuple(sorted((Area(n, kind, coast, tuple(sorted(touches[n])), at)
+                                   for n, (kind, coast, at, _) in spec.items()), key=lambda a: a.name)))
+
+
+# A hub of water with three coasts round it, a second sea and open sea: ships from
+# anywhere meet in a move or two.
+HUB = _map("", {
+    "Hub": (WATER, False, (3.0, 3.0), ("North Coast", "East Coast", "West Coast", "South Sea")),
+    "North Coast": (LAND, True, (3.0, 5.0), ()),
+    "East Coast": (LAND, True, (5.0, 3.0), ("Deep",)),
+    "West Coast": (LAND, True, (1.0, 3.0), ("South Sea",)),
+    "South Sea": (WATER, False, (3.0, 1.0), ("Deep",)),
+    "Deep": (OPEN_SEA, False, (5.0, 1.0), ()),
+})
+
+
+# --- Capability.SEARCH ---------------------------------------------------------------------------
+
+
+def outcome_key(outcome: Outcome) -> tuple:
+    branches = []
+    for number, b in enumerate(outcome.after.branches, 1):
+        events = tuple(sorted((e.kind, e.pieces) for e in outcome.events
+                              if e.round == number and e.kind not in ("remove",)))
+        branches.append((b.choices, b.state.ships, b.state.land, b.state.removals, events))
+    return tuple(branches)
+
+
+def _walk(draw: Any, game_map: Map, start: str, nation: Nation, steps: int) -> list[str]:
+    path, at = [], start
+    for _ in range(steps):
+        options = [n for n in game_map.area(at).touches if game_map.area(n).navigable
+                   and (game_map.area(n).kind != OPEN_SEA or ASTRONOMY in nation.advances)]
+        at = draw(st.sampled_from(sorted(options)))
+        path.append(at)
+    while path and game_map.area(path[-1]).kind == OPEN_SEA:
+        path.pop()
+    return path
+
+
+@st.composite
+def _scenes(draw: Any) -> tuple[Scene, Actions]:
+    game_map = HUB
+    options = frozenset(o for o in ("A", "B") if draw(st.booleans()) or o == "A")
+    count = draw(st.integers(2, 3))
+    nations = tuple(Nation(n, frozenset(draw(st.sets(st.sampled_from(ADVANTAGE_ADVANCES + (ASTRONOMY,
+                                                                                           CLOTH_MAKING))))))
+                    for n in NATIONS[:count])
+    places = [a.name for a in game_map.areas if a.navigable and a.kind != OPEN_SEA]
+    coasts = [a.name for a in game_map.areas if a.coastal_land]
+    ships, tokens = [], []
+    for nation in nations:
+        for i in range(draw(st.integers(1, 2))):
+            ships.append(Ship(f"{nation.name[0].lower()}{i + 1}", nation.name, draw(st.sampled_from(places))))
+        home = draw(st.sampled_from(coasts))
+        tokens.append((home, nation.name, draw(st.integers(1, CAPACITY))))
+    blockade = tuple(s.name for s in ships if "B" in options and draw(st.integers(0, 3)) == 0)
+    turns = []
+    for nation in nations:
+        moves: list[ShipMove] = []
+        for ship in (s for s in ships if s.nation == nation.name and s.name not in blockade):
+            path = _walk(draw, game_map, ship.at, nation, draw(st.integers(0, 2)))
+            if not path:
+                continue
+            stops = [Stop(a) for a in path]
+            home = next(((a, c) for a, n, c in tokens if n == nation.name and a == ship.at), None)
+            end = game_map.area(path[-1])
+            if home and end.coastal_land and draw(st.booleans()) and not any(m for m in moves if m.path[0].board):
+                load = draw(st.integers(1, min(home[1], CAPACITY)))
+                moves.append(ShipMove(ship.name, (Stop(ship.at, board=load),) + tuple(stops[:-1])
+                                      + (Stop(path[-1], drop=load),)))
+            else:
+                moves.append(ShipMove(ship.name, tuple(stops)))
+        turns.append(Turn(nation.name, tuple(moves)))
+    choices = Choices(conflict=tuple((a, draw(st.booleans())) for a in places),
+                      stop=(("Hub", 1),) if draw(st.integers(0, 5)) == 0 else ())
+    return Scene(game_map, options, nations, tuple(ships), tuple(sorted(tokens))), Actions(blockade, tuple(turns),
+                                                                                           choices)
+
+
+def strategy() -> Any:
+    return _scenes()
+
+
+def transforms(scene: Scene, actions: Actions) -> list[Transform]:
+    """Listing nations, ships and tokens the other way round changes nothing; nor does
+    mirroring where the areas are drawn (no position is a rule)."""
+    mirrored = Map(scene.map.name, tuple(Area(a.name, a.kind, a.coast, a.touches, (-a.at[0], a.at[1]),
+                                              tuple((-x, y) for x, y in a.shape)) for a in scene.map.areas))
+    return [
+        Transform("order", "reversed listing", Scene(scene.map, scene.options, scene.nations[::-1], scene.ships[::-1],
+                                                     scene.tokens[::-1]), actions, lambda key: key),
+        Transform("symmetry", "drawing mirrored east-west", Scene(mirrored, scene.options, scene.nations,
+                                                                  scene.ships, scene.tokens), actions,
+                  lambda key: key),
+    ]
+
+
+def invariant_breaches(scene: Scene, actions: Actions, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+    """What no reading may do: a ship ends in open sea or carries more than five tokens,
+    or an unblocked ship keeps tokens aboard."""
+    found: list[tuple[str, tuple[str, ...], str]] = []
+    for branch in outcome.after.branches:
+        for ship in branch.state.ships:
+            if ship.sunk:
+                continue
+            if scene.map.area(ship.at).kind == OPEN_SEA:
+                found.append(("a ship ends in open sea", (ship.name,), ship.at))
+            if ship.aboard > CAPACITY:
+                found.append(("a ship carries more than five tokens", (ship.name,), str(ship.aboard)))
+            if ship.aboard and not ship.blocked_by:
+                found.append(("tokens stay aboard an unblocked ship", (ship.name,), str(ship.aboard)))
+    return found
+
+
+def _without(scene: Scene, actions: Actions, ship: str) -> tuple[Scene, Actions]:
+    turns = tuple(Turn(t.nation, tuple(m for m in t.moves if m.ship != ship and not any(
+        o == ship for st_ in m.path for o, _ in st_.take)), tuple(x for x in t.lift if x != ship))
+        for t in actions.turns)
+    choices = Choices(actions.choices.conflict, actions.choices.prevent,
+                      tuple(c for c in actions.choices.block if c[0] != ship), actions.choices.stop)
+    return (Scene(scene.map, scene.options, scene.nations, tuple(s for s in scene.ships if s.name != ship),
+                  scene.tokens), Actions(tuple(b for b in actions.blockade if b != ship), turns, choices))
+
+
+def simpler(scene: Scene, actions: Actions) -> Iterator[tuple[Scene, Actions]]:
+    """One ship fewer, then one move fewer."""
+    for ship in scene.ships if len(scene.ships) > 2 else ():
+        yield _without(scene, actions, ship.name)
+    for t, turn in enumerate(actions.turns):
+        for m in range(len(turn.moves)):
+            moves = turn.moves[:m] + turn.moves[m + 1:]
+            turns = actions.turns[:t] + (Turn(turn.nation, moves, turn.lift),) + actions.turns[t + 1:]
+            yield scene, Actions(actions.blockade, turns, actions.choices)
+
+
+# --- Capability.FINDINGS ---------------------------------------------------------------------------
+
+
+def _n(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def map_data(game_map: Map) -> dict | str:
+    if game_map.name:
+        return game_map.name
+    return {"areas": {a.name: {"kind": a.kind, **({"coast": a.coast} if a.kind == LAND else {}),
+                               "touches": list(a.touches), "at": [_n(v) for v in a.at],
+                               **({"shape": [[_n(x), _n(y)] for x, y in a.shape]} if a.shape else {})}
+                      for a in game_map.areas}}
+
+
+def _stop_data(stop: Stop) -> Any:
+    if not (stop.board or stop.drop or stop.take):
+        return stop.area
+    return {"at": stop.area, **({"board": stop.board} if stop.board else {}),
+            **({"drop": stop.drop} if stop.drop else {}), **({"take": dict(stop.take)} if stop.take else {})}
+
+
+def case_data(scene: Scene, actions: Actions) -> tuple[dict, dict]:
+    tokens: dict[str, dict[str, int]] = {}
+    for area, nation, count in scene.tokens:
+        tokens.setdefault(area, {})[nation] = count
+    before = {"map": map_data(scene.map), "options": sorted(scene.options),
+              "nations": {n.name: ({"advances": sorted(n.advances)} if n.advances else {}) for n in scene.nations},
+              "ships": {s.name: {"nation": s.nation, "at": s.at, **({"tokens": s.aboard} if s.aboard else {})}
+                        for s in scene.ships},
+              **({"tokens": tokens} if tokens else {})}
+    c = actions.choices
+    choices = {k: dict(v) for k, v in (("conflict", c.conflict), ("prevent", c.prevent), ("block", c.block),
+                                       ("stop", c.stop)) if v}
+    data: dict[str, Any] = {}
+    if actions.blockade:
+        data["blockade"] = list(actions.blockade)
+    if actions.turns:
+        data["turns"] = [{"nation": t.nation, **({"moves": [{"ship": m.ship, "path": [_stop_data(s) for s in m.path]}
+                                                             for m in t.moves]} if t.moves else {}),
+                          **({"lift": list(t.lift)} if t.lift else {})} for t in actions.turns]
+    if choices:
+        data["choices"] = choices
+    return before, data
+
+
+def _branch_data(scene: Scene, outcome: Outcome, number: int, state) -> dict:
+    ships: dict[str, Any] = {}
+    for ship in state.ships:
+        start = scene.ship(ship.name)
+        if ship.sunk:
+            ships[ship.name] = "sunk"
+        elif (ship.at, ship.aboard, ship.blockading, ship.blocked_by) != (start.at, start.aboard, False, ""):
+            ships[ship.name] = {"at": ship.at, **({"tokens": ship.aboard} if ship.aboard else {}),
+                                **({"blockading": True} if ship.blockading else {}),
+                                **({"blocked_by": ship.blocked_by} if ship.blocked_by else {})}
+    start_land: dict[str, dict[str, int]] = {}
+    for area, nation, count in scene.tokens:
+        start_land.setdefault(area, {})[nation] = count
+    land = {}
+    for area in sorted(set(start_land) | {a for a, _, _ in state.land}):
+        got = state.land_of(area)
+        if got != start_land.get(area, {}):
+            land[area] = {n: got.get(n, 0) for n in sorted(set(got) | set(start_land.get(area, {})))}
+    out: dict[str, Any] = {}
+    if ships:
+        out["ships"] = ships
+    if land:
+        out["land"] = land
+    if state.removals:
+        out["removals"] = {area: [step[0] if len(step) == 1 else list(step) for step in steps]
+                           for area, steps in state.removals}
+    out["events"] = [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events
+                     if e.round == number and e.kind != "remove"]
+    return out
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    branches = outcome.after.branches
+    if len(branches) == 1:
+        return _branch_data(scene, outcome, 1, branches[0].state)
+    out = []
+    for number, branch in enumerate(branches, 1):
+        when: dict[str, dict[str, Any]] = {}
+        for kind, key, value in branch.choices:
+            when.setdefault(kind, {})[key] = (value == "yes") if kind in ("conflict", "prevent") else value
+        out.append({"when": when, **_branch_data(scene, outcome, number, branch.state)})
+    return {"branches": out}
+
+
+# --- Capability.EXHAUSTIVE ---------------------------------------------------------------------------
+
+SEA = Map("", (Area("Sea", WATER, False, (), (0.0, 0.0)),))
+ADVANCE_SETS = tuple(frozenset(c) for r in range(4) for c in itertools.combinations(ADVANTAGE_ADVANCES, r))
+EXHAUSTIVE_SPACES = {
+    "two-sides": "one water area where two nations' ships meet and fight: 1 to 3 ships a side, every set of "
+                 "Metalworking, Mathematics and Engineering for each (576 conflicts)",
+    "three-sides": "one water area where three nations' ships meet and fight: 1 or 2 ships each, each nation "
+                   "with no advance, Metalworking, or Mathematics and Engineering (216 conflicts)",
+}
+
+
+def _conflict(counts: tuple[int, ...], advances: tuple[frozenset, ...]) -> tuple[Scene, Actions]:
+    nations = tuple(Nation(NATIONS[i], advances[i]) for i in range(len(counts)))
+    ships = tuple(Ship(f"{NATIONS[i][0].lower()}{k + 1}", NATIONS[i], "Sea")
+                  for i, c in enumerate(counts) for k in range(c))
+    return (Scene(SEA, frozenset({"A"}), nations, ships, ()),
+            Actions(choices=Choices(conflict=(("Sea", True),))))
+
+
+def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
+    if name == "two-sides":
+        scenes = [_conflict((a, b), (x, y)) for a in range(1, 4) for b in range(1, 4)
+                  for x in ADVANCE_SETS for y in ADVANCE_SETS]
+    elif name == "three-sides":
+        sets: tuple[frozenset[str], ...] = (frozenset(), frozenset({"Metalworking"}),
+                                            frozenset({"Mathematics", "Engineering"}))
+        scenes = [_conflict(counts, adv) for counts in itertools.product((1, 2), repeat=3)
+                  for adv in itertools.product(sets, repeat=3)]
+    else:
+        raise KeyError(name)
+    return len(scenes), iter(scenes)

@@ -1,0 +1,452 @@
+"""The JSON Schemas of a civ case's parts, and the parser: the schema checks shapes,
+the parser the scenes that cannot exist (a ship with six tokens, one ending in open
+sea, an area touching an area the map lacks, an advance nobody has heard of).
+
+A case defines its own map or names one of ``cases/civ/maps/<name>.json``, looked up
+next to the case file first (``maps/`` beside it), then in the repository's folder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ...errors import CaseError, SceneError, did_you_mean
+from ...source import Located, load_file
+from .model import (
+    ADVANCES,
+    AREA_KINDS,
+    ASTRONOMY,
+    CAPACITY,
+    LAND,
+    MAX_SHIPS,
+    OPEN_SEA,
+    OPTIONS,
+    Actions,
+    Area,
+    BranchExpect,
+    Choices,
+    Expectation,
+    Map,
+    Nation,
+    Scene,
+    Ship,
+    ShipMove,
+    ShipState,
+    Stop,
+    Turn,
+)
+
+FACTS = "facts.md (civ), Ships"
+MAPS_FOLDER = Path(__file__).resolve().parents[3] / "cases" / "civ" / "maps"
+
+_NAME = {"type": "string", "minLength": 1}
+_XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+_COUNT = {"type": "integer", "minimum": 0}
+AREA_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["kind", "at"],
+    "properties": {
+        "kind": {"enum": list(AREA_KINDS), "description": "land, water (coastal water) or open-sea"},
+        "coast": {"type": "boolean", "description": "land only: whether it has a coast ships may enter"},
+        "touches": {"type": "array", "items": _NAME, "uniqueItems": True,
+                    "description": "the areas it touches; touching is mutual, so listing it once is enough"},
+        "at": {**_XY, "description": "where to draw it (not a rule)"},
+        "shape": {"type": "array", "items": _XY, "minItems": 3, "description": "its outline, for drawing only"},
+    },
+}
+MAP_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["areas"],
+    "properties": {"name": {"type": "string"}, "note": {"type": "string"},
+                   "areas": {"type": "object", "minProperties": 1, "additionalProperties": AREA_SCHEMA}},
+}
+BEFORE_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["map", "nations", "ships"],
+    "properties": {
+        "map": {"oneOf": [{"type": "string", "description": "a map under cases/civ/maps/"}, MAP_SCHEMA]},
+        "options": {"type": "array", "items": {"enum": list(OPTIONS)}, "uniqueItems": True,
+                    "description": "the seed's options in play: A naval battles, B blockades"},
+        "nations": {"type": "object", "minProperties": 1, "additionalProperties": {
+            "type": "object", "additionalProperties": False,
+            "properties": {"advances": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}},
+        "ships": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["nation", "at"],
+            "properties": {"nation": _NAME, "at": _NAME, "tokens": {**_COUNT, "description": "aboard"}}}},
+        "tokens": {"type": "object", "description": "land area -> nation -> population tokens there",
+                   "additionalProperties": {"type": "object", "additionalProperties": _COUNT}},
+    },
+}
+_STOP = {"oneOf": [
+    _NAME,
+    {"type": "object", "additionalProperties": False, "required": ["at"],
+     "properties": {"at": _NAME, "board": {**_COUNT, "description": "tokens from this area's land onto the ship"},
+                    "drop": {**_COUNT, "description": "tokens off the ship onto this area"},
+                    "take": {"type": "object", "additionalProperties": _COUNT,
+                             "description": "blocked friendly ship -> tokens taken off it (option B)"}}},
+]}
+_YES_NO = {"type": "object", "additionalProperties": {"type": "boolean"}}
+ACTIONS_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "blockade": {"type": "array", "items": _NAME, "uniqueItems": True,
+                     "description": "ships turned over to blockade at the start of the phase (option B)"},
+        "turns": {"type": "array", "description": "the nations' turns in the order of play", "items": {
+            "type": "object", "additionalProperties": False, "required": ["nation"],
+            "properties": {
+                "nation": _NAME,
+                "moves": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False, "required": ["ship", "path"],
+                    "properties": {"ship": _NAME, "path": {"type": "array", "items": _STOP, "minItems": 1}}}},
+                "lift": {"type": "array", "items": _NAME, "uniqueItems": True,
+                         "description": "blockaders turned back without moving"}}}},
+        "choices": {"type": "object", "additionalProperties": False, "properties": {
+            "conflict": {**_YES_NO, "description": "area -> whether a nation there wants a ship conflict"},
+            "prevent": {**_YES_NO, "description": "area -> whether the enemy prevents the landing there"},
+            "block": {"type": "object", "additionalProperties": _NAME,
+                      "description": "ship -> the area where a blockader blocks it, or none"},
+            "stop": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                     "description": "area -> removal steps after which all agree to end the conflict"}}},
+    },
+}
+_SHIP_END = {"oneOf": [
+    {"const": "sunk"},
+    {"type": "object", "additionalProperties": False, "required": ["at"],
+     "properties": {"at": _NAME, "tokens": _COUNT, "blockading": {"type": "boolean"}, "blocked_by": _NAME}}]}
+_STEP = {"oneOf": [_NAME, {"type": "array", "items": _NAME, "minItems": 1, "uniqueItems": True}]}
+_EVENT = {"type": "object", "required": ["kind", "pieces"],
+          "properties": {"kind": _NAME, "pieces": {"type": "array", "items": _NAME}}}
+_BRANCH_PROPERTIES = {
+    "ships": {"type": "object", "additionalProperties": _SHIP_END,
+              "description": "ships that move, sink or change; the others must end as they began"},
+    "land": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": _COUNT},
+             "description": "land area -> every nation's tokens there at the end; other areas keep theirs"},
+    "removals": {"type": "object", "additionalProperties": {"type": "array", "items": _STEP},
+                 "description": "area -> the removals of its conflict in order (a list: removed together)"},
+    "events": {"type": "array", "items": {**_EVENT, "additionalProperties": False}},
+}
+WHEN_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {
+    "conflict": _YES_NO, "prevent": _YES_NO, "block": {"type": "object", "additionalProperties": _NAME}}}
+EXPECT_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        **_BRANCH_PROPERTIES,
+        "branches": {"type": "array", "minItems": 1, "description": "one per way of taking the open decisions",
+                     "items": {"type": "object", "additionalProperties": False, "required": ["when"],
+                               "properties": {"when": WHEN_SCHEMA, **_BRANCH_PROPERTIES}}},
+    },
+}
+
+
+def _at(doc: Located, path: tuple) -> Any:
+    data = doc.data
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _known(doc: Located, path: tuple, name: Any, names: list[str] | tuple[str, ...], what: str) -> str:
+    if name not in names:
+        raise doc.error(path, f"{name!r} is not {what} of this scene; {did_you_mean(name, list(names))}", SceneError)
+    return str(name)
+
+
+def _text_keys(doc: Located, path: tuple, data: dict) -> None:
+    for key in data:
+        if not isinstance(key, str):
+            raise doc.error(path + (key,), f"names must be text; quote {key!r}", SceneError, key=True)
+
+
+# --- the map --------------------------------------------------------------------------------------
+
+
+def _map_file(doc: Located, path: tuple, name: str) -> Path:
+    here = Path(doc.file).parent / "maps"
+    folders = [here, MAPS_FOLDER] if here.resolve() != MAPS_FOLDER else [here]
+    for folder in folders:
+        candidate = folder / f"{name}.json"
+        if candidate.is_file():
+            return candidate
+    known = sorted({p.stem for f in folders if f.is_dir() for p in f.glob("*.json")})
+    raise doc.error(path, f"no map named {name!r} in {' or '.join(str(f) for f in folders)}; "
+                          f"{did_you_mean(name, known)}", SceneError)
+
+
+def parse_map(doc: Located, path: tuple) -> Map:
+    data = _at(doc, path)
+    if isinstance(data, str):
+        file = _map_file(doc, path, data)
+        mdoc = load_file(file)
+        from ...schema import validate
+        problems = validate(mdoc, MAP_SCHEMA, ())
+        if problems:
+            raise problems[0]
+        inner = parse_map(mdoc, ())
+        return Map(data, inner.areas)
+    _text_keys(doc, path + ("areas",), data["areas"])
+    names = list(data["areas"])
+    touches: dict[str, set[str]] = {n: set() for n in names}
+    for name, spec in data["areas"].items():
+        where = path + ("areas", name)
+        if "coast" in spec and spec["kind"] != LAND:
+            raise doc.error(where + ("coast",), f"only land has a coast or not; {name!r} is {spec['kind']}",
+                            SceneError)
+        for i, other in enumerate(spec.get("touches", [])):
+            if other == name:
+                raise doc.error(where + ("touches", i), f"area {name!r} cannot touch itself", SceneError)
+            _known(doc, where + ("touches", i), other, names, "an area")
+            touches[name].add(other)
+            touches[other].add(name)
+    areas = []
+    for name, spec in data["areas"].items():
+        areas.append(Area(name, spec["kind"], bool(spec.get("coast", False)), tuple(sorted(touches[name])),
+                          (float(spec["at"][0]), float(spec["at"][1])),
+                          tuple((float(x), float(y)) for x, y in spec.get("shape", ()))))
+    return Map(str(data.get("name", "")), tuple(sorted(areas, key=lambda a: a.name)))
+
+
+# --- the scene ------------------------------------------------------------------------------------
+
+
+def parse_scene(doc: Located, path: tuple) -> Scene:
+    data = _at(doc, path)
+    game_map = parse_map(doc, path + ("map",))
+    areas = game_map.names
+    nations = []
+    _text_keys(doc, path + ("nations",), data["nations"])
+    for name, spec in data["nations"].items():
+        advances = spec.get("advances", [])
+        for i, advance in enumerate(advances):
+            if advance not in ADVANCES:
+                raise doc.error(path + ("nations", name, "advances", i),
+                                f"{advance!r} is not an advance these rules know; "
+                                f"{did_you_mean(advance, list(ADVANCES))}", SceneError)
+        nations.append(Nation(name, frozenset(advances)))
+    nation_names = [n.name for n in nations]
+    ships = []
+    _text_keys(doc, path + ("ships",), data["ships"])
+    for name, spec in data["ships"].items():
+        where = path + ("ships", name)
+        if name in nation_names or name in areas:
+            raise doc.error(where, f"ship {name!r} has the name of a nation or an area; give it its own",
+                            SceneError, key=True)
+        nation = _known(doc, where + ("nation",), spec["nation"], nation_names, "a nation")
+        at = _known(doc, where + ("at",), spec["at"], areas, "an area")
+        area = game_map.area(at)
+        if not area.navigable:
+            raise doc.error(where + ("at",), f"ship {name!r} is in {at!r}, land without a coast; ships are only "
+                                             f"in water, open sea or a coast's water portion", SceneError)
+        if area.kind == OPEN_SEA:
+            raise doc.error(where + ("at",), f"ship {name!r} is in open sea {at!r}, where no ship may end a move "
+                                             f"({FACTS})", SceneError)
+        aboard = int(spec.get("tokens", 0))
+        if aboard > CAPACITY:
+            raise doc.error(where + ("tokens",), f"ship {name!r} has {aboard} tokens aboard; a ship carries at most "
+                                                 f"{CAPACITY} ({FACTS})", SceneError)
+        ships.append(Ship(name, nation, at, aboard))
+    for nation, count in Counter(s.nation for s in ships).items():
+        if count > MAX_SHIPS:
+            raise doc.error(path + ("ships",), f"nation {nation!r} has {count} ships; a nation has at most "
+                                               f"{MAX_SHIPS} ({FACTS})", SceneError)
+    tokens = []
+    for area_name, counts in (data.get("tokens") or {}).items():
+        where = path + ("tokens", area_name)
+        _known(doc, where, area_name, areas, "an area")
+        if game_map.area(area_name).kind != LAND:
+            raise doc.error(where, f"population tokens stand on land; {area_name!r} is "
+                                   f"{game_map.area(area_name).kind}", SceneError, key=True)
+        for nation, count in counts.items():
+            _known(doc, where + (nation,), nation, nation_names, "a nation")
+            if count:
+                tokens.append((area_name, nation, int(count)))
+    return Scene(game_map, frozenset(data.get("options", [])), tuple(nations), tuple(ships), tuple(tokens))
+
+
+# --- the actions ----------------------------------------------------------------------------------
+
+
+def _stop(item: Any) -> Stop:
+    if isinstance(item, str):
+        return Stop(item)
+    return Stop(item["at"], int(item.get("board", 0)), int(item.get("drop", 0)),
+                tuple((str(k), int(v)) for k, v in (item.get("take") or {}).items()))
+
+
+def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
+    data = _at(doc, path) or {}
+    ship_names = [s.name for s in scene.ships]
+    nation_names = [n.name for n in scene.nations]
+    areas = scene.map.names
+    blockade = tuple(_known(doc, path + ("blockade", i), s, ship_names, "a ship")
+                     for i, s in enumerate(data.get("blockade", [])))
+    if blockade and "B" not in scene.options:
+        raise doc.error(path + ("blockade",), "blockades are option B, which this scene does not play "
+                                              "(before.options)", SceneError)
+    for i, name in enumerate(blockade):
+        if scene.ship(name).aboard:
+            raise doc.error(path + ("blockade", i), f"ship {name!r} has tokens aboard and cannot be turned over",
+                            SceneError)
+    turns, moved, seen_nations = [], set(), set()
+    for t, turn in enumerate(data.get("turns", [])):
+        where = path + ("turns", t)
+        nation = _known(doc, where + ("nation",), turn["nation"], nation_names, "a nation")
+        if nation in seen_nations:
+            raise doc.error(where + ("nation",), f"nation {nation!r} has a second turn in one movement phase",
+                            SceneError)
+        seen_nations.add(nation)
+        moves = []
+        for m, move in enumerate(turn.get("moves", [])):
+            mwhere = where + ("moves", m)
+            ship = _known(doc, mwhere + ("ship",), move["ship"], ship_names, "a ship")
+            if scene.ship(ship).nation != nation:
+                raise doc.error(mwhere + ("ship",), f"ship {ship!r} belongs to {scene.ship(ship).nation!r}, not "
+                                                    f"{nation!r}, and moves in its owner's turn", SceneError)
+            if ship in moved:
+                raise doc.error(mwhere + ("ship",), f"ship {ship!r} moves a second time in one phase", SceneError)
+            moved.add(ship)
+            stops = tuple(_stop(item) for item in move["path"])
+            for s, stop in enumerate(stops):
+                swhere = mwhere + ("path", s) + (("at",) if not isinstance(move["path"][s], str) else ())
+                _known(doc, swhere, stop.area, areas, "an area")
+                for other, _ in stop.take:
+                    _known(doc, mwhere + ("path", s, "take", other), other, ship_names, "a ship")
+                    if "B" not in scene.options:
+                        raise doc.error(mwhere + ("path", s, "take"), "taking tokens off a blocked ship is option "
+                                                                      "B, which this scene does not play",
+                                        SceneError)
+            moves.append(ShipMove(ship, stops))
+        lift = tuple(_known(doc, where + ("lift", i), s, list(blockade), "a blockading ship")
+                     for i, s in enumerate(turn.get("lift", [])))
+        turns.append(Turn(nation, tuple(moves), lift))
+    actions = Actions(blockade, tuple(turns), _choices(doc, path + ("choices",), data.get("choices") or {}, scene))
+    _check_moves(doc, path, scene, actions)
+    return actions
+
+
+def _choices(doc: Located, path: tuple, data: dict, scene: Scene) -> Choices:
+    areas, ships = scene.map.names, [s.name for s in scene.ships]
+    for kind in ("conflict", "prevent", "stop"):
+        for area in data.get(kind, {}):
+            _known(doc, path + (kind, area), area, areas, "an area")
+    for ship, area in data.get("block", {}).items():
+        _known(doc, path + ("block", ship), ship, ships, "a ship")
+        if area != "none":
+            _known(doc, path + ("block", ship), area, list(areas) + ["none"], "an area")
+    return Choices(tuple(sorted((k, bool(v)) for k, v in data.get("conflict", {}).items())),
+                   tuple(sorted((k, bool(v)) for k, v in data.get("prevent", {}).items())),
+                   tuple(sorted((k, str(v)) for k, v in data.get("block", {}).items())),
+                   tuple(sorted((k, int(v)) for k, v in data.get("stop", {}).items())))
+
+
+def _check_moves(doc: Located, path: tuple, scene: Scene, actions: Actions) -> None:
+    """Walk every path as written (nobody blocked) and reject what the base ship rules forbid."""
+    land = Counter({(a, n): c for a, n, c in scene.tokens})
+    for t, turn in enumerate(actions.turns):
+        nation = scene.nation(turn.nation)
+        for m, move in enumerate(turn.moves):
+            where = path + ("turns", t, "moves", m, "path")
+            ship = scene.ship(move.ship)
+            at, entered, aboard = ship.at, 0, ship.aboard
+            for s, stop in enumerate(move.path):
+                here = where + (s,)
+                area = scene.map.area(stop.area)
+                if not (s == 0 and stop.area == ship.at):
+                    if stop.area not in scene.map.area(at).touches:
+                        raise doc.error(here, f"{stop.area!r} does not touch {at!r}, where ship {move.ship!r} is",
+                                        SceneError)
+                    if not area.navigable:
+                        raise doc.error(here, f"ship {move.ship!r} cannot enter {stop.area!r}, land without a "
+                                              "coast", SceneError)
+                    if area.kind == OPEN_SEA and ASTRONOMY not in nation.advances:
+                        raise doc.error(here, f"ship {move.ship!r} enters open sea {stop.area!r}, which needs "
+                                              f"Astronomy; {nation.name} does not have it ({FACTS})", SceneError)
+                    entered += 1
+                    if entered > nation.allowance:
+                        raise doc.error(here, f"ship {move.ship!r} enters a {entered}th area; it moves at most "
+                                              f"{nation.allowance} ({FACTS})", SceneError)
+                    at = stop.area
+                if (stop.board or stop.drop) and not area.coastal_land:
+                    raise doc.error(here, f"tokens board and leave ships only on a coast; {stop.area!r} is "
+                                          f"{'land without a coast' if area.kind == LAND else area.kind}",
+                                    SceneError)
+                if stop.board > land[(stop.area, nation.name)]:
+                    raise doc.error(here + ("board",), f"{stop.board} tokens board in {stop.area!r}, where "
+                                                       f"{nation.name} has {land[(stop.area, nation.name)]}",
+                                    SceneError)
+                land[(stop.area, nation.name)] -= stop.board
+                aboard += stop.board + sum(n for _, n in stop.take)
+                if aboard > CAPACITY:
+                    raise doc.error(here, f"ship {move.ship!r} would carry {aboard} tokens; a ship carries at "
+                                          f"most {CAPACITY} ({FACTS})", SceneError)
+                if stop.drop > aboard:
+                    raise doc.error(here + ("drop",), f"ship {move.ship!r} drops {stop.drop} tokens but carries "
+                                                      f"{aboard}", SceneError)
+                aboard -= stop.drop
+            if scene.map.area(at).kind == OPEN_SEA:
+                raise doc.error(where + (len(move.path) - 1,), f"ship {move.ship!r} ends its move in open sea "
+                                                               f"{at!r}; no ship may ({FACTS})", SceneError)
+            if aboard:
+                raise doc.error(where, f"ship {move.ship!r} ends its move with {aboard} tokens aboard; every token "
+                                       f"must leave the ship by the end of the phase ({FACTS})", SceneError)
+
+
+# --- the expectation ------------------------------------------------------------------------------
+
+
+def _label(doc: Located, path: tuple, data: dict, scene: Scene) -> tuple:
+    out = []
+    for kind in ("conflict", "prevent"):
+        for area, value in (data.get(kind) or {}).items():
+            out.append((kind, _known(doc, path + (kind, area), area, scene.map.names, "an area"),
+                        "yes" if value else "no"))
+    for ship, area in (data.get("block") or {}).items():
+        _known(doc, path + ("block", ship), ship, [s.name for s in scene.ships], "a ship")
+        out.append(("block", ship, str(area)))
+    return tuple(sorted(out))
+
+
+def _branch(doc: Located, path: tuple, data: dict, scene: Scene, when: tuple) -> BranchExpect:
+    ship_names, areas = [s.name for s in scene.ships], scene.map.names
+    nations = [n.name for n in scene.nations]
+    ships = []
+    for name, spec in (data.get("ships") or {}).items():
+        _known(doc, path + ("ships", name), name, ship_names, "a ship")
+        nation = scene.ship(name).nation
+        if spec == "sunk":
+            ships.append((name, ShipState(name, nation, scene.ship(name).at, sunk=True)))
+            continue
+        at = _known(doc, path + ("ships", name, "at"), spec["at"], areas, "an area")
+        blocker = spec.get("blocked_by", "")
+        if blocker:
+            _known(doc, path + ("ships", name, "blocked_by"), blocker, ship_names, "a ship")
+        ships.append((name, ShipState(name, nation, at, int(spec.get("tokens", 0)), bool(spec.get("blockading")),
+                                      blocker)))
+    land = []
+    for area, counts in (data.get("land") or {}).items():
+        _known(doc, path + ("land", area), area, areas, "an area")
+        for nation in counts:
+            _known(doc, path + ("land", area, nation), nation, nations, "a nation")
+        land.append((area, tuple(sorted((n, int(c)) for n, c in counts.items()))))
+    removals = []
+    for area, steps in (data.get("removals") or {}).items():
+        _known(doc, path + ("removals", area), area, areas, "an area")
+        removals.append((area, tuple(tuple(step) if isinstance(step, list) else (step,) for step in steps)))
+    events = tuple((e["kind"], tuple(e["pieces"])) for e in data.get("events", []))
+    return BranchExpect(when, tuple(ships), tuple(land), tuple(removals), events)
+
+
+def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
+    data = _at(doc, path)
+    if "branches" in data:
+        extra = [k for k in data if k != "branches"]
+        if extra:
+            raise doc.error(path + (extra[0],), "with branches, every branch says what it expects; "
+                                                f"move {extra[0]!r} into them", CaseError, key=True)
+        branches = tuple(_branch(doc, path + ("branches", i), b, scene,
+                                 _label(doc, path + ("branches", i, "when"), b["when"], scene))
+                         for i, b in enumerate(data["branches"]))
+        labels = [b.when for b in branches]
+        for i, label in enumerate(labels):
+            if labels.index(label) != i:
+                raise doc.error(path + ("branches", i, "when"), "two branches with the same decisions", CaseError)
+        return Expectation(branches, False)
+    return Expectation((_branch(doc, path, data, scene, ()),), True)

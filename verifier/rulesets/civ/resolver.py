@@ -1,0 +1,517 @@
+"""The reference resolver: a pure function of (scene, actions, reading).
+
+One movement phase: blockades are declared (option B), the nations move in their
+order of play, then ship conflicts (option A), then landings, then conflicts between
+population tokens on land. A decision the case leaves open (a conflict, preventing
+a landing, a block) is taken both ways: the run stops where it meets one, and is
+run again once with each answer, so the outcome has one branch per way.
+
+Nothing depends on the order the case lists areas, nations or ships: they are
+taken in order of name. The order of turns and of the moves within a turn is
+part of the actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ...ruleset import Cause, Decision, Event, Frame, Outcome
+from .model import (
+    ADVANTAGE_ADVANCES,
+    CAPACITY,
+    METALWORKING,
+    OPEN_SEA,
+    Actions,
+    Branch,
+    Label,
+    Result,
+    Scene,
+    ShipState,
+    State,
+    label_text,
+)
+
+
+class _Open(Exception):
+    """A decision the case left open: run again with each answer."""
+
+    def __init__(self, key: tuple[str, str]):
+        super().__init__(key)
+        self.key = key
+
+
+@dataclass
+class _Ship:
+    name: str
+    nation: str
+    at: str
+    aboard: list[int]  # per token: how many areas it has travelled by ship this phase
+    blockading: bool = False
+    blocked_by: str = ""
+    blocks: str = ""
+    sunk: bool = False
+    path: list[str] = field(default_factory=list)
+
+    def state(self) -> ShipState:
+        return ShipState(self.name, self.nation, self.at, len(self.aboard), self.blockading, self.blocked_by,
+                         self.sunk)
+
+
+def token_piece(nation: str, area: str) -> str:
+    """The provenance key of a nation's tokens in an area."""
+    return f"{nation} in {area}"
+
+
+def token_entry(nation: str) -> str:
+    """How a removed population token is written in a removal sequence."""
+    return f"{nation} token"
+
+
+def advantage_entry(nation: str) -> str:
+    """A removal absorbed by a point of advantage (reading advantage=phantom)."""
+    return f"{nation} advantage"
+
+
+def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, ends: str = "one-left",
+          stop_after: int | None = None, phantoms: dict[str, int] | None = None) -> tuple[list[tuple[str, ...]], bool]:
+    """The base conflict rule. Each round every side still in removes one piece, the
+    sides in ascending order of ``key_of(side, pieces left)``; sides with equal keys
+    remove together. Two sides so remove alternately, the weaker first, or together
+    when equal. Ends when one side is left (``ends="first-out"``: when any side is
+    out), or after ``stop_after`` steps when all agree to stop. Returns the steps
+    (what was removed together) and whether the players stopped it."""
+    phantoms = dict(phantoms or {})
+    steps: list[tuple[str, ...]] = []
+    started = [n for n in sorted(sides) if sides[n]]
+
+    def over() -> bool:
+        alive = [n for n in started if sides[n]]
+        return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
+
+    while not over():
+        alive = [n for n in started if sides[n]]
+        ranked = sorted(alive, key=lambda n: (key_of(n, len(sides[n]) + phantoms.get(n, 0)), n))
+        groups: list[list[str]] = []
+        for n in ranked:
+            k = key_of(n, len(sides[n]) + phantoms.get(n, 0))
+            if groups and key_of(groups[-1][0], len(sides[groups[-1][0]]) + phantoms.get(groups[-1][0], 0)) == k:
+                groups[-1].append(n)
+            else:
+                groups.append([n])
+        for group in groups:
+            if over():
+                break
+            if stop_after is not None and len(steps) >= stop_after:
+                return steps, True
+            step = []
+            for n in group:
+                if phantoms.get(n, 0):
+                    phantoms[n] -= 1
+                    step.append(advantage_entry(n))
+                else:
+                    step.append(sides[n].pop(0))
+            steps.append(tuple(step))
+    return steps, False
+
+
+class _Run:
+    def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
+        self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
+        self.options = scene.options
+        self.nations = {n.name: n for n in scene.nations}
+        self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard, path=[s.at])
+                      for s in sorted(scene.ships, key=lambda s: s.name)}
+        self.land: Counter = Counter()
+        for area, nation, count in scene.tokens:
+            self.land[(area, nation)] += count
+        self.landing: Counter = Counter()
+        self.events: list[Event] = []
+        self.causes: dict[str, list[Cause]] = {}
+        self.decisions: list[Decision] = []
+        self.consulted: set[str] = set()
+        self.label: dict[tuple[str, str], str] = {}
+        self.removals: dict[str, list[tuple[str, ...]]] = {}
+        self.blockade_run: set[str] = set()  # nations whose blockade an enemy ship has tried to run
+        self.choices = {"conflict": dict(actions.choices.conflict), "prevent": dict(actions.choices.prevent)}
+        self.block_choice = dict(actions.choices.block)
+        self.stop_choice = dict(actions.choices.stop)
+
+    # --- bookkeeping ---
+
+    def cause(self, piece: str, clause: str) -> None:
+        entry = Cause.applied(clause)
+        found = self.causes.setdefault(piece, [])
+        if entry not in found:
+            found.append(entry)
+
+    def follow(self, piece: str, point: str) -> None:
+        entry = Cause.followed(point, self.reading[point])
+        found = self.causes.setdefault(piece, [])
+        if entry not in found:
+            found.append(entry)
+        self.consulted.add(point)
+
+    def event(self, kind: str, pieces: tuple[str, ...], clause: str, at: str = "", detail: str = "",
+              step: int = 0) -> None:
+        self.events.append(Event(kind, pieces, clause=clause, at=at or None, detail=detail, step=step))
+
+    def yes(self, kind: str, key: str) -> bool:
+        """A yes-or-no decision: as the case states it, or as assumed for this branch."""
+        given = self.choices[kind].get(key)
+        if given is not None:
+            return bool(given)
+        if (kind, key) not in self.assumed:
+            raise _Open((kind, key))
+        self.label[(kind, key)] = self.assumed[(kind, key)]
+        return self.assumed[(kind, key)] == "yes"
+
+    def state(self, landing: bool) -> State:
+        return State(tuple(s.state() for s in self.ships.values()),
+                     tuple(sorted((a, n, c) for (a, n), c in self.land.items() if c > 0)),
+                     tuple(sorted((a, n, c) for (a, n), c in self.landing.items() if c > 0)) if landing else (),
+                     tuple((a, tuple(steps)) for a, steps in sorted(self.removals.items())),
+                     tuple((s.name, tuple(s.path)) for s in self.ships.values() if len(s.path) > 1))
+
+    # --- the phase ---
+
+    def go(self) -> tuple[State, State]:
+        for name in sorted(self.actions.blockade):
+            self.ships[name].blockading = True
+            self.event("blockade", (name,), "B.1", self.ships[name].at)
+            self.cause(name, "B.1")
+        for turn in self.actions.turns:
+            self.turn(turn)
+        self.leftovers()
+        moved = self.state(landing=True)
+        conflicts = self.ship_conflicts() if "A" in self.options else set()
+        self.landings(conflicts)
+        self.land_conflicts()
+        return moved, self.state(landing=False)
+
+    def turn(self, turn) -> None:
+        moving = {m.ship for m in turn.moves}
+        for ship in [s for s in self.ships.values() if s.nation == turn.nation and s.blockading]:
+            if ship.name not in moving and ship.name not in turn.lift:
+                continue
+            self.cause(ship.name, "B.5")
+            if turn.nation in self.blockade_run or ship.blocks:
+                self.event("held", (ship.name,), "B.5", ship.at, "an enemy ship tried to run the blockade")
+            else:
+                ship.blockading = False
+                self.event("lift", (ship.name,), "B.5", ship.at)
+        for move in turn.moves:
+            self.move(self.ships[move.ship], move)
+
+    def move(self, ship: _Ship, move) -> None:
+        if ship.blockading:
+            return
+        nation = self.nations[ship.nation]
+        entries = [i for i, stop in enumerate(move.path) if not (i == 0 and stop.area == ship.at)]
+        for i, stop in enumerate(move.path):
+            if i in entries:
+                ship.at = stop.area
+                ship.path.append(stop.area)
+                ship.aboard = [t + 1 for t in ship.aboard]
+                self.cause(ship.name, "ship.2")
+                if self.scene.map.area(stop.area).kind == OPEN_SEA:
+                    self.cause(ship.name, "ship.3")
+                if "B" in self.options and self.meets_blockade(ship, stop.area):
+                    return
+            for other, wanted in stop.take:
+                self.take(ship, self.ships[other], wanted, len([e for e in entries if e > i]), nation.allowance)
+            if stop.board:
+                count = min(stop.board, self.land[(stop.area, ship.nation)])
+                self.land[(stop.area, ship.nation)] -= count
+                ship.aboard += [0] * count
+                self.cause(ship.name, "ship.4")
+                self.cause(ship.name, "ship.1")
+                self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
+            if stop.drop:
+                count = min(stop.drop, len(ship.aboard))
+                ship.aboard = sorted(ship.aboard)[:len(ship.aboard) - count]
+                self.cause(ship.name, "ship.4")
+                if "A" in self.options:
+                    self.landing[(stop.area, ship.nation)] += count
+                    self.cause(ship.name, "A.1")
+                    self.cause(token_piece(ship.nation, stop.area), "A.2")
+                    self.event("wade", (ship.nation, stop.area), "A.2", stop.area, str(count))
+                else:
+                    self.land[(stop.area, ship.nation)] += count
+                    self.cause(token_piece(ship.nation, stop.area), "ship.4")
+                    self.event("land", (ship.nation, stop.area), "ship.4", stop.area, str(count))
+
+    def meets_blockade(self, ship: _Ship, area: str) -> bool:
+        """Option B: the ship enters an area where an enemy blockades. Returns whether it is blocked."""
+        blockers = [s for s in self.ships.values()
+                    if s.blockading and s.at == area and s.nation != ship.nation and not s.sunk]
+        if not blockers:
+            return False
+        self.blockade_run |= {b.nation for b in blockers}
+        free = [b for b in blockers if not b.blocks]
+        if not free:
+            self.cause(ship.name, "B.3")
+            self.event("pass", (ship.name, area), "B.3", area, "every blockader there is already blocking")
+            return False
+        chosen = self.block_choice.get(ship.name)
+        if chosen is not None:
+            blocked = chosen == area
+        else:
+            key = ("block", f"{ship.name}@{area}")
+            if key not in self.assumed:
+                raise _Open(key)
+            blocked = self.assumed[key] == "yes"
+            self.label[("block", ship.name)] = area if blocked else "none"
+        self.cause(ship.name, "B.2")
+        if not blocked:
+            self.event("pass", (ship.name, area), "B.2", area, "the blockader let it pass")
+            return False
+        blocker = free[0]
+        blocker.blocks, ship.blocked_by = ship.name, blocker.name
+        self.cause(blocker.name, "B.2")
+        if len(blockers) > 1:
+            self.cause(ship.name, "B.3")
+        self.event("block", (blocker.name, ship.name), "B.2", area)
+        return True
+
+    def take(self, ship: _Ship, other: _Ship, wanted: int, entries_left: int, allowance: int) -> None:
+        """Option B: a passing friendly ship takes tokens off a blocked ship."""
+        if not (other.blocked_by and other.at == ship.at and other.nation == ship.nation and other.aboard):
+            self.event("missed", (ship.name, other.name), "B.4", ship.at, "no blocked ship with tokens to take")
+            return
+        tokens = sorted(other.aboard)[:wanted]
+        self.cause(ship.name, "B.4")
+        if len(ship.aboard) + len(tokens) > CAPACITY:
+            self.cause(ship.name, "B.4a")
+            self.event("refused", (ship.name, other.name), "B.4a", ship.at,
+                       f"{len(ship.aboard)} aboard and {len(tokens)} more would pass {CAPACITY}")
+            return
+        if max(tokens) + entries_left > allowance:
+            self.cause(ship.name, "B.4b")
+            self.event("refused", (ship.name, other.name), "B.4b", ship.at,
+                       f"the tokens have gone {max(tokens)} areas; {entries_left} more would pass {allowance}")
+            return
+        self.cause(ship.name, "B.4a")
+        self.cause(ship.name, "B.4b")
+        for t in tokens:
+            other.aboard.remove(t)
+        ship.aboard += tokens
+        self.cause(other.name, "B.4")
+        self.event("rescue", (ship.name, other.name), "B.4", ship.at, str(len(tokens)))
+
+    def leftovers(self) -> None:
+        """Tokens still aboard when the movement ends."""
+        for ship in self.ships.values():
+            if not ship.aboard:
+                continue
+            if ship.blocked_by:  # the base rules empty every ship; option B keeps them from landing
+                self.decisions.append(Decision(
+                    "stranded", ("ship.4", "B.4"), ("the tokens leave the ship", "the tokens may not land"),
+                    (ship.name,), detail=f"{ship.name} is blocked with {len(ship.aboard)} tokens aboard"))
+                self.follow(ship.name, "stranded")
+                if self.reading["stranded"] == "stay":
+                    self.event("stranded", (ship.name,), "B.4", ship.at, str(len(ship.aboard)))
+                    continue
+            self.cause(ship.name, "ship.4")
+            self.event("lost", (ship.name,), "ship.4", ship.at, str(len(ship.aboard)))
+            ship.aboard = []
+
+    def _ship_key(self, metal: bool) -> Callable[[str, int], tuple]:
+        advantage = self.reading["advantage"]
+
+        def key(nation: str, strength: int) -> tuple:
+            n = self.nations[nation]
+            tier = 1 if metal and METALWORKING in n.advances else 0
+            if advantage == "order":
+                return (tier, n.advantage, strength)
+            if advantage == "strength":
+                return (tier, strength + n.advantage)
+            return (tier, strength)  # phantom: the advantage is in the strength already
+        return key
+
+    def ship_conflicts(self) -> set[str]:
+        fought = set()
+        by_area: dict[str, list[_Ship]] = {}
+        for ship in self.ships.values():
+            if not ship.sunk:
+                by_area.setdefault(ship.at, []).append(ship)
+        crossed: dict[str, dict[str, str]] = {}
+        for ship in self.ships.values():
+            for area in ship.path[1:-1]:
+                if self.scene.map.area(area).kind == OPEN_SEA:
+                    crossed.setdefault(area, {}).setdefault(ship.nation, ship.name)
+        for area, passing in sorted(crossed.items()):
+            if len(passing) > 1:  # ships of several nations went through: never a conflict there
+                names = tuple(passing[n] for n in sorted(passing))
+                self.event("crossed", names, "A.8", area)
+                for p in names:
+                    self.cause(p, "A.8")
+        for area in sorted(by_area):
+            present = by_area[area]
+            nations = sorted({s.nation for s in present})
+            if len(nations) < 2:
+                continue
+            pieces = [s.name for s in present]
+            for p in pieces:
+                self.cause(p, "A.5")
+            if not self.yes("conflict", area):
+                self.event("declined", (area,), "A.5", area, "no nation wants a conflict")
+                continue
+            fought.add(area)
+            self.event("conflict", (area,), "A.5", area, " v ".join(nations))
+            sides = {n: [s.name for s in sorted(present, key=lambda s: (len(s.aboard), s.name)) if s.nation == n]
+                     for n in nations}
+            advantages = {n: self.nations[n].advantage for n in nations}
+            if any(advantages.values()):
+                self.decisions.append(Decision("advantage", (), (), tuple(pieces), near=("A.6",),
+                                               detail=f"in {area}: " + ", ".join(
+                                                   f"{n} +{a}" for n, a in advantages.items())))
+                for p in pieces:
+                    self.follow(p, "advantage")
+            metal = any(METALWORKING in self.nations[n].advances for n in nations)
+            if metal:
+                self.decisions.append(Decision("metalworking", ("A.6", "conflict.3"),
+                                               ("+1 advantage", "remove after the others"), tuple(pieces),
+                                               detail=f"Metalworking in the ship conflict in {area}"))
+                for p in pieces:
+                    self.follow(p, "metalworking")
+                    if self.reading["metalworking"] == "both":
+                        self.cause(p, "conflict.3")
+            if len(nations) > 2:
+                self.consulted.add("ends")
+                for p in pieces:
+                    self.follow(p, "ends")
+                    self.cause(p, "conflict.2")
+            phantoms = advantages if self.reading["advantage"] == "phantom" and any(advantages.values()) else None
+            steps, stopped = fight(sides, self._ship_key(self.reading["metalworking"] == "both"),
+                                   ends=self.reading["ends"], stop_after=self.stop_choice.get(area),
+                                   phantoms=phantoms)
+            self._record(area, steps, "A.6")
+            for p in pieces:
+                self.cause(p, "A.6")
+                self.cause(p, "conflict.1")
+            for step in steps:
+                for entry in step:
+                    if entry in self.ships:
+                        self.ships[entry].sunk = True
+            if stopped:
+                self.event("stopped", (area,), "A.7", area, f"after {len(steps)} removals")
+                for p in pieces:
+                    self.cause(p, "A.7")
+        return fought
+
+    def _record(self, area: str, steps: list[tuple[str, ...]], clause: str) -> None:
+        start = len(self.removals.get(area, []))
+        self.removals.setdefault(area, []).extend(steps)
+        for n, step in enumerate(steps, start + 1):
+            self.event("remove", step, clause, area, step=n)
+
+    def landings(self, fought: set[str]) -> None:
+        for (area, nation), count in sorted(self.landing.items()):
+            if not count:
+                continue
+            piece = token_piece(nation, area)
+            present = {s.nation for s in self.ships.values() if s.at == area and not s.sunk}
+            others = present - {nation}
+            if not others:
+                self.cause(piece, "A.2")
+                self._land(area, nation, count, "A.2")
+                continue
+            self.cause(piece, "A.3")
+            if nation in present:
+                if area in fought:
+                    self.cause(piece, "A.7")
+                    self._land(area, nation, count, "A.7")
+                    continue
+                self.decisions.append(Decision("shielded", (), (), (piece,), near=("A.4", "A.7"),
+                                               detail=f"{nation} lands in {area} beside its own and enemy ships, "
+                                                      "and no ship conflict took place"))
+                self.follow(piece, "shielded")
+                if self.reading["shielded"] == "lands":
+                    self._land(area, nation, count, "A.3")
+                    continue
+            clause = "A.7" if area in fought else "A.4"
+            self.cause(piece, clause)
+            if self.yes("prevent", area):
+                self.event("prevented", (nation, area), clause, area, str(count))
+            else:
+                self._land(area, nation, count, clause)
+
+    def _land(self, area: str, nation: str, count: int, clause: str) -> None:
+        self.land[(area, nation)] += count
+        self.event("land", (nation, area), clause, area, str(count))
+
+    def land_conflicts(self) -> None:
+        by_area: dict[str, list[str]] = {}
+        for (area, nation), count in sorted(self.land.items()):
+            if count > 0:
+                by_area.setdefault(area, []).append(nation)
+        for area, nations in sorted(by_area.items()):
+            if len(nations) < 2:
+                continue
+            sides = {n: [token_entry(n)] * self.land[(area, n)] for n in nations}
+
+            def key(nation: str, count: int) -> tuple:
+                return (1 if METALWORKING in self.nations[nation].advances else 0, count)
+
+            steps, _ = fight(sides, key, ends="one-left")
+            self.event("land-conflict", (area,), "conflict.1", area, " v ".join(nations))
+            self._record(area, steps, "conflict.1")
+            for n in nations:
+                piece = token_piece(n, area)
+                self.cause(piece, "conflict.1")
+                if len(nations) > 2:
+                    self.cause(piece, "conflict.2")
+                if any(METALWORKING in self.nations[m].advances for m in nations):
+                    self.cause(piece, "conflict.3")
+                self.land[(area, n)] = len(sides[n])
+
+
+def _dedup(items: list) -> tuple:
+    out: list = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return tuple(out)
+
+
+def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    start = State(tuple(ShipState(s.name, s.nation, s.at, s.aboard) for s in sorted(scene.ships, key=lambda s: s.name)),
+                  tuple(sorted((a, n, c) for a, n, c in scene.tokens)))
+    pending: list[dict] = [{}]
+    runs: list[tuple[Label, _Run, State, State]] = []
+    while pending:
+        assumed = pending.pop()
+        run = _Run(scene, actions, reading, assumed)
+        try:
+            moved, after = run.go()
+        except _Open as open_:
+            pending += [{**assumed, open_.key: "no"}, {**assumed, open_.key: "yes"}]  # "yes" runs first
+            continue
+        label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
+        runs.append((label, run, moved, after))
+    runs.sort(key=lambda r: r[0])
+    several = len(runs) > 1
+    events: list[Event] = []
+    causes: dict[str, tuple[Cause, ...]] = {}
+    decisions: list[Decision] = []
+    consulted: set[str] = set()
+    frames = [Frame(0, "start", 0, start)]
+    branches = []
+    for b, (label, run, moved, after) in enumerate(runs, 1):
+        tag = label_text(label) if several else ""
+        events += [Event(e.kind, e.pieces, b if several else 1, tag, e.clause, e.detail, e.at, e.step)
+                   for e in run.events]
+        for piece, found in run.causes.items():
+            causes[piece] = _dedup(list(causes.get(piece, ())) + found)
+        decisions += run.decisions
+        consulted |= run.consulted
+        frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]
+        branches.append(Branch(label, after, moved))
+    return Outcome(Result(tuple(branches)), tuple(events), {k: causes[k] for k in sorted(causes)}, tuple(frames),
+                   MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
+
+
+__all__ = ["ADVANTAGE_ADVANCES", "fight", "resolve", "token_entry", "token_piece"]
