@@ -12,13 +12,24 @@ One suite, ``scatter.odds`` (``SUITES``); ``odds_figures(quick)`` measures:
    readings; total seconds and geometries per second.
 
 Geometries come from a seeded random generator, so every run times the same ones.
+
+3. the seed's grid of 12,960 calls (``grid.SEED_GRID``) side by side: exactly, by
+   the integer arrays of ``grid.exact_hits``; in doubles by our Python
+   transcription of the seed's function; by the Fraction resolver (not with
+   ``quick``); and by the seed's function in R through ``Rscript``, timed inside R
+   around the loop of calls (R's start-up is not counted), when R is installed.
+   Each is the best of a few runs. R's answers are compared with the Python
+   transcription's and with the exact ones.
 """
 
 from __future__ import annotations
 
 import gc
 import random
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -28,7 +39,8 @@ from typing import Any
 
 from ...bench import Row, format_rows, progress
 from ...ruleset import BenchSettings, BenchSuite
-from .clauses import PUBLISHED_READING
+from .clauses import PUBLISHED_READING, SEED_READING
+from .grid import SEED_GRID, Grid, double_hits, exact_hits, exact_hits_call_by_call
 from .model import ALL_ROLLS, AOE_SIZES, BASE_SIZES, Shot
 from .resolver import probability, resolve
 
@@ -98,9 +110,149 @@ def odds_figures(quick: bool = False) -> dict[str, Any]:
     one = _seconds(lambda: [probability(s, PUBLISHED_READING) for s in sweep])
     readings = RULESET.all_readings()
     every = _seconds(lambda: [probability(s, r) for s in sweep for r in readings])
-    return {"samples": samples, "fast_path_seconds": fast, "full_resolver_samples": samples // 4,
+    progress("computing the seed's grid exactly, in doubles and in R ...")
+    grid = grid_figures(quick)
+    return {"grid": grid, "samples": samples, "fast_path_seconds": fast, "full_resolver_samples": samples // 4,
             "full_resolver_seconds": full, "sweep": count, "sweep_seconds": one, "readings": len(readings),
             "sweep_all_readings_seconds": every}
+
+
+# Our transcription of the seed's R function (seed 002, "The is.scatter.hit function (R
+# code)"): the same arguments and the same floating-point steps in the same order, then
+# the loop over the grid in the order of ``Grid.calls``, timed inside R.
+R_PROGRAM = """
+seed_scatter_hit <- function(weapon, dist = 0, base = 30, max = 6, dice) {
+  template_r <- 0.5 * weapon$stats["AOE"]
+  base_r <- 0.5 * base / 25.4
+  hit <- FALSE
+  if (!is.na(template_r)) {
+    moved <- dice[1]
+    if (moved > max) moved <- max
+    across <- cos(pi / 6)
+    along <- sin(pi / 6)
+    unit <- switch(dice[2], c(0, 1), c(across, along), c(across, -along), c(0, -1), c(across, -along),
+                   c(across, along))
+    sep <- 0
+    if (dist != 0) sep <- dist + base_r
+    centres <- sqrt((sep - moved * unit[2])^2 + (moved * unit[1])^2)
+    hit <- unname(abs(centres) < base_r + template_r)
+  }
+  hit
+}
+aoes <- c(%(aoes)s); dists <- c(%(dists)s); bases <- c(%(bases)s); maxes <- c(%(maxes)s)
+answers <- logical(%(size)d)
+best <- Inf
+for (run in seq_len(%(repeats)d)) {
+  started <- proc.time()[["elapsed"]]
+  i <- 0L
+  for (aoe in aoes) {
+    weapon <- list(stats = c(AOE = aoe))
+    for (dist in dists) for (base in bases) for (most in maxes) for (d in 1:6) for (k in 1:6) {
+      i <- i + 1L
+      answers[i] <- seed_scatter_hit(weapon, dist = dist, base = base, max = most, dice = c(d, k))
+    }
+  }
+  best <- min(best, proc.time()[["elapsed"]] - started)
+}
+cat(sprintf("%%.6f\\n", best))
+cat(paste(as.integer(answers), collapse = ""), "\\n")
+"""
+
+
+def _r_numbers(values: Sequence[Any]) -> str:
+    return ", ".join(repr(float(v)) for v in values)
+
+
+def r_program(grid: Grid = SEED_GRID, repeats: int = 3) -> str:
+    return R_PROGRAM % {"aoes": _r_numbers(grid.aoes), "dists": _r_numbers(grid.dists),
+                        "bases": _r_numbers(grid.bases), "maxes": _r_numbers(grid.maxes), "size": grid.size,
+                        "repeats": repeats}
+
+
+def run_r(grid: Grid = SEED_GRID, repeats: int = 3, rscript: str | None = None) -> dict[str, Any]:
+    """R's loop over the grid: {"available": False, "why": ...} without R, else the best
+    seconds of ``repeats`` loops and the answers as a string of 0 and 1."""
+    rscript = rscript or shutil.which("Rscript")
+    if rscript is None:
+        return {"available": False, "why": "Rscript is not installed (on PATH)"}
+    with tempfile.TemporaryDirectory() as folder:
+        program = f"{folder}/seed_grid.R"
+        with open(program, "w") as handle:
+            handle.write(r_program(grid, repeats))
+        try:
+            done = subprocess.run([rscript, "--vanilla", program], capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return {"available": False, "why": f"Rscript failed to run: {error}"}
+    lines = done.stdout.split()
+    if done.returncode != 0 or len(lines) != 2 or len(lines[1]) != grid.size:
+        return {"available": False, "why": f"Rscript failed (exit {done.returncode}): "
+                                           f"{(done.stderr or done.stdout).strip()[:200]}"}
+    return {"available": True, "seconds": float(lines[0]), "answers": lines[1]}
+
+
+def _best(fn: Callable[[], Any], repeats: int) -> float:
+    return min(_seconds(fn) for _ in range(repeats))
+
+
+def grid_figures(quick: bool = False, rscript: str | None = None) -> dict[str, Any]:
+    """The seed grid side by side (see the module's text), in seconds (JSON-ready)."""
+    from fractions import Fraction as F
+
+    from .model import Roll
+    from .resolver import land
+
+    grid = SEED_GRID
+    exact = exact_hits(grid)
+    exact_seconds = _best(lambda: exact_hits(grid), 20)
+    by_call_seconds = _best(lambda: exact_hits_call_by_call(grid), 3)
+    doubles = double_hits(grid)
+    double_seconds = _best(lambda: double_hits(grid), 3)
+    figures: dict[str, Any] = {"calls": grid.size, "exact_seconds": exact_seconds, "exact_hits": int(exact.sum()),
+                               "exact_call_by_call_seconds": by_call_seconds,
+                               "python_doubles_seconds": double_seconds, "python_doubles_hits": int(doubles.sum()),
+                               "python_doubles_against_exact": int((doubles != exact).sum())}
+    if not quick:
+        def by_fractions() -> list[bool]:
+            return [land(Shot(a, b, F(100), d or None, False, m), Roll(k, f), SEED_READING).hit
+                    for a, d, b, m, k, f in grid.calls()]
+        figures["fraction_resolver_seconds"] = _seconds(by_fractions)
+    r = run_r(grid, rscript=rscript)
+    if r["available"]:
+        answers = [c == "1" for c in r["answers"]]
+        r_hits = sum(answers)
+        flat_exact, flat_doubles = exact.ravel().tolist(), doubles.ravel().tolist()
+        figures["r"] = {"available": True, "seconds": r["seconds"], "hits": r_hits,
+                        "against_python_doubles": sum(a != b for a, b in zip(answers, flat_doubles)),
+                        "against_exact": sum(a != b for a, b in zip(answers, flat_exact)),
+                        "r_over_exact": r["seconds"] / exact_seconds if exact_seconds else None}
+    else:
+        figures["r"] = {"available": False, "why": r["why"]}
+    return figures
+
+
+def grid_rows(figures: Mapping[str, Any]) -> list[Row]:
+    calls = figures["calls"]
+    rows: list[Row] = [
+        (f"scatter grid: {calls:,} seed calls, exact (integer arrays)", _time_text(figures["exact_seconds"]),
+         f"{figures['exact_hits']:,} hits"),
+        (f"scatter grid: {calls:,} seed calls, exact (Python integers, call by call)",
+         _time_text(figures["exact_call_by_call_seconds"]), "the same answers, no arrays"),
+        (f"scatter grid: {calls:,} seed calls, doubles in Python", _time_text(figures["python_doubles_seconds"]),
+         f"{figures['python_doubles_hits']:,} hits; {figures['python_doubles_against_exact']} differ from exact")]
+    if "fraction_resolver_seconds" in figures:
+        rows.append((f"scatter grid: {calls:,} seed calls, Fraction resolver",
+                     _time_text(figures["fraction_resolver_seconds"]), ""))
+    r = figures["r"]
+    if r["available"]:
+        rows.append((f"scatter grid: {calls:,} seed calls, R's loop (Rscript)", _time_text(r["seconds"]),
+                     f"{r['hits']:,} hits; {r['against_python_doubles']} differ from the Python doubles, "
+                     f"{r['against_exact']} from exact"))
+        ratio = r["r_over_exact"]
+        rows.append(("scatter grid: R's time / exact time", f"{ratio:,.1f}" if ratio else "-",
+                     "exact is faster" if ratio and ratio > 1 else "exact is NOT faster than R"))
+    else:
+        rows.append((f"scatter grid: {calls:,} seed calls, R's loop (Rscript)", "unavailable", r["why"]))
+    return rows
 
 
 def odds_rows(figures: Mapping[str, Any]) -> list[Row]:
@@ -114,7 +266,7 @@ def odds_rows(figures: Mapping[str, Any]) -> list[Row]:
          f"{count / one:,.0f} geometries/s"),
         (f"scatter: sweep of {count:,} geometries x {readings} readings", _time_text(every),
          f"{count * readings / every:,.0f} geometry-readings/s"),
-    ]
+    ] + (grid_rows(figures["grid"]) if "grid" in figures else [])
 
 
 def run_odds(settings: BenchSettings) -> dict[str, Any]:
@@ -129,7 +281,8 @@ def odds_table(figures: Mapping[str, Any]) -> str:
 SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("odds", "the exact chance of a hit over the 36 rolls for one geometry (fast path and full "
                        "resolver), and a sweep of 10,000 geometries (--quick: 1,000) under one and under all "
-                       "readings", run_odds, odds_table),
+                       "readings; the seed's grid of 12,960 calls exactly, in doubles and in R (Rscript, when "
+                       "installed), side by side", run_odds, odds_table),
 )
 
 
