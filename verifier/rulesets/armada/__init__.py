@@ -87,7 +87,8 @@ def _heading_gap(a: float, b: float) -> float:
 
 
 def event_text(kind: str, pieces: tuple[str, ...]) -> str:
-    words = {"switch": "{0}: the tool goes to the other side", "overlap": "{0} would overlap {1}",
+    words = {"switch": "{0}: the tool goes to the other side",
+             "tool-both": "{0} would overlap the tool on either side", "overlap": "{0} would overlap {1}",
              "closest": "{1} is the closest ship {0} overlapped", "damage": "{0} takes a facedown damage card",
              "destroyed": "{0} ends partly outside the play area and is destroyed",
              "obstacle": "{0} ends on obstacle {1}", "squadron": "{0} ends on squadron {1}, set aside",

@@ -88,7 +88,7 @@ def draw_stacked(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str,
         marks = _marks(scene, outcome, view) if outcome is not None else []
         images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model)))
     width = max(im.width for _, im in images)
-    plan = vd.legend([vd.LegendEntry(None, _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
+    plan = vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
                      heading="Maneuvers", max_width=width, stacked=True)
     image = vd.stacked(title or "Armada", None, images, [plan], width=width, size=fs,
                        title_size=round(FONT * 1.15) * s)

@@ -14,7 +14,7 @@ from shapely import ops
 from shapely.geometry import box as shapely_box
 
 from ...kit import draw as vd
-from ...kit.geometry import Pose
+from ...kit.geometry import Pose, circle
 from ...ruleset import Outcome
 from .model import Maneuvers, Move, Result, Scene, Ship
 from .resolver import base_at, tool_of
@@ -132,7 +132,7 @@ def _shade(image: Image.Image, a, b, view: vd.PlaneView) -> None:
     common = a.intersection(b)
     for part in getattr(common, "geoms", [common]):
         if part.geom_type == "Polygon" and not part.is_empty and part.area > 0:
-            vd.polygon(image, part, fill=OVERLAP, alpha=150, view=view)
+            vd.polygon(image, part, fill=OVERLAP, alpha=170, outline=OVERLAP, width=view.supersample, view=view)
 
 
 def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd.PlaneView,
@@ -152,6 +152,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                               view=view)
         placer.block_circle(centre, r)
     labels: list[tuple[vd.Point, str, float]] = []
+    shading: list[tuple[Any, Any]] = []
     for q in scene.squadrons:
         labels.append((view.px(q.at), q.name, view.length(q.radius)))
     for o in scene.obstacles:
@@ -173,7 +174,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                 corners = _base(image, ship, attempt.pose, view, colour[ship.name], ghost=1, dash=True)
                 attempt_base = base_at(ship, attempt.pose)
                 for other in attempt.ships:
-                    _shade(image, attempt_base, _ship_before(result, scene, other, n).base, view)
+                    shading.append((attempt_base, _ship_before(result, scene, other, n).base))
                 cx = sum(p[0] for p in corners) / 4
                 cy = sum(p[1] for p in corners) / 4
                 labels.append(((cx, cy), f"speed {attempt.speed}" if move.speed != attempt.speed or not move.yaw_back
@@ -186,15 +187,20 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                 cy = sum(p[1] for p in corners) / 4
                 labels.append(((cx, cy), f"or {alt.side}", 0.0))
             if move.tool is not None and move.speed > 0 and any(a.tool for a in move.attempts if a.pose == move.end):
-                _shade(image, final_base, tool_shape(tool_model, move.tool), view)
+                shading.append((final_base, tool_shape(tool_model, move.tool)))
             for name in move.obstacles:
-                _shade(image, final_base, next(o for o in scene.obstacles if o.name == name).shape, view)
+                shading.append((final_base, next(o for o in scene.obstacles if o.name == name).shape))
+            for name in move.squadrons:
+                q = next(q for q in scene.squadrons if q.name == name)
+                shading.append((final_base, circle(q.at, q.radius)))
     for ship in result.ships:
         corners = _base(image, ship, ship.pose, view, colour[ship.name])
         placer.block_polygon(corners)
         if ship.destroyed:
             _cross(draw, corners, s)
         labels.insert(0, (view.px((ship.pose.x, ship.pose.y)), ship.name, view.length(min(ship.size) / 2)))
+    for a, b in shading:
+        _shade(image, a, b, view)
     if outcome is not None:
         for move in result.moves:
             if move.closest:
@@ -232,7 +238,7 @@ def _marks(scene: Scene, outcome: Outcome, view: vd.PlaneView) -> list[tuple[vd.
         if e.kind in ("damage", "destroyed"):
             pose = where[e.pieces[0]]
             found.append((view.px((pose.x, pose.y)), event_text(e.kind, e.pieces)))
-        elif e.kind in ("obstacle", "squadron", "switch", "yaw-back", "open-side"):
+        elif e.kind in ("obstacle", "squadron", "switch", "tool-both", "yaw-back", "open-side"):
             found.append((None, event_text(e.kind, e.pieces)))
     out = []
     seen: dict[vd.Point, int] = {}
@@ -247,8 +253,11 @@ def _marks(scene: Scene, outcome: Outcome, view: vd.PlaneView) -> list[tuple[vd.
 
 def _notes(outcome: Outcome) -> list[str]:
     from . import event_text
-    return [event_text(e.kind, e.pieces) for e in outcome.events
-            if e.kind in ("obstacle", "squadron", "switch", "yaw-back", "open-side", "still")]
+    notes = [event_text(e.kind, e.pieces) for e in outcome.events
+             if e.kind in ("obstacle", "squadron", "switch", "tool-both", "yaw-back", "open-side", "still")]
+    if any(m.alternative is not None for m in outcome.after.moves):
+        notes.append("both choices are drawn: port solid, starboard faint ('or starboard')")
+    return notes
 
 
 def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
@@ -302,11 +311,11 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
         if outcome is None:
             continue
         entries = [vd.LegendEntry(_star(s, str(n)), words) for n, (_, words) in enumerate(marks, 1)]
-        entries += [vd.LegendEntry(None, words) for words in _notes(outcome)]
+        entries += [vd.LegendEntry(None, "", words) for words in _notes(outcome)]
         heading = "What happened" + (f" ({name})" if len(outcomes) > 1 else "")
-        legends.append(vd.legend(entries or [vd.LegendEntry(None, "no overlap, no damage")], size=fs, padding=0,
+        legends.append(vd.legend(entries or [vd.LegendEntry(None, "", "no overlap, no damage")], size=fs, padding=0,
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s))
-    plan = vd.legend([vd.LegendEntry(None, _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
+    plan = vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
                      heading="Maneuvers", max_width=vd.LEGEND_WIDTH * s)
     legends.insert(1, plan)
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)

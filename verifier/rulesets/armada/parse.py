@@ -37,7 +37,7 @@ _COLUMN = {"anyOf": [
     {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_CLICKS}, "minItems": 1},
     {"type": "string", "pattern": r"^\s*(-|I|II)(\s+(-|I|II))*\s*$",
      "description": "the chart's own marks, one a joint: '-', 'I' or 'II', as in '- I II'"}]}
-EVENT_KINDS = ("switch", "overlap", "closest", "damage", "destroyed", "obstacle", "squadron", "yaw-back",
+EVENT_KINDS = ("switch", "tool-both", "overlap", "closest", "damage", "destroyed", "obstacle", "squadron", "yaw-back",
                "open-side", "still")
 
 BEFORE_SCHEMA = {

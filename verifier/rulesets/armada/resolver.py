@@ -54,6 +54,7 @@ class _Board:
 
     scene: Scene
     ships: dict[str, Ship]
+    tool: ToolModel
     index: ShapeIndex = field(init=False)
     indexed: dict[str, Pose] = field(init=False)
     moved: dict[str, BaseGeometry] = field(init=False)
@@ -172,11 +173,8 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
     if destroyed:
         log.event("destroyed", (ship.name,), "edge.destroyed", step, "its base ends partly outside the play area")
         log.cause(ship.name, "edge.destroyed", step)
-    elif move.tool is not None:
-        xs = [j.x for j in move.tool.joints]
-        ys = [j.y for j in move.tool.joints]
-        if min(xs) < 0 or min(ys) < 0 or max(xs) > board.scene.width or max(ys) > board.scene.height:
-            log.cause(ship.name, "edge.tool-outside", step)
+    if move.tool is not None and not inside_area(board.scene, tool_shape(board.tool, move.tool)):
+        log.cause(ship.name, "edge.tool-outside", step)
     obstacles = board.obstacles_under(base)
     for name in obstacles:
         log.event("obstacle", (ship.name, name), "obstacle.final", step, "its base ends on the obstacle")
@@ -229,7 +227,7 @@ def _choose_side(ship: Ship, maneuver: Maneuver, sides: dict, reading: Mapping[s
     log.followed(ship.name, "both-sides", option, step)
     log.decisions.append(Decision("both-sides", (), (), (ship.name,), step, near=("move.tool-overlap",),
                                   detail=f"{ship.name} would overlap the tool on both sides"))
-    log.event("switch", (ship.name,), "move.tool-overlap", step,
+    log.event("tool-both", (ship.name,), "move.tool-overlap", step,
               f"it would overlap the tool on the {first} side and on the {second} side too")
     if option == "first-side":
         return first, False, None
@@ -268,7 +266,7 @@ def _maneuver(board: _Board, maneuver: Maneuver, tool: ToolModel, reading: Mappi
         move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (sides[side][2],))
         return _finish(board, ship, move, log, step)
     # the other side, when the owner's choice is open, in a board of its own (its damage is its own)
-    branch = _Board(board.scene, dict(board.ships)) if alternative is not None else None
+    branch = _Board(board.scene, dict(board.ships), board.tool) if alternative is not None else None
     move = _along(board, ship, maneuver, tool, side, switched, sides[side], reading, log, step)
     if branch is not None and alternative is not None:
         other = _along(branch, ship, maneuver, tool, alternative, False, sides[alternative], reading, _Log(), step)
@@ -367,8 +365,8 @@ def _zero_yaw(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, re
 
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
-    board = _Board(scene, dict(ships))
     tool = tool_of(scene, reading)
+    board = _Board(scene, dict(ships), tool)
     log = _Log()
     for name in ships:
         log.cause(name, "size.bases", 0)
