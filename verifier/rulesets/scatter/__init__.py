@@ -9,12 +9,13 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
-from .clauses import CLAUSES, READING_POINTS
+from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
 from .exact import decimal_text, fraction_text
 from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import direction_words, resolve
+from .steps import hit_steps, steps_text
 
 
 def _within(actual: float, expected: Fraction, tolerance: Fraction) -> bool:
@@ -170,6 +171,9 @@ class ScatterRuleset(ModularRuleset):
                 lines.append(f"  {landing.rolled.distance}-{landing.rolled.direction}: lands at "
                              f"[{decimal_text(x, 3)}, {decimal_text(y, 3)}], {'hit' if landing.hit else 'miss'}"
                              + (" (touching)" if landing.touching else ""))
+            reading = outcome.reading or PUBLISHED_READING
+            lines.append(steps_text(hit_steps(before, reading), mark=-first.start.y.as_fraction(),
+                                    edge_offset=before.base_radius if reading["distance"] == "edge" else None))
         else:
             x, y = after.point.floats()
             lines.append(_roll_summary(after, side))

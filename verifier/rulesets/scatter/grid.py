@@ -52,9 +52,9 @@ class Grid:
     (mm), ``maxes`` (the ``max`` argument, inches); every call is tried with the 36
     rolls (distance die, then direction die)."""
 
-    aoes: tuple[int | Fraction, ...] = GRID_AOES
+    aoes: tuple[int, ...] = GRID_AOES
     dists: tuple[Fraction, ...] = GRID_DISTS
-    bases: tuple[int | Fraction, ...] = GRID_BASES
+    bases: tuple[int, ...] = GRID_BASES
     maxes: tuple[Fraction, ...] = GRID_MAXES
 
     @property
@@ -65,7 +65,7 @@ class Grid:
     def size(self) -> int:
         return math.prod(self.shape)
 
-    def calls(self) -> list[tuple[int | Fraction, Fraction, int | Fraction, Fraction, int, int]]:
+    def calls(self) -> list[tuple[int, Fraction, int, Fraction, int, int]]:
         """Every call, in the order of the arrays' flattened (C) order."""
         return list(product(self.aoes, self.dists, self.bases, self.maxes, DIE_FACES, DIE_FACES))
 
@@ -110,16 +110,16 @@ def exact_parts(grid: Grid = SEED_GRID) -> tuple[np.ndarray, np.ndarray]:
     as integer arrays broadcast to the grid's shape; exact (see the module's text)."""
     scaled = ScaledGrid.of(grid)
     dtype: type = np.int64 if scaled.bound() < _INT64_LIMIT else object
-    rt = np.array(scaled.template_radius, dtype=dtype).reshape(-1, 1, 1, 1, 1, 1)
-    rb = np.array(scaled.base_radius, dtype=dtype).reshape(1, 1, -1, 1, 1, 1)
-    dist = np.array(scaled.dist, dtype=dtype).reshape(1, -1, 1, 1, 1, 1)
+    rt: np.ndarray = np.array(scaled.template_radius, dtype=dtype).reshape(-1, 1, 1, 1, 1, 1)
+    rb: np.ndarray = np.array(scaled.base_radius, dtype=dtype).reshape(1, 1, -1, 1, 1, 1)
+    dist: np.ndarray = np.array(scaled.dist, dtype=dtype).reshape(1, -1, 1, 1, 1, 1)
     # The seed's code starts the template on the base's centre for a dist of 0, else the
     # base radius beyond dist.
     sep = np.where(dist == 0, 0, dist + rb)
-    dice = np.array(DIE_FACES, dtype=dtype) * scaled.scale
+    dice: np.ndarray = np.array(DIE_FACES, dtype=dtype) * scaled.scale
     moved = np.minimum(dice.reshape(1, -1), np.array(scaled.maximum, dtype=dtype).reshape(-1, 1))
     moved = moved.reshape(1, 1, 1, len(scaled.maximum), 6, 1)
-    twice_forward = np.array(TWICE_FORWARD, dtype=dtype).reshape(1, 1, 1, 1, 1, 6)
+    twice_forward: np.ndarray = np.array(TWICE_FORWARD, dtype=dtype).reshape(1, 1, 1, 1, 1, 6)
     distance_squared = sep * sep - twice_forward * sep * moved + moved * moved
     reach = rt + rb
     return np.broadcast_to(distance_squared, grid.shape), np.broadcast_to(reach * reach, grid.shape)
@@ -164,9 +164,9 @@ def double_hits(grid: Grid = SEED_GRID) -> np.ndarray:
 class RoundingDifference:
     """One call where the seed's function in doubles and the exact answer differ."""
 
-    aoe: int | Fraction
+    aoe: int
     dist: Fraction
-    base: int | Fraction
+    base: int
     maximum: Fraction
     distance_die: int
     direction_die: int
