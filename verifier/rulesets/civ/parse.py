@@ -345,7 +345,7 @@ def _check_moves(doc: Located, path: tuple, scene: Scene, actions: Actions) -> N
         for m, move in enumerate(turn.moves):
             where = path + ("turns", t, "moves", m, "path")
             ship = scene.ship(move.ship)
-            at, entered, aboard = ship.at, 0, ship.aboard
+            at, entered, aboard, taken = ship.at, 0, ship.aboard, 0
             for s, stop in enumerate(move.path):
                 here = where + (s,)
                 area = scene.map.area(stop.area)
@@ -373,14 +373,16 @@ def _check_moves(doc: Located, path: tuple, scene: Scene, actions: Actions) -> N
                                                        f"{nation.name} has {land[(stop.area, nation.name)]}",
                                     SceneError)
                 land[(stop.area, nation.name)] -= stop.board
-                aboard += stop.board + sum(n for _, n in stop.take)
+                aboard += stop.board
+                taken += sum(n for _, n in stop.take)  # whether they come aboard depends on the blockade
                 if aboard > CAPACITY:
                     raise doc.error(here, f"ship {move.ship!r} would carry {aboard} tokens; a ship carries at "
                                           f"most {CAPACITY} ({FACTS})", SceneError)
-                if stop.drop > aboard:
+                if stop.drop > aboard + taken:
                     raise doc.error(here + ("drop",), f"ship {move.ship!r} drops {stop.drop} tokens but carries "
-                                                      f"{aboard}", SceneError)
-                aboard -= stop.drop
+                                                      f"{aboard + taken}", SceneError)
+                from_own = min(stop.drop, aboard)
+                aboard, taken = aboard - from_own, taken - (stop.drop - from_own)
             if scene.map.area(at).kind == OPEN_SEA:
                 raise doc.error(where + (len(move.path) - 1,), f"ship {move.ship!r} ends its move in open sea "
                                                                f"{at!r}; no ship may ({FACTS})", SceneError)

@@ -229,7 +229,7 @@ class _Run:
                 self.cause(ship.name, "ship.4")
                 self.cause(ship.name, "ship.1")
                 self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
-            if stop.drop:
+            if stop.drop and ship.aboard:
                 count = min(stop.drop, len(ship.aboard))
                 ship.aboard = sorted(ship.aboard)[:len(ship.aboard) - count]
                 self.cause(ship.name, "ship.4")
@@ -392,6 +392,7 @@ class _Run:
             for p in pieces:
                 self.cause(p, "A.6")
                 self.cause(p, "conflict.1")
+                self.cause(p, "A.7")
             for step in steps:
                 for entry in step:
                     if entry in self.ships:
@@ -415,9 +416,12 @@ class _Run:
             piece = token_piece(nation, area)
             present = {s.nation for s in self.ships.values() if s.at == area and not s.sunk}
             others = present - {nation}
+            if area in fought:
+                self.cause(piece, "A.7")
             if not others:
-                self.cause(piece, "A.2")
-                self._land(area, nation, count, "A.2")
+                clause = "A.7" if area in fought else "A.2"
+                self.cause(piece, clause)
+                self._land(area, nation, count, clause)
                 continue
             self.cause(piece, "A.3")
             if nation in present:
@@ -433,7 +437,7 @@ class _Run:
                     self._land(area, nation, count, "A.3")
                     continue
             clause = "A.7" if area in fought else "A.4"
-            self.cause(piece, clause)
+            self.cause(piece, "A.4")
             if self.yes("prevent", area):
                 self.event("prevented", (nation, area), clause, area, str(count))
             else:
