@@ -310,7 +310,7 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
         images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model)))
         if outcome is None:
             continue
-        entries = [vd.LegendEntry(_star(s, str(n)), words) for n, (_, words) in enumerate(marks, 1)]
+        entries = [vd.LegendEntry(_star(s, str(n)), "", words) for n, (_, words) in enumerate(marks, 1)]
         entries += [vd.LegendEntry(None, "", words) for words in _notes(outcome)]
         heading = "What happened" + (f" ({name})" if len(outcomes) > 1 else "")
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "", "no overlap, no damage")], size=fs, padding=0,

@@ -80,11 +80,18 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
     tool = TOOL_MODELS["model-a"]
     target = placed(mover, tool, inserted(mover, tool, side or "starboard", course), speed) if speed else mover.pose
     ships = [mover]
+    mirrored = draw(st.booleans())  # a pair placed as mirror images across the course: ranges tie
     for name in "bc"[: draw(st.integers(0, 2))]:
-        other_kind = SHIP_TYPES[draw(st.sampled_from(types))]
-        pose = Pose(round(target.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
-                    round(target.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
-        other = Ship(name, "blue", other_kind, pose, 0)
+        if name == "c" and mirrored and len(ships) == 2:
+            b = ships[1]
+            local = target.local((b.pose.x, b.pose.y))
+            x, y = target.apply((-local[0], local[1]))
+            other = Ship(name, "blue", b.type, Pose(x, y, 2 * target.heading - b.pose.heading), 0)
+        else:
+            other_kind = SHIP_TYPES[draw(st.sampled_from(types))]
+            pose = Pose(round(target.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
+                        round(target.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
+            other = Ship(name, "blue", other_kind, pose, 0)
         if _fits(width, height, other, ships):
             ships.append(other)
     squadrons = []
@@ -227,6 +234,9 @@ def expect_data(scene: Scene, outcome: Outcome) -> dict:
 # --- Capability.EXHAUSTIVE ---------------------------------------------------------------------
 
 EXHAUSTIVE_SPACES = {
+    "trio": "a CR90 at [300, 300] facing north at speed 2 goes straight, or 1 click either way at joint 2, with the "
+            "tool on its starboard side; two Nebulon-Bs stand at every pair of points of a lattice ahead of it "
+            "(x 240..360 every 30 mm, y 350..430 every 40 mm, facing north or east) where no two bases overlap",
     "pair": "a CR90 (small base) at [300, 300] facing north at speed 2 makes every course its chart allows at "
             "speed 2 (15 courses) with the tool on its starboard side, and a Nebulon-B stands at every point of a "
             "30 mm lattice ahead of it (x 210..420, y 330..540) facing north, north-east, east or south-east, "
@@ -249,6 +259,21 @@ def _pair() -> list[tuple[Scene, Maneuvers]]:
     return scenes
 
 
+def _trio() -> list[tuple[Scene, Maneuvers]]:
+    mover = Ship("a", "red", SHIP_TYPES["cr90"], Pose(300.0, 300.0, 0.0), 2)
+    spots = [Pose(float(x), float(y), h) for x, y, h in itertools.product(range(240, 361, 30), range(350, 431, 40),
+                                                                            (0.0, 90.0))]
+    scenes: list[tuple[Scene, Maneuvers]] = []
+    for first, second in itertools.combinations(spots, 2):
+        b = Ship("b", "blue", SHIP_TYPES["nebulon-b"], first, 0)
+        c = Ship("c", "blue", SHIP_TYPES["nebulon-b"], second, 0)
+        if overlaps(mover.base, b.base) or overlaps(mover.base, c.base) or overlaps(b.base, c.base):
+            continue
+        scene = Scene(PLAY_AREA, PLAY_AREA, (mover, b, c))
+        scenes += [(scene, (Maneuver("a", course, "starboard"),)) for course in ((0, 0), (0, 1), (0, -1))]
+    return scenes
+
+
 def _yaw() -> list[tuple[Scene, Maneuvers]]:
     mover = Ship("a", "red", SHIP_TYPES["cr90"], Pose(300.0, 300.0, 0.0), 0)
     scenes: list[tuple[Scene, Maneuvers]] = []
@@ -264,7 +289,7 @@ def _yaw() -> list[tuple[Scene, Maneuvers]]:
 def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Maneuvers]]]:
     if name not in EXHAUSTIVE_SPACES:
         raise KeyError(name)
-    scenes = _pair() if name == "pair" else _yaw()
+    scenes = {"trio": _trio, "pair": _pair, "yaw": _yaw}[name]()
     return len(scenes), iter(scenes)
 
 
