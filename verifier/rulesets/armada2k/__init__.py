@@ -1,0 +1,262 @@
+"""Armada 2K (seed 004): fleets of Icehouse pyramids lying flat on an open table.
+
+Ships move in whole steps of their own length (a spare piece laid stern to bow at
+any heading), fire by laying a large piece against a long side, take a damage a
+hit and sink at their size. Where the text leaves the answer open (the outline a
+flat pyramid covers, whether touching is contact, what obstructs a shot, ...) the
+resolver follows a named reading; see ``clauses.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from verifier.errors import ImplementationError
+from verifier.kit.modular import ModularRuleset
+from verifier.ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
+
+from .clauses import CLAUSES, READING_POINTS
+from .model import XY, Actions, Interval, Scene, State
+from .parse import (
+    ACTIONS_SCHEMA,
+    BEFORE_SCHEMA,
+    EVENT_KINDS,
+    EXPECT_SCHEMA,
+    Expectation,
+    parse_actions,
+    parse_expect,
+    parse_scene,
+)
+from .resolver import resolve
+
+POSITION_TOLERANCE = 0.001  # inches
+HEADING_TOLERANCE = 0.01  # degrees
+
+_INTERVAL_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+OUTCOME_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["ships", "events"],
+    "properties": {
+        "ships": {"type": "object", "description": "every ship: where it ends, its heading, damage and whether sunk",
+                  "additionalProperties": {
+                      "type": "object", "required": ["at", "heading", "damage", "sunk"],
+                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
+                                            "maxItems": 2},
+                                     "heading": {"type": "number"}, "damage": {"type": "integer"},
+                                     "sunk": {"type": "boolean"}}}},
+        "events": {"type": "array", "items": {
+            "type": "object", "required": ["kind", "pieces"],
+            "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                           "pieces": {"type": "array", "items": {"type": "string"}}}}},
+        "fans": {"type": "object", "additionalProperties": {"type": "array", "items": _INTERVAL_JSON},
+                 "description": "ship -> allowed headings of its next step, [from, to] clockwise"},
+        "winner": {"type": ["string", "null"]},
+        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    },
+}
+
+PAGE_NOTES = (
+    "Each example shows the sea from above, north up, on a one-inch grid, before and after. Ships are the "
+    "outlines their pyramids cover lying flat (the footprint reading says which outline), coloured by player, "
+    "the point being the bow; black dots on a ship are its damage chits, and a sunk ship is crossed out. A move "
+    "shows each step's piece as a faint ghost, numbered, with a ring at every place the ship could have stopped; "
+    "the ship stands in colour where it ended. A grey fan is every place the next step's piece could lie, and "
+    "its wedge at the bow the headings allowed. A shaded triangle beside a ship is the area its cannons reach "
+    "(the large piece laid against that side); a star marks a hit, a cross an object that obstructs the shot. "
+    "Grey polygons are reefs and islands; the curve or line is the edge of the playing area.")
+
+
+def _xy(point: XY) -> str:
+    return "[" + ", ".join(f"{round(v, 3):g}" for v in point) + "]"
+
+
+def _angle_gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def event_text(kind: str, pieces: tuple[str, ...], detail: str = "") -> str:
+    words = {"move": "{0} moves", "blocked": "{0} may not move", "stuck": "{0} is stuck",
+             "refused": "{0} may not act", "hit": "{0} hits {1}", "sunk": "{0} sinks",
+             "no-shot": "{0} cannot hit {1}", "obstructed": "{0}'s shot at {1} is obstructed by {2}",
+             "in-range": "{0} can hit {1}", "setup-breach": "set-up breach: {pieces}", "win": "{0} wins"}[kind]
+    text = words.format(*pieces, pieces=", ".join(pieces))
+    return text + (f" ({detail})" if detail else "")
+
+
+def _event_key(kind: str, pieces: tuple[str, ...]) -> tuple:
+    return (kind, tuple(sorted(pieces)) if kind == "setup-breach" else pieces)
+
+
+def fans_of(state: State) -> dict[str, tuple[Interval, ...]]:
+    return dict(state.fans)
+
+
+class Armada2kRuleset(ModularRuleset):
+    key = "armada2k"
+    title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
+    drawing = "verifier.rulesets.armada2k.draw"
+    explorer = "verifier.rulesets.armada2k.explore"
+    capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
+                              Capability.EXHAUSTIVE, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
+                              Capability.BENCHMARKS})
+    clauses = CLAUSES
+    reading_points = READING_POINTS
+    before_schema = BEFORE_SCHEMA
+    actions_schema = ACTIONS_SCHEMA
+    expect_schema = EXPECT_SCHEMA
+    outcome_schema = OUTCOME_SCHEMA
+
+    def parse(self, doc: Any, before_path: tuple[Any, ...], actions_path: tuple[Any, ...],
+              expect_path: tuple[Any, ...] | None, *, breaches_allowed: bool = False) -> tuple[Any, Any, Any]:
+        # No reading breaks the scene's invariants (a refused step leaves the ship where it was).
+        scene = parse_scene(doc, before_path)
+        actions = parse_actions(doc, actions_path, scene)
+        return scene, actions, parse_expect(doc, expect_path, scene) if expect_path is not None else None
+
+    def resolve(self, before: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+        return resolve(before, actions, reading)
+
+    def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
+        problems: list[Mismatch] = []
+        state: State = outcome.after
+        listed = dict(expect.ships)
+        for ship in sorted(state.scene.ships, key=lambda s: s.name):
+            start = before.ship(ship.name)
+            want = listed.get(ship.name)
+            where = ("ships", ship.name) if want is not None else ("ships",)
+            words = "" if want is not None else " (not listed, so unchanged)"
+            at = want.at if want is not None and want.at is not None else start.at if want is None else None
+            if at is not None and math.dist(at, ship.at) > POSITION_TOLERANCE:
+                problems.append(Mismatch(where + (("at",) if want else ()), list(at), [round(v, 4) for v in ship.at],
+                                         f"{ship.name} should end at {_xy(at)}{words} but ends at {_xy(ship.at)}"))
+            heading = want.heading if want is not None and want.heading is not None else (
+                start.heading if want is None else None)
+            if heading is not None and _angle_gap(heading, ship.heading) > HEADING_TOLERANCE:
+                problems.append(Mismatch(where + (("heading",) if want else ()), heading, round(ship.heading, 4),
+                                         f"{ship.name} should end heading {heading:g}°{words} but heads "
+                                         f"{ship.heading:g}°"))
+            damage = want.damage if want is not None and want.damage is not None else (
+                start.damage if want is None else None)
+            if damage is not None and damage != ship.damage:
+                problems.append(Mismatch(where + (("damage",) if want else ()), damage, ship.damage,
+                                         f"{ship.name} should end with {damage} damage{words} but has {ship.damage}"))
+            sunk = want.sunk if want is not None and want.sunk is not None else (False if want is None else None)
+            if sunk is not None and sunk != ship.sunk:
+                problems.append(Mismatch(where + (("sunk",) if want else ()), sunk, ship.sunk,
+                                         f"{ship.name} should {'' if sunk else 'not '}be sunk{words}"))
+        wanted = Counter(_event_key(*e) for e in expect.events)
+        actual = Counter(_event_key(e.kind, e.pieces) for e in outcome.events)
+        for i, (kind, pieces) in enumerate(expect.events):
+            if actual[_event_key(kind, pieces)] <= 0:
+                problems.append(Mismatch(("events", i), event_text(kind, pieces), None,
+                                         f"expected event did not happen: {event_text(kind, pieces)}"))
+            actual[_event_key(kind, pieces)] -= 1
+        for e in outcome.events:
+            if wanted[_event_key(e.kind, e.pieces)] <= 0:
+                problems.append(Mismatch(("events",), None, event_text(e.kind, e.pieces),
+                                         f"unexpected event: {event_text(e.kind, e.pieces, e.detail)} [{e.clause}]"))
+            wanted[_event_key(e.kind, e.pieces)] -= 1
+        if expect.fans is not None:
+            got = fans_of(state)
+            for name, spans in expect.fans:
+                have = [(i.lo, i.hi) for i in got.get(name, ())]
+                same = len(have) == len(spans) and all(
+                    _angle_gap(a[0], b[0]) <= HEADING_TOLERANCE and abs((a[1] - a[0]) - (b[1] - b[0])) <=
+                    HEADING_TOLERANCE for a, b in zip(spans, have))
+                if not same:
+                    problems.append(Mismatch(("fans", name), [list(s) for s in spans],
+                                             [[round(lo, 3), round(hi, 3)] for lo, hi in have],
+                                             f"the fan of {name} should be {_spans(spans)} but is {_spans(have)}"))
+        if expect.winner_given and expect.winner != state.winner:
+            problems.append(Mismatch(("winner",), expect.winner, state.winner,
+                                     f"the winner should be {expect.winner} but is {state.winner}"))
+        return problems
+
+    def describe(self, before: Scene, actions: Actions, outcome: Outcome) -> str:
+        state: State = outcome.after
+        lines = []
+        for ship in sorted(state.scene.ships, key=lambda s: s.name):
+            start = before.ship(ship.name)
+            fate = "sunk" if ship.sunk else f"{_xy(ship.at)} heading {ship.heading:g}°, damage {ship.damage}"
+            lines.append(f"{ship.name} ({ship.player}, {ship.size}): {_xy(start.at)} heading {start.heading:g}° "
+                         f"-> {fate}")
+            lines += [f"    {cause}" for cause in outcome.provenance.get(ship.name, ())]
+        for name, spans in state.fans:
+            lines.append(f"fan of {name}: {_spans([(i.lo, i.hi) for i in spans])}")
+        lines.append("events:" if outcome.events else "events: none")
+        lines += [f"  {event_text(e.kind, e.pieces, e.detail)}  [{e.clause}]" for e in outcome.events]
+        if state.winner:
+            lines.append(f"winner: {state.winner}")
+        return "\n".join(lines)
+
+    def summarise(self, before: Scene, outcome: Outcome) -> str:
+        state: State = outcome.after
+        said = [event_text(e.kind, e.pieces) for e in outcome.events]
+        said += [f"{name} may step at {_spans([(i.lo, i.hi) for i in spans])}" for name, spans in state.fans]
+        return (", ".join(said) or "nothing happens") + "."
+
+    # --- Capability.INTERCHANGE ------------------------------------------------------------
+
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        state: State = outcome.after
+        return {"ships": {s.name: {"at": [round(v, 6) for v in s.at], "heading": round(s.heading, 6),
+                                   "damage": s.damage, "sunk": s.sunk} for s in state.scene.ships},
+                "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause, "detail": e.detail}
+                           for e in outcome.events],
+                "fans": {n: [[round(i.lo, 6), round(i.hi, 6)] for i in spans] for n, spans in state.fans},
+                "winner": state.winner,
+                "provenance": {name: [str(c) for c in causes] for name, causes in outcome.provenance.items()}}
+
+    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
+        from dataclasses import replace
+        names = {s.name for s in before.ships}
+        given = set(data["ships"])
+        if given != names:
+            raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
+                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
+        ships = []
+        for ship in before.ships:
+            d = data["ships"][ship.name]
+            ships.append(replace(ship, at=(float(d["at"][0]), float(d["at"][1])), heading=float(d["heading"]) % 360,
+                                 damage=int(d["damage"]), sunk=bool(d["sunk"])))
+        fans = tuple(sorted((n, tuple(Interval(float(lo), float(hi)) for lo, hi in spans))
+                            for n, spans in (data.get("fans") or {}).items()))
+        unknown = set(dict(fans)) - names
+        if unknown:
+            raise ImplementationError(f"the answer gives fans of ships the scene lacks: {sorted(unknown)}")
+        winner = data.get("winner")
+        if winner is not None and winner not in before.players:
+            raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
+        events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
+                       for e in data["events"])
+        provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
+        return Outcome(State(before.with_ships(tuple(ships)), fans, winner), events, provenance)
+
+    # --- the rule pages and the benchmarks ---------------------------------------------------
+
+    def describe_scene(self, before: Scene, actions: Actions) -> str:
+        fleets = ", ".join(f"{p}: " + ", ".join(f"{s.name} ({s.size})" for s in before.ships if s.player == p)
+                           for p in before.players)
+        said = []
+        for a in actions:
+            said.append({"move": f"{a.ship} moves {len(a.steps)} step(s)", "fire": f"{a.ship} fires {a.side} at "
+                         f"{a.target}", "fan": f"which way {a.ship} may step", "range": f"what {a.ship} can hit",
+                         "setup": "the set-up is checked", "end": "the turn ends"}[a.kind])
+        area = (f"a circle {2 * before.area.radius:g} inches across" if before.area.is_circle else "a polygon")
+        return f"Armada 2K on {area}; fleets {fleets}. " + ("; ".join(said) or "Nothing happens") + "."
+
+    def page_notes(self) -> str:
+        return PAGE_NOTES
+
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        from .explore import SUITES
+        return SUITES
+
+
+def _spans(spans: Any) -> str:
+    return ", ".join(f"{lo:.2f}° to {hi:.2f}°" for lo, hi in spans) or "none (stuck)"
+
+
+RULESET = Armada2kRuleset()

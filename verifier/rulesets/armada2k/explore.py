@@ -1,0 +1,380 @@
+"""What the explorer needs (Capability.SEARCH, FINDINGS, EXHAUSTIVE), and the benchmark
+suite (Capability.BENCHMARKS). ``Armada2kRuleset`` forwards to these functions by name.
+
+The strategies put ships, reefs and the sea's edge close together on a half-inch
+lattice with headings in steps of 30 degrees, so pieces often just touch: that is
+where the readings part ways."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from verifier.kit.geometry import Contact, classify
+from verifier.ruleset import BenchSettings, BenchSuite, Outcome, Transform
+
+from .model import (
+    FOOTPRINTS,
+    MAX_STEPS,
+    SIZES,
+    Action,
+    Actions,
+    Area,
+    Obstacle,
+    Scene,
+    Ship,
+    State,
+    Variants,
+    footprint,
+)
+
+SEA = 8.0  # the strategies' sea: a circle this wide, so the edge is never far
+
+
+# --- Capability.SEARCH ---------------------------------------------------------------------
+
+
+def _h(value: float) -> float:
+    return round(value % 360.0, 2) % 360.0
+
+
+def _span(lo: float, hi: float) -> tuple[float, float]:
+    """An interval of headings with ``lo`` in [0, 360), rounded to hundredths of a degree."""
+    shift = lo - _h(lo)
+    return _h(lo), round(hi - shift, 2)
+
+
+def outcome_key(outcome: Outcome) -> tuple:
+    """Where every ship ends (to a thousandth of an inch, a hundredth of a degree), its
+    damage, what happened, the fans and the winner."""
+    state: State = outcome.after
+    ships = tuple(sorted((s.name, round(s.at[0], 3) + 0.0, round(s.at[1], 3) + 0.0, _h(s.heading), s.damage,
+                          s.sunk) for s in state.scene.ships))
+    events = tuple(sorted((e.kind, e.pieces) for e in outcome.events))
+    fans = tuple((n, tuple(sorted(_span(round(i.lo, 2), round(i.hi, 2)) for i in spans)))
+                 for n, spans in sorted(state.fans))
+    return ships, events, fans, state.winner
+
+
+def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) -> bool:
+    for reading in FOOTPRINTS:
+        shape = footprint(ship, reading)
+        (cx, cy), r = area.centre, area.radius
+        if any(math.hypot(x - cx, y - cy) > r - 1e-6 for x, y in shape.exterior.coords):
+            return False
+        if any(classify(shape, footprint(o, reading)) is Contact.OVERLAPPING for o in ships):
+            return False
+        if any(classify(shape, Polygon(o.points)) is Contact.OVERLAPPING for o in obstacles):
+            return False
+    return True
+
+
+@st.composite
+def _scenes(draw: Any) -> tuple[Scene, Actions]:
+    area = Area((0.0, 0.0), SEA / 2)
+    obstacles: list[Obstacle] = []
+    ships: list[Ship] = []
+    for name, player in (("a", "blue"), ("b", "red"), ("c", "red")):
+        if name == "c" and not draw(st.booleans()):
+            break
+        for _ in range(3):
+            ship = Ship(name, player, draw(st.sampled_from(SIZES)),
+                        (draw(st.integers(-5, 5)) / 2, draw(st.integers(-5, 5)) / 2), draw(st.integers(0, 11)) * 30.0)
+            if _fits(ship, ships, area, obstacles):
+                ships.append(ship)
+                break
+        else:
+            if name == "a":
+                ships.append(Ship("a", "blue", "small", (0.0, 0.0), 0.0))
+    if draw(st.booleans()):
+        x, y = draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2
+        reef = Obstacle("reef", ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)))
+        if all(classify(Polygon(reef.points), footprint(s, r)) is not Contact.OVERLAPPING
+               for s in ships for r in FOOTPRINTS):
+            obstacles.append(reef)
+    names = [s.name for s in ships]
+    scene = Scene(area, tuple(ships), ("blue", "red"), "blue", tuple(obstacles), (),
+                  (), Variants(obstructed=bool(obstacles)))
+    actions: list[Action] = []
+    blue = [s for s in ships if s.player == "blue"]
+    if blue:
+        actor = blue[0]
+        kind = draw(st.sampled_from(("move", "fan", "fire", "range")))
+        others = [n for n in names if n != actor.name]
+        if kind == "move":
+            turns = draw(st.lists(st.sampled_from((-60, -30, 0, 30, 60)), min_size=1,
+                                  max_size=MAX_STEPS[actor.size]))
+            heading, steps = actor.heading, []
+            for turn in turns:
+                heading = (heading + turn) % 360.0
+                steps.append(heading)
+            actions.append(Action("move", actor.name, tuple(steps)))
+        elif kind == "fire" and others:
+            actions.append(Action("fire", actor.name, side=draw(st.sampled_from(("port", "starboard"))),
+                                  target=draw(st.sampled_from(others))))
+        elif kind == "range":
+            actions.append(Action("range", actor.name))
+        else:
+            actions.append(Action("fan", actor.name))
+    return scene, tuple(actions)
+
+
+def strategy() -> Any:
+    return _scenes()
+
+
+_SWAP = {"port": "starboard", "starboard": "port", "stern": "stern"}
+
+
+def _mirror_scene(scene: Scene) -> Scene:
+    cx = scene.area.centre[0]
+    area = Area((cx, scene.area.centre[1]), scene.area.radius) if scene.area.is_circle else Area(
+        points=tuple((2 * cx - x, y) for x, y in reversed(scene.area.points)))
+    ships = tuple(replace(s, at=(2 * cx - s.at[0], s.at[1]), heading=(360.0 - s.heading) % 360.0) for s in scene.ships)
+    obstacles = tuple(Obstacle(o.name, tuple((2 * cx - x, y) for x, y in reversed(o.points))) for o in scene.obstacles)
+    flags = tuple(replace(f, at=(2 * cx - f.at[0], f.at[1])) for f in scene.flags)
+    return Scene(area, ships, scene.players, scene.turn, obstacles, flags, scene.flagships, scene.variants)
+
+
+def _mirror_actions(actions: Actions) -> Actions:
+    return tuple(replace(a, steps=tuple((360.0 - h) % 360.0 for h in a.steps), side=_SWAP.get(a.side, a.side))
+                 for a in actions)
+
+
+def transforms(scene: Scene, actions: Actions) -> list[Transform]:
+    """Listing the ships the other way round changes nothing; mirroring the sea east-west
+    (about the centre of a round sea) mirrors every position, heading and fan."""
+    cx = scene.area.centre[0]
+
+    def mirror_key(key: tuple) -> tuple:
+        ships, events, fans, winner = key
+        return (tuple(sorted((n, round(2 * cx - x, 3) + 0.0, y, _h(360.0 - h), d, s) for n, x, y, h, d, s in ships)),
+                events,
+                tuple((n, tuple(sorted(_span(360.0 - hi, 360.0 - lo) for lo, hi in spans))) for n, spans in fans),
+                winner)
+
+    reordered = Scene(scene.area, scene.ships[::-1], scene.players, scene.turn, scene.obstacles[::-1],
+                      scene.flags[::-1], scene.flagships[::-1], scene.variants)
+    found = [Transform("order", "reversed listing", reordered, actions, lambda key: key)]
+    if scene.area.is_circle:
+        found.append(Transform("symmetry", "mirror east-west", _mirror_scene(scene), _mirror_actions(actions),
+                               mirror_key))
+    return found
+
+
+def invariant_breaches(scene: Scene, actions: Actions, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
+    """What no reading may do: leave two afloat ships overlapping."""
+    fp = outcome.reading.get("footprint", "slant")
+    afloat = [s for s in outcome.after.scene.ships if not s.sunk]
+    found: list[tuple[str, tuple[str, ...], str]] = []
+    for i, a in enumerate(afloat):
+        for b in afloat[i + 1:]:
+            if classify(footprint(a, fp), footprint(b, fp)) is Contact.OVERLAPPING:
+                found.append(("two ships end overlapping", (a.name, b.name), f"under footprint={fp}"))
+    return found
+
+
+def simpler(scene: Scene, actions: Actions) -> Iterator[tuple[Scene, Actions]]:
+    """One ship fewer (with the actions that name it), one obstacle fewer, one action fewer."""
+    used = {a.ship for a in actions} | {a.target for a in actions}
+    for ship in scene.ships if len(scene.ships) > 1 else ():
+        if ship.name in used and len(actions) <= 1 and actions and actions[0].ship == ship.name:
+            continue
+        rest = tuple(s for s in scene.ships if s is not ship)
+        if {s.player for s in rest} >= {scene.turn} and not any(f[1] == ship.name for f in scene.flagships):
+            yield (scene.with_ships(rest), tuple(a for a in actions if ship.name not in (a.ship, a.target)))
+    for obstacle in scene.obstacles:
+        yield (Scene(scene.area, scene.ships, scene.players, scene.turn,
+                     tuple(o for o in scene.obstacles if o is not obstacle), scene.flags, scene.flagships,
+                     scene.variants), actions)
+    for i in range(len(actions)):
+        yield scene, actions[:i] + actions[i + 1:]
+
+
+# --- Capability.FINDINGS ----------------------------------------------------------------------
+
+
+def _n(value: float) -> float | int:
+    value = round(float(value), 9)
+    return int(value) if value.is_integer() else value
+
+
+def _xy(point: tuple[float, float]) -> list:
+    return [_n(point[0]), _n(point[1])]
+
+
+def case_data(scene: Scene, actions: Actions) -> tuple[dict, list]:
+    before: dict[str, Any] = {}
+    if scene.area.is_circle:
+        before["area"] = {"circle": _n(2 * scene.area.radius), "centre": _xy(scene.area.centre)}
+    else:
+        before["area"] = {"polygon": [_xy(p) for p in scene.area.points]}
+    before["players"] = list(scene.players)
+    before["turn"] = scene.turn
+    v = scene.variants
+    variants: dict[str, Any] = {}
+    if v.obstructed:
+        variants["obstructed"] = True
+    if v.points:
+        variants["point-purchase"] = {**dict(v.points), "total": v.total}
+    if v.stashes > 1:
+        variants["stashes"] = v.stashes
+    if v.flag:
+        variants["capture-the-flag"] = {"flags": {f.player: _xy(f.at) for f in scene.flags},
+                                        "flagships": dict(scene.flagships)}
+    if v.rear_cannon:
+        variants["rear-cannon"] = True
+    if variants:
+        before["variants"] = variants
+    if scene.obstacles:
+        before["obstacles"] = {o.name: [_xy(p) for p in o.points] for o in scene.obstacles}
+    before["ships"] = {s.name: {"player": s.player, "size": s.size, "at": _xy(s.at), "heading": _n(s.heading),
+                                **({"damage": s.damage} if s.damage else {})} for s in scene.ships}
+    out: list[dict[str, Any]] = []
+    for a in actions:
+        if a.kind == "move":
+            out.append({"move": a.ship, "steps": [_n(h) for h in a.steps]})
+        elif a.kind == "fire":
+            out.append({"fire": a.ship, "side": a.side, "target": a.target})
+        elif a.kind in ("fan", "range"):
+            out.append({a.kind: a.ship})
+        elif a.kind == "setup":
+            out.append({"setup": "check"})
+        else:
+            out.append({"end": "turn"})
+    return before, out
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    state: State = outcome.after
+    ships: dict[str, Any] = {}
+    for s in state.scene.ships:
+        start = scene.ship(s.name)
+        entry: dict[str, Any] = {}
+        if math.dist(s.at, start.at) > 1e-9 or abs(s.heading - start.heading) > 1e-9:
+            entry.update(at=[_n(round(v, 4)) for v in s.at], heading=_n(round(s.heading, 4)))
+        if s.damage != start.damage:
+            entry["damage"] = s.damage
+        if s.sunk:
+            entry["sunk"] = True
+        if entry:
+            ships[s.name] = entry
+    data: dict[str, Any] = {**({"ships": ships} if ships else {}),
+                            "events": [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]}
+    if state.fans:
+        data["fans"] = {n: [[_n(round(i.lo, 4)), _n(round(i.hi, 4))] for i in spans] for n, spans in state.fans}
+    if state.winner:
+        data["winner"] = state.winner
+    return data
+
+
+# --- Capability.EXHAUSTIVE ------------------------------------------------------------------
+
+EXHAUSTIVE_SPACES = {
+    "blocker": "a medium ship at [0, 0] heading north asks which way its next step may go, with a small enemy "
+               "ship at every half-inch point from [-2, 0] to [2, 3.5], heading every 45 degrees, where it fits; "
+               "a round sea 20 inches across",
+    "shot": "a large ship at [0, 0] heading north fires its starboard cannon at a small ship at every quarter-inch "
+            "point from [0.25, -0.5] to [2.5, 2.5], heading every 90 degrees, where it fits",
+}
+
+
+def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
+    if name not in EXHAUSTIVE_SPACES:
+        raise KeyError(name)
+    area = Area()
+    if name == "blocker":
+        actor = Ship("a", "blue", "medium", (0.0, 0.0), 0.0)
+        places = [((x / 2, y / 2), h * 45.0) for x in range(-4, 5) for y in range(0, 8) for h in range(8)]
+        size, action = "small", Action("fan", "a")
+    else:
+        actor = Ship("a", "blue", "large", (0.0, 0.0), 0.0)
+        places = [((x / 4, y / 4), h * 90.0) for x in range(1, 11) for y in range(-2, 11) for h in range(4)]
+        size, action = "small", Action("fire", "a", side="starboard", target="b")
+    scenes = []
+    for at, heading in places:
+        other = Ship("b", "red", size, at, heading)
+        if _fits(other, [actor], area, []):
+            scenes.append((Scene(area, (actor, other), ("blue", "red"), "blue"), (action,)))
+    return len(scenes), iter(scenes)
+
+
+# --- Capability.BENCHMARKS: ``verifier bench --suite armada2k.fleet`` ------------------------
+
+
+def fleet(per_side: int = 12) -> Scene:
+    """Two fleets of ``per_side`` ships (four of each size) facing each other across a round
+    sea 20 inches across, with four reefs between them."""
+    ships = []
+    for side, player, y, heading in ((0, "blue", -3.0, 0.0), (1, "red", 3.0, 180.0)):
+        for i in range(per_side):
+            size = SIZES[i % 3]
+            x = -6.6 + 1.2 * (i % 12)
+            row = i // 12
+            ships.append(Ship(f"{player[0]}{i}", player, size, (x, y - row * 2.2 if side == 0 else y + row * 2.2),
+                              heading))
+    reefs = tuple(Obstacle(f"reef{i}", ((x, -0.5), (x + 1, -0.5), (x + 1, 0.5), (x, 0.5)))
+                  for i, x in enumerate((-6.0, -2.5, 1.5, 5.0)))
+    return Scene(Area(), tuple(ships), ("blue", "red"), "blue", reefs, (), (), Variants(obstructed=True))
+
+
+def _run(settings: BenchSettings) -> dict[str, Any]:
+    from . import RULESET
+    from .geometry import World, check_step, fan
+    from .resolver import _aim, _Run
+    reading = RULESET.default_reading
+    scene = fleet()
+    ships = {s.name: s for s in scene.ships}
+    repeats = settings.repeats or (1 if settings.quick else 3)
+    rows = {}
+    world = World(scene, ships, "slant")
+    blue = [s for s in scene.ships if s.player == "blue"]
+    red = [s for s in scene.ships if s.player == "red"]
+    best = math.inf
+    count = 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        count = 0
+        for ship in blue:
+            for turn in range(-60, 61, 10):
+                check_step(ship, ship.heading + turn, world, frozenset({ship.name}))
+                count += 1
+        best = min(best, time.perf_counter() - start)
+    rows["steps"] = {"count": count, "seconds": best, "per_second": count / best}
+    best = math.inf
+    for _ in range(repeats):
+        run = _Run(scene, reading, dict(ships), 0)
+        start = time.perf_counter()
+        count = 0
+        for ship in blue:
+            for target in red[:6]:
+                _aim(run, ship, "starboard", target, False)
+                count += 1
+        best = min(best, time.perf_counter() - start)
+    rows["shots"] = {"count": count, "seconds": best, "per_second": count / best}
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        count = 0
+        for ship in blue + red:
+            fan(ship, world, reading, frozenset({ship.name}))
+            count += 1
+        best = min(best, time.perf_counter() - start)
+    rows["fans"] = {"count": count, "seconds": best, "per_second": count / best}
+    return {"ships_per_side": 12, "obstacles": 4, **rows}
+
+
+def _table(figures: Any) -> str:
+    words = {"steps": "step checks (one heading)", "shots": "firing checks", "fans": "allowed-heading fans"}
+    return "\n".join(f"{words[k]:<28} {figures[k]['count']:>5} in {figures[k]['seconds'] * 1e3:8.1f} ms  "
+                     f"({figures[k]['per_second']:,.0f}/s)" for k in ("steps", "shots", "fans"))
+
+
+SUITES = (BenchSuite("fleet", "step checks, firing checks and allowed-heading fans with 12 ships a side and four "
+                              "reefs", _run, _table),)

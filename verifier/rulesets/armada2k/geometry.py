@@ -1,0 +1,271 @@
+"""Where a step may go and what a cannon reaches: the geometry of Armada 2K.
+
+A step puts a new piece with its stern centre on the old bow, at any heading. The
+headings a step may take are found exactly: between two headings where some
+footprint corner meets some obstacle edge, or some obstacle corner meets a
+footprint edge (the critical headings), the contact of every pair stays the same,
+so testing one heading inside each gap, and the critical headings themselves,
+gives the allowed set as intervals with their ends.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify
+
+from .model import ANGLE_TOLERANCE, TEMPLATES, XY, Interval, Scene, Ship, area_shape, bow, flag_shape, footprint
+
+
+@dataclass(frozen=True, slots=True)
+class StepCheck:
+    """What placing the new piece at one heading meets."""
+
+    heading: float
+    old: Contact  # with the piece being moved
+    overlapping: tuple[str, ...]
+    touching: tuple[str, ...]
+    edge: Contact  # apart: clear of the edge; touching it; overlapping: reaching past it
+
+    def allowed(self, reading: Mapping[str, str], passable: frozenset[str] = frozenset()) -> bool:
+        if self.old is Contact.OVERLAPPING or (self.old is Contact.TOUCHING and reading["contact"] == "touch"):
+            return False
+        if self.edge is Contact.OVERLAPPING or (self.edge is Contact.TOUCHING and reading["contact"] == "touch"):
+            return False
+        if set(self.overlapping) - passable:
+            return False
+        return not (reading["contact"] == "touch" and set(self.touching) - passable)
+
+
+def _bearing(dx: float, dy: float) -> float:
+    return math.degrees(math.atan2(dx, dy))
+
+
+def _rel(angle: float) -> float:
+    """An angle in (-180, 180]."""
+    a = (angle + 180.0) % 360.0 - 180.0
+    return 180.0 if a == -180.0 else a
+
+
+class World:
+    """The pieces a moving ship may meet: other ships, obstacles and flags, indexed."""
+
+    def __init__(self, scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> None:
+        self.scene = scene
+        self.area = scene.area
+        self.reading = footprint_reading
+        shapes: dict[str, BaseGeometry] = {}
+        for name in sorted(ships):
+            if not ships[name].sunk:
+                shapes[name] = footprint(ships[name], footprint_reading)
+        for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
+            shapes[obstacle.name] = Polygon(obstacle.points)
+        for flag in sorted(scene.flags, key=lambda f: f.player):
+            shapes[flag.name] = flag_shape(flag)
+        self.shapes = shapes
+        self.index = ShapeIndex(shapes)
+        self.area_polygon = None if self.area.is_circle else area_shape(self.area)
+
+    def edge_contact(self, shape: Polygon) -> Contact:
+        """How a piece meets the edge of the playing area."""
+        if self.area.is_circle:
+            cx, cy = self.area.centre
+            far = max(math.hypot(x - cx, y - cy) for x, y in shape.exterior.coords)
+            gap = self.area.radius - far
+        else:
+            assert self.area_polygon is not None
+            if not self.area_polygon.buffer(TOLERANCE).contains(shape):
+                return Contact.OVERLAPPING
+            gap = shape.distance(self.area_polygon.exterior)
+        return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
+
+    def contacts(self, shape: Polygon, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(overlapping, touching) names, sorted."""
+        found = {n: c for n, c in self.index.contacts(shape).items() if n not in exclude}
+        return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
+                tuple(n for n, c in found.items() if c is Contact.TOUCHING))
+
+
+def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
+    """The largest turn (degrees) at which the new piece does not overlap the old one:
+    the new piece fills the half plane ahead of its stern edge near the old bow, the old
+    piece the wedge behind the bow; they first share more than a point at 90 degrees
+    less half the bow angle."""
+    return 90.0 - TEMPLATES[(ship.size, footprint_reading)].bow_half_angle
+
+
+def check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]) -> StepCheck:
+    limit = old_piece_limit(ship, world.reading)
+    turn = abs(_rel(heading - ship.heading))
+    old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
+        Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
+    x, y = bow(ship, world.reading)
+    shape = footprint(ship, world.reading, Pose(x, y, heading))
+    overlapping, touching = world.contacts(shape, exclude | {ship.name})
+    return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
+
+
+def _solve(a: float, c: float, offset: float) -> list[float]:
+    """Angles t with a*cos(t - offset) = c (degrees)."""
+    if a <= 1e-12 or abs(c) > a + 1e-12:
+        return []
+    w = math.degrees(math.acos(max(-1.0, min(1.0, c / a))))
+    return [offset + w, offset - w]
+
+
+def _edges(points: list[XY]) -> list[tuple[XY, XY]]:
+    return [(points[i], points[(i + 1) % len(points)]) for i in range(len(points))]
+
+
+def _line(a: XY, b: XY, origin: XY) -> tuple[float, float] | None:
+    """(normal bearing, offset) of the line through a and b, measured from ``origin``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-12:
+        return None
+    nx, ny = dy / length, -dx / length
+    return _bearing(nx, ny), nx * (a[0] - origin[0]) + ny * (a[1] - origin[1])
+
+
+def critical_headings(ship: Ship, world: World, names: list[str]) -> list[float]:
+    """Compass headings of the new piece at which a corner meets an edge, for the named
+    pieces and the area's edge."""
+    template = TEMPLATES[(ship.size, world.reading)]
+    p = bow(ship, world.reading)
+    local = list(template.points)
+    corners = [(math.hypot(x, y), _bearing(x, y)) for x, y in local]
+    sides = [line for line in (_line(a, b, (0.0, 0.0)) for a, b in _edges(local)) if line]
+    found: list[float] = []
+
+    def against(points: list[XY]) -> None:
+        for qx, qy in points:  # their corner on our edge
+            r, phi = math.hypot(qx - p[0], qy - p[1]), _bearing(qx - p[0], qy - p[1])
+            for psi, c in sides:
+                found.extend(_solve(r, c, phi - psi))
+        for a, b in _edges(points):  # our corner on their edge
+            line = _line(a, b, p)
+            if line:
+                for rv, psi_v in corners:
+                    found.extend(_solve(rv, line[1], line[0] - psi_v))
+
+    for name in names:
+        shape = world.shapes[name]
+        against(list(shape.exterior.coords)[:-1])
+    if world.area.is_circle:
+        (cx, cy), radius = world.area.centre, world.area.radius
+        dx, dy = p[0] - cx, p[1] - cy
+        dist, delta = math.hypot(dx, dy), _bearing(dx, dy)
+        if dist + template.reach >= radius - 1e-3 and dist > 1e-12:
+            for rv, psi_v in corners:
+                found.extend(_solve(2 * rv * dist, radius * radius - dist * dist - rv * rv, delta - psi_v))
+            for psi, c in sides:  # an edge of ours tangent to the circle
+                cdist, cbear = math.hypot(cx - p[0], cy - p[1]), _bearing(cx - p[0], cy - p[1])
+                for k in (c + radius, c - radius):
+                    found.extend(_solve(cdist, k, cbear - psi))
+    else:
+        assert world.area_polygon is not None
+        against(list(world.area_polygon.exterior.coords)[:-1])
+    return found
+
+
+def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
+        passable: frozenset[str] = frozenset()) -> tuple[tuple[Interval, ...], tuple[StepCheck, ...]]:
+    """The headings the ship's next step may take, as intervals, and the checks at the
+    ends of the intervals where something touches (for the record)."""
+    limit = old_piece_limit(ship, world.reading)
+    p = bow(ship, world.reading)
+    reach = TEMPLATES[(ship.size, world.reading)].reach
+    names = [n for n in world.index.near(Point(p), tolerance=reach + 1e-3) if n not in exclude and n != ship.name]
+    rel = {-limit, limit}
+    for h in critical_headings(ship, world, names):
+        d = _rel(h - ship.heading)
+        if -limit < d < limit:
+            rel.add(d)
+    cuts = sorted(rel)
+    merged = [cuts[0]]
+    for c in cuts[1:]:
+        if c - merged[-1] > ANGLE_TOLERANCE:
+            merged.append(c)
+    cuts = merged
+
+    def ok(d: float) -> tuple[bool, StepCheck]:
+        check = check_step(ship, ship.heading + d, world, exclude)
+        return check.allowed(reading, passable), check
+
+    points = [ok(c) for c in cuts]
+    gaps = [ok((a + b) / 2)[0] for a, b in zip(cuts, cuts[1:])]
+    # Points and the gaps between them in order: (lo, hi, is_point, allowed).
+    elements = []
+    for i, c in enumerate(cuts):
+        elements.append((c, c, True, points[i][0]))
+        if i < len(gaps):
+            elements.append((c, cuts[i + 1], False, gaps[i]))
+    spans: list[tuple[float, float, bool, bool]] = []
+    run: list[tuple[float, float, bool, bool]] = []
+    for element in elements + [(0.0, 0.0, True, False)]:
+        if element[3]:
+            run.append(element)
+            continue
+        if run:
+            spans.append((run[0][0], run[-1][1], run[0][2], run[-1][2]))
+        run = []
+    intervals = tuple(Interval(round((ship.heading + lo) % 360.0, 9), round((ship.heading + lo) % 360.0, 9)
+                               + (hi - lo), lc, hc) for lo, hi, lc, hc in spans)
+    touches = tuple(check for allowed, check in points if check.touching or check.edge is Contact.TOUCHING)
+    return intervals, touches
+
+
+# --- firing -------------------------------------------------------------------------------
+
+
+def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -> tuple[Polygon, XY, bool]:
+    """The area a large piece laid against ``side`` covers, the middle of that side, and
+    whether the large's base is longer than the side (it then overhangs both ends)."""
+    template = TEMPLATES[(ship.size, footprint_reading)]
+    large = TEMPLATES[("large", footprint_reading)]
+    a, b = (ship.pose.apply(q) for q in template.side(side))
+    length = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    centroid = footprint(ship, footprint_reading).centroid
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    outward = _bearing(uy, -ux)
+    if (mid[0] - centroid.x) * math.sin(math.radians(outward)) + (mid[1] - centroid.y) * math.cos(
+            math.radians(outward)) < 0:
+        outward += 180.0
+    base = 1.0  # the large's base width
+    overhang = base > length + TOLERANCE
+
+    def laid(at: XY) -> Polygon:
+        pose = Pose(at[0], at[1], outward)
+        return Polygon([pose.apply(q) for q in large.points])
+
+    if placement == "sliding" and not overhang:
+        room = (length - base) / 2
+        ends = [laid((mid[0] + k * room * ux, mid[1] + k * room * uy)) for k in (-1, 1)]
+        return ends[0].union(ends[1]).convex_hull, mid, overhang
+    return laid(mid), mid, overhang
+
+
+def in_area(area: Polygon, target: Polygon, reading: str) -> tuple[bool, Contact]:
+    contact = classify(area, target)
+    if reading == "whole":
+        return area.buffer(TOLERANCE).contains(target), contact
+    if reading == "touch":
+        return contact is not Contact.APART, contact
+    return contact is Contact.OVERLAPPING, contact
+
+
+def sight_line(mid: XY, area: Polygon, target: Polygon) -> LineString:
+    """From the middle of the firing side to the nearest point of the target inside the area."""
+    part = area.intersection(target)
+    if part.is_empty:
+        part = target
+    near = nearest_points(Point(mid), part)[1]
+    return LineString([mid, (near.x, near.y)])
+

@@ -1,0 +1,238 @@
+"""Armada 2K value types and the geometry of a pyramid lying flat.
+
+Lengths are in inches, x east and y north; headings in compass degrees (0 north,
+90 east), as the kit's geometry measures them. A ship stands at the centre of its
+stern (the middle of the pyramid's base edge) and points its bow (the tip) along
+its heading. Every value is immutable, so outcomes compare with ``==``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from shapely.geometry import Polygon
+
+from verifier.kit.geometry import Pose, Rigid
+
+XY = tuple[float, float]
+ANGLE_TOLERANCE = 1e-7  # degrees: critical headings closer than this are one
+
+SIZES = ("small", "medium", "large")
+# facts.md (armada2k): base width and upright height, in inches.
+BASE = {"small": 9 / 16, "medium": 25 / 32, "large": 1.0}
+HEIGHT = {"small": 1.0, "medium": 1.375, "large": 1.75}
+PIPS = {"small": 1, "medium": 2, "large": 3}  # shots a turn, and the damage that sinks it
+MAX_STEPS = {"small": 4, "medium": 2, "large": 1}
+FOOTPRINTS = ("slant", "pentagon", "upright")
+SIDES = ("port", "starboard", "stern")
+AREA_DIAMETER = 20.0  # the default playing area: a circle 20 inches across
+FLAG_SIDE = 0.5  # a stationary flag marker: a square chit this wide
+
+
+def slant(size: str) -> float:
+    """The slant height: the length of the face the pyramid lies on."""
+    return math.hypot(HEIGHT[size], BASE[size] / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A footprint in the ship's own frame: the stern centre at the origin, the bow
+    on +y. ``port`` and ``starboard`` are the long sides, from their rear end to the bow."""
+
+    points: tuple[XY, ...]
+    bow: XY
+    port: tuple[XY, XY]
+    starboard: tuple[XY, XY]
+    stern: tuple[XY, XY]
+
+    @property
+    def reach(self) -> float:
+        """How far the footprint reaches from the stern centre."""
+        return max(math.hypot(x, y) for x, y in self.points)
+
+    def side(self, name: str) -> tuple[XY, XY]:
+        return {"port": self.port, "starboard": self.starboard, "stern": self.stern}[name]
+
+    @property
+    def bow_half_angle(self) -> float:
+        """Half the angle at the bow, in degrees."""
+        (x0, y0), (bx, by) = self.port[0], self.bow
+        return math.degrees(math.atan2(abs(x0 - bx), by - y0))
+
+
+def _template(size: str, footprint: str) -> Template:
+    b, h = BASE[size], HEIGHT[size]
+    s = slant(size)
+    if footprint == "upright":
+        length = h
+    else:
+        length = s
+    left, right, bow = (-b / 2, 0.0), (b / 2, 0.0), (0.0, length)
+    if footprint == "pentagon":
+        # The raised base corners stand b*cos(t) ahead of the resting edge, where t is the
+        # angle between face and base (cos t = (b/2)/s): b^2/(2s), level with the sides' ends.
+        d = b * b / (2 * s)
+        raised_left, raised_right = (-b / 2, d), (b / 2, d)
+        return Template((left, right, raised_right, bow, raised_left), bow, (raised_left, bow), (raised_right, bow),
+                        (right, left))
+    return Template((left, right, bow), bow, (left, bow), (right, bow), (right, left))
+
+
+TEMPLATES: Mapping[tuple[str, str], Template] = {(z, f): _template(z, f) for z in SIZES for f in FOOTPRINTS}
+
+
+@dataclass(frozen=True)
+class Ship:
+    name: str
+    player: str
+    size: str
+    at: XY  # the centre of the stern
+    heading: float
+    damage: int = 0
+    sunk: bool = False
+
+    @property
+    def pose(self) -> Pose:
+        return Pose(self.at[0], self.at[1], self.heading)
+
+
+@dataclass(frozen=True)
+class Area:
+    """The playing area: a circle (``centre``, ``radius``) or a polygon (``points``)."""
+
+    centre: XY = (0.0, 0.0)
+    radius: float = AREA_DIAMETER / 2
+    points: tuple[XY, ...] = ()
+
+    @property
+    def is_circle(self) -> bool:
+        return not self.points
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    name: str
+    points: tuple[XY, ...]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A stationary flag marker of one player (capture the flag), a square chit."""
+
+    player: str
+    at: XY
+
+    @property
+    def name(self) -> str:
+        return f"flag:{self.player}"
+
+
+@dataclass(frozen=True)
+class Variants:
+    obstructed: bool = False
+    points: tuple[tuple[str, int], ...] = ()  # point-purchase: value per size
+    total: int | None = None  # point-purchase: the fleet total
+    stashes: int = 1  # stashes per player
+    flag: bool = False  # capture the flag(ship)
+    rear_cannon: bool = False
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        on = [("obstructed", self.obstructed), ("point-purchase", bool(self.points)),
+              ("stashes", self.stashes > 1), ("capture-the-flag", self.flag), ("rear-cannon", self.rear_cannon)]
+        return tuple(n for n, v in on if v)
+
+
+@dataclass(frozen=True)
+class Scene:
+    area: Area
+    ships: tuple[Ship, ...]  # as the case lists them; the resolver never relies on this order
+    players: tuple[str, ...]  # in turn order
+    turn: str  # whose turn it is
+    obstacles: tuple[Obstacle, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    flagships: tuple[tuple[str, str], ...] = ()  # (player, ship)
+    variants: Variants = Variants()
+
+    def ship(self, name: str) -> Ship:
+        return next(s for s in self.ships if s.name == name)
+
+    def has_ship(self, name: str) -> bool:
+        return any(s.name == name for s in self.ships)
+
+    def with_ships(self, ships: tuple[Ship, ...]) -> Scene:
+        return Scene(self.area, ships, self.players, self.turn, self.obstacles, self.flags, self.flagships,
+                     self.variants)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of a case's action list. ``kind``: move, fire, fan (which headings a
+    next step may take), range (what the cannons reach), setup (the set-up checks), end
+    (the turn passes to the next player)."""
+
+    kind: str
+    ship: str = ""
+    steps: tuple[float, ...] = ()
+    side: str = ""
+    target: str = ""
+
+
+Actions = tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """Allowed headings from ``lo`` to ``hi`` (compass degrees, ``lo`` in [0, 360),
+    ``hi`` >= ``lo``, possibly past 360), each end included or not."""
+
+    lo: float
+    hi: float
+    lo_closed: bool = False
+    hi_closed: bool = False
+
+    def contains(self, heading: float) -> bool:
+        h = (heading - self.lo) % 360.0 + self.lo
+        return (self.lo < h < self.hi) or (self.lo_closed and abs(h - self.lo) <= ANGLE_TOLERANCE) or (
+            self.hi_closed and abs(h - self.hi) <= ANGLE_TOLERANCE)
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+
+@dataclass(frozen=True)
+class State:
+    """What a resolution leaves: the scene (sunk ships kept, marked), the last fan each
+    ship was asked for, and the winner if the game is over."""
+
+    scene: Scene
+    fans: tuple[tuple[str, tuple[Interval, ...]], ...] = ()
+    winner: str | None = None
+
+
+# --- geometry -------------------------------------------------------------------------
+
+
+def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
+    """The ship's footprint under the footprint reading, at its pose (or at ``pose``)."""
+    template = TEMPLATES[(ship.size, reading)]
+    transform: Rigid = (pose or ship.pose).transform
+    return Polygon([transform.apply_to(p) for p in template.points])
+
+
+def bow(ship: Ship, reading: str) -> XY:
+    return ship.pose.apply(TEMPLATES[(ship.size, reading)].bow)
+
+
+def flag_shape(flag: Flag) -> Polygon:
+    x, y, r = flag.at[0], flag.at[1], FLAG_SIDE / 2
+    return Polygon([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
+
+
+def area_shape(area: Area) -> Polygon:
+    """The area as a polygon, for drawing and for polygon areas; circles are tested exactly elsewhere."""
+    from verifier.kit.geometry import circle
+    return circle(area.centre, area.radius, 256) if area.is_circle else Polygon(area.points)

@@ -1,0 +1,335 @@
+"""The JSON Schemas of an Armada 2K case's parts, and the parser.
+
+The schemas check shapes; the parser checks what a schema cannot: pieces that
+overlap or leave the sea (under any footprint reading, so that every reading
+starts from a possible scene), a sixth piece of one size from one stash, a move
+longer than the ship's size allows, shots from a stern without the variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import Polygon
+
+from verifier.errors import SceneError, did_you_mean
+from verifier.kit.geometry import TOLERANCE, Contact, classify
+from verifier.source import Located
+
+from .model import (
+    FOOTPRINTS,
+    MAX_STEPS,
+    PIPS,
+    SIDES,
+    SIZES,
+    XY,
+    Action,
+    Actions,
+    Area,
+    Flag,
+    Obstacle,
+    Scene,
+    Ship,
+    Variants,
+    flag_shape,
+    footprint,
+)
+
+_XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+       "description": "[x, y] in inches: x east, y north"}
+_HEADING = {"type": "number", "minimum": 0, "exclusiveMaximum": 360, "description": "compass degrees: 0 north, 90 east"}
+_NAME = {"type": "string", "minLength": 1}
+_POLYGON = {"type": "array", "items": _XY, "minItems": 3}
+
+BEFORE_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["ships"],
+    "properties": {
+        "area": {"type": "object", "additionalProperties": False,
+                 "description": "the playing area: a circle (diameter, centre) or a polygon; default a circle 20 "
+                                "inches across centred at [0, 0]",
+                 "properties": {"circle": {"type": "number", "exclusiveMinimum": 0, "description": "diameter"},
+                                "centre": _XY, "polygon": _POLYGON}},
+        "players": {"type": "array", "items": _NAME, "minItems": 1, "uniqueItems": True,
+                    "description": "turn order; default: the ships' players sorted by name"},
+        "turn": {**_NAME, "description": "whose turn it is; default the first player"},
+        "variants": {"type": "object", "additionalProperties": False, "properties": {
+            "obstructed": {"type": "boolean"},
+            "point-purchase": {"type": "object", "additionalProperties": False,
+                               "required": ["small", "medium", "large", "total"],
+                               "properties": {k: {"type": "integer", "minimum": 0}
+                                              for k in ("small", "medium", "large", "total")}},
+            "stashes": {"type": "integer", "minimum": 1, "description": "stashes per player"},
+            "capture-the-flag": {"type": "object", "additionalProperties": False, "properties": {
+                "flags": {"type": "object", "additionalProperties": _XY,
+                          "description": "player -> where the player's flag marker stands"},
+                "flagships": {"type": "object", "additionalProperties": _NAME,
+                              "description": "player -> the ship that is the player's flag"}}},
+            "rear-cannon": {"type": "boolean"},
+        }},
+        "obstacles": {"type": "object", "additionalProperties": _POLYGON,
+                      "description": "reefs and islands (the obstructed variant): name -> polygon"},
+        "ships": {"type": "object", "minProperties": 1, "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["player", "size", "at", "heading"],
+            "properties": {"player": _NAME, "size": {"enum": list(SIZES)},
+                           "at": {**_XY, "description": "the centre of the stern (the pyramid's base edge)"},
+                           "heading": _HEADING, "damage": {"type": "integer", "minimum": 0}}}},
+    },
+}
+_ACTION_FORMS: list[dict[str, Any]] = [
+    {"type": "object", "additionalProperties": False, "required": ["move", "steps"],
+     "properties": {"move": _NAME, "steps": {"type": "array", "items": _HEADING, "minItems": 1,
+                                             "description": "the heading of each step's new piece"}}},
+    {"type": "object", "additionalProperties": False, "required": ["fire", "side", "target"],
+     "properties": {"fire": _NAME, "side": {"enum": list(SIDES)}, "target": _NAME}},
+    {"type": "object", "additionalProperties": False, "required": ["fan"], "properties": {"fan": _NAME},
+     "description": "which headings the ship's next step may take"},
+    {"type": "object", "additionalProperties": False, "required": ["range"], "properties": {"range": _NAME},
+     "description": "which ships each of the ship's sides can hit"},
+    {"type": "object", "additionalProperties": False, "required": ["setup"],
+     "properties": {"setup": {"const": "check"}}},
+    {"type": "object", "additionalProperties": False, "required": ["end"], "properties": {"end": {"const": "turn"}}},
+]
+ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"oneOf": _ACTION_FORMS},
+                                  "description": "what happens, in order: moves, shots, queries, the end of a turn"}
+EVENT_KINDS = ("move", "blocked", "stuck", "refused", "hit", "sunk", "no-shot", "obstructed", "in-range",
+               "setup-breach", "win")
+_EVENT = {"type": "object", "required": ["kind", "pieces"],
+          "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                         "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}}}
+_SHIP_END = {"type": "object", "additionalProperties": False,
+             "properties": {"at": _XY, "heading": {"type": "number"}, "damage": {"type": "integer", "minimum": 0},
+                            "sunk": {"type": "boolean"}}}
+_INTERVALS = {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+              "description": "allowed headings [from, to], clockwise; 'to' may pass 360"}
+EXPECT_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["events"],
+    "properties": {
+        "ships": {"type": "object", "additionalProperties": _SHIP_END,
+                  "description": "how listed ships end; ships not listed must end as they started"},
+        "events": {"type": "array", "items": {**_EVENT, "additionalProperties": False}},
+        "fans": {"type": "object", "additionalProperties": _INTERVALS,
+                 "description": "ship -> the headings its next step may take (its last fan query)"},
+        "winner": {"type": ["string", "null"]},
+    },
+}
+
+
+@dataclass(frozen=True)
+class ShipEnd:
+    at: XY | None = None
+    heading: float | None = None
+    damage: int | None = None
+    sunk: bool | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    ships: tuple[tuple[str, ShipEnd], ...]
+    events: tuple[tuple[str, tuple[str, ...]], ...]
+    fans: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] | None
+    winner: str | None
+    winner_given: bool
+
+
+def _at(doc: Located, path: tuple) -> Any:
+    data = doc.data
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _point(value: list) -> XY:
+    return (float(value[0]), float(value[1]))
+
+
+def _polygon(doc: Located, path: tuple, points: list) -> tuple[XY, ...]:
+    pts = tuple(_point(p) for p in points)
+    shape = Polygon(pts)
+    if not shape.is_valid or shape.area <= TOLERANCE:
+        raise doc.error(path, "the polygon's points must go round a proper area without crossing themselves",
+                        SceneError)
+    return pts
+
+
+def _area(doc: Located, path: tuple, data: dict | None) -> Area:
+    if not data:
+        return Area()
+    if "polygon" in data:
+        if "circle" in data or "centre" in data:
+            raise doc.error(path, "an area is a circle (circle, centre) or a polygon, not both", SceneError)
+        return Area(points=_polygon(doc, path + ("polygon",), data["polygon"]))
+    if "circle" not in data:
+        raise doc.error(path, "an area needs 'circle' (its diameter) or 'polygon'", SceneError)
+    return Area(_point(data.get("centre", [0, 0])), float(data["circle"]) / 2)
+
+
+def _inside(area: Area, shape: Polygon) -> bool:
+    if area.is_circle:
+        (cx, cy), r = area.centre, area.radius
+        return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in shape.exterior.coords)
+    return bool(Polygon(area.points).buffer(TOLERANCE).contains(shape))
+
+
+def _variants(doc: Located, path: tuple, data: dict) -> Variants:
+    points = data.get("point-purchase")
+    return Variants(obstructed=bool(data.get("obstructed")),
+                    points=tuple((z, int(points[z])) for z in SIZES) if points else (),
+                    total=int(points["total"]) if points else None,
+                    stashes=int(data.get("stashes", 1)), flag="capture-the-flag" in data,
+                    rear_cannon=bool(data.get("rear-cannon")))
+
+
+def parse_scene(doc: Located, path: tuple) -> Scene:
+    data = _at(doc, path)
+    area = _area(doc, path + ("area",), data.get("area"))
+    variant_data = data.get("variants") or {}
+    variants = _variants(doc, path + ("variants",), variant_data)
+    ships: list[Ship] = []
+    counts: dict[tuple[str, str], int] = {}
+    for name, spec in data["ships"].items():
+        where = path + ("ships", name)
+        if not isinstance(name, str):
+            raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
+        ship = Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
+                    int(spec.get("damage", 0)))
+        if ship.damage >= PIPS[ship.size]:
+            raise doc.error(where + ("damage",), f"a {ship.size} ship with {ship.damage} damage would already be "
+                                                 f"sunk (it sinks at {PIPS[ship.size]})", SceneError)
+        key = (ship.player, ship.size)
+        counts[key] = counts.get(key, 0) + 1
+        stash = 5 * variants.stashes
+        if counts[key] > stash:
+            raise doc.error(where + ("size",), f"player {ship.player!r} has a piece too many: {variants.stashes} "
+                                               f"stash(es) hold only {stash} {ship.size} pieces", SceneError)
+        for reading in FOOTPRINTS:
+            shape = footprint(ship, reading)
+            if not _inside(area, shape):
+                raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
+                                                 f"{reading} footprint)", SceneError)
+            for other in ships:
+                if classify(shape, footprint(other, reading)) is Contact.OVERLAPPING:
+                    raise doc.error(where + ("at",), f"ships {other.name!r} and {name!r} overlap (under the "
+                                                     f"{reading} footprint); pieces may touch but not overlap",
+                                    SceneError)
+        ships.append(ship)
+    owners = sorted({s.player for s in ships})
+    players = tuple(data.get("players") or owners)
+    for s in ships:
+        if s.player not in players:
+            raise doc.error(path + ("ships", s.name, "player"), f"{s.player!r} is not one of the players; "
+                                                               f"{did_you_mean(s.player, list(players))}", SceneError)
+    turn = data.get("turn", players[0])
+    if turn not in players:
+        raise doc.error(path + ("turn",), f"{turn!r} is not one of the players; {did_you_mean(turn, list(players))}",
+                        SceneError)
+    obstacles = []
+    for name, points in (data.get("obstacles") or {}).items():
+        where = path + ("obstacles", name)
+        if not variants.obstructed:
+            raise doc.error(where, "obstacles need the obstructed variant (variants: {obstructed: true})",
+                            SceneError, key=True)
+        obstacle = Obstacle(str(name), _polygon(doc, where, points))
+        for ship in ships:
+            for reading in FOOTPRINTS:
+                if classify(Polygon(obstacle.points), footprint(ship, reading)) is Contact.OVERLAPPING:
+                    raise doc.error(where, f"obstacle {name!r} overlaps ship {ship.name!r} (under the {reading} "
+                                           "footprint)", SceneError)
+        obstacles.append(obstacle)
+    flags, flagships = [], []
+    ctf = variant_data.get("capture-the-flag") or {}
+    names = [s.name for s in ships]
+    for player, at in (ctf.get("flags") or {}).items():
+        where = path + ("variants", "capture-the-flag", "flags", player)
+        if player not in players:
+            raise doc.error(where, f"{player!r} is not one of the players; {did_you_mean(player, list(players))}",
+                            SceneError, key=True)
+        flag = Flag(player, _point(at))
+        shape = flag_shape(flag)
+        if not _inside(area, shape) or any(classify(shape, footprint(s, r)) is Contact.OVERLAPPING
+                                           for s in ships for r in FOOTPRINTS):
+            raise doc.error(where, f"the flag of {player!r} must lie on the area and under no ship", SceneError)
+        flags.append(flag)
+    for player, ship_name in (ctf.get("flagships") or {}).items():
+        where = path + ("variants", "capture-the-flag", "flagships", player)
+        if ship_name not in names:
+            raise doc.error(where, f"{ship_name!r} is not a ship of this scene; {did_you_mean(ship_name, names)}",
+                            SceneError)
+        if next(s for s in ships if s.name == ship_name).player != player:
+            raise doc.error(where, f"a flagship must be one of its player's ships; {ship_name!r} is not "
+                                   f"{player!r}'s", SceneError)
+        flagships.append((str(player), str(ship_name)))
+    return Scene(area, tuple(ships), players, turn, tuple(obstacles), tuple(flags), tuple(flagships), variants)
+
+
+def _known(doc: Located, path: tuple, name: Any, scene: Scene, what: str) -> str:
+    names = [s.name for s in scene.ships]
+    if name not in names:
+        raise doc.error(path, f"{what} names {name!r}, which is not a ship of this scene; "
+                              f"{did_you_mean(name, names)}", SceneError)
+    return str(name)
+
+
+def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
+    actions: list[Action] = []
+    for i, item in enumerate(_at(doc, path)):
+        where = path + (i,)
+        if "move" in item:
+            name = _known(doc, where + ("move",), item["move"], scene, "a move")
+            size = scene.ship(name).size
+            steps = tuple(float(h) for h in item["steps"])
+            if len(steps) > MAX_STEPS[size]:
+                raise doc.error(where + ("steps",), f"a {size} ship moves at most {MAX_STEPS[size]} step(s) in one "
+                                                    f"move, not {len(steps)}", SceneError)
+            actions.append(Action("move", name, steps))
+        elif "fire" in item:
+            name = _known(doc, where + ("fire",), item["fire"], scene, "a shot")
+            target = _known(doc, where + ("target",), item["target"], scene, "a shot's target")
+            if target == name:
+                raise doc.error(where + ("target",), "a ship cannot fire at itself", SceneError)
+            if item["side"] == "stern":
+                if not scene.variants.rear_cannon:
+                    raise doc.error(where + ("side",), "a stern shot needs the rear-cannon variant "
+                                                       "(variants: {rear-cannon: true})", SceneError)
+                if scene.ship(name).size != "large":
+                    raise doc.error(where + ("side",), "only large ships have a rear cannon", SceneError)
+            actions.append(Action("fire", name, side=item["side"], target=target))
+        elif "fan" in item:
+            actions.append(Action("fan", _known(doc, where + ("fan",), item["fan"], scene, "a fan query")))
+        elif "range" in item:
+            actions.append(Action("range", _known(doc, where + ("range",), item["range"], scene, "a range query")))
+        elif "setup" in item:
+            actions.append(Action("setup"))
+        else:
+            actions.append(Action("end"))
+    return tuple(actions)
+
+
+def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
+    data = _at(doc, path)
+    ships = []
+    for name, spec in (data.get("ships") or {}).items():
+        _known(doc, path + ("ships", name), name, scene, "the expectation")
+        ships.append((str(name), ShipEnd(_point(spec["at"]) if "at" in spec else None,
+                                         float(spec["heading"]) if "heading" in spec else None,
+                                         spec.get("damage"), spec.get("sunk"))))
+    events = []
+    pieces = {s.name for s in scene.ships} | set(scene.players) | {o.name for o in scene.obstacles} | {
+        f.name for f in scene.flags}
+    for i, item in enumerate(data["events"]):
+        for j, piece in enumerate(item["pieces"]):
+            if piece not in pieces:
+                raise doc.error(path + ("events", i, "pieces", j), f"an event names {piece!r}, which is not a ship, "
+                                                                   f"player, obstacle or flag of this scene; "
+                                                                   f"{did_you_mean(piece, sorted(pieces))}",
+                                SceneError)
+        events.append((str(item["kind"]), tuple(str(p) for p in item["pieces"])))
+    fans = None
+    if "fans" in data:
+        fans = tuple((_known(doc, path + ("fans", n), n, scene, "a fan"),
+                      tuple((float(lo), float(hi)) for lo, hi in spans)) for n, spans in data["fans"].items())
+    winner = data.get("winner")
+    if winner is not None and winner not in scene.players:
+        raise doc.error(path + ("winner",), f"{winner!r} is not one of the players; "
+                                            f"{did_you_mean(winner, list(scene.players))}", SceneError)
+    return Expectation(tuple(ships), tuple(events), fans, winner, "winner" in data)

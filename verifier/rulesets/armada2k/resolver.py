@@ -1,0 +1,398 @@
+"""The reference resolver: a pure function of (scene, actions, reading).
+
+Actions run in the case's order, as the turn's player takes them; the pieces are
+always taken in order of name, so nothing depends on the order a case lists them in.
+A move or shot that the rules do not allow does not happen and costs no action: it
+leaves an event that says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from shapely.geometry import Polygon
+
+from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
+from verifier.ruleset import Cause, Decision, Event, Frame, Outcome
+
+from .geometry import World, check_step, fan, firing_area, in_area, sight_line
+from .model import (
+    PIPS,
+    SIZES,
+    Action,
+    Actions,
+    Interval,
+    Scene,
+    Ship,
+    State,
+    bow,
+    flag_shape,
+    footprint,
+)
+
+MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
+SETUP_GAP = {"12-inches": 12.0, "10-inches": 10.0}
+
+
+@dataclass
+class _Run:
+    scene: Scene
+    reading: Mapping[str, str]
+    ships: dict[str, Ship]
+    player: int
+    events: list[Event] = field(default_factory=list)
+    causes: dict[str, list[Cause]] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
+    consulted: set[str] = field(default_factory=set)
+    fans: dict[str, tuple[Interval, ...]] = field(default_factory=dict)
+    used: int = 0
+    moved: set[str] = field(default_factory=set)
+    shots: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+
+    @property
+    def footprint(self) -> str:
+        return self.reading["footprint"]
+
+    @property
+    def current(self) -> str:
+        return self.scene.players[self.player]
+
+    def cause(self, name: str, *clauses: str) -> None:
+        for clause in clauses:
+            cause = Cause.applied(clause)
+            if cause not in self.causes.setdefault(name, []):
+                self.causes[name].append(cause)
+
+    def follow(self, name: str, point: str) -> None:
+        self.consulted.add(point)
+        cause = Cause.followed(point, self.reading[point])
+        if cause not in self.causes.setdefault(name, []):
+            self.causes[name].append(cause)
+
+    def state(self) -> State:
+        ordered = tuple(self.ships[s.name] for s in self.scene.ships)
+        return State(self.scene.with_ships(ordered), tuple(sorted(self.fans.items())), self.winner)
+
+    def world(self) -> World:
+        return World(self.scene, self.ships, self.footprint)
+
+    def afloat(self) -> list[Ship]:
+        return [self.ships[n] for n in sorted(self.ships) if not self.ships[n].sunk]
+
+    def enemy_marks(self, player: str) -> frozenset[str]:
+        """The enemy flags and flagships a ship of ``player`` wins by touching, where it may touch them."""
+        if not self.scene.variants.flag:
+            return frozenset()
+        marks = {f.name for f in self.scene.flags if f.player != player}
+        marks |= {ship for owner, ship in self.scene.flagships if owner != player and not self.ships[ship].sunk}
+        return frozenset(marks)
+
+
+def _refuse(run: _Run, action: Action, why: str, clause: str) -> bool:
+    """Whether the action may not be taken at all (then an event says why)."""
+    ship = run.ships[action.ship]
+    reasons = [
+        (run.winner is not None, "the game is over", "goal.1"),
+        (ship.sunk, f"{ship.name} has sunk", "dmg.2"),
+        (ship.player != run.current, f"it is {run.current}'s turn", "play.1"),
+        (run.used >= 3, "the turn's three actions are spent", "play.1"),
+        (bool(why), why, clause),
+    ]
+    for refused, words, rule in reasons:
+        if refused:
+            run.events.append(Event("refused", (ship.name,), clause=rule, detail=words))
+            run.cause(ship.name, rule)
+            return True
+    return False
+
+
+def _win(run: _Run, player: str, clause: str, detail: str) -> None:
+    run.winner = player
+    run.events.append(Event("win", (player,), clause=clause, detail=detail))
+    run.cause(player, clause)
+
+
+def _check_goal(run: _Run, sinker: str, sunk: Ship) -> None:
+    if run.scene.variants.flag and (sunk.player, sunk.name) in run.scene.flagships:
+        _win(run, sinker, "alt.goal.1", f"{sunk.name}, the flagship of {sunk.player}, sank")
+        return
+    left = {s.player for s in run.afloat()}
+    if len(left) == 1:
+        _win(run, left.pop(), "goal.1", "the last player with ships afloat")
+
+
+def _move(run: _Run, action: Action) -> None:
+    ship = run.ships[action.ship]
+    if _refuse(run, action, f"{ship.name} has moved this turn" if ship.name in run.moved else "", "play.1a"):
+        return
+    world = run.world()
+    marks = run.enemy_marks(ship.player)
+    passable = marks if run.reading["flag-contact"] == "wins" else frozenset()
+    run.follow(ship.name, "footprint")
+    run.cause(ship.name, "play.1a", MOVE_CLAUSE[ship.size], "move.2a", "move.2b", "move.2c", "move.5", "move.note",
+              "move.4")
+    current, poses, reached = ship, [], frozenset[str]()
+    for step, heading in enumerate(action.steps, 1):
+        check = check_step(current, heading, world, frozenset({ship.name}))
+        touched = frozenset(check.overlapping + check.touching) & marks
+        if touched:
+            run.follow(ship.name, "flag-contact")
+            run.decisions.append(Decision("flag-contact", ("move.5", "alt.goal.1"),
+                                          ("the step touches another object: not allowed", "touching the enemy flag "
+                                           "wins"), (ship.name, *sorted(touched)), near=(),
+                                          detail=f"step {step} of {ship.name} would touch "
+                                                 f"{', '.join(sorted(touched))}"))
+        borderline = (check.old is Contact.TOUCHING or check.edge is Contact.TOUCHING or set(check.touching) - marks)
+        hard = check.old is Contact.OVERLAPPING or check.edge is Contact.OVERLAPPING or set(check.overlapping) - marks
+        if borderline and not hard:
+            run.follow(ship.name, "contact")
+            if run.reading["contact"] == "touch":
+                run.cause(ship.name, "fiddly.1")
+            touched_names = sorted(set(check.touching) - marks)
+            touched_words = touched_names + (["the edge"] if check.edge is Contact.TOUCHING else []) + (
+                ["the old piece"] if check.old is Contact.TOUCHING else [])
+            run.decisions.append(Decision("contact", (), (), (ship.name, *touched_names), near=("move.5", "fiddly.1"),
+                                          detail=f"step {step} of {ship.name} would touch {', '.join(touched_words)} "
+                                                 "without overlapping"))
+        if not check.allowed(run.reading, passable):
+            blockers = sorted(set(check.overlapping + check.touching) - passable)
+            what = "the old piece" if check.old is not Contact.APART and not blockers else (
+                "the edge" if check.edge is not Contact.APART and not blockers else ", ".join(blockers))
+            clause = "move.note" if what == "the old piece" else "move.5"
+            run.events.append(Event("blocked", (ship.name, *blockers[:1]), clause=clause, at=(step, heading % 360.0),
+                                    detail=f"step {step} at {heading:g}° would meet {what}"))
+            if step == 1 and not fan(current, world, run.reading, frozenset({ship.name}), passable)[0]:
+                run.events.append(Event("stuck", (ship.name,), clause="move.note"))
+            return
+        x, y = bow(current, run.footprint)
+        current = replace(current, at=(x, y), heading=heading % 360.0)
+        poses.append((x, y, heading % 360.0))
+        if touched and run.reading["flag-contact"] == "wins":
+            reached = touched
+            break
+    if len(action.steps) > 1:
+        run.cause(ship.name, "move.3")
+    if ship.damage:
+        run.cause(ship.name, "dmg.3")
+    run.cause(ship.name, "move.2d")
+    run.ships[ship.name] = current
+    run.used += 1
+    run.cause(ship.name, "play.1")
+    run.moved.add(ship.name)
+    run.events.append(Event("move", (ship.name,), clause=MOVE_CLAUSE[ship.size], at=tuple(poses),
+                            detail=f"{len(poses)} step(s)"))
+    if reached:
+        owner = next((f.player for f in run.scene.flags if f.name in reached), None) or next(
+            run.ships[n].player for n in sorted(reached))
+        _win(run, ship.player, "alt.goal.1", f"{ship.name} touched the flag of {owner}")
+
+
+def _others(run: _Run, *skip: str) -> ShapeIndex:
+    shapes: dict[str, Polygon] = {s.name: footprint(s, run.footprint) for s in run.afloat() if s.name not in skip}
+    shapes.update({o.name: Polygon(o.points) for o in sorted(run.scene.obstacles, key=lambda o: o.name)})
+    shapes.update({f.name: flag_shape(f) for f in sorted(run.scene.flags, key=lambda f: f.player)})
+    return ShapeIndex(shapes)
+
+
+def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[bool, str, tuple[str, ...]]:
+    """Whether ``ship`` can hit ``target`` from ``side``: (hit, why not, blockers)."""
+    run.follow(ship.name, "footprint")
+    run.follow(ship.name, "placement")
+    area, mid, overhang = firing_area(ship, side, run.footprint, run.reading["placement"])
+    if overhang:
+        run.follow(ship.name, "short-side")
+        if record:
+            run.decisions.append(Decision("short-side", ("fire.3", "fire.1"),
+                                          ("the large's whole base cannot lie on the side: no aim",
+                                           f"a {ship.size} ship may fire"), (ship.name,),
+                                          detail=f"the {side} side of {ship.name} is shorter than a large's base"))
+        if run.reading["short-side"] == "no-fire":
+            return False, f"the {side} side is shorter than the large's base", ()
+    shape = footprint(target, run.footprint)
+    inside, contact = in_area(area, shape, run.reading["target"])
+    whole = area.buffer(TOLERANCE).contains(shape)
+    if contact is Contact.OVERLAPPING and not whole:
+        run.follow(ship.name, "target")
+        if record:
+            run.decisions.append(Decision("target", (), (), (ship.name, target.name), near=("fire.3",),
+                                          detail=f"only part of {target.name} lies in the area"))
+    if contact is Contact.TOUCHING:
+        run.cause(ship.name, "fiddly.1")
+    if not inside:
+        return False, "out of the area the cannons reach", ()
+    index = _others(run, ship.name, target.name)
+    line = sight_line(mid, area, shape)
+    on_line = tuple(index.near(line))
+    in_zone = tuple(n for n, c in index.contacts(area).items() if c is Contact.OVERLAPPING)
+    if set(on_line) != set(in_zone):
+        run.follow(ship.name, "sight")
+        if record:
+            run.decisions.append(Decision("sight", (), (), (ship.name, target.name), near=("fire.3",),
+                                          detail="an object lies in the area but off the line of fire, or the "
+                                                 "other way round"))
+    blockers = on_line if run.reading["sight"] == "centre-line" else in_zone
+    if blockers:
+        return False, f"obstructed by {', '.join(blockers)}", blockers
+    return True, "", ()
+
+
+def _fire(run: _Run, action: Action) -> None:
+    ship = run.ships[action.ship]
+    target = run.ships[action.target]
+    shots = run.shots.get(ship.name, 0)
+    why = (f"{ship.name} has fired all {PIPS[ship.size]} shot(s) this turn" if shots >= PIPS[ship.size] else
+           f"{target.name} has already sunk" if target.sunk else "")
+    if _refuse(run, action, why, "fire.1" if shots >= PIPS[ship.size] else "dmg.2"):
+        return
+    run.cause(ship.name, "play.1b", "fire.1", "fire.3")
+    if action.side == "stern":
+        run.cause(ship.name, "alt.rule.1")
+    hit, words, blockers = _aim(run, ship, action.side, target, True)
+    if not hit:
+        if blockers:
+            run.events.append(Event("obstructed", (ship.name, target.name, blockers[0]), clause="fire.3"))
+        else:
+            run.events.append(Event("no-shot", (ship.name, target.name), clause="fire.3", detail=words))
+        return
+    run.used += 1
+    run.cause(ship.name, "play.1")
+    run.shots[ship.name] = shots + 1
+    damage = target.damage + 1
+    sunk = damage >= PIPS[target.size]
+    run.ships[target.name] = replace(target, damage=damage, sunk=sunk)
+    run.events.append(Event("hit", (ship.name, target.name), clause="dmg.1", detail=action.side))
+    run.cause(target.name, "fire.3", "dmg.1")
+    if sunk:
+        run.events.append(Event("sunk", (target.name,), clause="dmg.2"))
+        run.cause(target.name, "dmg.2")
+        _check_goal(run, ship.player, target)
+
+
+def _range(run: _Run, action: Action) -> None:
+    ship = run.ships[action.ship]
+    if ship.sunk:
+        run.events.append(Event("refused", (ship.name,), clause="dmg.2", detail=f"{ship.name} has sunk"))
+        run.cause(ship.name, "dmg.2")
+        return
+    sides = ["port", "starboard"] + (["stern"] if run.scene.variants.rear_cannon and ship.size == "large" else [])
+    run.cause(ship.name, "fire.3")
+    if "stern" in sides:
+        run.cause(ship.name, "alt.rule.1")
+    for side in sides:
+        for target in run.afloat():
+            if target.name != ship.name and _aim(run, ship, side, target, True)[0]:
+                run.events.append(Event("in-range", (ship.name, target.name), clause="fire.3", detail=side))
+
+
+def _fan(run: _Run, action: Action) -> None:
+    ship = run.ships[action.ship]
+    if ship.sunk:
+        run.events.append(Event("refused", (ship.name,), clause="dmg.2", detail=f"{ship.name} has sunk"))
+        run.cause(ship.name, "dmg.2")
+        return
+    marks = run.enemy_marks(ship.player)
+    passable = marks if run.reading["flag-contact"] == "wins" else frozenset()
+    intervals, touches = fan(ship, run.world(), run.reading, frozenset({ship.name}), passable)
+    run.follow(ship.name, "footprint")
+    run.cause(ship.name, "move.2b", "move.2c", "move.5", "move.note")
+    if touches:
+        run.follow(ship.name, "contact")
+        if run.reading["contact"] == "touch":
+            run.cause(ship.name, "fiddly.1")
+        named = sorted({n for t in touches for n in t.touching})
+        run.decisions.append(Decision("contact", (), (), (ship.name, *named), near=("move.5", "fiddly.1"),
+                                      detail=f"at {len(touches)} heading(s) the step of {ship.name} would touch "
+                                             "something without overlapping"))
+    if marks & {n for t in touches for n in t.touching}:
+        run.follow(ship.name, "flag-contact")
+    run.fans[ship.name] = intervals
+    if not intervals:
+        run.events.append(Event("stuck", (ship.name,), clause="move.note"))
+
+
+def _setup(run: _Run) -> None:
+    scene, variants = run.scene, run.scene.variants
+    for ship in run.afloat():
+        run.cause(ship.name, "setup.2a", "setup.2b", "setup.note")
+    if scene.area.is_circle:
+        across = 2 * scene.area.radius
+    else:
+        pts = scene.area.points
+        across = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 for a in pts for b in pts)
+    for player in scene.players:
+        run.cause(player, "equip.3")
+    if across < 20 - TOLERANCE:
+        run.events.append(Event("setup-breach", scene.players, clause="equip.3",
+                                detail=f"the area is only {across:g} inches across"))
+    limit = 4 * variants.stashes
+    if variants.stashes > 1:
+        for player in scene.players:
+            run.cause(player, "alt.setup.3")
+    for player in scene.players:
+        for size in SIZES:
+            count = sum(1 for s in run.afloat() if s.player == player and s.size == size)
+            if count > limit:
+                run.events.append(Event("setup-breach", (player,), clause="setup.note",
+                                        detail=f"{count} {size} ships; at most {limit}"))
+    run.follow(scene.players[0], "setup-gap")
+    gap = SETUP_GAP[run.reading["setup-gap"]]
+    ships = run.afloat()
+    shapes = {s.name: footprint(s, run.footprint) for s in ships}
+    index = ShapeIndex(shapes)
+    for a in ships:
+        for name in index.near(shapes[a.name], tolerance=max(SETUP_GAP.values())):
+            b = run.ships[name]
+            if name <= a.name or b.player == a.player:
+                continue
+            apart = shapes[a.name].distance(shapes[name])
+            if min(SETUP_GAP.values()) - TOLERANCE <= apart < max(SETUP_GAP.values()) - TOLERANCE:
+                run.decisions.append(Decision("setup-gap", (), (), (a.name, name), near=("setup.2b",),
+                                              detail=f"{a.name} and {name} start {apart:.2f} inches apart"))
+            if apart < gap - TOLERANCE:
+                run.events.append(Event("setup-breach", (a.name, name), clause="setup.2b",
+                                        detail=f"{apart:.2f} inches apart, under {gap:g}"))
+    if variants.points and variants.total is not None:
+        values = dict(variants.points)
+        for player in scene.players:
+            run.follow(player, "points-total")
+            run.cause(player, "alt.setup.2")
+            cost = sum(values[s.size] for s in ships if s.player == player)
+            over = cost > variants.total or (run.reading["points-total"] == "exactly" and cost != variants.total)
+            if over:
+                run.events.append(Event("setup-breach", (player,), clause="alt.setup.2",
+                                        detail=f"the fleet costs {cost} points, the total is {variants.total}"))
+
+
+def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
+    run = _Run(scene, reading, ships, scene.players.index(scene.turn))
+    if scene.variants.obstructed:
+        for obstacle in scene.obstacles:
+            run.cause(obstacle.name, "alt.setup.1")
+    frames = [Frame(0, "start", 0, run.state())]
+    turn = 1
+    for index, action in enumerate(actions, 1):
+        first = len(run.events)
+        if action.kind == "move":
+            _move(run, action)
+        elif action.kind == "fire":
+            _fire(run, action)
+        elif action.kind == "range":
+            _range(run, action)
+        elif action.kind == "fan":
+            _fan(run, action)
+        elif action.kind == "setup":
+            _setup(run)
+        else:
+            run.player = (run.player + 1) % len(scene.players)
+            run.used, run.moved, run.shots = 0, set(), {}
+            turn += 1
+        run.events[first:] = [replace(e, step=index, round=turn) for e in run.events[first:]]
+        frames.append(Frame(turn, action.kind, index, run.state()))
+    events = tuple(run.events)
+    return Outcome(run.state(), events, {n: tuple(c) for n, c in sorted(run.causes.items())}, tuple(frames),
+                   MappingProxyType(dict(reading)), tuple(run.decisions), frozenset(run.consulted))
+
