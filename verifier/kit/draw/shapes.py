@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -45,6 +46,43 @@ Dash = tuple[float, float]
 def _draw(canvas: Canvas) -> ImageDraw.ImageDraw:
     return canvas if isinstance(canvas, ImageDraw.ImageDraw) else ImageDraw.Draw(canvas)
 
+
+# One outline mask per picture (by id, while the picture lives), reused: see polygon_px.
+_OUTLINE_MASKS: dict[int, Image.Image] = {}
+
+
+def polygon_px(canvas: Canvas, points: Sequence[Point], *, fill: RGB | None = None, outline: RGB | None = None,
+               width: int = 1) -> None:
+    """``ImageDraw.polygon`` pixel for pixel, at a cost that follows the polygon's size.
+
+    For an outline wider than one pixel Pillow makes a fresh mask as big as the whole
+    picture, so on a tall legend or a big board each such polygon costs the whole
+    picture. Here one mask per picture is kept, the polygon is filled into it, the
+    outline is drawn through it exactly as Pillow does, and only the polygon's box
+    of the mask is cleared again. The same calls reach the rasteriser with the same
+    coordinates, so the pixels are the same."""
+    draw = _draw(canvas)
+    image = canvas if isinstance(canvas, Image.Image) else draw._image
+    pts = [(float(x), float(y)) for x, y in points]
+    thick = outline is not None and outline != fill and width > 1
+    if not thick or draw.palette is not None or draw.mode != image.mode or len(pts) < 3:
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+        return
+    if fill is not None:
+        draw.polygon(pts, fill=fill)
+    mask = _OUTLINE_MASKS.get(id(image))
+    if mask is None or mask.size != image.size:
+        if mask is None:
+            weakref.finalize(image, _OUTLINE_MASKS.pop, id(image), None)
+        mask = Image.new("1", image.size)
+        _OUTLINE_MASKS[id(image)] = mask
+    ImageDraw.Draw(mask).polygon(pts, fill=1)
+    draw.draw.draw_polygon(pts, draw.draw.draw_ink(outline), 0, width * 2 - 1, mask.im)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    box = (max(0, math.floor(min(xs)) - 2), max(0, math.floor(min(ys)) - 2),
+           min(mask.width, math.ceil(max(xs)) + 3), min(mask.height, math.ceil(max(ys)) + 3))
+    if box[0] < box[2] and box[1] < box[3]:
+        mask.paste(0, box)
 
 def points_of(shape: Any) -> list[Point]:
     """Points of a sequence, or of a geometry's exterior (duck-typed: ``.exterior.coords``
@@ -229,7 +267,7 @@ def block_arrow(canvas: Canvas, start: Point, end: Point, *, width: float, fill:
     poly = [(start[0] + px * s, start[1] + py * s), (neck[0] + px * s, neck[1] + py * s),
             (neck[0] + px * h, neck[1] + py * h), end, (neck[0] - px * h, neck[1] - py * h),
             (neck[0] - px * s, neck[1] - py * s), (start[0] - px * s, start[1] - py * s)]
-    _draw(canvas).polygon(poly, fill=fill, outline=outline, width=outline_width)
+    polygon_px(canvas, poly, fill=fill, outline=outline, width=outline_width)
 
 
 def circular_arrow(canvas: Canvas, centre: Point, radius: float, *, fill: RGB, width: int = 2,
@@ -297,7 +335,7 @@ def polygon(canvas: Canvas, points: Any, *, fill: RGB | None = None, outline: RG
         if dash:
             dashed_line(canvas, pts + [pts[0]], fill=outline, width=width, dash=dash)
         else:
-            _draw(canvas).polygon(pts, outline=outline, width=width)
+            polygon_px(canvas, pts, outline=outline, width=width)
     return pts
 
 
@@ -386,7 +424,7 @@ def starburst(canvas: Canvas, centre: Point, radius: float, *, fill: RGB = MARK_
         r = radius if i % 2 == 0 else radius * inner
         a = math.pi * i / spikes - math.pi / 2
         pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
-    draw.polygon(pts, fill=fill, outline=outline, width=width)
+    polygon_px(draw, pts, fill=fill, outline=outline, width=width)
     if label:
         text(draw, (cx, cy), label, size=label_size or max(8, int(radius * 0.95)), fill=label_fill, anchor="mm")
 
@@ -435,7 +473,7 @@ def hull(canvas: Canvas, centre: Point, direction: Point, *, length: float, beam
     shape = [(half, 0.0), (half * 0.45, beam * 0.5), (-half * 0.2, beam * 0.5), (-half, beam * 0.38),
              (-half, -beam * 0.38), (-half * 0.2, -beam * 0.5), (half * 0.45, -beam * 0.5)]
     pts = [(centre[0] + ux * a + px * b, centre[1] + uy * a + py * b) for a, b in shape]
-    _draw(canvas).polygon(pts, fill=fill, outline=outline, width=width)
+    polygon_px(canvas, pts, fill=fill, outline=outline, width=width)
     return pts
 
 
