@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
-from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.geometry import box as shapely_box
 from shapely.ops import voronoi_diagram
 
@@ -93,8 +93,11 @@ def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.L
         if harbour is not None:
             vd.polygon(image, list(harbour.exterior.coords), fill=WATER_FILL, view=view)
             edge = area.at[1] - HARBOUR_DEPTH
-            x0, _, x1, _ = harbour.bounds
-            vd.polyline(image, view.pts([(x0, edge), (x1, edge)]), fill=COAST_EDGE, width=2 * s)
+            x0, _, x1, _ = cell.bounds
+            shore = cell.intersection(LineString([(x0 - 1, edge), (x1 + 1, edge)]))
+            for line in getattr(shore, "geoms", [shore]):
+                if line.length > 0:
+                    vd.polyline(image, view.pts(list(line.coords)), fill=COAST_EDGE, width=2 * s)
     names = sorted(outlines)
     for i, name in enumerate(names):  # the drawing's borders and the map's touches can differ: show where
         for other in names[i + 1:]:
@@ -183,15 +186,18 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
             continue
         by_area.setdefault(ship.at, []).append(ship)
     blockers = {ship.blocked_by for ship in state.ships if ship.blocked_by and not ship.sunk}
+    outlines = dict(cells(scene.map))
     for name, ships in sorted(by_area.items()):
         shown = [sh for sh in sorted(ships, key=lambda sh: (sh.nation, sh.name)) if sh.name not in blockers]
         anchor = view.px(_ship_anchor(areas[name]))
-        per_row = 3
+        x0, _, x1, _ = outlines[name].bounds
+        per_row = max(1, min(3, int(view.length(x1 - x0) // (31 * s))))
+        rows = (len(shown) - 1) // per_row + 1
         for i, ship in enumerate(shown):
             row, col = divmod(i, per_row)
             in_row = min(per_row, len(shown) - row * per_row)
-            x = anchor[0] + (col - (in_row - 1) / 2) * 30 * s
-            y = anchor[1] + (row - (len(shown) - 1) // per_row / 2) * 24 * s
+            x = anchor[0] + (col - (in_row - 1) / 2) * 31 * s
+            y = anchor[1] + (row - (rows - 1) / 2) * 30 * s - (4 * s if rows > 1 else 0)
             ship_glyph(image, (x, y), colours[ship.nation], s, aboard=ship.aboard, turned=ship.blockading,
                        sunk=ship.sunk)
             placer.block_box((x - 13 * s, y - 8 * s, x + 18 * s, y + 8 * s))
@@ -200,17 +206,25 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
                 ship_glyph(image, (x, y), colours[blocker.nation], s, turned=True, across=True)
                 placer.block_box((x - 6 * s, y - 13 * s, x + 6 * s, y + 13 * s))
             words = ship.name + (f"/{ship.blocked_by}" if ship.blocked_by else "")
+            if rows > 1:  # crowded: the name sits right under its hull
+                vd.text(draw, (x, y + 13 * s), words, size=SMALL * s, anchor="mm", stroke=2 * s,
+                        stroke_fill=vd.PAPER)
+                placer.block_box(vd.text_box((x, y + 13 * s), words, size=SMALL * s, anchor="mm"))
+                continue
             placed = placer.place((x, y), words, size=SMALL * s, stroke=2 * s, clearance=12 * s,
                                   angles=(270, 90, 0, 180, 315, 225, 45, 135), leader_after=2)
             placer.draw(draw, placed, stroke_fill=vd.PAPER, leader_width=s)
 
 
 def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.PlaneView, placer: vd.LabelPlacer,
-                colours: dict[str, vd.RGB]) -> None:
+                colours: dict[str, vd.RGB]) -> list[tuple[vd.Point, str, vd.RGB]]:
+    """The paths as arrows; returns the words to write along them (+n board, -n drop),
+    to be placed once the pieces are down."""
     s = view.supersample
     areas = {a.name: a for a in scene.map.areas}
     draw = ImageDraw.Draw(image)
     n = 0
+    notes = []
     for turn in actions.turns:
         for move in turn.moves:
             ship = scene.ship(move.ship)
@@ -231,9 +245,8 @@ def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.Pla
                                              f"-{stop.drop}" if stop.drop else "",
                                              "".join(f"+{c} from {o}" for o, c in stop.take)) if w)
                 if words:
-                    placed = placer.place(points[min(at, len(points) - 1)], words, size=SMALL * s, stroke=2 * s,
-                                          clearance=6 * s, leader_after=3)
-                    placer.draw(draw, placed, fill=colours[turn.nation], stroke_fill=vd.PAPER, leader_width=s)
+                    notes.append((points[min(at, len(points) - 1)], words, colours[turn.nation]))
+    return notes
 
 
 def _view(scene: Scene, count: int) -> vd.PlaneView:
@@ -250,16 +263,20 @@ def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, 
     placer = vd.LabelPlacer(bounds=(0, 0, view.size[0], view.size[1]), gap=2 * view.supersample)
     colours = _colours(scene)
     _draw_map(image, scene, view, placer, show_links=paths)
-    if paths:
-        _draw_paths(image, scene, actions, view, placer, colours)
+    notes = _draw_paths(image, scene, actions, view, placer, colours) if paths else []
     _draw_pieces(image, scene, state, view, placer, colours, ghosts=ghosts)
+    draw = ImageDraw.Draw(image)
+    s = view.supersample
+    for at, words, colour in notes:
+        placed = placer.place(at, words, size=SMALL * s, stroke=2 * s, clearance=6 * s, leader_after=3)
+        placer.draw(draw, placed, fill=vd.mix(colour, vd.INK, 0.3), stroke_fill=vd.PAPER, leader_width=s)
     return image
 
 
 # --- the removal strip ---------------------------------------------------------------------------------
 
 
-def removal_strip(scene: Scene, start: State, area: str, steps: tuple[tuple[str, ...], ...], s: int,
+def removal_strip(scene: Scene, start: State, end: State, area: str, steps: tuple[tuple[str, ...], ...], s: int,
                   heading: str) -> Image.Image:
     """One conflict as a row of steps: for each side, the pieces it has after each step,
     the pieces removed in that step crossed out beneath."""
@@ -276,15 +293,15 @@ def removal_strip(scene: Scene, start: State, area: str, steps: tuple[tuple[str,
     for step in steps:
         for entry in step:
             sides.setdefault(side_of(entry), 0)
-    if any(e.endswith(" token") for st in steps for e in st):
-        sides = {n: c for n, c in start.land_of(area).items()}
+    if any(e.endswith(" token") for st in steps for e in st):  # on land: count back from the end
+        sides = {n: c for n, c in end.land_of(area).items()}
         for step in steps:
             for entry in step:
-                sides.setdefault(side_of(entry), 0)
+                sides[side_of(entry)] = sides.get(side_of(entry), 0) + 1
     fs, col, row = FONT * s, 58 * s, 22 * s
     names = sorted(sides)
     left = max(vd.text_width(n, fs) for n in names) + 12 * s
-    width = left + col * (len(steps) + 1) + 8 * s
+    width = max(left + col * (len(steps) + 1) + 8 * s, vd.text_width(heading, fs) + 4 * s)
     height = row * (len(names) + 2) + 8 * s
     image = Image.new("RGB", (width, height), vd.PAPER)
     draw = ImageDraw.Draw(image)
@@ -320,7 +337,7 @@ def removal_strip(scene: Scene, start: State, area: str, steps: tuple[tuple[str,
 # --- legends and layout ------------------------------------------------------------------------------------
 
 
-def _key(scene: Scene, s: int) -> list[vd.LegendEntry]:
+def _key(scene: Scene, s: int, shown: set[str]) -> list[vd.LegendEntry]:
     colours = _colours(scene)
     first = colours[sorted(colours)[0]]
 
@@ -372,9 +389,36 @@ def _key(scene: Scene, s: int) -> list[vd.LegendEntry]:
         vd.LegendEntry(wall, "no passage", "drawn side by side, but the areas do not touch"),
         vd.LegendEntry(link, "link", "dotted: these areas touch, though drawn apart"),
     ]
+    entries = [e for e in entries if e.name in shown]
     nations = [vd.LegendEntry(colours[n], n, ", ".join(sorted(scene.nation(n).advances)) or "no advances")
                for n in sorted(colours)]
     return entries + nations
+
+
+def _shown(scene: Scene, actions: Actions, outcomes: list[Outcome]) -> set[str]:
+    """The key's entries this picture needs."""
+    kinds = {a.kind for a in scene.map.areas}
+    shown = {"ship", "path"} | ({"water"} if "water" in kinds else set())
+    shown |= {"open sea"} if OPEN_SEA in kinds else set()
+    shown |= {"coast"} if any(a.coastal_land for a in scene.map.areas) else set()
+    shown |= {"inland"} if any(a.kind == LAND and not a.coast for a in scene.map.areas) else set()
+    shown |= {"blockader"} if actions.blockade else set()
+    shown |= {"tokens"} if scene.tokens else set()
+    for outcome in outcomes:
+        for b in outcome.after.branches:
+            shown |= {"blocked"} if any(sh.blocked_by for sh in b.state.ships) else set()
+            shown |= {"sunk"} if any(sh.sunk for sh in b.state.ships) else set()
+            shown |= {"waiting"} if b.moved.landing else set()
+            shown |= {"tokens"} if b.state.land else set()
+    outlines = dict(cells(scene.map))
+    names = sorted(outlines)
+    for i, name in enumerate(names):
+        for other in names[i + 1:]:
+            touching = other in scene.map.area(name).touches
+            border = outlines[name].intersection(outlines[other]).length
+            shown |= {"no passage"} if border > 0.05 and not touching else set()
+            shown |= {"link"} if border <= 0.05 and touching else set()
+    return shown
 
 
 def _happened(outcome: Outcome, number: int) -> list[str]:
@@ -383,12 +427,17 @@ def _happened(outcome: Outcome, number: int) -> list[str]:
     return [event_text(e.kind, e.pieces) for e in outcome.events if e.round == number and e.kind not in skip]
 
 
+def _differs(moved: State, start: State) -> bool:
+    return (moved.landing != () or moved.land != start.land
+            or any((a.at, a.aboard, a.blocked_by) != (b.at, b.aboard, b.blocked_by)
+                   for a, b in zip(moved.ships, start.ships)))
+
+
 def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
                 title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
     s, fs = supersample, FONT * supersample
-    start = State(tuple(ShipState(sh.name, sh.nation, sh.at, sh.aboard) for sh in sorted(scene.ships,
-                                                                                          key=lambda x: x.name)),
-                  tuple(sorted(scene.tokens)))
+    start = State(tuple(ShipState(sh.name, sh.nation, sh.at, sh.aboard, sh.name in actions.blockade)
+                        for sh in sorted(scene.ships, key=lambda x: x.name)), tuple(sorted(scene.tokens)))
     plan: list[tuple[str, State, bool, bool]] = []  # (title, state, paths, ghosts)
     strips = []
     stories = []
@@ -400,23 +449,32 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         moved = {b.moved for b in branches}
         several = len(branches) > 1
         prefix = f"{name}: " if name.lower() not in ("after", "") else ""
-        if len(moved) == 1 and branches[0].moved != branches[0].state:
+        if len(moved) == 1 and branches[0].moved != branches[0].state and _differs(branches[0].moved, start):
             plan.append((f"{prefix}after the movement", branches[0].moved, False, False))
         for number, branch in enumerate(branches, 1):
             words = label_text(branch.choices) if several else ""
-            if len(moved) > 1:
+            if len(moved) > 1 and branch.moved != branch.state:
                 plan.append((f"{prefix}moved ({words})", branch.moved, False, False))
             plan.append((f"{prefix}end" + (f" ({words})" if words else ""), branch.state, False, True))
             for area, steps in branch.state.removals:
-                heading = f"Removals in {area}" + (f" ({words})" if words else "") + (
-                    f", {name}" if len(panels) > 2 else "")
-                strips.append(removal_strip(scene, branch.moved, area, steps, s, heading))
+                same = all(dict(b.state.removals).get(area) == steps for b in branches)
+                if same and number > 1:
+                    continue
+                at_sea = tuple(st_ for st_ in steps if not any(e.endswith(" token") for e in st_))
+                on_land = tuple(st_ for st_ in steps if any(e.endswith(" token") for e in st_))
+                for part, where in ((at_sea, "at sea"), (on_land, "on land")):
+                    if not part:
+                        continue
+                    heading = f"Removals {where} in {area}" + (f" ({words})" if words and not same else "") + (
+                        f", {name}" if len(panels) > 2 else "")
+                    strips.append(removal_strip(scene, branch.moved, branch.state, area, part, s, heading))
             said = _happened(outcome, number if several else 1)
             stories.append((f"What happened{f' ({words})' if words else ''}{f', {name}' if len(panels) > 2 else ''}",
                             said))
     view = _view(scene, len(plan))
     images = [(t, _panel(scene, actions, state, view, paths=paths, ghosts=ghosts)) for t, state, paths, ghosts in plan]
-    legends = [vd.legend(_key(scene, s), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
+    shown = _shown(scene, actions, [o for _, o in panels if o is not None])
+    legends = [vd.legend(_key(scene, s, shown), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
     legends += strips
     for heading, said in stories:
         entries = [vd.LegendEntry(None, f"{i}.", words) for i, words in enumerate(said, 1)]
