@@ -170,6 +170,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
             final_base = base_at(ship, move.end)
             for attempt in move.attempts:
                 if attempt.pose == move.end:
+                    shading += [(final_base, _ship_before(result, scene, other, n).base) for other in attempt.ships]
                     continue
                 corners = _base(image, ship, attempt.pose, view, colour[ship.name], ghost=1, dash=True)
                 attempt_base = base_at(ship, attempt.pose)

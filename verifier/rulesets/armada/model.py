@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 from shapely.geometry import Polygon
@@ -99,7 +100,7 @@ class Ship:
     def size(self) -> tuple[float, float]:
         return BASE_SIZES[self.type.size]
 
-    @property
+    @cached_property
     def base(self) -> Polygon:
         width, length = self.size
         return rectangle(self.pose, width, length)

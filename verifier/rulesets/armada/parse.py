@@ -33,10 +33,9 @@ XY = tuple[float, float]
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
        "description": "[x, y] in mm: x east, y north, from the play area's south-west corner"}
 _NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}
-_COLUMN = {"anyOf": [
-    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_CLICKS}, "minItems": 1},
-    {"type": "string", "pattern": r"^\s*(-|I|II)(\s+(-|I|II))*\s*$",
-     "description": "the chart's own marks, one a joint: '-', 'I' or 'II', as in '- I II'"}]}
+_COLUMN = {"type": ["array", "string"], "items": {"type": "integer", "minimum": 0, "maximum": MAX_CLICKS},
+           "minItems": 1, "description": "the most clicks at each joint: a list of 0, 1 or 2, or the chart's own "
+                                         "marks as text, one a joint: '-', 'I' or 'II', as in '- I II'"}
 EVENT_KINDS = ("switch", "tool-both", "overlap", "closest", "damage", "destroyed", "obstacle", "squadron", "yaw-back",
                "open-side", "still")
 
@@ -183,6 +182,11 @@ def _types(doc: Located, path: tuple, data: dict) -> dict[str, ShipType]:
         where = path + ("types", name)
         chart = []
         for i, column in enumerate(spec["chart"]):
+            marks = column.split() if isinstance(column, str) else []
+            bad = [m for m in marks if m not in ("-", "I", "II")]
+            if bad or (isinstance(column, str) and not marks):
+                raise doc.error(where + ("chart", i), f"{(bad or [column])[0]!r} is not a chart mark; a joint shows "
+                                                      f"'-', 'I' or 'II'", SceneError)
             values = _column(column)
             if len(values) != i + 1:
                 raise doc.error(where + ("chart", i), f"the chart's column for speed {i + 1} needs {i + 1} joint(s), "

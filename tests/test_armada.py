@@ -1,0 +1,305 @@
+"""The armada ruleset: the maneuver tool's geometry, the side and overlap rules,
+readings, precise errors for bad input, the explorer's parts and the benchmark."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from types import MappingProxyType
+
+import pytest
+from conftest import CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.case import load_case
+from verifier.cli import main
+from verifier.errors import CaseError, SceneError
+from verifier.kit.geometry import Contact, Pose, classify
+from verifier.ruleset import BenchSettings
+from verifier.rulesets.armada import RULESET
+from verifier.rulesets.armada.explore import EXHAUSTIVE_SPACES, SUITES, crowd, exhaustive_space, strategy, transforms
+from verifier.rulesets.armada.model import SHIP_TYPES, TOOL_MODELS, Maneuver, Scene, Ship
+from verifier.rulesets.armada.tool import inserted, placed, tool_shape, yawed
+
+ARMADA = CASES / "armada"
+DEFAULT = RULESET.default_reading
+
+
+def reading(**pins: str) -> MappingProxyType:
+    return MappingProxyType({**DEFAULT, **{k.replace("_", "-"): v for k, v in pins.items()}})
+
+
+def ship(name: str = "a", kind: str = "cr90", x: float = 300, y: float = 300, heading: float = 0,
+         speed: int = 2) -> Ship:
+    return Ship(name, "red", SHIP_TYPES[kind], Pose(x, y, heading), speed)
+
+
+def scene(*ships: Ship) -> Scene:
+    return Scene(914.4, 914.4, ships)
+
+
+# --- the tool ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model,step", [("model-a", 68.4), ("model-b", 66.71)])
+@pytest.mark.parametrize("speed", [1, 2, 3, 4])
+@pytest.mark.parametrize("heading", [0.0, 22.5, 135.0, 270.0])
+def test_a_straight_course_moves_one_step_a_speed_along_the_heading(model, step, speed, heading):
+    tool, mover = TOOL_MODELS[model], ship(heading=heading, speed=speed)
+    for side in ("port", "starboard"):
+        end = placed(mover, tool, inserted(mover, tool, side, (0,) * speed), speed)
+        assert math.dist((end.x, end.y), (mover.pose.x, mover.pose.y)) == pytest.approx(speed * step, abs=1e-9)
+        assert end.heading == pytest.approx(heading)
+        ahead = mover.pose.forward(speed * step)
+        assert (end.x, end.y) == pytest.approx((ahead.x, ahead.y), abs=1e-9)
+
+
+@given(st.lists(st.integers(-2, 2), min_size=1, max_size=4), st.sampled_from(["port", "starboard"]),
+       st.sampled_from(sorted(TOOL_MODELS)))
+@settings(max_examples=60, deadline=None)
+def test_the_final_heading_is_the_sum_of_the_clicks_and_the_tool_has_a_pose_after_every_joint(course, side, model):
+    tool, mover = TOOL_MODELS[model], ship(speed=len(course))
+    pose = inserted(mover, tool, side, tuple(course))
+    assert len(pose.joints) == len(course) + 2  # the starting guides, every joint, the final guides
+    end = placed(mover, tool, pose, len(course))
+    assert end.heading == pytest.approx((22.5 * sum(course)) % 360)
+
+
+def test_model_a_lays_the_straight_tool_against_the_side_of_the_base():
+    tool, mover = TOOL_MODELS["model-a"], ship()
+    pose = inserted(mover, tool, "starboard", (0, 0))
+    assert classify(tool_shape(tool, pose), mover.base) is Contact.TOUCHING
+    end = placed(mover, tool, pose, 2)
+    assert classify(tool_shape(tool, pose), mover.at(end).base) is Contact.TOUCHING
+
+
+@pytest.mark.parametrize("clicks", [1, 2, -1, -2])
+def test_a_zero_speed_yaw_turns_by_its_clicks_about_the_last_joint(clicks):
+    mover = ship(speed=0)
+    for model, tool in TOOL_MODELS.items():
+        end, pose = yawed(mover, tool, clicks)
+        assert end.heading == pytest.approx((22.5 * clicks) % 360)
+        assert pose.side == ("starboard" if clicks > 0 else "port")
+        pivot = pose.joints[1]
+        # the ship keeps its distance from the joint it turned about
+        before = math.dist((mover.pose.x, mover.pose.y), (pivot.x, pivot.y))
+        assert math.dist((end.x, end.y), (pivot.x, pivot.y)) == pytest.approx(before), model
+
+
+# --- the rules -------------------------------------------------------------------------------------
+
+
+def test_turning_away_from_the_tool_side_overlaps_the_tool_so_the_tool_switches():
+    mover = ship()
+    outcome = RULESET.resolve(scene(mover), (Maneuver("a", (0, 2), "port"),), DEFAULT)
+    move = outcome.after.moves[0]
+    assert move.side == "starboard" and move.switched
+    assert [e.kind for e in outcome.events] == ["switch"]
+    named = RULESET.resolve(scene(mover), (Maneuver("a", (0, 2), "starboard"),), DEFAULT)
+    assert named.after.moves[0].end == move.end and not named.after.moves[0].switched
+
+
+def test_an_open_side_gives_both_ends_and_only_where_both_clear_the_tool():
+    mover = ship()
+    both = RULESET.resolve(scene(mover), (Maneuver("a", (1, 0), None),), DEFAULT).after.moves[0]
+    assert both.side == "port" and both.alternative is not None and both.alternative.side == "starboard"
+    assert both.end != both.alternative.end
+    one = RULESET.resolve(scene(mover), (Maneuver("a", (0, 2), None),), DEFAULT).after.moves[0]
+    assert one.side == "starboard" and one.alternative is None
+
+
+def test_overlapping_drops_speed_along_the_locked_course_and_deals_two_cards():
+    mover, blocker = ship(y=200), ship("b", "victory", 300, 336.8 + 40, 0, 0)
+    outcome = RULESET.resolve(scene(mover, blocker), (Maneuver("a", (0, 0), "starboard"),), DEFAULT)
+    after = outcome.after
+    assert [a.speed for a in after.moves[0].attempts] == [2, 1]
+    assert after.ship("a").pose.y == pytest.approx(268.4)
+    assert after.ship("a").speed == 2  # the reduction is temporary: the dial keeps its value
+    assert (after.ship("a").damage, after.ship("b").damage) == (1, 1)
+
+
+def test_touching_is_not_overlapping():
+    mover, blocker = ship(y=200), ship("b", "cr90", 300, 200 + 136.8 + 71, 0, 0)
+    outcome = RULESET.resolve(scene(mover, blocker), (Maneuver("a", (0, 0), "starboard"),), DEFAULT)
+    assert outcome.after.moves[0].speed == 2 and not outcome.events
+
+
+def test_a_base_partly_outside_is_destroyed_and_its_tool_may_lie_outside():
+    outcome = RULESET.resolve(scene(ship(y=850)), (Maneuver("a", (0, 0), "starboard"),), DEFAULT)
+    assert outcome.after.ship("a").destroyed
+    edge = RULESET.resolve(scene(ship(x=890)), (Maneuver("a", (0, 0), "starboard"),), DEFAULT)
+    assert not edge.after.ship("a").destroyed
+    assert "edge.tool-outside" in edge.clauses_used()
+
+
+def test_readings_change_only_what_they_decide():
+    case = load_case(ARMADA / "damage-from-any-attempt.yaml")
+    any_attempt = RULESET.resolve(case.before, case.actions, reading(damage_from="any-attempt"))
+    last = RULESET.resolve(case.before, case.actions, reading(damage_from="last-attempt"))
+    assert "damage-from" in any_attempt.consulted
+    assert any_attempt.after.moves[0].closest == ("redemption",) and last.after.moves[0].closest == ("yavaris",)
+    assert any_attempt.after.moves[0].end == last.after.moves[0].end
+    tie = load_case(ARMADA / "closest-tie-both.yaml")
+    second = RULESET.resolve(tie.before, tie.actions, reading(closest_tie="second-measured"))
+    both = RULESET.resolve(tie.before, tie.actions, reading(closest_tie="both"))
+    assert second.after.moves[0].closest == ("yavaris",)
+    assert both.after.moves[0].closest == ("redemption", "yavaris")
+
+
+def test_the_two_tool_models_disagree_where_a_ship_stops_short():
+    case = load_case(ARMADA / "models-differ-a.yaml")
+    a = RULESET.resolve(case.before, case.actions, reading(tool="model-a")).after.moves[0]
+    b = RULESET.resolve(case.before, case.actions, reading(tool="model-b")).after.moves[0]
+    assert (a.speed, b.speed) == (2, 3)
+
+
+def test_an_additional_maneuver_leaves_the_dial_alone_and_navigate_changes_it():
+    extra = load_case(ARMADA / "faq-additional.yaml")
+    assert RULESET.resolve(extra.before, extra.actions, DEFAULT).after.ship("tantive").speed == 3
+    nav = load_case(ARMADA / "navigate.yaml")
+    assert RULESET.resolve(nav.before, nav.actions, DEFAULT).after.ship("avenger").speed == 2
+
+
+# --- bad input: one located line each ----------------------------------------------------------------
+
+BASE = """\
+id: armada-bad
+title: bad
+ruleset: armada
+source: {seed: 003_37698d622f085e8c.txt, section: Ship Movement}
+clauses: [move.insert]
+before:
+  ships:
+    tantive: {owner: rebels, type: cr90, at: [300, 200], heading: 0, speed: 2}
+    avenger: {owner: empire, type: victory, at: [500, 500], heading: 0, speed: 1}
+actions:
+  - {ship: tantive, course: [0, 1], side: starboard}
+expect:
+  events: []
+"""
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("course: [0, 1]", "course: [2, 1]", "joint 1 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') "
+                                         "at joint 1 at speed 2"),
+    ("course: [0, 1]", "course: [0, 1, 1]", "the speed dial shows 2, so the course needs 2 joint(s), not 3"),
+    ("at: [500, 500]", "at: [310, 230]", "the bases of tantive and avenger overlap at the start"),
+    ("at: [500, 500]", "at: [900, 500]", "does not lie wholly inside the 914.4 x 914.4 mm play area"),
+    ("type: victory", "type: victori", "there is no ship type 'victori'; did you mean 'victory'?"),
+    ("ship: tantive", "ship: tantiv", "which is not a ship of this scene; did you mean 'tantive'?"),
+    ("side: starboard}",
+     "side: starboard}\n  - {ship: avenger, course: [0], side: port}\n  - {ship: tantive, course: [0, 0]}", ""),
+    ("  - {ship: tantive, course: [0, 1], side: starboard}",
+     "  - {ship: tantive, course: [0, 1]}\n  - {ship: avenger, course: [0], side: port}",
+     "leaves the side of the tool open"),
+])
+def test_bad_input_gets_one_located_line(write_case, old, new, words):
+    path = write_case(BASE.replace(old, new))
+    if not words:  # the control: this edit is fine
+        load_case(path)
+        return
+    with pytest.raises(CaseError) as caught:
+        load_case(path)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(path)) and words in message, message
+    assert isinstance(caught.value, SceneError)
+
+
+def test_an_unknown_chart_mark_and_a_short_column_are_rejected(write_case):
+    text = BASE.replace("before:\n", "before:\n  types:\n    gozanti: {size: small, chart: ['II', 'I']}\n")
+    with pytest.raises(CaseError, match="column for speed 2 needs 2 joint"):
+        load_case(write_case(text))
+    with pytest.raises(CaseError, match="'III' is not a chart mark"):
+        load_case(write_case(BASE.replace("before:\n", "before:\n  types:\n    g: {size: small, chart: ['III']}\n")))
+
+
+# --- the explorer, interchange, the benchmark ----------------------------------------------------------
+
+
+def test_transforms_keep_every_case():
+    for path in sorted(ARMADA.glob("*.yaml")):
+        case = load_case(path)
+        key = RULESET.outcome_key(RULESET.resolve(case.before, case.actions, DEFAULT))
+        for t in transforms(case.before, case.actions):
+            assert RULESET.outcome_key(RULESET.resolve(t.before, t.actions, DEFAULT)) == t.map_key(key), \
+                (path.name, t.name)
+
+
+@given(strategy())
+@settings(max_examples=40, deadline=None)
+def test_no_reading_leaves_two_ships_overlapping(example):
+    before, actions = example
+    for full in RULESET.all_readings():
+        outcome = RULESET.resolve(before, actions, full)
+        assert RULESET.invariant_breaches(before, actions, outcome) == []
+
+
+def test_the_exhaustive_spaces_are_bounded_and_resolve():
+    for name in EXHAUSTIVE_SPACES:
+        size, scenes = exhaustive_space(name)
+        listed = list(scenes)
+        assert size == len(listed) > 100
+        before, actions = listed[size // 2]
+        RULESET.resolve(before, actions, DEFAULT)
+
+
+def test_the_adapter_json_keeps_tool_poses_attempts_and_choices():
+    case = load_case(ARMADA / "choose-side.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    data = RULESET.outcome_json(outcome)
+    move = data["moves"][0]
+    assert len(move["tool"]) == 4 and move["choice"]["side"] == "starboard"
+    back = RULESET.outcome_from_json(case.before, data)
+    assert RULESET.compare(case.before, case.expect, back) == []
+    data["ships"]["tantive"]["at"][0] += 1.0
+    moved = RULESET.outcome_from_json(case.before, data)
+    assert [m.path for m in RULESET.compare(case.before, case.expect, moved)] == [("ships", "tantive", "at")]
+
+
+def test_the_benchmark_runs_and_its_index_keeps_a_maneuver_flat():
+    scene_, moves = crowd(100, 5)
+    assert len(scene_.ships) == 105 and len(moves) == 5
+    figures = SUITES[0].run(BenchSettings(quick=True, repeats=1))
+    rows = figures["rows"]
+    assert [r["others"] for r in rows] == [10, 100, 1000]
+    assert all(r["maneuvers_per_second"] > 0 for r in rows)
+    assert "maneuvers/s" in SUITES[0].table(figures)
+
+
+def test_show_prints_every_attempt_with_its_speed_side_and_overlaps(capsys):
+    assert main(["show", str(ARMADA / "course-locked.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "attempt at speed 3 (starboard side)" in out and "overlaps devastator" in out
+    assert "attempt at speed 2 (starboard side)" in out
+
+
+def test_check_and_render_run_on_the_cases(tmp_path, capsys):
+    assert main(["check", "--no-draw", str(ARMADA)]) == 0
+    target = tmp_path / "out.png"
+    assert main(["render", str(ARMADA / "two-maneuvers.yaml"), "-o", str(target)]) == 0
+    assert target.stat().st_size > 0
+
+
+def test_a_case_may_set_its_tolerance(write_case):
+    text = textwrap.dedent("""\
+        id: armada-tolerance
+        title: tolerance
+        ruleset: armada
+        source: {seed: 003_37698d622f085e8c.txt, section: Ship Movement}
+        clauses: [move.insert]
+        before:
+          ships:
+            tantive: {owner: rebels, type: cr90, at: [300, 200], heading: 0, speed: 2}
+        actions:
+          - {ship: tantive, course: [0, 0], side: starboard}
+        expect:
+          ships:
+            tantive: {at: [300, 337.3]}
+          events: []
+        """)
+    case = load_case(write_case(text))
+    outcome = RULESET.resolve(case.before, case.actions, DEFAULT)
+    assert [m.path for m in RULESET.compare(case.before, case.expect, outcome)] == [("ships", "tantive", "at")]
+    loose = load_case(write_case(text.replace("events: []", "events: []\n  tolerance: 1")))
+    assert RULESET.compare(loose.before, loose.expect, outcome) == []
