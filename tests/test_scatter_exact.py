@@ -220,3 +220,75 @@ def test_show_prints_the_breakpoints_of_an_all_rolls_case(capsys):
         assert f"  {point}" in out
     assert "  785/254 " in out and "this case: s = 785/254 ≈ 3.090551: 4/36" in out
     assert math.isclose(float(steps.breakpoints[-1]), 2055 / 254)
+
+
+# --- the report and the pictures ---------------------------------------------------------------
+
+
+def _documented():
+    from verifier.case import load_case
+    return [c for c in (load_case(p) for p in sorted((CASES / "scatter").glob("*.yaml"))) if c.status == "documented"]
+
+
+def test_report_lists_breakpoints_rounding_and_tangencies():
+    from verifier.rulesets.scatter.report_exact import exact_sections
+    sections = {title: (text, data) for title, text, data in exact_sections(RULESET, _documented())}
+    text, data = sections["Scatter: the chance of a hit as an exact step function of distance"]
+    for row in data["rows"]:
+        steps = hit_steps(Shot(row["aoe"], row["base"], Fraction(100)), PUBLISHED_READING)
+        assert row["breakpoints"]["miss"] == len(steps.breakpoints)
+        assert f"| {row['aoe']}-inch | {row['base']} mm | {len(steps.breakpoints)} |" in text
+    text, data = sections["Scatter: the seed's own rounding, over its grid of 12,960 calls"]
+    found = rounding_differences(SEED_GRID)
+    assert len(data["differences"]) == len(found)
+    for item in found:
+        assert f"| {item.call_text()} | " in text and repr(item.double_distance) in text
+    text, data = sections["Scatter: documented rolls exactly on a tangency"]
+    worked = [t for t in data["tangencies"] if t["roll"] == [1, 1] and t["under"] == "the seed's code"]
+    assert len(worked) == 1 and "785/254" in worked[0]["arithmetic"] and "281961/64516" in worked[0]["arithmetic"]
+    assert "R says miss, as exact arithmetic does" in worked[0]["arithmetic"]
+    assert any(t["example"] == "TEST 3" and "centre" in t["under"] for t in data["tangencies"])
+
+
+def test_plot_steps_turn_exactly_at_the_breakpoints_and_every_mark_is_labelled():
+    from verifier.kit import draw as vd
+    from verifier.rulesets.scatter.draw import PlotMark, draw_probability_plot, probability_steps, step_path
+    for steps in probability_steps(PUBLISHED_READING).values():
+        path = step_path(steps, 9)
+        risers = [a[0] for a, b in zip(path, path[1:]) if a[0] == b[0]]
+        assert risers == [float(p) for p in steps.breakpoints if float(p) < 9]
+        levels = [a[1] for a, b in zip(path, path[1:]) if a[0] != b[0]]
+        assert levels == [v / 36 for v in steps.between[:len(levels)]]
+    marks = [PlotMark(50, 2.5, 8 / 36, "the diagram: 8/36"), PlotMark(50, 2.5, 4 / 36, "the prose: 4/36", False),
+             PlotMark(30, 3.09, 4 / 36, "worked example: 4/36")]
+    placers: list[vd.LabelPlacer] = []
+    draw_probability_plot(PUBLISHED_READING, marks=marks, placers=placers)
+    assert len(placers) == 4
+    assert sorted(p.content for placer in placers for p in placer.placed) == sorted(m.label for m in marks)
+
+
+def _clear(placer) -> None:
+    from verifier.kit.draw.labels import box_circle_distance, boxes_overlap
+    for i, a in enumerate(placer.placed):
+        for b in placer.placed[i + 1:]:
+            assert not boxes_overlap(a.box, b.box), (a, b)
+        if a.content:  # words: off every marker, box and disc
+            assert not any(boxes_overlap(a.box, other) for other in placer.boxes), a
+            assert all(box_circle_distance(a.box, c) >= r for c, r in placer.circles), a
+
+
+def test_every_snapshot_and_animation_frame_places_its_labels_clear():
+    from verifier.case import load_case
+    from verifier.rulesets.scatter.animate import draw_frames
+    from verifier.rulesets.scatter.draw import draw_case
+    cases = [load_case(p) for p in sorted((CASES / "scatter").glob("*.yaml"))]
+    for case in cases:
+        outcome = RULESET.resolve(case.before, case.actions, case.readings)
+        placers: list = []
+        draw_case(case.before, case.actions, outcome, placers=placers)
+        draw_frames(case.before, case.actions, outcome, placers=placers)
+        assert placers, case.id
+        words = [p for placer in placers for p in placer.placed if p.content]
+        assert words, case.id
+        for placer in placers:
+            _clear(placer)

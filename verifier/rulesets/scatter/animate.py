@@ -45,7 +45,8 @@ def _rolls(rolls: Sequence[Roll]) -> str:
     return ", ".join(f"{r.distance}-{r.direction}" for r in rolls) or "none"
 
 
-def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: vd.PlaneView):
+def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: vd.PlaneView,
+                    placers: list[vd.LabelPlacer] | None = None):
     """(words, heading, detail, panel) for each step of one roll."""
     landing: Landing = outcome.after
     moved = decimal_text(landing.moved, 2)
@@ -53,29 +54,29 @@ def _steps_one_roll(shot: Shot, roll: Roll, outcome: Outcome, reading, view: vd.
     return [
         (f"aimed: {aim}", "Aimed: where the shot put the template",
          f"The shot missed, so the template will deviate. Aimed {aim}.",
-         _panel_before(shot, roll, reading, view, rose=False)),
+         _panel_before(shot, roll, reading, view, rose=False, placers=placers)),
         (f"deviation roll: distance {roll.distance}, direction {roll.direction}, the template moves {moved} in "
          f"{direction_words(roll.direction, reading['side'])}",
          f"Deviation roll: distance {roll.distance}, direction {roll.direction}",
          f"The distance die says {roll.distance} in; the direction die picks face {roll.direction} of the six "
          f"around the template ({direction_words(roll.direction, reading['side'])}): it moves {moved} in, "
          f"{_cap_words(shot, landing, reading)}.",
-         _panel_before(shot, roll, reading, view)),
+         _panel_before(shot, roll, reading, view, placers=placers)),
         (f"landing: {'hit' if landing.hit else 'miss'}, {_contact_words(landing, reading)}",
          f"Landing: {'HIT' if landing.hit else 'MISS'}",
          f"The template's centre ends at [{decimal_text(landing.point.floats()[0], 2)}, "
          f"{decimal_text(landing.point.floats()[1], 2)}]; {_contact_words(landing, reading)}.",
-         _panel_after(shot, landing, reading, view)),
+         _panel_after(shot, landing, reading, view, placers=placers)),
     ]
 
 
-def _steps_odds(shot: Shot, odds: Odds, reading, view: vd.PlaneView):
+def _steps_odds(shot: Shot, odds: Odds, reading, view: vd.PlaneView, placers: list[vd.LabelPlacer] | None = None):
     steps = [("aimed: the template before any roll, and the hit zone",
               "Aimed: the template before any roll",
               f"Aimed {_aim_words(shot, reading)}. A roll hits when it puts the template's "
               f"centre inside the dashed blue circle (template radius + base radius, "
               f"{decimal_text(shot.reach, 2)} in). Each of the 36 rolls of the two dice is equally likely.",
-              _panel_odds(shot, odds, reading, view, 0, None))]
+              _panel_odds(shot, odds, reading, view, 0, None, placers=placers))]
     so_far = 0
     for face in DIE_FACES:
         mine = [landing for landing in odds.landings if landing.rolled.direction == face]
@@ -87,33 +88,35 @@ def _steps_odds(shot: Shot, odds: Odds, reading, view: vd.PlaneView):
                       f"Face {face} sends the template {words}; the distance die moves it 1 to 6 in along that "
                       f"line. {len(hits)} of these 6 rolls hit ({_rolls(hits)}); {so_far} of the "
                       f"{6 * face} rolls so far.",
-                      _panel_odds(shot, odds, reading, view, face, face)))
+                      _panel_odds(shot, odds, reading, view, face, face, placers=placers)))
     chance = f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}" if odds.probability.denominator != 36
                                   else "")
     steps.append((f"every roll: {odds.hits} of 36 hit, a chance of {chance}",
                   f"Every roll: {odds.hits} of 36 hit",
                   f"The exact chance of a hit is {chance} ({float(odds.probability):.1%}). Hitting rolls "
                   f"(distance-direction): {_rolls(odds.hit_rolls)}.",
-                  _panel_odds(shot, odds, reading, view, 6, None)))
+                  _panel_odds(shot, odds, reading, view, 6, None, placers=placers)))
     return steps
 
 
 def draw_frames(shot: Shot, actions: Actions, outcome: Outcome, *, title: str | None = None, supersample: int = 2,
-                font_size: int = 12, target_px: float = 420, legend: bool = True) -> list[AnimationFrame]:
+                font_size: int = 12, target_px: float = 420, legend: bool = True,
+                placers: list[vd.LabelPlacer] | None = None) -> list[AnimationFrame]:
     """The shot step by step: (words, image) pairs, all of one size. ``title`` goes
-    on top of every frame."""
+    on top of every frame. Each frame's label placer is appended to ``placers`` if
+    given (what it blocked and where every label went)."""
     s = max(1, int(supersample))
     reading = outcome.reading or PUBLISHED_READING
     if not isinstance(outcome.after, (Landing, Odds)):
         return []  # an answer read from JSON without the geometry: nothing to play
     view = _fit(_interest(shot, actions, reading, outcome), s, target_px=target_px)
     if isinstance(outcome.after, Odds):
-        steps = _steps_odds(shot, outcome.after, reading, view)
+        steps = _steps_odds(shot, outcome.after, reading, view, placers)
         groups = [group for _, group in _spot_groups(outcome.after)]
         key = _key_entries(s, True, groups)
     else:
         roll = actions if isinstance(actions, Roll) else outcome.after.rolled
-        steps = _steps_one_roll(shot, roll, outcome, reading, view)
+        steps = _steps_one_roll(shot, roll, outcome, reading, view, placers)
         key = _key_entries(s, False, [outcome.after])
     fs = font_size * s
     inner = max([panel.width for *_, panel in steps] + [400 * s])

@@ -30,6 +30,7 @@ from ...ruleset import Outcome
 from .exact import decimal_text, fraction_text
 from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .resolver import attacker_point, direction_vector, direction_words, land, start_point
+from .steps import HitSteps, hit_steps
 
 TEMPLATE = vd.OKABE_ITO["orange"]
 BASE = vd.OKABE_ITO["blue"]
@@ -760,34 +761,40 @@ class PlotMark:
     filled: bool = True
 
 
-def probability_curves(reading: Mapping[str, str], *, max_distance: Fraction = Fraction(9),
-                       step: Fraction = Fraction(1, 50)) -> dict[tuple[int, int], list[tuple[Fraction, Fraction]]]:
-    """(aoe, base) -> [(centre distance, exact chance)] for a shot whose template starts
-    that far from the target's centre, with no cap binding (the attacker far away)."""
+def probability_steps(reading: Mapping[str, str]) -> dict[tuple[int, int], HitSteps]:
+    """(aoe, base) -> the exact step function of the chance against how far from the
+    target's centre the template starts, with no cap binding (the attacker far away)."""
     from .model import AOE_SIZES, BASE_SIZES
-    from .resolver import probability
-    points = [step * k for k in range(int(max_distance / step) + 1)]
-    # Under distance=centre a short distance is the centre distance itself.
-    at = {**dict(reading), "distance": "centre"}
-    curves = {}
-    for base in BASE_SIZES:
-        for aoe in AOE_SIZES:
-            line = []
-            for d in points:
-                shot = Shot(aoe, base, Fraction(100), d if d else None)
-                line.append((d, probability(shot, at)))
-            curves[(aoe, base)] = line
-    return curves
+    return {(aoe, base): hit_steps(Shot(aoe, base, Fraction(100)), reading)
+            for base in BASE_SIZES for aoe in AOE_SIZES}
+
+
+def step_path(steps: HitSteps, max_distance: float) -> list[tuple[float, float]]:
+    """(distance, chance) corners of the step function from 0 to ``max_distance``: level
+    on each interval, straight up or down at each breakpoint. A breakpoint's own value
+    (a touch, a single distance) has no width and is left out."""
+    corners = [(0.0, steps.between[0] / 36)]
+    for point, below, above in zip(steps.breakpoints, steps.between, steps.between[1:]):
+        x = float(point)
+        if x >= max_distance:
+            break
+        corners += [(x, below / 36), (x, above / 36)]
+    last = corners[-1][1]
+    corners.append((float(max_distance), last))
+    return corners
 
 
 def draw_probability_plot(reading: Mapping[str, str], *, marks: Sequence[PlotMark] = (), supersample: int = 2,
                           font_size: int = 12, title: str | None = None, subtitle: str | None = None,
-                          max_distance: int = 9) -> Image.Image:
-    """One chart per base size, one line per template size: the exact chance that a
-    deviating template hits, against how far from the target's centre it starts."""
+                          max_distance: int = 9, placers: list[vd.LabelPlacer] | None = None) -> Image.Image:
+    """One chart per base size, one step line per template size: the exact chance that
+    a deviating template hits, against how far from the target's centre it starts.
+    Steps change exactly at the breakpoints of :func:`~.steps.hit_steps`; the marks'
+    labels go through the kit's label placer, clear of the lines, the marks and
+    each other (each chart's placer is appended to ``placers`` if given)."""
     from .model import AOE_SIZES, BASE_SIZES
     s = max(1, int(supersample))
-    curves = probability_curves(reading, max_distance=Fraction(max_distance))
+    curves = probability_steps(reading)
     fs = font_size * s
     width, height = 340 * s, 250 * s
     left, bottom, top, right = 40 * s, 34 * s, 10 * s, 12 * s
@@ -796,6 +803,9 @@ def draw_probability_plot(reading: Mapping[str, str], *, marks: Sequence[PlotMar
         image = Image.new("RGB", (width, height), vd.PAPER)
         draw = ImageDraw.Draw(image)
         x0, x1, y0, y1 = left, width - right, height - bottom, top
+        placer = vd.LabelPlacer(bounds=(x0 + s, y1 + s, x1 - s, y0 - s), gap=2 * s)
+        if placers is not None:
+            placers.append(placer)
 
         def px(d: float, p: float, x0: float = x0, x1: float = x1, y0: float = y0, y1: float = y1) -> vd.Point:
             return (x0 + (x1 - x0) * d / max_distance, y0 - (y0 - y1) * p)
@@ -812,19 +822,22 @@ def draw_probability_plot(reading: Mapping[str, str], *, marks: Sequence[PlotMar
                 fill=vd.MUTED, anchor="md")
         draw.rectangle([x0, y1, x1, y0], outline=vd.MUTED, width=s)
         for aoe in AOE_SIZES:
-            pts = [px(float(d), float(p)) for d, p in curves[(aoe, base)]]
+            pts = [px(d, p) for d, p in step_path(curves[(aoe, base)], max_distance)]
             dash = AOE_DASHES[aoe]
             vd.polyline(draw, pts, fill=AOE_COLOURS[aoe], width=2 * s,
                         dash=(dash[0] * s, dash[1] * s) if dash else None)
-        for mark in marks:
-            if mark.base != base:
-                continue
+            placer.block_line(pts, 2 * s)
+        mine = [mark for mark in marks if mark.base == base]
+        r = 5 * s
+        for mark in mine:
             c = px(mark.distance, mark.chance)
-            r = 5 * s
             draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=vd.INK if mark.filled else vd.PAPER,
                          outline=vd.INK, width=2 * s)
-            vd.text(draw, (c[0] + 8 * s, c[1] - 8 * s), mark.label, size=fs - 2 * s, fill=vd.INK, anchor="ld",
-                    stroke=2 * s, stroke_fill=vd.PAPER)
+            placer.block_circle(c, r + s)
+        for mark in mine:
+            placed = placer.place(px(mark.distance, mark.chance), mark.label, size=fs - 2 * s, stroke=2 * s,
+                                  clearance=r + 2 * s, rings=12, leader_after=2)
+            placer.draw(draw, placed, fill=vd.INK, stroke_fill=vd.PAPER, leader=vd.MUTED, leader_width=s)
         charts.append((f"{base} mm base", image))
 
     def line_glyph(aoe: int):

@@ -194,14 +194,13 @@ class RoundingDifference:
         """Which side is right, and why."""
         exact_word, double_word = ("hit" if self.exact_hit else "miss"), ("hit" if self.double_hit else "miss")
         if self.touching:
-            why = ("the template's edge exactly meets the base's edge, and the seed's own '<' counts that as "
-                   "no overlap" if not self.exact_hit else "the edges meet exactly and touching counts")
+            why = ("the edges meet exactly, and the seed's own '<' counts a touch as no overlap" if not self.exact_hit
+                   else "the edges meet exactly, and touching counts")
         else:
-            why = "the exact distances are not equal, so rounding alone flipped the comparison"
+            why = "the exact distances differ, so rounding alone flipped the comparison"
         gap = self.double_distance - self.double_reach
-        return (f"the exact answer is right, a {exact_word} ({why}); the doubles say {double_word} because the "
-                f"rounded centre distance {self.double_distance!r} is {'below' if gap < 0 else 'above'} the "
-                f"rounded reach {self.double_reach!r} by {abs(gap):.3g} in")
+        return (f"the exact answer is right, a {exact_word}: {why}; the doubles' {double_word} comes from a centre "
+                f"distance rounded {abs(gap):.3g} in {'below' if gap < 0 else 'above'} the rounded reach")
 
 
 def rounding_differences(grid: Grid = SEED_GRID) -> list[RoundingDifference]:

@@ -462,10 +462,14 @@ def _figures(ruleset, cases, out: Path | None) -> tuple[str, dict]:
              PlotMark(50, 2.5, 4 / 36, "the prose says 4/36", filled=False),
              PlotMark(30, float(separation(worked, SEED_READING)), float(probability(worked, SEED_READING)),
                       "worked example (code): 4/36")]
+    from .draw import probability_steps
+    widths = [float(b) - float(a) for steps in probability_steps(PUBLISHED_READING).values()
+              for a, b in zip(steps.breakpoints, steps.breakpoints[1:])]
     plot = draw_probability_plot(PUBLISHED_READING, marks=marks,
                                  title="Chance that a deviating AOE template hits, by template and base size",
-                                 subtitle="exact over the 36 rolls; against how far from the target's centre the "
-                                          "template starts; touching misses; no cap binds")
+                                 subtitle="exact over the 36 rolls, against how far from the target's centre the "
+                                          "template starts; steps at the exact breakpoints, the thin notches real "
+                                          f"(the narrowest {min(widths):.4f} in wide); touching misses; no cap binds")
     files["probability"] = "scatter-hit-probability.png"
     (out / files["probability"]).write_bytes(png_bytes(plot))
     text = "\n\n".join([
@@ -490,6 +494,8 @@ def report_sections(ruleset, cases: Sequence[Any], out: Any = None) -> list[tupl
                          text, {"disagreements": items}))
         text, data = _probability_section(mine, ruleset)
         sections.append(("Scatter: the exact chance of a hit under each reading", text, data))
+    from .report_exact import exact_sections
+    sections += exact_sections(ruleset, mine)
     text, data = _figures(ruleset, mine, out)
     if text:
         sections.append(("Scatter: figures", text, data))
