@@ -379,8 +379,9 @@ class _Run:
                     self.follow(p, "metalworking")
                     if self.reading["metalworking"] == "both":
                         self.cause(p, "conflict.3")
-            if len(nations) > 2:
-                self.consulted.add("ends")
+            if len(nations) > 2:  # "no tokens of one side remain" does not say which side, with three
+                self.decisions.append(Decision("ends", (), (), tuple(pieces), near=("A.7", "conflict.2"),
+                                               detail=f"{len(nations)} nations fight in {area}"))
                 for p in pieces:
                     self.follow(p, "ends")
                     self.cause(p, "conflict.2")
