@@ -18,7 +18,7 @@ from ...kit.geometry import Pose, circle
 from ...ruleset import Outcome
 from .model import Maneuvers, Move, Result, Scene, Ship
 from .resolver import base_at, tool_of
-from .tool import centreline, tool_shape
+from .tool import centreline, inserted, tool_shape
 
 FONT = 12
 SUPERSAMPLE = 2
@@ -77,8 +77,9 @@ def make_view(scene: Scene, results: Sequence[Result], tool_model, *, target_px:
                   supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s)
 
 
-def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.PlaneView) -> None:
-    """The grid, the world outside the play area greyed, and the play area's edge."""
+def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.PlaneView) -> vd.Point | None:
+    """The grid, the world outside the play area greyed, and the play area's edge. Returns a
+    point inside the biggest grey part, for its words (None if none is shown)."""
     s = view.supersample
     vd.grid(draw, view, step=50.0, label_step=100.0 if view.scale / s >= 0.35 else 200.0, size=10 * s, width=s)
     window = shapely_box(view.x0, view.y0, view.x1, view.y1)
@@ -88,6 +89,15 @@ def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.
             vd.polygon(image, part, fill=OUTSIDE, alpha=200, view=view)
     corners = [(0, 0), (scene.width, 0), (scene.width, scene.height), (0, scene.height)]
     vd.polygon(image, corners, outline=vd.EDGE, width=2 * s, view=view)
+    parts = [p for p in getattr(outside, "geoms", [outside]) if not p.is_empty and p.area > 0]
+    if not parts:
+        return None
+    biggest = max(parts, key=lambda p: p.area)
+    if min(view.length(biggest.bounds[2] - biggest.bounds[0]), view.length(biggest.bounds[3] - biggest.bounds[1])) \
+            < 14 * s:
+        return None
+    inside = biggest.representative_point()
+    return view.px((inside.x, inside.y))
 
 
 def _base(image: Image.Image, ship: Ship, pose: Pose, view: vd.PlaneView, colour: vd.RGB, *, ghost: int = 0,
@@ -140,7 +150,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
     s = view.supersample
     image = Image.new("RGB", view.size, vd.PAPER)
     draw = ImageDraw.Draw(image)
-    _area(image, draw, scene, view)
+    outside = _area(image, draw, scene, view)
     placer = vd.LabelPlacer(bounds=view.area, gap=2 * s)
     colour = _colours(scene)
     result = _result(outcome, scene)
@@ -158,6 +168,17 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
     for o in scene.obstacles:
         c = o.shape.centroid
         labels.append((view.px((c.x, c.y)), o.name, 0.0))
+    if outcome is None:
+        planned: set[str] = set()
+        for maneuver in maneuvers:
+            if maneuver.ship in planned or maneuver.speed == 0:
+                continue
+            planned.add(maneuver.ship)
+            ship = scene.ship(maneuver.ship)
+            pose = inserted(ship, tool_model, maneuver.side or "starboard", maneuver.course)
+            pts = vd.polygon(image, tool_shape(tool_model, pose), outline=vd.MUTED, width=s,
+                             dash=(DASH[0] * s, DASH[1] * s), view=view)
+            placer.block_polygon(pts)
     if outcome is not None:
         for n, move in enumerate(result.moves):
             ship = scene.ship(move.ship)
@@ -213,6 +234,8 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
     for n, (at, _) in enumerate(marks, 1):
         vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=9 * s)
         placer.block_circle(at, 10 * s)
+    if outside is not None:
+        labels.append((outside, "outside the play area", 0.0))
     for anchor, name, clearance in labels:
         placed = placer.place(anchor, name, size=FONT * s if clearance else 10 * s, stroke=2 * s,
                               clearance=clearance, on_anchor=not clearance)
@@ -286,7 +309,13 @@ def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
         y = (box[1] + box[3]) / 2
         vd.polyline(draw, [(box[0], y), (box[2], y)], fill=vd.INK, width=2 * s, dash=(2 * s, 3 * s))
 
-    entries = [vd.LegendEntry(base, "base", "a ship's base; the thick edge is its front")]
+    def plan(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        y = (box[1] + box[3]) / 2
+        corners = [(box[0], y - 3 * s), (box[2], y - 3 * s), (box[2], y + 3 * s), (box[0], y + 3 * s)]
+        vd.polygon(draw, corners, outline=vd.MUTED, width=s, dash=(DASH[0] * s, DASH[1] * s))
+
+    entries = [vd.LegendEntry(base, "base", "a ship's base; the thick edge is its front"),
+               vd.LegendEntry(plan, "course", "before: where the tool will be inserted, dashed")]
     if with_outcome:
         entries += [vd.LegendEntry(tool, "tool", "the maneuver tool as inserted; clicks at each joint (R, L)"),
                     vd.LegendEntry(ghost, "ghost", "dashed: where it started; labelled: a placement given up"),
