@@ -15,7 +15,7 @@ from PIL import Image
 
 from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Outcome
-from .draw import FONT, SUPERSAMPLE, _marks, _panel, _plan_text, draw_panels, make_view
+from .draw import FONT, SUPERSAMPLE, _key, _marks, _notes, _panel, _plan_text, _star, draw_panels, make_view
 from .model import Maneuvers, Move, Result, Scene
 from .resolver import tool_of
 
@@ -88,9 +88,19 @@ def draw_stacked(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str,
         marks = _marks(scene, outcome, view) if outcome is not None else []
         images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model)))
     width = max(im.width for _, im in images)
-    plan = vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
-                     heading="Maneuvers", max_width=width, stacked=True)
-    image = vd.stacked(title or "Armada", None, images, [plan], width=width, size=fs,
+    legends = [vd.legend(_key(s, bool(outcomes)), size=fs, padding=0, heading="Key", max_width=width, stacked=True),
+               vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
+                         heading="Maneuvers", max_width=width, stacked=True)]
+    for name, outcome in panels:
+        if outcome is None:
+            continue
+        marks = _marks(scene, outcome, view)
+        entries = [vd.LegendEntry(_star(s, str(n)), "", words) for n, (_, words) in enumerate(marks, 1)]
+        entries += [vd.LegendEntry(None, "", words) for words in _notes(outcome)]
+        heading = "What happened" + (f" ({name})" if len(outcomes) > 1 else "")
+        legends.append(vd.legend(entries or [vd.LegendEntry(None, "", "no overlap, no damage")], size=fs, padding=0,
+                                 heading=heading, max_width=width, stacked=True))
+    image = vd.stacked(title or "Armada", None, images, legends, width=width, size=fs,
                        title_size=round(FONT * 1.15) * s)
     return vd.finish(image, s)
 

@@ -170,12 +170,11 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
         labels.append((view.px((c.x, c.y)), o.name, 0.0))
     if outcome is None:
         planned: set[str] = set()
-        for maneuver in maneuvers:
-            if maneuver.ship in planned or maneuver.speed == 0:
+        for plan in maneuvers:
+            if plan.ship in planned or plan.speed == 0:
                 continue
-            planned.add(maneuver.ship)
-            ship = scene.ship(maneuver.ship)
-            pose = inserted(ship, tool_model, maneuver.side or "starboard", maneuver.course)
+            planned.add(plan.ship)
+            pose = inserted(scene.ship(plan.ship), tool_model, plan.side or "starboard", plan.course)
             pts = vd.polygon(image, tool_shape(tool_model, pose), outline=vd.MUTED, width=s,
                              dash=(DASH[0] * s, DASH[1] * s), view=view)
             placer.block_polygon(pts)

@@ -376,7 +376,8 @@ def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> O
     frames = [Frame(0, "start", 0, start)]
     for step, maneuver in enumerate(maneuvers, 1):
         ship = board.ships[maneuver.ship]
-        if ship.destroyed:
+        if ship.destroyed:  # a destroyed ship makes no more maneuvers; the record keeps moves in step
+            moves.append(Move(ship.name, ship.pose, ship.pose, 0, None, None, (), destroyed=True))
             continue
         move = _maneuver(board, maneuver, tool, reading, log, step, scene.tool is not None)
         speed = ship.speed if maneuver.additional else maneuver.speed
