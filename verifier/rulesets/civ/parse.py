@@ -63,7 +63,8 @@ MAP_SCHEMA = {
 BEFORE_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["map", "nations", "ships"],
     "properties": {
-        "map": {"oneOf": [{"type": "string", "description": "a map under cases/civ/maps/"}, MAP_SCHEMA]},
+        "map": {**MAP_SCHEMA, "type": ["string", "object"],
+                "description": "a map under cases/civ/maps/ by name, or the case's own map"},
         "options": {"type": "array", "items": {"enum": list(OPTIONS)}, "uniqueItems": True,
                     "description": "the seed's options in play: A naval battles, B blockades"},
         "nations": {"type": "object", "minProperties": 1, "additionalProperties": {
@@ -76,14 +77,12 @@ BEFORE_SCHEMA = {
                    "additionalProperties": {"type": "object", "additionalProperties": _COUNT}},
     },
 }
-_STOP = {"oneOf": [
-    _NAME,
-    {"type": "object", "additionalProperties": False, "required": ["at"],
-     "properties": {"at": _NAME, "board": {**_COUNT, "description": "tokens from this area's land onto the ship"},
-                    "drop": {**_COUNT, "description": "tokens off the ship onto this area"},
-                    "take": {"type": "object", "additionalProperties": _COUNT,
-                             "description": "blocked friendly ship -> tokens taken off it (option B)"}}},
-]}
+_STOP = {"type": ["string", "object"], "minLength": 1, "additionalProperties": False, "required": ["at"],
+         "description": "an area, or an area with what happens there",
+         "properties": {"at": _NAME, "board": {**_COUNT, "description": "tokens from this area's land onto the ship"},
+                        "drop": {**_COUNT, "description": "tokens off the ship onto this area"},
+                        "take": {"type": "object", "additionalProperties": _COUNT,
+                                 "description": "blocked friendly ship -> tokens taken off it (option B)"}}}
 _YES_NO = {"type": "object", "additionalProperties": {"type": "boolean"}}
 ACTIONS_SCHEMA = {
     "type": "object", "additionalProperties": False,
@@ -108,11 +107,11 @@ ACTIONS_SCHEMA = {
                      "description": "area -> removal steps after which all agree to end the conflict"}}},
     },
 }
-_SHIP_END = {"oneOf": [
-    {"const": "sunk"},
-    {"type": "object", "additionalProperties": False, "required": ["at"],
-     "properties": {"at": _NAME, "tokens": _COUNT, "blockading": {"type": "boolean"}, "blocked_by": _NAME}}]}
-_STEP = {"oneOf": [_NAME, {"type": "array", "items": _NAME, "minItems": 1, "uniqueItems": True}]}
+_SHIP_END = {"type": ["string", "object"], "pattern": "^sunk$", "additionalProperties": False, "required": ["at"],
+             "description": "sunk, or where the ship ends",
+             "properties": {"at": _NAME, "tokens": _COUNT, "blockading": {"type": "boolean"}, "blocked_by": _NAME}}
+_STEP = {"type": ["string", "array"], "minLength": 1, "items": _NAME, "minItems": 1, "uniqueItems": True,
+         "description": "a piece removed, or a list of pieces removed together"}
 _EVENT = {"type": "object", "required": ["kind", "pieces"],
           "properties": {"kind": _NAME, "pieces": {"type": "array", "items": _NAME}}}
 _BRANCH_PROPERTIES = {

@@ -1,0 +1,255 @@
+"""The civ ruleset: bad input gets one located line, the base conflict rule step by step,
+the readings of '+1 advantage', open decisions as branches, interchange, the explorer's
+spaces and the benchmark."""
+
+from __future__ import annotations
+
+import json
+from types import MappingProxyType
+
+import pytest
+
+from verifier import registry
+from verifier.case import load_case
+from verifier.errors import CaseError, SceneError
+from verifier.ruleset import BenchSettings
+
+RULESET = registry.get("civ")
+
+GOOD = """\
+id: civ-test
+title: test
+ruleset: civ
+status: derived
+source: {seed: 001_495092af0388ca6d.txt, section: "Option A: Naval Battles"}
+clauses: [A.2]
+before:
+  map:
+    areas:
+      Home: {kind: land, coast: true, at: [0, 0], touches: [Sound]}
+      Sound: {kind: water, at: [2, 0], touches: [Away, Ocean]}
+      Ocean: {kind: open-sea, at: [2, 2], touches: [Away]}
+      Away: {kind: land, coast: true, at: [4, 0]}
+  options: [A]
+  nations:
+    Crete: {advances: [Astronomy]}
+    Babylon: {}
+  ships:
+    r1: {nation: Crete, at: Home}
+    b1: {nation: Babylon, at: Sound}
+  tokens:
+    Home: {Crete: 5}
+actions:
+  turns:
+    - nation: Crete
+      moves:
+        - ship: r1
+          path: [{at: Home, board: 2}, Sound, {at: Away, drop: 2}]
+expect:
+  ships:
+    r1: {at: Away}
+  land:
+    Home: {Crete: 3}
+    Away: {Crete: 2}
+  events:
+    - {kind: board, pieces: [r1, Home]}
+    - {kind: wade, pieces: [Crete, Away]}
+    - {kind: land, pieces: [Crete, Away]}
+"""
+
+
+def error_of(write_case, text, cls=CaseError):
+    path = write_case(text)
+    with pytest.raises(cls) as info:
+        load_case(path)
+    return info.value, str(path)
+
+
+def test_good_case_loads_and_passes(write_case):
+    case = load_case(write_case(GOOD))
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert RULESET.compare(case.before, case.expect, outcome) == []
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("touches: [Away, Ocean]", "touches: [Away, Oceann]", "11:56: before.map.areas.Sound.touches[1]",
+     "'Oceann' is not an area of this scene; did you mean 'Ocean'?"),
+    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 6}", "19:43: before.ships.r1.tokens",
+     "ship 'r1' has 6 tokens aboard; a ship carries at most 5"),
+    ("{at: Away, drop: 2}]", "Ocean]", "28:47: actions.turns[0].moves[0].path[2]",
+     "ship 'r1' ends its move in open sea 'Ocean'; no ship may"),
+    ("advances: [Astronomy]", "advances: [Astronmy]", "16:24: before.nations.Crete.advances[0]",
+     "'Astronmy' is not an advance these rules know; did you mean 'Astronomy'?"),
+    ("advances: [Astronomy]", "advances: [Sailing]", "16:24: before.nations.Crete.advances[0]",
+     "expected one of 'Astronomy', 'Cloth Making', 'Engineering', 'Mathematics', 'Metalworking'"),
+    ("{at: Away, drop: 2}]", "Ocean, Away]", "28:17: actions.turns[0].moves[0].path",
+     "ship 'r1' ends its move with 2 tokens aboard; every token must leave the ship by the end of the phase"),
+    ("{at: Home, board: 2}", "{at: Home, board: 6}", "28:36: actions.turns[0].moves[0].path[0].board",
+     "6 tokens board in 'Home', where Crete has 5"),
+    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 4}",
+     "28:18: actions.turns[0].moves[0].path[0]", "ship 'r1' would carry 6 tokens; a ship carries at most 5"),
+    ("{at: Home, board: 2}, Sound, {at: Away, drop: 2}", "{at: Home, board: 2}, Away",
+     "28:40: actions.turns[0].moves[0].path[1]", "'Away' does not touch 'Home', where ship 'r1' is"),
+    ("{at: Away, drop: 2}]", "Away, Sound]", "28:17: actions.turns[0].moves[0].path",
+     "ship 'r1' ends its move with 2 tokens aboard"),
+    ("b1: {nation: Babylon, at: Sound}", "b1: {nation: Babylon, at: Ocean}", "20:31: before.ships.b1.at",
+     "ship 'b1' is in open sea 'Ocean'"),
+    ("Babylon: {}\n  ships:", "Babylon: {}\n    Thrace: {}\n  ships:", None, None),
+])
+def test_bad_input_names_file_line_column_and_field(write_case, old, new, where, message):
+    assert old in GOOD
+    text = GOOD.replace(old, new)
+    if where is None:  # a harmless change: still loads
+        load_case(write_case(text))
+        return
+    error, path = error_of(write_case, text, SceneError)
+    assert str(error).startswith(f"{path}:{where}: "), str(error)
+    assert message is None or message in str(error)
+    assert "\n" not in str(error)
+
+
+def test_open_sea_needs_astronomy(write_case):
+    text = GOOD.replace("advances: [Astronomy]", "advances: []").replace(
+        "{at: Away, drop: 2}]", "Ocean, {at: Away, drop: 2}]")
+    error, _ = error_of(write_case, text, SceneError)
+    assert "enters open sea 'Ocean', which needs Astronomy; Crete does not have it" in str(error)
+
+
+def test_five_areas_need_cloth_making(write_case):
+    path = "[Sound, Away, Sound, Away, Sound]"
+    text = GOOD.replace("[{at: Home, board: 2}, Sound, {at: Away, drop: 2}]", path)
+    error, _ = error_of(write_case, text, SceneError)
+    assert "enters a 5th area; it moves at most 4" in str(error) and "path[4]" in str(error)
+    loaded = load_case(write_case(text.replace("advances: [Astronomy]", "advances: [Astronomy, Cloth Making]")
+                                  .replace("expect:\n  ships:\n    r1: {at: Away}", "expect:\n  ships:\n    r1: "
+                                           "{at: Sound}"), "cloth.yaml"))
+    assert loaded.actions.turns[0].moves[0].path[-1].area == "Sound"
+
+
+def test_unknown_named_map_suggests_one(write_case):
+    text = GOOD.replace("  map:\n    areas:", "  map: straits\n  unused:\n    areas:")
+    text = text.split("  unused:")[0] + "  options: [A]" + text.split("  options: [A]")[1]
+    error, _ = error_of(write_case, text, SceneError)
+    assert "no map named 'straits'" in str(error) and "did you mean 'strait'?" in str(error)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("kind: water", "knd: water", "11:15: before.map.areas.Sound.knd: unknown field 'knd'; did you mean 'kind'?"),
+    ("{at: Away, drop: 2}", "{at: Away, dropp: 2}",
+     "28:58: actions.turns[0].moves[0].path[2].dropp: unknown field 'dropp'; did you mean 'drop'?"),
+    ("r1: {at: Away}", "r1: sank", "31:9: expect.ships.r1: 'sank' does not have the expected form"),
+])
+def test_a_misspelt_key_is_one_located_line(write_case, old, new, message):
+    error, path = error_of(write_case, GOOD.replace(old, new))
+    assert str(error).startswith(f"{path}:{message}") and "\n" not in str(error)
+
+
+# --- the base conflict rule ----------------------------------------------------------------------
+
+
+def _fight(sides: dict[str, int], metal: frozenset = frozenset(), ends: str = "one-left"):
+    from verifier.rulesets.civ.resolver import fight
+    pieces = {n: [f"{n}{i + 1}" for i in range(c)] for n, c in sides.items()}
+    return fight(pieces, lambda n, k: (1 if n in metal else 0, k), ends=ends)[0]
+
+
+def test_fewer_removes_first_then_alternately():
+    assert _fight({"a": 2, "b": 4}) == [("a1",), ("b1",), ("a2",)]
+
+
+def test_equal_sides_remove_together():
+    assert _fight({"a": 2, "b": 2}) == [("a1", "b1"), ("a2", "b2")]
+
+
+def test_metalworking_holders_remove_after_the_others():
+    assert _fight({"a": 2, "b": 4}, frozenset({"a"})) == [("b1",), ("a1",), ("b2",), ("a2",)]
+
+
+def test_three_sides_in_ascending_strength_until_one_is_left_or_the_first_is_out():
+    assert _fight({"a": 1, "b": 2, "c": 3}) == [("a1",), ("b1",), ("c1",), ("b2",)]
+    assert _fight({"a": 1, "b": 2, "c": 3}, ends="first-out") == [("a1",)]
+    assert _fight({"a": 2, "b": 2, "c": 3}) == [("a1", "b1"), ("c1",), ("a2", "b2")]
+
+
+def test_the_outcome_lists_every_removal_in_order():
+    case = load_case("cases/civ/conflict-1-fewer-loses-first.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    removes = [(e.step, e.pieces) for e in outcome.events if e.kind == "remove"]
+    assert removes == [(1, ("Crete token",)), (2, ("Babylon token",)), (3, ("Crete token",))]
+
+
+# --- readings, decisions, branches ----------------------------------------------------------------
+
+
+def test_the_three_advantage_readings_disagree_on_one_scene():
+    case = load_case("cases/civ/a6-advantage-strength.yaml")
+    removals = {}
+    for option in ("strength", "phantom", "order"):
+        reading = RULESET.reading({"advantage": option})
+        outcome = RULESET.resolve(case.before, case.actions, reading)
+        assert "advantage" in outcome.consulted
+        removals[option] = outcome.after.branches[0].state.removals
+    assert len(set(removals.values())) == 3
+
+
+def test_an_advantage_nobody_holds_consults_no_reading():
+    case = load_case("cases/civ/a5-either-may-want-conflict.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert "advantage" not in outcome.consulted and not outcome.decisions
+
+
+def test_open_decisions_give_a_branch_each():
+    case = load_case("cases/civ/a7-landing-after-lost-conflict.yaml")
+    open_both = case.actions.__class__(case.actions.blockade, case.actions.turns,
+                                       case.actions.choices.__class__())
+    outcome = RULESET.resolve(case.before, open_both, case.readings)
+    labels = [b.choices for b in outcome.after.branches]
+    # conflict yes (then Crete's ship is lost and Babylon decides) or no (then Crete's own ship shields it)
+    assert labels == [(("conflict", "Eastreach", "no"),),
+                      (("conflict", "Eastreach", "yes"), ("prevent", "Eastreach", "no")),
+                      (("conflict", "Eastreach", "yes"), ("prevent", "Eastreach", "yes"))]
+
+
+def test_stranded_tokens_are_a_contradiction_of_base_and_variant():
+    case = load_case("cases/civ/b4-blocked-tokens-stay.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    decision = next(d for d in outcome.decisions if d.point == "stranded")
+    assert str(decision.kind) == "contradiction" and decision.clauses == ("B.4", "ship.4")
+
+
+def test_listing_order_does_not_matter():
+    case = load_case("cases/civ/b4a-carrying-limit.yaml")
+    before = case.before
+    flipped = before.__class__(before.map, before.options, before.nations[::-1], before.ships[::-1],
+                               before.tokens[::-1])
+    reading = MappingProxyType(dict(case.readings))
+    assert RULESET.resolve(flipped, case.actions, reading).after == RULESET.resolve(before, case.actions,
+                                                                                    reading).after
+
+
+# --- interchange, explorer, bench ----------------------------------------------------------------------
+
+
+def test_branches_survive_the_adapter_json():
+    case = load_case("cases/civ/b2-block-or-let-pass.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    back = RULESET.outcome_from_json(case.before, json.loads(json.dumps(RULESET.outcome_json(outcome))))
+    assert RULESET.compare(case.before, case.expect, back) == []
+    tampered = RULESET.outcome_json(outcome)
+    tampered["branches"][0]["ships"]["r1"]["at"] = "Eastreach"
+    wrong = RULESET.outcome_from_json(case.before, tampered)
+    assert [m.path for m in RULESET.compare(case.before, case.expect, wrong)] == [("branches", 0, "ships", "r1")]
+
+
+def test_exhaustive_spaces_have_the_sizes_they_claim():
+    for name, size in (("two-sides", 576), ("three-sides", 216)):
+        count, scenes = RULESET.exhaustive_space(name)
+        assert count == size == len(list(scenes))
+
+
+def test_benchmark_runs_the_big_phase():
+    suite = RULESET.benchmarks()[0]
+    figures = suite.run(BenchSettings(quick=True, repeats=1))
+    assert figures["phase"]["areas"] == 500 and figures["phase"]["nations"] == 20
+    assert figures["phase"]["ships"] == 80 and figures["conflicts"]["per_second"] > 0
+    assert "500 areas" in suite.table(figures)
