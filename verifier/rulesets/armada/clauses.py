@@ -62,7 +62,7 @@ CLAUSES = (
        Citation(SEED, _YAW), ("tool",)),
     _c("yaw.overlap", "A 0-speed yaw that would end overlapping a ship is undone: the ship stays where it was, at "
        "speed 0 without yaw, and both ships take damage as for any overlap.", Citation(SEED, _YAW),
-       ("closest-tie",)),
+       ("closest-tie", "yaw-damage")),
     # facts.md
     _c("size.bases", "Bases are 43 by 71 mm (small), 63 by 102 mm (medium) and 77.5 by 129 mm (large).",
        Citation(FACTS, _TOOL)),
@@ -133,6 +133,14 @@ READING_POINTS = (
                             "one measured second is the closer, as the FAQ's 'otherwise' says.",
          "both": "Every ship at the least range takes a card."},
         "second-measured", ("overlap.damage", "overlap.measure", "faq.closest", "yaw.overlap")),
+    ReadingPoint(
+        "yaw-damage",
+        "A 0-speed yaw would overlap two or more ships. The seed says 'both ships' are dealt damage, as if there "
+        "were one other, and 'as normal', which deals a card to the closest one only. Which ships take a card?",
+        {"closest": "As for any overlap: the yawing ship and the closest ship it would overlap.",
+         "each": "'Both ships' for every pair: the yawing ship takes one card and so does each ship it would "
+                 "overlap."},
+        "closest", ("yaw.overlap",)),
     ReadingPoint(
         "squadron",
         "The ship's final position overlaps a squadron. The seed lets a ship move through squadrons but says "

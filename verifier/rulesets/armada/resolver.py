@@ -358,6 +358,15 @@ def _zero_yaw(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, re
     log.event("yaw-back", (ship.name,), "yaw.overlap", step, "it returns to where it was, at speed 0 without yaw")
     back = Attempt(0, ship.pose)
     move = Move(ship.name, ship.pose, ship.pose, 0, toolpose.side, toolpose, (attempt, back), yaw_back=True)
+    if len(attempt.ships) > 1:  # "both ships" names one other ship; the yaw overlapped several
+        option = reading["yaw-damage"]
+        log.followed(ship.name, "yaw-damage", option, step)
+        log.decisions.append(Decision("yaw-damage", ("yaw.overlap", "overlap.damage"), ("each", "closest"),
+                                      (ship.name, *attempt.ships), step,
+                                      detail=f"the yaw of {ship.name} would overlap {', '.join(attempt.ships)}"))
+        if option == "each":
+            _damage(board, (ship.name, *attempt.ships), log, "yaw.overlap", step)
+            return _finish(board, ship, replace(move, damaged=(ship.name, *attempt.ships)), log, step)
     if attempt.ships:
         move = _overlap_damage(board, ship, move, [attempt], reading, log, step, "yaw.overlap")
     return _finish(board, ship, move, log, step)
