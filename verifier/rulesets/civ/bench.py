@@ -90,9 +90,22 @@ def big_phase(areas: int = 500, nations: int = 20, seed: int = 7) -> tuple[Scene
             Actions((), tuple(turns), choices))
 
 
+def _scene_rate(reading: Any) -> dict[str, Any]:
+    """Whole resolutions of the 576 two-nation conflicts of the exhaustive space."""
+    from .explore import exhaustive_space
+    _, scenes = exhaustive_space("two-sides")
+    listed = list(scenes)
+    start = time.perf_counter()
+    for scene, actions in listed:
+        resolve(scene, actions, reading)
+    seconds = time.perf_counter() - start
+    return {"scenes": len(listed), "seconds": seconds, "per_second": len(listed) / seconds}
+
+
 def _run(settings: BenchSettings) -> dict[str, Any]:
     from . import RULESET
     conflicts = _conflict_rate(2_000 if settings.quick else 20_000, 1)
+    scenes = _scene_rate(RULESET.default_reading)
     scene, actions = big_phase()
     best = float("inf")
     for _ in range(settings.repeats or 3):
@@ -100,13 +113,16 @@ def _run(settings: BenchSettings) -> dict[str, Any]:
         outcome = resolve(scene, actions, RULESET.default_reading)
         best = min(best, time.perf_counter() - start)
     fought = sum(1 for e in outcome.events if e.kind == "conflict")
-    return {"conflicts": conflicts, "phase": {"areas": len(scene.map.areas), "nations": len(scene.nations),
-                                              "ships": len(scene.ships), "seconds": best, "ship_conflicts": fought}}
+    phase = {"areas": len(scene.map.areas), "nations": len(scene.nations), "ships": len(scene.ships),
+             "seconds": best, "ship_conflicts": fought}
+    return {"conflicts": conflicts, "scenes": scenes, "phase": phase}
 
 
 def _table(figures: Any) -> str:
-    c, p = figures["conflicts"], figures["phase"]
+    c, p, r = figures["conflicts"], figures["phase"], figures["scenes"]
     return (f"ship conflicts      {c['conflicts']:>7,} in {c['seconds'] * 1e3:8.1f} ms  ({c['per_second']:,.0f}/s)\n"
+            f"conflict scenes     {r['scenes']:>7,} in {r['seconds'] * 1e3:8.1f} ms  ({r['per_second']:,.0f}/s, "
+            "whole resolutions)\n"
             f"movement phase      {p['nations']} nations, {p['ships']} ships, {p['areas']} areas: "
             f"{p['seconds'] * 1e3:.1f} ms ({p['ship_conflicts']} ship conflicts)")
 
