@@ -251,9 +251,10 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at
                 chain = _chain(start, actions[e.step - 1].steps[:step], fp)
-                pts = vd.polygon(image, footprint(chain[-1], fp), outline=BLOCK, width=2 * s, dash=dash, view=view)
+                pts = vd.polygon(image, footprint(chain[-1], fp), fill=BLOCK, alpha=40, outline=BLOCK, width=2 * s,
+                                 dash=dash, view=view)
                 placer.block_polygon(pts)
-                marks.append(("blocked", f"{e.pieces[0]}: step {step} is not allowed ({e.detail.split('meet ')[-1]})"))
+                marks.append(("blocked", f"{e.pieces[0]} may not move: {e.detail}"))
                 vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         _ship(image, ship, fp, colour[ship.player], view, placer, sunk=ship.sunk)
@@ -284,12 +285,36 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 marks.append(("in-range", f"{event.pieces[0]} can hit {event.pieces[1]} from its {side}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 8 * s,
                              width=s, label=str(len(marks)), label_size=8 * s)
+    if outcome is not None and any(a.kind == "setup" for a in actions):
+        _nearest_opponents(image, shown, fp, view, placer, marks)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         pts = view.pts(footprint(ship, fp).exterior.coords)
         placed = placer.place(vd.centroid(pts[:-1]), ship.name, size=FONT * s, stroke=2 * s,
                               clearance=view.length(0.35))
         placer.draw(draw, placed, stroke_fill=vd.PLANE, leader_width=s)
     return image
+
+
+def _nearest_opponents(image: Image.Image, scene: Scene, fp: str, view: vd.PlaneView, placer: vd.LabelPlacer,
+                       marks: list[tuple[str, str]]) -> None:
+    """The set-up distance: a measured line between the nearest ships of different players."""
+    from shapely.ops import nearest_points
+    s = view.supersample
+    ships = [sh for sh in scene.ships if not sh.sunk]
+    pairs = [(footprint(a, fp).distance(footprint(b, fp)), a, b) for i, a in enumerate(ships) for b in ships[i + 1:]
+             if a.player != b.player]
+    if not pairs:
+        return
+    gap, a, b = min(pairs, key=lambda p: (p[0], p[1].name, p[2].name))
+    p, q = nearest_points(footprint(a, fp), footprint(b, fp))
+    line = view.pts([p.coords[0], q.coords[0]])
+    vd.arrow(image, line, fill=vd.MUTED, width=s)
+    vd.arrow(image, line[::-1], fill=vd.MUTED, width=s)
+    placer.block_line(line, s)
+    marks.append(("measure", f"nearest ships of different players: {a.name} and {b.name}, {gap:.2f} in apart"))
+    mid = ((line[0][0] + line[1][0]) / 2, (line[0][1] + line[1][1]) / 2)
+    placed = placer.place(mid, f"{gap:.2f} in", size=FONT * s, stroke=2 * s, clearance=4 * s)
+    placer.draw(ImageDraw.Draw(image), placed, stroke_fill=vd.PLANE, leader_width=s)
 
 
 def _reading_words(outcome: Outcome) -> str:
@@ -346,7 +371,7 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
     s, fs = supersample, FONT * supersample
     outcomes = [o for _, o in panels if o is not None]
     boxes = _boxes(scene, actions, outcomes or [None])
-    view = vd.fit(boxes, target_px=340 if len(panels) <= 2 else 260, margin=0.6, scale_range=(40, 110),
+    view = vd.fit(boxes, target_px=340 if len(panels) <= 2 else 260, margin=0.6, scale_range=(40, 110), min_span=5,
                   supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s)
     images, found = [], []
     for name, outcome in panels:
@@ -363,7 +388,8 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
     for name, marks in found:
         outcome = dict(panels)[name]
         assert outcome is not None
-        entries = [vd.LegendEntry(None, f"{n}.", words) for n, (_, words) in enumerate(marks, 1)]
+        entries = [vd.LegendEntry(None, f"{n}." if kind != "measure" else "-", words)
+                   for n, (kind, words) in enumerate(marks, 1)]
         others = [e for e in outcome.events if e.kind in ("move", "refused", "sunk", "win", "setup-breach",
                                                           "no-shot")]
         from . import event_text

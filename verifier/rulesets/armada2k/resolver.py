@@ -72,6 +72,14 @@ class _Run:
         if cause not in self.causes.setdefault(name, []):
             self.causes[name].append(cause)
 
+    def outline(self, pieces: tuple[str, ...], near: tuple[str, ...]) -> None:
+        """Consult the footprint reading: the seed never says what outline a flat pyramid covers (a gap)."""
+        self.follow(pieces[0], "footprint")
+        decision = Decision("footprint", (), (), pieces, near=near,
+                            detail="the seed says only that a pyramid lies flat, not what outline it covers")
+        if decision not in self.decisions:
+            self.decisions.append(decision)
+
     def state(self) -> State:
         ordered = tuple(self.ships[s.name] for s in self.scene.ships)
         return State(self.scene.with_ships(ordered), tuple(sorted(self.fans.items())), self.winner)
@@ -131,7 +139,7 @@ def _move(run: _Run, action: Action) -> None:
     world = run.world()
     marks = run.enemy_marks(ship.player)
     passable = marks if run.reading["flag-contact"] == "wins" else frozenset()
-    run.follow(ship.name, "footprint")
+    run.outline((ship.name,), ("move.2b", "move.5"))
     run.cause(ship.name, "play.1a", MOVE_CLAUSE[ship.size], "move.2a", "move.2b", "move.2c", "move.5", "move.note",
               "move.4")
     current, poses, reached = ship, [], frozenset[str]()
@@ -199,7 +207,7 @@ def _others(run: _Run, *skip: str) -> ShapeIndex:
 
 def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[bool, str, tuple[str, ...]]:
     """Whether ``ship`` can hit ``target`` from ``side``: (hit, why not, blockers)."""
-    run.follow(ship.name, "footprint")
+    run.outline((ship.name,), ("fire.3",))
     run.follow(ship.name, "placement")
     area, mid, overhang = firing_area(ship, side, run.footprint, run.reading["placement"])
     if overhang:
@@ -296,7 +304,7 @@ def _fan(run: _Run, action: Action) -> None:
     marks = run.enemy_marks(ship.player)
     passable = marks if run.reading["flag-contact"] == "wins" else frozenset()
     intervals, touches = fan(ship, run.world(), run.reading, frozenset({ship.name}), passable)
-    run.follow(ship.name, "footprint")
+    run.outline((ship.name,), ("move.2b", "move.note"))
     run.cause(ship.name, "move.2b", "move.2c", "move.5", "move.note")
     if touches:
         run.follow(ship.name, "contact")
@@ -338,6 +346,7 @@ def _setup(run: _Run) -> None:
                 run.events.append(Event("setup-breach", (player,), clause="setup.note",
                                         detail=f"{count} {size} ships; at most {limit}"))
     run.follow(scene.players[0], "setup-gap")
+    run.outline(scene.players[:1], ("setup.2b",))
     gap = SETUP_GAP[run.reading["setup-gap"]]
     ships = run.afloat()
     shapes = {s.name: footprint(s, run.footprint) for s in ships}
