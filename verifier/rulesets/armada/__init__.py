@@ -15,7 +15,7 @@ from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
-from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene
+from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene, ToolPose
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
@@ -171,6 +171,16 @@ class ArmadaRuleset(ModularRuleset):
                     problems.append(Mismatch(("moves", i, field_name), wanted_value, got_value,
                                              f"maneuver {i + 1} ({move.ship}) should have {field_name} "
                                              f"{wanted_value} but has {got_value}"))
+        for i, joints in enumerate(expect.tools):
+            move = after.moves[i] if i < len(after.moves) else None
+            if joints is None or move is None:
+                continue
+            stands = [_pose_json(j) for j in move.tool.joints] if move.tool is not None else []
+            if len(stands) != len(joints) or any(math.dist(w[:2], g[:2]) > tol or _heading_gap(w[2], g[2]) > tol
+                                                 for w, g in zip(joints, stands)):
+                problems.append(Mismatch(("moves", i, "tool"), [list(j) for j in joints], stands,
+                                         f"maneuver {i + 1} ({move.ship}): the tool should stand at "
+                                         f"{[list(j) for j in joints]} but stands at {stands}"))
         alternative = after.moves[-1].alternative if after.moves else None
         if expect.choice is not None:
             side, at, heading = expect.choice
@@ -327,7 +337,10 @@ def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
     end = Pose(float(x), float(y), float(h))
     start = before.ship(data["ship"]).pose
     alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, before) if data.get("choice") else None
-    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), None, (), bool(data.get("switched")),
+    tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
+                                                            for x, y, h in data["tool"]))
+            if data.get("tool") else None)
+    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, (), bool(data.get("switched")),
                 alternative=alternative)
 
 

@@ -126,7 +126,13 @@ EXPECT_SCHEMA = {
                   "items": {"type": "object", "additionalProperties": False,
                             "properties": {"speed": {"type": "integer", "minimum": 0},
                                            "side": {"enum": [*SIDES, "none"]},
-                                           "switched": {"type": "boolean"}}}},
+                                           "switched": {"type": "boolean"},
+                                           "tool": {"type": "array", "items": {
+                                               "type": "array", "items": {"type": "number"}, "minItems": 3,
+                                               "maxItems": 3},
+                                               "description": "the tool's pose after every joint, [x, y, "
+                                                              "heading]: the starting guides, each joint, the "
+                                                              "guides the ship is set on"}}}},
         "choice": {"type": "object", "additionalProperties": False, "required": ["side", "at", "heading"],
                    "description": "where the last maneuver would end on the other side, when the owner's choice "
                                   "was left open (the ships above are for port)",
@@ -153,6 +159,7 @@ class ShipExpectation:
 class Expectation:
     ships: tuple[ShipExpectation, ...]
     moves: tuple[tuple[int | None, str | None, bool | None], ...]
+    tools: tuple[tuple[tuple[float, float, float], ...] | None, ...]
     choice: tuple[str, XY, float] | None
     events: tuple[tuple[str, tuple[str, ...]], ...]
     tolerance: float = DEFAULT_TOLERANCE
@@ -344,6 +351,8 @@ def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) 
         ships.append(ShipExpectation(str(name), at, float(spec["heading"]) if "heading" in spec else None,
                                      spec.get("speed"), spec.get("damage"), spec.get("destroyed")))
     moves = tuple((m.get("speed"), m.get("side"), m.get("switched")) for m in data.get("moves") or ())
+    tools = tuple(tuple((float(x), float(y), float(h)) for x, y, h in m["tool"]) if "tool" in m else None
+                  for m in data.get("moves") or ())
     if len(moves) > len(maneuvers):
         raise doc.error(path + ("moves",), f"{len(moves)} moves are expected, but the case makes {len(maneuvers)} "
                                            f"maneuver(s)", SceneError)
@@ -359,4 +368,5 @@ def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) 
                                                                    f"of this scene; {did_you_mean(piece, names)}",
                                 SceneError)
         events.append((item["kind"], tuple(item["pieces"])))
-    return Expectation(tuple(ships), moves, choice, tuple(events), float(data.get("tolerance", DEFAULT_TOLERANCE)))
+    return Expectation(tuple(ships), moves, tools, choice, tuple(events),
+                       float(data.get("tolerance", DEFAULT_TOLERANCE)))
