@@ -303,3 +303,33 @@ def test_a_case_may_set_its_tolerance(write_case):
     assert [m.path for m in RULESET.compare(case.before, case.expect, outcome)] == [("ships", "tantive", "at")]
     loose = load_case(write_case(text.replace("events: []", "events: []\n  tolerance: 1")))
     assert RULESET.compare(loose.before, loose.expect, outcome) == []
+
+
+# --- what the explorer finds -------------------------------------------------------------------------
+
+
+def test_the_explorer_sees_each_decision_point_as_a_finding():
+    from verifier.explore import analyse
+    seen = {}
+    for name in ("damage-from-any-attempt", "closest-tie-both", "squadron-aside", "both-sides-stay",
+                 "yaw-damage-each"):
+        case = load_case(ARMADA / f"{name}.yaml")
+        seen[name] = set(analyse(RULESET, case.before, case.actions))
+    assert "gap:damage-from:overlap.damage:-" in seen["damage-from-any-attempt"]
+    assert "divergence:closest-tie:faq.closest:second-measured vs both" in seen["closest-tie-both"]
+    assert "gap:squadron:move.through+overlap.reduce:-" in seen["squadron-aside"]
+    assert any(f.startswith("gap:both-sides:move.tool-overlap") for f in seen["both-sides-stay"])
+    assert any(f.startswith("contradiction:yaw-damage") for f in seen["yaw-damage-each"])
+    # every scene that moves a ship meets the unpublished tool dimensions, unless the case gives its own tool
+    assert all(("gap:tool:tool.model:-" in found) == (name != "both-sides-stay") for name, found in seen.items())
+
+
+def test_the_search_finds_what_the_trio_space_holds():
+    from verifier.explore import analyse, search
+    size, scenes = exhaustive_space("trio")
+    exhaustive = set()
+    for before, actions in scenes:
+        exhaustive |= set(analyse(RULESET, before, actions))
+    found = set(search(RULESET, budget=60, seed=0, max_examples=400).findings)
+    assert {"divergence:closest-tie:faq.closest:second-measured vs both", "gap:tool:tool.model:-"} <= exhaustive
+    assert exhaustive <= found, sorted(exhaustive - found)

@@ -297,11 +297,9 @@ def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side:
         speed = tried.speed - 1
         attempts.append(_attempt(board, ship, placed(ship, tool, pose, speed), speed, shape, reading))
     final = attempts[-1]
-    if len(attempts) > 1:
-        log.cause(ship.name, "overlap.touch", step)
-        if final.tool:
-            log.cause(ship.name, "overlap.tool-ok", step)
-    elif _touches_any(board, ship, final.pose):
+    if len(attempts) > 1 and final.tool:
+        log.cause(ship.name, "overlap.tool-ok", step)
+    if final.speed > 0 and _touches_any(board, ship, final.pose):  # touching a ship is no overlap
         log.cause(ship.name, "overlap.touch", step)
     move = Move(ship.name, ship.pose, final.pose, final.speed, side, pose, tuple(attempts), switched)
     hit = [a for a in attempts if a.ships]
