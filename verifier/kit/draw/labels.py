@@ -183,6 +183,66 @@ def interior_point(polygon: Sequence[Point], *, samples: int = 16) -> Point:
     return best
 
 
+# --- a spatial index -------------------------------------------------------------------------
+
+_CELL = 64.0  # pixels a side of one cell of the placer's index
+_WIDE = 1024  # an item covering more cells than this is kept in one list tested every time
+
+
+class _Grid:
+    """A uniform grid over the page: each item is filed under every cell its box
+    touches (edges included), so a box can only meet items filed under the cells it
+    touches. Keeps a placer's work per label about constant however much the page
+    holds. ``synced`` is how many items of the placer's list are filed."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.wide: list[int] = []
+        self.synced = 0
+
+    def add(self, index: int, box: Box) -> None:
+        if not all(math.isfinite(v) for v in box):
+            self.wide.append(index)
+            return
+        i0, j0, i1, j1 = _cell_range(box)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > _WIDE:
+            self.wide.append(index)
+            return
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                self.cells.setdefault((i, j), []).append(index)
+
+    def near(self, box: Box) -> list[int]:
+        """The items that may meet ``box``, each once, in the order they were filed."""
+        if not all(math.isfinite(v) for v in box):
+            return sorted({k for found in self.cells.values() for k in found} | set(self.wide))
+        i0, j0, i1, j1 = _cell_range(box)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > _WIDE:
+            return sorted({k for found in self.cells.values() for k in found} | set(self.wide))
+        found: set[int] = set(self.wide)
+        cells = self.cells
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                here = cells.get((i, j))
+                if here:
+                    found.update(here)
+        return sorted(found)
+
+
+def _cell_range(box: Box) -> tuple[int, int, int, int]:
+    return (math.floor(box[0] / _CELL), math.floor(box[1] / _CELL), math.floor(box[2] / _CELL),
+            math.floor(box[3] / _CELL))
+
+
+def _segment_box(a: Point, b: Point, margin: float = 0.0) -> Box:
+    return (min(a[0], b[0]) - margin, min(a[1], b[1]) - margin, max(a[0], b[0]) + margin, max(a[1], b[1]) + margin)
+
+
+def _polygon_bounds(poly: Sequence[Point]) -> Box:
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 # --- placement ----------------------------------------------------------------------------
 
 
@@ -215,6 +275,10 @@ class LabelPlacer:
     polygons: list[list[Point]] = field(default_factory=list)
     lines: list[tuple[Point, Point, float]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    # How many stored items boxes have been tested against: the placer's work, for cost tests.
+    comparisons: int = field(default=0, init=False, compare=False)
+    _grids: dict[str, _Grid] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _polygon_boxes: list[Box] = field(default_factory=list, init=False, repr=False, compare=False)
 
     # -- what is already there --
 
@@ -256,20 +320,61 @@ class LabelPlacer:
             b = self.bounds
             if box[0] < b[0] or box[1] < b[1] or box[2] > b[2] or box[3] > b[3]:
                 return False
-        if any(boxes_overlap(box, other) for other in self.boxes):
+        boxes = self.boxes
+        if any(boxes_overlap(box, boxes[k]) for k in self._near("boxes", box)):
             return False
-        if any(boxes_overlap(box, p.box) for p in self.placed):
+        placed = self.placed
+        if any(boxes_overlap(box, placed[k].box) for k in self._near("labels", box)):
             return False
-        for circle in self.circles:
+        for k in self._near("circles", box):
+            circle = self.circles[k]
             if circle != ignore_circle and box_circle_distance(box, circle[0]) < circle[1]:
                 return False
-        for poly in self.polygons:
-            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
-            if boxes_overlap(box, (min(xs), min(ys), max(xs), max(ys))) and polygon_box_overlap(poly, box):
+        for k in self._near("polygons", box):
+            if boxes_overlap(box, self._polygon_boxes[k]) and polygon_box_overlap(self.polygons[k], box):
                 return False
-        if any(segment_meets_box(a, b, box, half) for a, b, half in self.lines):
+        lines = self.lines
+        if any(segment_meets_box(lines[k][0], lines[k][1], box, lines[k][2]) for k in self._near("lines", box)):
             return False
-        return not any(p.leader is not None and segment_meets_box(*p.leader, box) for p in self.placed)
+        for k in self._near("leaders", box):
+            leader = placed[k].leader
+            if leader is not None and segment_meets_box(*leader, box):
+                return False
+        return True
+
+    def _near(self, kind: str, box: Box) -> list[int]:
+        """Indices of the items of one kind ("boxes", "labels", "circles", "polygons",
+        "lines", "leaders") that may meet ``box``; files any items added since the
+        last call first (the lists are public, so they are read, never trusted)."""
+        grid = self._grids.get(kind)
+        items: Sequence[object] = self.placed if kind in ("labels", "leaders") else getattr(self, kind)
+        if grid is None or grid.synced > len(items):
+            grid = self._grids[kind] = _Grid()
+            if kind == "polygons":
+                self._polygon_boxes.clear()
+        for k in range(grid.synced, len(items)):
+            if kind == "boxes":
+                grid.add(k, self.boxes[k])
+            elif kind == "labels":
+                grid.add(k, self.placed[k].box)
+            elif kind == "leaders":
+                leader = self.placed[k].leader
+                if leader is not None:
+                    grid.add(k, _segment_box(*leader))
+            elif kind == "circles":
+                (cx, cy), r = self.circles[k]
+                grid.add(k, (cx - r, cy - r, cx + r, cy + r))
+            elif kind == "polygons":
+                bounds = _polygon_bounds(self.polygons[k])
+                self._polygon_boxes.append(bounds)
+                grid.add(k, bounds)
+            else:
+                a, b, half = self.lines[k]
+                grid.add(k, _segment_box(a, b, half))
+        grid.synced = len(items)
+        found = grid.near(box)
+        self.comparisons += len(found)
+        return found
 
     # -- placing --
 
@@ -373,7 +478,8 @@ class LabelPlacer:
             if ring >= leader_after and not centred:
                 start = (ax + ux * clearance, ay + uy * clearance)
                 end = _nearest_on_box(start, grow(box, -pad))
-                if any(segment_meets_box(start, end, p.box) for p in self.placed):
+                if any(segment_meets_box(start, end, self.placed[k].box)
+                       for k in self._near("labels", _segment_box(start, end))):
                     continue  # a leader may cross a marker, never another label
                 leader = (start, end)
             align = "center" if centred or abs(ux) < 0.38 else ("left" if ux > 0 else "right")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from ...errors import VerifierError
 from .palette import GRID, INK, MUTED, PAPER, RGB, Box, text, text_width, wrap
 
 Glyph = Callable[[ImageDraw.ImageDraw, Box], None]
@@ -317,3 +318,51 @@ def frames(steps: Sequence[Step], *, title: str | None = None, size: int = 12, m
 def finish(image: Image.Image, supersample: int = 1) -> Image.Image:
     """Shrink an image drawn at ``supersample`` times the wanted size (smooths edges)."""
     return image.reduce(supersample) if supersample > 1 else image
+
+
+# --- bounds on a picture ---------------------------------------------------------------------
+
+PIXEL_BUDGET = 8_000_000  # the most pixels a finished picture may hold (about 2,800 x 2,800)
+MAX_LEGEND_ROWS = 40  # the most rows one legend lists before it sums up the rest
+
+
+class PictureTooLargeError(VerifierError):
+    """A picture would need more pixels than :data:`PIXEL_BUDGET` (or the budget given):
+    drawing it would take more memory and time than any reader can use. The message
+    says how big it would be, the limit, and what to do instead."""
+
+
+def pixels(size: tuple[float, float], supersample: int = 1) -> int:
+    """How many pixels a picture of ``size`` (drawn ``supersample`` times over) will
+    hold once finished."""
+    s = max(1, int(supersample))
+    return math.ceil(size[0] / s) * math.ceil(size[1] / s)
+
+
+def within_budget(size: tuple[float, float], *, supersample: int = 1, budget: int = PIXEL_BUDGET) -> bool:
+    """Whether a picture of ``size`` (in drawn pixels) stays within ``budget`` finished pixels."""
+    return pixels(size, supersample) <= budget
+
+
+def check_budget(size: tuple[float, float], *, what: str = "the picture", advice: str = "",
+                 supersample: int = 1, budget: int = PIXEL_BUDGET) -> None:
+    """Refuse (with :class:`PictureTooLargeError`) before drawing ``what`` if it would
+    exceed ``budget`` finished pixels; ``advice`` says what to do instead."""
+    if within_budget(size, supersample=supersample, budget=budget):
+        return
+    s = max(1, int(supersample))
+    w, h = math.ceil(size[0] / s), math.ceil(size[1] / s)
+    raise PictureTooLargeError(
+        f"{what} would be {w:,} x {h:,} pixels ({w * h:,}), more than the {budget:,} a picture may hold"
+        + (f"; {advice}" if advice else ""))
+
+
+def capped(entries: Sequence[LegendEntry], *, limit: int = MAX_LEGEND_ROWS, noun: str = "rows",
+           hint: str = "") -> list[LegendEntry]:
+    """At most ``limit`` legend rows: the first ``limit`` of ``entries`` and, when some
+    are left out, a last row saying how many ``noun`` were (and ``hint``, where to
+    find them), so that a legend's size stays bounded however many things a scene has."""
+    if len(entries) <= limit:
+        return list(entries)
+    left = len(entries) - limit
+    return [*entries[:limit], LegendEntry(None, f"... and {left:,} more {noun}", hint)]

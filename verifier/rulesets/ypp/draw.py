@@ -21,6 +21,7 @@ from functools import cached_property
 from PIL import Image, ImageDraw
 
 from ...kit import draw as vd
+from ...kit.draw.layout import capped
 from ...ruleset import Event, Frame, Outcome
 from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
 
@@ -36,6 +37,7 @@ WIND_INK: vd.RGB = (100, 138, 156)
 WHIRL_TINT: vd.RGB = (222, 226, 242)
 WHIRL_INK: vd.RGB = (112, 118, 168)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
+_ALL_LISTED = "(verifier show lists them all)"
 
 State = Mapping[str, tuple[Tile, Heading]]
 
@@ -138,14 +140,21 @@ def _interest(scene: Scene, plans: Mapping[str, list[tuple[int, list[Tile]]]],
 # --- what the ships planned and did -----------------------------------------------------
 
 
+def _token_table(turn: Turn) -> list[dict[str, Token]]:
+    """Each round's tokens by ship name (``Turn.token`` searches the round, which
+    costs a scan per ship on a big fleet)."""
+    return [dict(tokens) for tokens in turn.rounds]
+
+
 def _plan(scene: Scene, turn: Turn) -> dict[str, list[tuple[int, list[Tile]]]]:
     """Each ship's planned path per round, as if nothing stood in the way:
     (round number, tiles from start of the round to its end)."""
     plans: dict[str, list[tuple[int, list[Tile]]]] = {}
+    table = _token_table(turn)
     for ship in scene.ships:
         at, heading, legs = ship.at, ship.heading, []
         for index in range(len(turn.rounds)):
-            token = turn.token(index, ship.name)
+            token = table[index].get(ship.name, Token.NONE)
             if token is Token.NONE:
                 continue
             via = heading.ahead(at)
@@ -276,16 +285,19 @@ def _tags(names: Sequence[str]) -> dict[str, str]:
     """Short unique tags (initials) drawn on the ships and in the legend."""
     tags: dict[str, str] = {}
     used: set[str] = set()
+    numbered: dict[str, int] = {}  # per initial, the last number given: every smaller one is taken
     for name in names:
         words = [w for w in re.split(r"[\s_-]+", name) if w] or [name]
         candidates = [(words[0][0] + words[-1][0]).upper() if len(words) > 1 else name[:1].upper(),
                       name[:1].upper(), name[:2].upper(), "".join(w[0] for w in words[:3]).upper()]
         tag = next((c for c in candidates if c and c not in used), None)
-        n = 1
+        initial = name[:1].upper()
+        n = numbered.get(initial, 1)
         while tag is None:
             n += 1
-            if (c := f"{name[:1].upper()}{n}") not in used:
+            if (c := f"{initial}{n}") not in used:
                 tag = c
+                numbered[initial] = n
         tags[name] = tag
         used.add(tag)
     return tags
@@ -665,12 +677,14 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
     """The ships: glyph, name (with the tag drawn on the hull, if ``tags``), type,
     size class and tokens (only the tokens if ``brief``)."""
     rows = []
+    table = _token_table(turn)
     for sh in scene.ships:
         name = sh.name if tags is None or tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})"
-        tokens = _tokens_text(turn, sh.name)
+        tokens = _tokens_text(table, sh.name)
         rows.append(vd.LegendEntry(_ship_glyph(colours[sh.name], sh.size, s), name,
                                    tokens if brief else f"{sh.type}, {sh.size.label} class;  {tokens}"))
-    return vd.legend(rows, size=size, padding=0, max_width=width, heading=heading, stacked=stacked)
+    return vd.legend(capped(rows, noun="ships", hint=_ALL_LISTED), size=size, padding=0, max_width=width,
+                     heading=heading, stacked=stacked)
 
 
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
@@ -683,6 +697,7 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
                                   f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
                                   _event_words(m.event, m)) for m in marks]
+        entries = capped(entries, noun="events", hint=_ALL_LISTED)
     return vd.legend(entries, size=size, heading=heading, padding=0, max_width=width, stacked=stacked)
 
 
@@ -699,10 +714,10 @@ def _headline(turn: Turn, outcomes: Sequence[Outcome], title: str | None, subtit
     return title, subtitle
 
 
-def _tokens_text(turn: Turn, name: str) -> str:
-    if not turn.rounds:
+def _tokens_text(table: Sequence[Mapping[str, Token]], name: str) -> str:
+    if not table:
         return "no moves"
-    tokens = [turn.token(i, name) for i in range(len(turn.rounds))]
+    tokens = [tokens.get(name, Token.NONE) for tokens in table]
     if all(t is Token.NONE for t in tokens):
         return "no moves" if len(tokens) == 1 else "no moves in any round"
     if len(tokens) == 1:
