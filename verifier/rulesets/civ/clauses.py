@@ -40,7 +40,7 @@ CLAUSES = (
                   "waiting tokens are then lost.", Citation(SEED, A, "Firstly")),
     Clause("A.5", "Where ships of two or more nations share an area, a ship conflict is fought if any of "
                   "them asks for it, ahead of landings and land conflict; if none asks, the ships just stay.",
-           Citation(SEED, A, "Secondly")),
+           Citation(SEED, A, "Secondly"), ("turned",)),
     Clause("A.6", "A ship conflict runs like a conflict of tokens, each of Metalworking, Mathematics and "
                   "Engineering giving one point of advantage.", Citation(SEED, A),
            ("advantage", "metalworking")),
@@ -61,7 +61,7 @@ CLAUSES = (
     Clause("B.4b", "Counting both ships, the tokens may not travel more areas by sea than one ship of their "
                    "nation may move.", Citation(SEED, B, "B")),
     Clause("B.5", "When a nation's turn comes and no enemy ship has tried to get past its blockaders, they may "
-                  "be turned face up and move as ordinary ships.", Citation(SEED, B)),
+                  "be turned face up and move as ordinary ships.", Citation(SEED, B), ("turned",)),
 )
 
 READING_POINTS = (
@@ -102,4 +102,11 @@ READING_POINTS = (
         {"lands": "Yes: their own ships protect them, as they would after a conflict.",
          "may-prevent": "No: enemy ships are there, so the enemy may refuse the landing."},
         "lands", ("A.3",)),
+    ReadingPoint(
+        "turned", "With both options, a blockader is turned over and becomes an ordinary ship again only when "
+                  "turned back. Does a blockader still count as a ship present for naval battles: may it fight, "
+                  "and do its nation's tokens land beside it, or enemy tokens get refused?",
+        {"ship": "Yes: turned over or not, it is a ship of its nation in that area.",
+         "aside": "No: while turned over it takes no part in option A, neither fighting nor counting as present."},
+        "ship", ("A.5", "B.5")),
 )

@@ -331,11 +331,30 @@ class _Run:
             return (tier, strength)  # phantom: the advantage is in the strength already
         return key
 
+    def counts(self, ship: _Ship, involved: bool) -> bool:
+        """Whether a ship takes part in option A where it lies. A blockader is turned over,
+        not an ordinary ship (B.5); the text does not say whether it still fights or
+        guards a coast, so where that matters (``involved``) the reading decides."""
+        if ship.sunk:
+            return False
+        if not ship.blockading or not involved:
+            return True
+        self.decisions.append(Decision("turned", (), (), (ship.name,), near=("A.5", "B.5"),
+                                       detail=f"blockader {ship.name} lies in {ship.at}, where option A "
+                                              "asks which ships are present"))
+        self.follow(ship.name, "turned")
+        return self.reading["turned"] == "ship"
+
+    def _involved(self, area: str, nation: str) -> bool:
+        """Whether anything of option A happens in ``area`` that a ship of ``nation`` could be part of."""
+        others = any(s.at == area and not s.sunk and s.nation != nation for s in self.ships.values())
+        return others or any(c and a == area for (a, _), c in self.landing.items())
+
     def ship_conflicts(self) -> set[str]:
         fought = set()
         by_area: dict[str, list[_Ship]] = {}
         for ship in self.ships.values():
-            if not ship.sunk:
+            if self.counts(ship, self._involved(ship.at, ship.nation)):
                 by_area.setdefault(ship.at, []).append(ship)
         crossed: dict[str, dict[str, str]] = {}
         for ship in self.ships.values():
@@ -415,7 +434,8 @@ class _Run:
             if not count:
                 continue
             piece = token_piece(nation, area)
-            present = {s.nation for s in self.ships.values() if s.at == area and not s.sunk}
+            present = {s.nation for s in self.ships.values()
+                       if s.at == area and not s.sunk and (not s.blockading or self.reading["turned"] == "ship")}
             others = present - {nation}
             if area in fought:
                 self.cause(piece, "A.7")
