@@ -115,7 +115,8 @@ def _base(image: Image.Image, ship: Ship, pose: Pose, view: vd.PlaneView, colour
 
 
 def _tool(image: Image.Image, move: Move, view: vd.PlaneView, tool_model, placer: vd.LabelPlacer,
-          clicks: Sequence[int], yaw: bool) -> None:
+          clicks: Sequence[int], yaw: bool, badges: list[tuple[vd.Point, str]]) -> None:
+    """The tool, piece by piece; the click badges of its joints go to ``badges``, drawn last."""
     s = view.supersample
     if move.tool is None:
         return
@@ -128,9 +129,7 @@ def _tool(image: Image.Image, move: Move, view: vd.PlaneView, tool_model, placer
     marks = clicks if not yaw else clicks[-1:]
     for joint, n in zip(joints, marks):
         centre = view.px((joint.x, joint.y))
-        label = "0" if n == 0 else f"{abs(n)}{'R' if n > 0 else 'L'}"
-        r = vd.badge(image, centre, label, size=8 * s, fill=vd.PAPER, outline=vd.MUTED, width=s)
-        placer.block_circle(centre, r)
+        badges.append((centre, "0" if n == 0 else f"{abs(n)}{'R' if n > 0 else 'L'}"))
 
 
 def _cross(draw: ImageDraw.ImageDraw, corners: Sequence[vd.Point], s: int) -> None:
@@ -163,6 +162,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
         placer.block_circle(centre, r)
     labels: list[tuple[vd.Point, str, float]] = []
     shading: list[tuple[Any, Any]] = []
+    badges: list[tuple[vd.Point, str]] = []
     for q in scene.squadrons:
         labels.append((view.px(q.at), q.name, view.length(q.radius)))
     for o in scene.obstacles:
@@ -186,7 +186,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
             clicks = maneuver.course if maneuver is not None else ()
             if maneuver is not None and maneuver.yaw:
                 clicks = (maneuver.yaw,)
-            _tool(image, move, view, tool_model, placer, clicks, bool(maneuver is not None and maneuver.yaw))
+            _tool(image, move, view, tool_model, placer, clicks, bool(maneuver is not None and maneuver.yaw), badges)
             final_base = base_at(ship, move.end)
             for attempt in move.attempts:
                 if attempt.pose == move.end:
@@ -202,7 +202,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                                else "yaw", 0.0))
             if move.alternative is not None:
                 alt = move.alternative
-                _tool(image, alt, view, tool_model, placer, clicks, False)
+                _tool(image, alt, view, tool_model, placer, clicks, False, badges)
                 corners = _base(image, ship, alt.end, view, colour[ship.name], ghost=1)
                 cx = sum(p[0] for p in corners) / 4
                 cy = sum(p[1] for p in corners) / 4
@@ -222,6 +222,9 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
         labels.insert(0, (view.px((ship.pose.x, ship.pose.y)), ship.name, view.length(min(ship.size) / 2)))
     for a, b in shading:
         _shade(image, a, b, view)
+    for centre, label in badges:
+        placer.block_circle(centre, vd.badge(image, centre, label, size=8 * s, fill=vd.PAPER, outline=vd.MUTED,
+                                             width=s))
     if outcome is not None:
         for move in result.moves:
             if move.closest:
@@ -348,7 +351,8 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
                      heading="Maneuvers", max_width=vd.LEGEND_WIDTH * s)
     legends.insert(1, plan)
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
-    readings = {", ".join(f"{k}={v}" for k, v in o.reading.items()) for _, o in outcomes}
+    readings = {", ".join(f"{k}={v}" for k, v in o.reading.items() if not (k == "tool" and scene.tool is not None))
+                for _, o in outcomes}
     subtitle = f"reading: {readings.pop()}" if len(readings) == 1 else None
     if scene.tool is not None and subtitle:
         subtitle += f" (the case's own tool: {scene.tool.step:g} mm a speed)"
