@@ -333,3 +333,13 @@ def test_the_search_finds_what_the_trio_space_holds():
     found = set(search(RULESET, budget=60, seed=0, max_examples=400).findings)
     assert {"divergence:closest-tie:faq.closest:second-measured vs both", "gap:tool:tool.model:-"} <= exhaustive
     assert exhaustive <= found, sorted(exhaustive - found)
+
+
+def test_the_reference_adapter_answers_armada_over_the_protocol():
+    import sys
+
+    from verifier.adapter import SubprocessImplementation, check_implementation
+    paths = [ARMADA / "choose-side.yaml", ARMADA / "course-locked.yaml", ARMADA / "zero-yaw-overlap.yaml"]
+    impl = SubprocessImplementation(f"{sys.executable} -m verifier.adapters.reference", timeout=20)
+    results = check_implementation(paths, impl, draw=False)
+    assert [r.status for r in results] == ["passed"] * 3, [r.problems for r in results]

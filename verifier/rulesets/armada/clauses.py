@@ -145,8 +145,8 @@ READING_POINTS = (
         "squadron",
         "The ship's final position overlaps a squadron. The seed lets a ship move through squadrons but says "
         "nothing of ending on one. What happens?",
-        {"aside": "The ship stays there; the squadron is marked as displaced, for its owner to set beside the "
-                  "ship (the published rule's practice).",
+        {"aside": "The ship stays there; the squadron is marked as displaced, for its owner to move clear of the "
+                  "ship (where to, the text does not say).",
          "as-ship": "A squadron counts like a ship: the ship drops speed and moves again, but no damage is "
                     "dealt."},
         "aside", ("overlap.reduce",)),
