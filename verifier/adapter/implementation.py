@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .limits import clip_message
 from .protocol import Answer
 
 DEFAULT_TIMEOUT = 10.0
@@ -34,6 +35,6 @@ class Implementation:
 
     def describe(self) -> str:
         impl = self.info.get("implementation") or {}
-        name = impl.get("name") or self.label
-        extra = ", ".join(str(impl[k]) for k in ("version", "language") if impl.get(k))
+        name = clip_message(str(impl.get("name") or self.label), 80)
+        extra = ", ".join(clip_message(str(impl[k]), 40) for k in ("version", "language") if impl.get(k))
         return f"{name} ({extra})" if extra else name

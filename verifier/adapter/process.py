@@ -1,16 +1,29 @@
-"""An implementation run as a command: one process at a time, reader threads for its
-output, timeouts, and stopping and restarting it (with its whole process group) when
-it crashes, hangs or answers out of step."""
+"""An implementation run as a command: one process at a time, its output read with
+bounds and timeouts, and stopping and restarting it (with every process it started)
+when it crashes, hangs or answers out of step.
+
+Reading never blocks: the verifier's ends of the pipes are non-blocking and are read
+with ``select`` in the thread that asks, in chunks, so that closing them never waits
+on a reader, an endless line costs at most the line limit, and a process that holds
+a pipe open cannot hang the run.
+
+Matching answers to cases: an answer that names a case (``"id"``) must name the
+case asked. An answer without an id cannot be told apart from a stray line, so
+after one the implementation's input is closed, anything else it prints is counted
+as an extra answer to that case, and it is stopped: the next case goes to a fresh
+process, which nothing printed earlier can reach. (Implementations that echo the id
+keep one process for the whole run.)"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
-import queue
+import select
 import shlex
 import signal
 import subprocess
-import threading
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -19,71 +32,204 @@ from typing import IO, Any, Literal
 
 from ..errors import ImplementationError
 from .implementation import DEFAULT_TIMEOUT, Implementation
-from .protocol import Answer, ProtocolMismatch, _excerpt, check_hello_reply, hello_message, read_answer
+from .limits import STDERR_TAIL, ReadLimits, excerpt, text_too_deep
+from .protocol import Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
+from .reaper import become_subreaper, children_of, kill_all, linux_proc
 
 START_ALLOWANCE = 10.0  # the hello answer may take max(timeout, this): start-up can be slow
+SETTLE = 1.0  # after an answer without an id: how long to watch for more output before stopping it
+CHUNK = 65536
+
+Received = Literal["line", "eof", "timeout", "too-long"]
 
 
 class _Process:
-    """One running generation of a subprocess implementation, with reader threads."""
+    """One running generation of a subprocess implementation."""
 
-    def __init__(self, argv: list[str], cwd: str | None) -> None:
+    def __init__(self, argv: list[str], cwd: str | None, limits: ReadLimits | None = None,
+                 reap_orphans: bool = True) -> None:
+        self.limits = limits or ReadLimits()
+        self.orphans_since = children_of(os.getpid()) if reap_orphans and become_subreaper() else None
         self.popen = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
-            start_new_session=True)
+            start_new_session=True, bufsize=0)
         stdin, stdout, stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
         assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
         self.stdin: IO[bytes] = stdin
         self.stdout: IO[bytes] = stdout
         self.stderr_pipe: IO[bytes] = stderr
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.stderr: deque[str] = deque(maxlen=12)
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self.inodes = {os.fstat(stream.fileno()).st_ino for stream in (stdin, stdout, stderr)}
+        for stream in (stdin, stdout, stderr):
+            os.set_blocking(stream.fileno(), False)
+        self.events: deque[tuple[Received, bytes]] = deque()  # complete lines (and over-long ones) not yet taken
+        self.partial = bytearray()  # the start of a line whose end has not come yet
+        self.skipping = False  # inside an over-long line: dropped up to its newline
+        self.stdout_open = True
+        self.stderr_open = True
+        self.stderr_tail = bytearray()
+        self.status: int | None = None  # the leader's exit status, once known (it is reaped only in stop)
+        self.answered = 0  # answers taken from this process
+        self.asked: list[str] = []  # the ids of the cases sent to it
+        self.stopped = False
 
-    def _read_stdout(self) -> None:
+    # --- reading --------------------------------------------------------------
+
+    def _feed(self, chunk: bytes) -> None:
+        limit = self.limits.max_line
+        *complete, rest = chunk.split(b"\n")
+        for piece in complete:
+            if self.skipping:
+                self.skipping = False
+                self.partial.clear()
+                continue
+            if len(self.partial) + len(piece) > limit:
+                self.events.append(("too-long", bytes(self.partial[:400])))
+                self.partial.clear()
+                continue
+            line = bytes(self.partial) + piece
+            self.partial.clear()
+            if line.strip():
+                self.events.append(("line", line))
+        if self.skipping:
+            return
+        if len(self.partial) + len(rest) > limit:
+            self.events.append(("too-long", bytes((self.partial + rest)[:400])))
+            self.partial.clear()
+            self.skipping = True
+        else:
+            self.partial += rest
+
+    def _read(self, stream: IO[bytes]) -> bytes | None:
+        """Whatever is there now: bytes, b"" at end of file, None if nothing yet."""
         try:
-            for line in iter(self.stdout.readline, b""):
-                self.lines.put(line)
+            data = os.read(stream.fileno(), CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError as exc:
+            if exc.errno == errno.EAGAIN:
+                return None
+            return b""
+        return data
+
+    def _pump(self, timeout: float) -> None:
+        """Wait up to ``timeout`` for output, then take what is there (a bounded amount)."""
+        streams = [s for s, is_open in ((self.stdout, self.stdout_open), (self.stderr_pipe, self.stderr_open))
+                   if is_open]
+        if not streams:
+            time.sleep(max(0.0, timeout))
+            return
+        try:
+            ready, _, _ = select.select(streams, [], [], max(0.0, timeout))
         except (OSError, ValueError):
-            pass
-        self.lines.put(None)
+            self.stdout_open = self.stderr_open = False
+            return
+        for stream in ready:
+            for _ in range(16):  # at most 1 MiB a call: the caller looks at what came in between
+                data = self._read(stream)
+                if data is None:
+                    break
+                if stream is self.stdout:
+                    if not data:
+                        self.stdout_open = False
+                        break
+                    self._feed(data)
+                    if self.events:
+                        break
+                else:
+                    if not data:
+                        self.stderr_open = False
+                        break
+                    self.stderr_tail += data
+                    del self.stderr_tail[:-STDERR_TAIL]
 
-    def _read_stderr(self) -> None:
-        try:
-            for line in iter(self.stderr_pipe.readline, b""):
-                self.stderr.append(line.decode("utf-8", "replace").rstrip())
-        except (OSError, ValueError):
-            pass
-
-    def send(self, message: dict[str, Any]) -> bool:
-        try:
-            self.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
-            self.stdin.flush()
+    def leader_exited(self) -> bool:
+        """Whether the implementation's own process has ended (found without reaping it,
+        so that its pid stays its own until stop)."""
+        if self.status is not None:
             return True
-        except (BrokenPipeError, OSError, ValueError):
+        if not hasattr(os, "waitid"):
+            code = self.popen.poll()
+            if code is not None:
+                self.status = code
+            return code is not None
+        try:
+            info = os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            self.status = self.popen.returncode if self.popen.returncode is not None else 0
+            return True
+        if info is None:
             return False
+        self.status = -info.si_status if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else info.si_status
+        return True
 
-    def receive(self, timeout: float) -> tuple[Literal["line", "eof", "timeout"], bytes]:
-        """("line", data) | ("eof", b"") | ("timeout", b""); blank lines are passed over."""
+    def receive(self, timeout: float) -> tuple[Received, bytes]:
+        """The next non-blank line ("line", data), ("too-long", its start), ("eof", b"")
+        when the output ends or the implementation's process has exited with nothing
+        more written, or ("timeout", b"")."""
         deadline = time.monotonic() + timeout
         while True:
+            if self.events:
+                return self.events.popleft()
+            if not self.stdout_open:
+                return "eof", b""
             left = deadline - time.monotonic()
             if left <= 0:
                 return "timeout", b""
+            if self.leader_exited():
+                # What it wrote before exiting is in the pipe: take that, then stop waiting even if a
+                # process it started still holds the pipe open.
+                self._pump(0)
+                if not self.events and not (self.stdout_open and self._pipe_has_data()):
+                    return "eof", b""
+                continue
+            self._pump(min(left, 0.1))
+
+    def _pipe_has_data(self) -> bool:
+        try:
+            ready, _, _ = select.select([self.stdout], [], [], 0)
+        except (OSError, ValueError):
+            return False
+        return bool(ready)
+
+    def extra(self) -> tuple[Received, bytes] | None:
+        """An answer line that is already there although nothing was asked."""
+        if not self.events and self.stdout_open:
+            self._pump(0)
+        return self.events.popleft() if self.events else None
+
+    # --- writing --------------------------------------------------------------
+
+    def send(self, message: dict[str, Any], timeout: float) -> bool:
+        """Write one request; False if the implementation is gone or does not read it
+        within ``timeout``."""
+        data = memoryview((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
+        deadline = time.monotonic() + timeout
+        while data:
             try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return "timeout", b""
-            if line is None:
-                return "eof", b""
-            if line.strip():
-                return "line", line
+                written = os.write(self.stdin.fileno(), data)
+            except BlockingIOError:
+                written = 0
+            except (OSError, ValueError):
+                return False
+            data = data[written:]
+            if data:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                try:
+                    select.select([], [self.stdin], [], min(left, 0.1))
+                except (OSError, ValueError):
+                    return False
+        return True
+
+    # --- describing and stopping ---------------------------------------------
 
     def exit_text(self) -> str:
-        try:
-            code = self.popen.wait(timeout=2)
-        except subprocess.TimeoutExpired:
+        deadline = time.monotonic() + 2
+        while not self.leader_exited() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        code = self.status
+        if code is None:
             return "closed its output"
         if code < 0:
             try:
@@ -93,41 +239,56 @@ class _Process:
         return f"exited with code {code}"
 
     def stderr_text(self) -> str:
-        time.sleep(0.05)  # let the reader catch the last words
-        lines = [text for text in self.stderr if text.strip()]
-        return ("; its last words on stderr: " + " | ".join(lines[-4:])) if lines else ""
+        deadline = time.monotonic() + 0.05  # let the last words arrive
+        while self.stderr_open and time.monotonic() < deadline:
+            self._pump(max(0.0, deadline - time.monotonic()))
+        text = self.stderr_tail.decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()][-4:]
+        if not lines:
+            return ""
+        return "; its last words on stderr: " + " | ".join(excerpt(line, 200)[1:-1] for line in lines)
+
+    def finish(self, settle: float) -> list[tuple[Received, bytes]]:
+        """Close its input and collect what it still prints within ``settle`` seconds
+        (until its output ends); then stop it."""
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        extra: list[tuple[Received, bytes]] = []
+        deadline = time.monotonic() + settle
+        while time.monotonic() < deadline and len(extra) < 3:
+            state, line = self.receive(max(0.0, deadline - time.monotonic()))
+            if state in ("eof", "timeout"):
+                break
+            extra.append((state, line))
+        self.stop()
+        return extra
 
     def stop(self, grace: float = 0.0) -> None:
-        """Close its input; after ``grace`` seconds, kill its process group (it and its children)."""
-        try:
+        """Close its input; after up to ``grace`` seconds, kill it and every process it
+        started (its group, its descendants, anything holding its pipes, its orphans),
+        then release the pipes. Never blocks longer than a few seconds."""
+        if self.stopped:
+            return
+        self.stopped = True
+        with contextlib.suppress(OSError):
             self.stdin.close()
-        except OSError:
-            pass
-        if grace:
-            try:
-                self.popen.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
+        deadline = time.monotonic() + grace
+        while grace and not self.leader_exited() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        kill_all(self.popen.pid, self.inodes, self.orphans_since)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         for stream in (self.stdout, self.stderr_pipe):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 class SubprocessImplementation(Implementation):
     """An implementation run as a command (split like a shell would, but without one)."""
 
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
-                 rulesets: Iterable[str] | None = None) -> None:
+                 rulesets: Iterable[str] | None = None, limits: ReadLimits | None = None,
+                 settle: float = SETTLE) -> None:
         self.command = command
         self.argv = shlex.split(command)
         if not self.argv:
@@ -136,36 +297,52 @@ class SubprocessImplementation(Implementation):
         self.timeout = timeout
         self.cwd = cwd
         self.hello_rulesets = rulesets
+        self.limits = limits or ReadLimits.from_env()
+        self.settle = settle
         self.process: _Process | None = None
         self.info: dict[str, Any] = {}
         self.starts = 0
+
+    def _decode(self, line: bytes) -> tuple[Any, str | None]:
+        """(value, None) or (None, why the line is not an answer)."""
+        text = line.decode("utf-8", "replace")
+        if text_too_deep(text, self.limits.max_depth):
+            return None, f"{self.limits.too_deep()}: {excerpt(text)}"
+        try:
+            return json.loads(text), None
+        except RecursionError:  # nesting the scan missed; the parser's own limit
+            return None, f"{self.limits.too_deep()}: {excerpt(text)}"
+        except ValueError as exc:
+            return None, f"the answer is not valid JSON ({excerpt(str(exc), 120)[1:-1]}): {excerpt(text)}"
 
     def start(self) -> str | None:
         if self.process is not None:
             return None
         try:
-            process = _Process(self.argv, self.cwd)
+            process = _Process(self.argv, self.cwd)  # (argv, cwd): the signature tests wrap to track processes
+            process.limits = self.limits
         except FileNotFoundError:
             return f"cannot start {self.command!r}: there is no program {self.argv[0]!r}"
         except OSError as exc:
             return f"cannot start {self.command!r}: {exc.strerror or exc}"
         self.starts += 1
         allowance = max(self.timeout, START_ALLOWANCE)
-        if not process.send(hello_message(self.hello_rulesets)):
+        if not process.send(hello_message(self.hello_rulesets), allowance):
             why = f"it {process.exit_text()} before hello{process.stderr_text()}"
             process.stop()
             return why
         state, line = process.receive(allowance)
-        problem = None
+        problem: str | None = None
         if state == "timeout":
             problem = f"no answer to hello within {allowance:g} s"
         elif state == "eof":
             problem = f"it {process.exit_text()} without answering hello{process.stderr_text()}"
+        elif state == "too-long":
+            problem = f"hello: {self.limits.line_too_long()}: {excerpt(line)}"
         else:
-            try:
-                raw = json.loads(line)
-            except ValueError as exc:
-                problem = f"the answer to hello is not valid JSON ({exc}): {_excerpt(line.decode('utf-8', 'replace'))}"
+            raw, unreadable = self._decode(line)
+            if unreadable:
+                problem = f"hello: {unreadable}"
             else:
                 try:
                     info, problem = check_hello_reply(raw)
@@ -174,6 +351,8 @@ class SubprocessImplementation(Implementation):
                     raise
                 if not problem:
                     self.info = info
+        if not problem and process.extra() is not None:
+            problem = "it printed more than one line in answer to hello"
         if problem:
             process.stop()
             return problem
@@ -190,38 +369,93 @@ class SubprocessImplementation(Implementation):
         answer = self._ask(request)
         return replace(answer, seconds=time.perf_counter() - start)
 
+    def _out_of_step(self, text: str, then: str = "; the implementation will be restarted") -> Answer:
+        self._restart_later()
+        return Answer("errored", message=text + then, protocol=True)
+
+    def _stray(self, event: tuple[Received, bytes], case_id: str, when: str) -> Answer:
+        """An error for a line that is not this case's answer (it is never used)."""
+        state, line = event
+        if state == "too-long":
+            return self._out_of_step(f"{when}, the implementation printed another line, and "
+                                     f"{self.limits.line_too_long()}")
+        raw, _ = self._decode(line)
+        named = raw.get("id") if isinstance(raw, dict) else None
+        asked = self.process.asked if self.process is not None else []
+        if named == case_id:
+            what = "a second answer to this case"
+        elif isinstance(named, str) and named in asked:
+            what = f"another answer to case {excerpt(named, 80)}, which was asked earlier"
+        elif isinstance(named, str):
+            what = f"an answer for case {excerpt(named, 80)}, which was not asked"
+        elif isinstance(raw, dict) and raw.get("type") in ("outcome", "skipped", "errored"):
+            what = "another answer without an id"
+        else:
+            what = "a line that is not an answer"
+        return self._out_of_step(f"{when}, the implementation printed {what}: {excerpt(line)}; every case gets "
+                                 "exactly one answer line, and a stray one is never taken as an answer")
+
     def _ask(self, request: dict[str, Any]) -> Answer:
         process = self.process
         if process is None:
             raise RuntimeError("start() first")
-        if not process.send(request):
-            text = f"the implementation {process.exit_text()} before it was sent this case{process.stderr_text()}; " \
-                   "it will be restarted"
-            self._restart_later()
-            return Answer("errored", message=text, protocol=True)
+        case_id = request["id"]
+        stray = process.extra()
+        if stray is not None:  # printed since the last answer, unasked
+            return self._stray(stray, case_id, "before this case was sent")
+        if not process.send(request, self.timeout):
+            if process.leader_exited():
+                return self._out_of_step(f"the implementation {process.exit_text()} before it was sent this case"
+                                         f"{process.stderr_text()}", "; it will be restarted")
+            return self._out_of_step(f"the implementation did not read this case within {self.timeout:g} s "
+                                     "(--impl-timeout)", "; it was stopped and will be restarted")
+        process.asked.append(case_id)
         state, line = process.receive(self.timeout)
         if state == "timeout":
-            self._restart_later()
-            return Answer("errored", message=f"no answer within {self.timeout:g} s (--impl-timeout); the "
-                                             "implementation was stopped and will be restarted", protocol=True)
+            return self._out_of_step(f"no answer within {self.timeout:g} s (--impl-timeout)",
+                                     "; the implementation was stopped and will be restarted")
         if state == "eof":
-            text = f"the implementation {process.exit_text()} while resolving this case{process.stderr_text()}; " \
-                   "it will be restarted"
-            self._restart_later()
-            return Answer("errored", message=text, protocol=True)
-        text = line.decode("utf-8", "replace")
-        try:
-            raw = json.loads(text)
-        except ValueError as exc:
-            self._restart_later()  # whatever it printed, it is out of step now
-            return Answer("errored", message=f"the answer is not valid JSON ({exc}): {_excerpt(text)}; the "
-                                             "implementation will be restarted", protocol=True)
+            return self._out_of_step(f"the implementation {process.exit_text()} while resolving this case"
+                                     f"{process.stderr_text()}", "; it will be restarted")
+        if state == "too-long":
+            return self._out_of_step(f"{self.limits.line_too_long()}: {excerpt(line)}")
+        raw, why = self._decode(line)
+        if why:
+            return self._out_of_step(why)
+        if isinstance(raw, dict) and raw.get("id") in process.asked[:-1]:
+            return self._stray(("line", line), case_id, "while this case was resolved")
         answer = read_answer(request, raw)
         if answer.protocol:
             self._restart_later()
+            return answer
+        if "id" not in raw:
+            # No id: a line it prints later could not be told from the next case's answer, so this
+            # process answers nothing more. And an earlier case's stray line could be this one, unless
+            # the process is fresh: then the case is asked again, of a fresh one.
+            fresh = process.answered == 0
+            extra = process.finish(self.settle)
+            self.process = None
+            if extra:
+                return self._stray(extra[0], case_id, "after its answer (which has no id, so its input was then "
+                                                      "closed)")
+            if fresh:
+                return answer
+            why = self.start()
+            if why:
+                return Answer("errored", message=f"the answer has no id and the implementation had answered "
+                                                 f"other cases, so it was asked again, but it could not be "
+                                                 f"restarted: {why}", protocol=True)
+            return self._ask(request)
+        process.answered += 1
+        stray = process.extra()
+        if stray is not None:
+            return self._stray(stray, case_id, "right after its answer")
         return answer
 
     def close(self) -> None:
         if self.process is not None:
             self.process.stop(grace=2.0)
             self.process = None
+
+
+__all__ = ["START_ALLOWANCE", "SubprocessImplementation", "_Process", "linux_proc"]

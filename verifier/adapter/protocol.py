@@ -4,7 +4,6 @@ case) and how an answer is read and checked."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ from .. import __version__, registry
 from ..case import Case
 from ..errors import VerifierError
 from ..ruleset import Capability, Ruleset
+from .limits import EXCERPT, MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
 SCHEMA_ID = "https://example.invalid/verifier/adapter.schema.json"
@@ -141,7 +141,7 @@ def schema_problem(name: str, data: Any) -> str | None:
         return None
     error = errors[0]
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    return f"{path.lstrip('.') or '(top level)'}: {error.message}"
+    return clip_message(f"{path.lstrip('.') or '(top level)'}: {error.message}", 400)
 
 
 def answer_problem(raw: Any) -> str | None:
@@ -192,19 +192,18 @@ def read_answer(request: dict[str, Any], raw: Any) -> Answer:
         return Answer("errored", message=f"the answer does not fit the protocol ({problem}): {_excerpt(raw)}",
                       protocol=True)
     if "id" in raw and raw["id"] != request["id"]:
-        return Answer("errored", message=f"the answer is for case {raw['id']!r}, not {request['id']!r}; the "
-                                         "implementation is out of step", protocol=True)
+        return Answer("errored", message=f"the answer is for case {excerpt(raw['id'], 80)}, not "
+                                         f"{request['id']!r}; the implementation is out of step", protocol=True)
     if raw["type"] == "skipped":
-        return Answer("skipped", message=raw["reason"])
+        return Answer("skipped", message=clip_message(raw["reason"]))
     if raw["type"] == "errored":
-        return Answer("errored", message=raw["message"], detail=raw.get("detail", ""))
+        return Answer("errored", message=clip_message(raw["message"]),
+                      detail=clip_message(raw.get("detail", ""), 4 * MESSAGE))
     return Answer("outcome", data=raw["outcome"])
 
 
-def _excerpt(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = text.strip()
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def _excerpt(value: Any, limit: int = EXCERPT) -> str:
+    return excerpt(value, limit)
 
 
 class ProtocolMismatch(VerifierError):
@@ -216,8 +215,8 @@ def check_hello_reply(raw: Any) -> tuple[dict[str, Any], str | None]:
     if not isinstance(raw, dict) or raw.get("type") != "hello":
         return {}, f"the first answer must be a hello, got {_excerpt(raw)}"
     if isinstance(raw.get("protocol"), str) and raw["protocol"] != PROTOCOL:
-        raise ProtocolMismatch(f"the implementation speaks {raw['protocol']}, but this verifier speaks "
-                               f"{PROTOCOL}; see docs/protocol.md")
+        raise ProtocolMismatch(f"the implementation speaks {clip_message(raw['protocol'], 80)}, but this verifier "
+                               f"speaks {PROTOCOL}; see docs/protocol.md")
     problem = schema_problem("hello_reply", raw)
     if problem:
         return {}, f"the hello answer does not fit the protocol ({problem})"

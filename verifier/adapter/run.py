@@ -14,6 +14,7 @@ from ..ruleset import Outcome
 from ..runner import CaseResult, Problem, ProblemKind, Status, _error_result, check_open_case
 from .implementation import DEFAULT_TIMEOUT, Implementation
 from .inprocess import InProcessImplementation
+from .limits import ReadLimits
 from .process import SubprocessImplementation
 from .protocol import case_request, schema_problem, supports_protocol
 
@@ -21,13 +22,15 @@ MAX_START_FAILURES = 3  # in a row; after that the remaining cases are not tried
 
 
 def open_implementation(spec: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
-                        rulesets: Iterable[str] | None = None) -> Implementation:
-    """``python:MODULE:FUNCTION`` in-process, anything else as a command."""
-    if timeout <= 0:
+                        rulesets: Iterable[str] | None = None, limits: ReadLimits | None = None) -> Implementation:
+    """``python:MODULE:FUNCTION`` in-process, anything else as a command. ``limits``:
+    the bounds on what is read from it (default: ReadLimits.from_env())."""
+    if not timeout > 0 or timeout == float("inf"):
         raise ImplementationError("--impl-timeout must be a positive number of seconds")
+    limits = limits or ReadLimits.from_env()
     if spec.startswith("python:"):
-        return InProcessImplementation(spec, timeout, rulesets)
-    return SubprocessImplementation(spec, timeout, cwd, rulesets)
+        return InProcessImplementation(spec, timeout, rulesets, limits)
+    return SubprocessImplementation(spec, timeout, cwd, rulesets, limits)
 
 
 # --- checking cases through an implementation -----------------------------------

@@ -1,0 +1,52 @@
+"""A hostile implementation whose child escapes (tests/test_hostile_impls.py).
+``python setsid_child.py MODE PIDFILE``: at start it forks a child that calls
+setsid() (leaving the process group and session) and sleeps for ten minutes; the
+child's pid is written to PIDFILE. Then:
+
+- ``holds``: the child keeps stdout and stderr open; the implementation answers every
+  case as the reference resolver does and exits when its input ends;
+- ``holds-dies``: the child keeps them open; the implementation exits at the first
+  case without answering;
+- ``daemon``: the child is a double-forked daemon: the middle process exits at once,
+  and the grandchild (whose pid is written) closes every pipe; the implementation
+  answers every case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from verifier.adapters.reference import handle as reference
+
+MODE, PIDFILE = sys.argv[1], sys.argv[2]
+
+
+def escape() -> None:
+    if os.fork():
+        return
+    os.setsid()
+    if MODE == "daemon":
+        if os.fork():
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+    with open(PIDFILE + ".tmp", "w") as file:
+        file.write(str(os.getpid()))
+    os.rename(PIDFILE + ".tmp", PIDFILE)
+    time.sleep(600)
+    os._exit(0)
+
+
+escape()
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    message = json.loads(line)
+    if message["type"] != "hello" and MODE == "holds-dies":
+        os._exit(4)
+    sys.stdout.write(json.dumps(reference(message)) + "\n")
+    sys.stdout.flush()

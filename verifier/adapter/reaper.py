@@ -1,0 +1,166 @@
+"""Ending every process of an implementation, wherever it went.
+
+Killing the implementation's process group is not enough: a child that calls
+``setsid()`` leaves the group (and the session), and if it keeps the stdout pipe
+open the verifier never sees end-of-file. On Linux, when an implementation is
+stopped, this module finds
+
+- its descendants (walking parent links in /proc before anything is killed),
+- every process that holds one of its pipes (/proc/PID/fd links to the pipe's
+  inode), wherever it is in the process tree, and
+- the orphans it left behind: the verifier makes itself a child subreaper
+  (``prctl(PR_SET_CHILD_SUBREAPER)``), so that a daemon the implementation
+  double-forked becomes the verifier's child instead of init's, and is found as a
+  child of the verifier that did not exist before the implementation started;
+
+and kills them all, then reaps those that became the verifier's children. Elsewhere,
+the process group is killed (the portable fallback).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterable
+
+PROC = "/proc"
+PR_SET_CHILD_SUBREAPER = 36
+_subreaper: bool | None = None
+
+
+def linux_proc() -> bool:
+    return sys.platform.startswith("linux") and os.path.isdir(f"{PROC}/self/fd")
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants this process's children (Linux 3.4+); once per process."""
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            except (OSError, AttributeError):
+                pass
+    return _subreaper
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir(PROC) if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"{PROC}/{pid}/stat", "rb") as stat:
+            data = stat.read()
+    except OSError:
+        return None
+    # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'
+    fields = data[data.rfind(b")") + 2:].split()
+    return int(fields[1]) if len(fields) > 1 else None
+
+
+def children_of(pid: int) -> set[int]:
+    return {p for p in _pids() if _parent(p) == pid}
+
+
+def descendants(roots: Iterable[int]) -> set[int]:
+    parents = {p: _parent(p) for p in _pids()}
+    found: set[int] = set()
+    frontier = set(roots)
+    while frontier:
+        found |= frontier
+        frontier = {p for p, parent in parents.items() if parent in frontier and p not in found}
+    return found
+
+
+def pipe_holders(inodes: Iterable[int]) -> set[int]:
+    """Processes other than this one with an open file descriptor on one of these pipes."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    me = os.getpid()
+    holders = set()
+    for pid in _pids():
+        if pid == me:
+            continue
+        try:
+            fds = os.listdir(f"{PROC}/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"{PROC}/{pid}/fd/{fd}") in wanted:
+                    holders.add(pid)
+                    break
+            except OSError:
+                continue
+    return holders
+
+
+def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None) -> set[int]:
+    """SIGKILL the process group of ``leader`` and, on Linux, every process of the
+    implementation found as described above (in rounds, so that one forked while the
+    first round was killed is caught too). ``orphans_since``: this process's children
+    before the implementation started, or None if orphans are not looked for.
+    Returns the pids killed (the leader's group aside)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(leader, signal.SIGKILL)
+    if not linux_proc():
+        return set()
+    inodes = tuple(inodes)
+    me = os.getpid()
+    killed: set[int] = set()
+    for _ in range(5):
+        targets = descendants([leader]) | pipe_holders(inodes)
+        if orphans_since is not None:
+            targets |= descendants(children_of(me) - orphans_since)
+        targets -= killed | {me}
+        if not targets:
+            break
+        for pid in targets:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        killed |= targets
+    _reap(killed - {leader})
+    return killed
+
+
+def _reap(pids: set[int]) -> None:
+    """Collect the exit status of those that became this process's children (orphans
+    reparented to it as subreaper), so that they do not linger as zombies."""
+    deadline = time.monotonic() + 2.0
+    waiting = set(pids)
+    while waiting and time.monotonic() < deadline:
+        for pid in list(waiting):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not a child of this process: its own parent reaps it
+                waiting.discard(pid)
+                continue
+            if done:
+                waiting.discard(pid)
+        if waiting:
+            time.sleep(0.01)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"{PROC}/{pid}/stat", "rb") as stat:
+            data = stat.read()
+        return data[data.rfind(b")") + 2:][:1] != b"Z"
+    except OSError:
+        return True  # no /proc: os.kill said it exists
