@@ -253,3 +253,10 @@ def test_benchmark_runs_the_big_phase():
     assert figures["phase"]["areas"] == 500 and figures["phase"]["nations"] == 20
     assert figures["phase"]["ships"] == 80 and figures["conflicts"]["per_second"] > 0
     assert "500 areas" in suite.table(figures)
+
+
+def test_a_block_choice_off_the_ships_path_is_refused(write_case):
+    text = GOOD.replace("options: [A]", "options: [A, B]").replace(
+        "expect:", "  choices:\n    block: {r1: Ocean}\nexpect:")
+    error, path = error_of(write_case, text, SceneError)
+    assert str(error).startswith(f"{path}:30:17: actions.choices.block.r1: ship 'r1' is never in 'Ocean'")

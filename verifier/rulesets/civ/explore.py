@@ -55,6 +55,17 @@ HUB = _map("", {
     "Deep": (OPEN_SEA, False, (5.0, 1.0), ()),
 })
 
+# A chain: two coasts and an island between two channels, open sea alongside: ships
+# meet head on, and a blockader in a channel lies across every way through.
+CHAIN = _map("", {
+    "Westshore": (LAND, True, (1.0, 3.0), ("West Channel", "Outer Sea")),
+    "West Channel": (WATER, False, (3.0, 3.0), ("Isle", "Outer Sea")),
+    "Isle": (LAND, True, (5.0, 3.0), ("East Channel",)),
+    "East Channel": (WATER, False, (7.0, 3.0), ("Eastshore", "Outer Sea")),
+    "Eastshore": (LAND, True, (9.0, 3.0), ("Outer Sea",)),
+    "Outer Sea": (OPEN_SEA, False, (5.0, 1.0), ()),
+})
+
 
 # --- Capability.SEARCH ---------------------------------------------------------------------------
 
@@ -82,7 +93,7 @@ def _walk(draw: Any, game_map: Map, start: str, nation: Nation, steps: int) -> l
 
 @st.composite
 def _scenes(draw: Any) -> tuple[Scene, Actions]:
-    game_map = HUB
+    game_map = draw(st.sampled_from((HUB, CHAIN)))
     options = frozenset(o for o in ("A", "B") if draw(st.booleans()) or o == "A")
     count = draw(st.integers(2, 3))
     nations = tuple(Nation(n, frozenset(draw(st.sets(st.sampled_from(ADVANTAGE_ADVANCES + (ASTRONOMY,
@@ -115,7 +126,7 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
                 moves.append(ShipMove(ship.name, tuple(stops)))
         turns.append(Turn(nation.name, tuple(moves)))
     choices = Choices(conflict=tuple((a, draw(st.booleans())) for a in places),
-                      stop=(("Hub", 1),) if draw(st.integers(0, 5)) == 0 else ())
+                      stop=((draw(st.sampled_from(places)), 1),) if draw(st.integers(0, 5)) == 0 else ())
     return Scene(game_map, options, nations, tuple(ships), tuple(sorted(tokens))), Actions(blockade, tuple(turns),
                                                                                            choices)
 

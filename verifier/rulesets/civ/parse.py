@@ -317,6 +317,11 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
                      for i, s in enumerate(turn.get("lift", [])))
         turns.append(Turn(nation, tuple(moves), lift))
     actions = Actions(blockade, tuple(turns), _choices(doc, path + ("choices",), data.get("choices") or {}, scene))
+    paths = {m.ship: {st.area for st in m.path} for t in actions.turns for m in t.moves}
+    for ship, area in actions.choices.block:
+        if area != "none" and area not in paths.get(ship, ()):
+            raise doc.error(path + ("choices", "block", ship), f"ship {ship!r} is never in {area!r} this phase, so "
+                                                                 "it cannot be blocked there", SceneError)
     _check_moves(doc, path, scene, actions)
     return actions
 
