@@ -343,3 +343,18 @@ def test_the_reference_adapter_answers_armada_over_the_protocol():
     impl = SubprocessImplementation(f"{sys.executable} -m verifier.adapters.reference", timeout=20)
     results = check_implementation(paths, impl, draw=False)
     assert [r.status for r in results] == ["passed"] * 3, [r.problems for r in results]
+
+
+def test_the_incremental_index_gives_what_rebuilding_after_every_maneuver_gives(monkeypatch):
+    from verifier.rulesets.armada import resolver
+    scene_, moves = crowd(60, 30)
+    moves = moves + tuple(Maneuver(m.ship, (0, 0), "port") for m in moves[:10])  # some ships move twice
+    quick = RULESET.resolve(scene_, moves, DEFAULT)
+    assert sum(e.kind == "damage" for e in quick.events) > 10
+
+    def rebuild(board, moved):
+        board.ships[moved.name] = moved
+        board.reindex()
+    monkeypatch.setattr(resolver._Board, "move", rebuild)
+    slow = RULESET.resolve(scene_, moves, DEFAULT)
+    assert (slow.after, slow.events) == (quick.after, quick.events)

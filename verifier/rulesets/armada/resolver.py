@@ -82,6 +82,8 @@ class _Board:
         self.ships[ship.name] = ship
         if self.indexed.get(ship.name) != ship.pose or ship.destroyed:
             self.moved[ship.name] = ship.base
+        else:  # back where the index has it
+            self.moved.pop(ship.name, None)
         if len(self.moved) > 8 + len(self.indexed) ** 0.5:
             self.reindex()
 
