@@ -20,7 +20,6 @@ from types import MappingProxyType
 
 from ...ruleset import Cause, Decision, Event, Frame, Outcome
 from .model import (
-    ADVANTAGE_ADVANCES,
     CAPACITY,
     METALWORKING,
     OPEN_SEA,
@@ -538,5 +537,3 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
     return Outcome(Result(tuple(branches)), tuple(events), {k: causes[k] for k in sorted(causes)}, tuple(frames),
                    MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
 
-
-__all__ = ["ADVANTAGE_ADVANCES", "fight", "resolve", "token_entry", "token_piece"]
