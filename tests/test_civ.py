@@ -260,3 +260,15 @@ def test_a_block_choice_off_the_ships_path_is_refused(write_case):
         "expect:", "  choices:\n    block: {r1: Ocean}\nexpect:")
     error, path = error_of(write_case, text, SceneError)
     assert str(error).startswith(f"{path}:30:17: actions.choices.block.r1: ship 'r1' is never in 'Ocean'")
+
+
+def test_a_named_map_beside_the_case_is_checked_where_it_stands(write_case, tmp_path):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "reef.json").write_text(
+        '{"areas": {\n  "Home": {"kind": "land", "coast": true, "at": [0, 0], "touches": ["Sound"]},\n'
+        '  "Sound": {"kind": "water", "at": [2, 0], "touches": ["Reef"]}\n}}\n', encoding="utf-8")
+    text = GOOD.replace("  map:\n    areas:", "  map: reef\n  unused:\n    areas:")
+    text = text.split("  unused:")[0] + "  options: [A]" + text.split("  options: [A]")[1]
+    error, _ = error_of(write_case, text, SceneError)
+    assert str(error).startswith(f"{tmp_path / 'maps' / 'reef.json'}:3:56: areas.Sound.touches[0]: 'Reef' is not "
+                                 "an area of this scene")

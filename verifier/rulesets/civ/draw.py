@@ -251,9 +251,8 @@ def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.Pla
 
 def _view(scene: Scene, count: int) -> vd.PlaneView:
     s = SUPERSAMPLE
-    xs = [a.at[0] for a in scene.map.areas]
-    ys = [a.at[1] for a in scene.map.areas]
-    return vd.fit([(min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)], target_px=300 if count <= 3 else 250,
+    bounds = [cell.bounds for _, cell in cells(scene.map)]
+    return vd.fit(bounds, target_px=300 if count <= 3 else 250,
                   margin=0, snap=0, scale_range=(30, 60), supersample=s, pad=(2 * s, 2 * s, 2 * s, 2 * s))
 
 
