@@ -227,12 +227,17 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                                              width=s))
     if outcome is not None:
         for move in result.moves:
-            if move.closest:
-                ship = scene.ship(move.ship)
-                for name in move.closest:
-                    a, b = ops.nearest_points(base_at(ship, move.end), result.ship(name).base)
-                    vd.polyline(image, view.pts([(a.x, a.y), (b.x, b.y)]), fill=vd.INK, width=2 * s,
-                                dash=(2 * s, 3 * s))
+            ship = scene.ship(move.ship)
+            for name, reach in move.distances:  # every range measured; the closest one dark
+                a, b = ops.nearest_points(base_at(ship, move.end), result.ship(name).base)
+                ends = view.pts([(a.x, a.y), (b.x, b.y)])
+                dark = name in move.closest
+                vd.polyline(image, ends, fill=vd.INK if dark else vd.MUTED, width=(2 if dark else 1) * s,
+                            dash=(2 * s, 3 * s))
+                placer.block_line(ends, 2 * s)
+                if len(move.distances) > 1:
+                    labels.append((((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2),
+                                   f"{reach:.1f} mm", 0.0))
     for n, (at, _) in enumerate(marks, 1):
         vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=9 * s)
         placer.block_circle(at, 10 * s)
@@ -322,7 +327,7 @@ def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
         entries += [vd.LegendEntry(tool, "tool", "the maneuver tool as inserted; clicks at each joint (R, L)"),
                     vd.LegendEntry(ghost, "ghost", "dashed: where it started; labelled: a placement given up"),
                     vd.LegendEntry(shade, "overlap", "where a placement overlaps a ship, the tool or an obstacle"),
-                    vd.LegendEntry(line, "range", "measured to the closest ship it overlapped")]
+                    vd.LegendEntry(line, "range", "measured to each ship it overlapped; the closest dark")]
     return entries
 
 

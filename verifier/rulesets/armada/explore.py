@@ -78,7 +78,10 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
     yaw = draw(st.sampled_from((0, 1, -1, 2, -2))) if speed == 0 else 0
     side = draw(st.sampled_from(("port", "starboard", None))) if speed else None
     tool = TOOL_MODELS["model-a"]
-    target = placed(mover, tool, inserted(mover, tool, side or "starboard", course), speed) if speed else mover.pose
+    inserted_tool = inserted(mover, tool, side or "starboard", course)
+    target = placed(mover, tool, inserted_tool, speed) if speed else mover.pose
+    # the second ship may stand by a lower speed's placement, so the ship overlaps different ships on its way down
+    lower = placed(mover, tool, inserted_tool, speed - 1) if speed > 1 else target
     ships = [mover]
     mirrored = draw(st.booleans())  # a pair placed as mirror images across the course: ranges tie
     for name in "bc"[: draw(st.integers(0, 2))]:
@@ -89,8 +92,9 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
             other = Ship(name, "blue", b.type, Pose(x, y, 2 * target.heading - b.pose.heading), 0)
         else:
             other_kind = SHIP_TYPES[draw(st.sampled_from(types))]
-            pose = Pose(round(target.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
-                        round(target.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
+            anchor = lower if name == "c" and draw(st.booleans()) else target
+            pose = Pose(round(anchor.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
+                        round(anchor.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
             other = Ship(name, "blue", other_kind, pose, 0)
         if _fits(width, height, other, ships):
             ships.append(other)
