@@ -22,6 +22,7 @@ from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Event, Frame, Outcome
 from .draw import (
     State,
+    _crowded,
     _event_words,
     _fit_view,
     _happened_legend,
@@ -36,7 +37,9 @@ from .draw import (
     _ship_legend,
     _states,
     _Style,
+    _summary_note,
     _tags,
+    _token_table,
     _View,
 )
 from .model import Scene, Ship, Token, Turn
@@ -62,8 +65,10 @@ def _in_phase(frame: Frame) -> bool:
 def _second_step(scene: Scene, turn: Turn, state: State, round_no: int, phase: str) -> bool:
     """Whether any ship claims a second tile in this phase (a turn, or a whirlpool)."""
     if phase == "move":
-        return round_no <= len(turn.rounds) and any(
-            turn.token(round_no - 1, name) in (Token.LEFT, Token.RIGHT) for name in state)
+        if round_no > len(turn.rounds):
+            return False
+        tokens = dict(turn.rounds[round_no - 1])
+        return any(tokens.get(name, Token.NONE) in (Token.LEFT, Token.RIGHT) for name in state)
     whirl_at = scene.board.whirl_at
     return any(tile in whirl_at for tile, _ in state.values())
 
@@ -118,7 +123,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     event_at = [_event_frame(m.event, moments) for m in marks]
     view = _view(scene, turn, states, marks, tile=tile, margin=margin, whole_board=whole_board,
                  max_panel=max_panel, s=s)
-    style = _Style(s, font_size * s)
+    style = _Style(s, font_size * s, _crowded(view, s, len(scene.ships)))
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
     plans = _plan(scene, turn)
@@ -139,7 +144,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
 
     fs = style.font
     legend_img = _ship_legend(scene, turn, colours, tags, s, size=fs, width=None, stacked=False, heading=None,
-                              brief=True) if legend else None
+                              brief=True, crowded=style.crowded) if legend else None
     words_of, steps = [], []
     for i in kept:
         moment, state = states[i]
@@ -188,8 +193,9 @@ def describe_scene(scene: Scene, turn: Turn) -> str:
     listed = ", ".join(terrain[:-1]) + " and " + terrain[-1] if len(terrain) > 1 else "".join(terrain)
     where = f"a {board.width}x{board.height} board" + (f" with {listed}" if terrain else "")
     ships = []
+    table = _token_table(turn)
     for ship in scene.ships:
-        tokens = [turn.token(i, ship.name) for i in range(len(turn.rounds))]
+        tokens = [played.get(ship.name, Token.NONE) for played in table]
         if all(t is Token.NONE for t in tokens):
             plays = "does not move"
         elif len(tokens) == 1:
@@ -214,12 +220,16 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
     inner = max([im.width for _, im in images] + [width * s - 2 * fs])
     present = {m.kind for ms in all_marks for m in ms}
     legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0),
-               _ship_legend(scene, turn, colours, tags, s, size=fs, width=inner, stacked=True)]
+               _ship_legend(scene, turn, colours, tags, s, size=fs, width=inner, stacked=True,
+                            crowded=style.crowded)]
     named = [name for name, outcome in panels if outcome is not None]
     for name, marks in zip(named, all_marks):
         heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
-        legends.append(_happened_legend(marks, heading, s, size=fs, width=inner, stacked=True))
+        legends.append(_happened_legend(marks, heading, s, size=fs, width=inner, stacked=True,
+                                        crowded=style.crowded))
     title, subtitle = _headline(turn, outcomes, title, subtitle)
+    if style.crowded:
+        subtitle = f"{subtitle}. {_summary_note(scene, all_marks)}" if subtitle else _summary_note(scene, all_marks)
     big = round(font_size * 1.15) * s
     image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2)
     return vd.finish(image, s)

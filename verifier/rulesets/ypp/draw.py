@@ -21,7 +21,7 @@ from functools import cached_property
 from PIL import Image, ImageDraw
 
 from ...kit import draw as vd
-from ...kit.draw.layout import capped
+from ...kit.draw.layout import capped, check_budget
 from ...ruleset import Event, Frame, Outcome
 from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
 
@@ -38,6 +38,8 @@ WHIRL_TINT: vd.RGB = (222, 226, 242)
 WHIRL_INK: vd.RGB = (112, 118, 168)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
 _ALL_LISTED = "(verifier show lists them all)"
+_KIND_WORDS = {"collision": "collisions", "bump": "bumps into a ship that was not moving", "push": "pushes",
+               "rock": "stops at a rock", "edge": "stops at the board edge"}
 
 State = Mapping[str, tuple[Tile, Heading]]
 
@@ -310,9 +312,31 @@ def _tags(names: Sequence[str]) -> dict[str, str]:
 class _Style:
     s: int  # supersample factor
     font: int  # base font size (scaled)
+    crowded: bool = False  # a summary drawing: see _crowded
 
     def px(self, value: float) -> int:
         return max(1, round(value * self.s))
+
+
+LEGIBLE_HULL = 20  # pixels (before supersampling): hulls on smaller tiles are drawn this long
+
+
+def _crowded(view: _View, s: int, ships: int) -> bool:
+    """Whether the board is too crowded to draw ship by ship: the tiles are smaller
+    than a legible hull and the hulls, drawn legibly, would cover more than an
+    eighth of the window. The picture is then a summary: hulls the size of their
+    tiles, tracks, unnumbered marks, and counts instead of a row per ship or event."""
+    if view.t >= LEGIBLE_HULL * s:
+        return False
+    window = (view.x1 - view.x0 + 1) * (view.y1 - view.y0 + 1) * view.t ** 2
+    return ships * (LEGIBLE_HULL * s) ** 2 * 8 > window
+
+
+def _summary_note(scene: Scene, marks: Sequence[Sequence[_Mark]]) -> str:
+    events = max((len(m) for m in marks), default=0)
+    happened = f" and {events:,} events" if events else ""
+    return (f"Summary drawing: {len(scene.ships):,} ships{happened} are too many to draw one by one here, so "
+            "planned moves, event numbers and rows per ship or event are left out; verifier show lists them all.")
 
 
 def _visible_terrain(view: _View) -> tuple[list[tuple[Tile, Heading]], list[Tile]]:
@@ -382,7 +406,8 @@ def _paint_board(draw: ImageDraw.ImageDraw, view: _View, style: _Style) -> None:
 
 
 def _hull_size(view: _View, style: _Style, size: SizeClass) -> tuple[float, float]:
-    t = max(view.t, 20 * style.s)  # stay visible on very zoomed-out boards
+    # Stay visible on very zoomed-out boards; a crowded board keeps hulls within their tiles.
+    t = max(view.t, (3 if style.crowded else LEGIBLE_HULL) * style.s)
     length = HULL_LENGTH[size] * t
     return length, length * 0.4 + t * 0.08
 
@@ -449,7 +474,7 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                         tags[ship.name])
         # Planned moves on top, dashed, chained over the rounds as if nothing were in the way.
         rounds = len(turn.rounds)
-        for ship in scene.ships:
+        for ship in () if style.crowded else scene.ships:
             colour = colours[ship.name]
             bow = _hull_size(view, style, ship.size)[0] / 2
             for i, (round_no, tiles) in enumerate(plans[ship.name]):
@@ -465,7 +490,7 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
         states = _states(scene, outcome)
         tracks = _tracks(states)
         by_name = scene.by_name
-        for ship in scene.ships:
+        for ship in () if style.crowded else scene.ships:
             end = outcome.after.by_name[ship.name]
             if end.at != ship.at:
                 _paint_ship(draw, view, style, view.centre(ship.at), ship.heading, ship.size,
@@ -473,8 +498,8 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
         for name, track in tracks.items():
             if len(track) > 1 and name in by_name:
                 pts = vd.offset_polyline([view.centre(p) for p in track], offsets[name])
-                vd.polyline(draw, pts, fill=colours[name], width=line)
-                for p in pts[1:-1]:
+                vd.polyline(draw, pts, fill=colours[name], width=style.px(1) if style.crowded else line)
+                for p in () if style.crowded else pts[1:-1]:
                     r = line * 1.2
                     draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=colours[name])
         sharing: dict[Tile, list[str]] = {}
@@ -531,6 +556,13 @@ _SPREAD = ((0.0, 0.0), (0.28, -0.28), (-0.28, -0.28), (0.28, 0.28), (-0.28, 0.28
 def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark],
                  occupied: set[Tile]) -> None:
     t = view.t
+    if style.crowded:
+        # A summary: small unnumbered marks where things happened, none moved aside.
+        radius = max(2 * style.s, t * 0.35)
+        for m in marks:
+            at = m.at if m.at is not None else _tile_point(m.end or (0, 0))
+            vd.starburst(draw, view.point(at), radius, width=max(1, style.s // 2))
+        return
     used: dict[tuple[int, int], int] = {}
     # Bangs keep their cores apart (their spikes may touch): the kit's placer keeps
     # each where it belongs if that is free, else moves it just clear of the others.
@@ -654,13 +686,18 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
         vd.block_arrow(draw, (x0, cy), (x1, cy), width=(y1 - y0) * 0.42, fill=vd.PAPER, outline=vd.INK,
                        outline_width=s)
 
-    items = [(planned, "planned move (before)")]
-    if after:
-        items += [(track, "actual track (after)"), (ghost, "where a ship started")]
-    if "bang" in marks_present:
-        items.append((bang, "collision or stop, numbered as listed"))
-    if "push" in marks_present:
-        items.append((push, "ship pushed one tile"))
+    if style.crowded:
+        items = [(track, "actual track (after)")] if after else []
+        if marks_present:
+            items.append((bang, "collision, stop or push"))
+    else:
+        items = [(planned, "planned move (before)")]
+        if after:
+            items += [(track, "actual track (after)"), (ghost, "where a ship started")]
+        if "bang" in marks_present:
+            items.append((bang, "collision or stop, numbered as listed"))
+        if "push" in marks_present:
+            items.append((push, "ship pushed one tile"))
     winds, rocks = _visible_terrain(view)
     if rocks:
         items.append((rock, "rock"))
@@ -673,9 +710,19 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
 
 def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: Mapping[str, str] | None, s: int, *,
                  size: int, width: int | None, stacked: bool, heading: str | None = "Ships",
-                 brief: bool = False) -> Image.Image:
+                 brief: bool = False, crowded: bool = False) -> Image.Image:
     """The ships: glyph, name (with the tag drawn on the hull, if ``tags``), type,
-    size class and tokens (only the tokens if ``brief``)."""
+    size class and tokens (only the tokens if ``brief``); on a ``crowded`` board,
+    how many ships of each size class."""
+    if crowded:
+        by_class: dict[SizeClass, int] = {}
+        for sh in scene.ships:
+            by_class[sh.size] = by_class.get(sh.size, 0) + 1
+        summary = [vd.LegendEntry(_ship_glyph(vd.MUTED, size_class, s),
+                                  f"{count:,} {size_class.label} class ship{'s' if count != 1 else ''}")
+                   for size_class, count in sorted(by_class.items())]
+        summary.append(vd.LegendEntry(None, f"{len(scene.ships):,} ships in all {_ALL_LISTED}"))
+        return vd.legend(summary, size=size, padding=0, max_width=width, heading=heading, stacked=stacked)
     rows = []
     table = _token_table(turn)
     for sh in scene.ships:
@@ -688,11 +735,19 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
 
 
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
-                     stacked: bool) -> Image.Image:
+                     stacked: bool, crowded: bool = False) -> Image.Image:
     """What happened: each event's mark, numbered as on the board, with its round,
-    phase and words; or a line saying that nothing did."""
+    phase and words; or a line saying that nothing did. On a ``crowded`` board, how
+    many events of each kind."""
     if not marks:
         entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
+    elif crowded:
+        by_kind: dict[str, int] = {}
+        for m in marks:
+            by_kind[m.event.kind] = by_kind.get(m.event.kind, 0) + 1
+        entries = [vd.LegendEntry(_bang_glyph("", s), f"{count:,} {_KIND_WORDS.get(kind, kind)}")
+                   for kind, count in sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))]
+        entries.append(vd.LegendEntry(None, f"{len(marks):,} events in all {_ALL_LISTED}"))
     else:
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
                                   f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
@@ -754,7 +809,10 @@ def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]
     interest = _interest(scene, plans, all_states, all_marks, list(highlight) + [p for a in arrows for p in a])
     view = _fit_view(scene.board, interest, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel,
                      s=s, panels=row, font_size=font_size, max_width=max_width)
-    style = _Style(s, font_size * s)
+    width, height = view.size
+    check_budget((width * len(panels), height), supersample=s, what=f"a row of {len(panels)} board panel(s)",
+                 advice="draw it with a smaller tile or max_panel")
+    style = _Style(s, font_size * s, _crowded(view, s, len(scene.ships)))
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
     images = []
@@ -801,13 +859,16 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
                                     max_width=width_hint, padding=0))
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
-                                    width=width_hint, stacked=beside))
+                                    width=width_hint, stacked=beside, crowded=style.crowded))
         named = [name for name, outcome in panels if outcome is not None]
         for name, marks in zip(named, all_marks):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
-            legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside))
+            legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside,
+                                            crowded=style.crowded))
 
     title, subtitle = _headline(turn, outcomes, title, subtitle)
+    if style.crowded:
+        subtitle = f"{subtitle}. {_summary_note(scene, all_marks)}" if subtitle else _summary_note(scene, all_marks)
     image = vd.compose(images, legends, beside=beside, title=title, subtitle=subtitle,
                        size=round(font_size * 1.15) * s, gap=gap, margin=font_size * s)
     return vd.finish(image, s)
