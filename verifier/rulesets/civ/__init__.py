@@ -82,11 +82,11 @@ class CivRuleset(ModularRuleset):
     key = "civ"
     title = "Civ: Advanced Civilization ship combat (landings, naval conflict, blockades) on a map of areas"
     drawing = "verifier.rulesets.civ.draw"
-    animation = "verifier.rulesets.civ.draw"  # draw_frames
+    animation = "verifier.rulesets.civ.draw"  # draw_frames, draw_stacked
     explorer = "verifier.rulesets.civ.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
-                              Capability.FRAMES})
+                              Capability.FRAMES, Capability.NARROW})
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA

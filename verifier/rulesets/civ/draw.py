@@ -433,7 +433,11 @@ def _differs(moved: State, start: State) -> bool:
 
 
 def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE, stacked: bool = False,
+                **_: object) -> Image.Image:
+    """The panels side by side (or, ``stacked``, one under another for a narrow screen):
+    before the phase, after the movement, and the end of each branch of each outcome;
+    then the key, the removal strips and what happened."""
     s, fs = supersample, FONT * supersample
     start = State(tuple(ShipState(sh.name, sh.nation, sh.at, sh.aboard, sh.name in actions.blockade)
                         for sh in sorted(scene.ships, key=lambda x: x.name)), tuple(sorted(scene.tokens)))
@@ -479,13 +483,23 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         entries = [vd.LegendEntry(None, f"{i}.", words) for i, words in enumerate(said, 1)]
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing contested")], size=fs, padding=0,
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s, glyph_width=0))
-    beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     readings = {", ".join(f"{k}={v}" for k, v in o.reading.items()) for _, o in panels if o is not None}
     options = "options " + " and ".join(sorted(scene.options)) if scene.options else "base rules only"
     subtitle = options + (f"; reading: {readings.pop()}" if len(readings) == 1 else "")
+    if stacked:
+        width = max([img.width for _, img in images] + [lg.width for lg in legends])
+        return vd.finish(vd.stacked(title or "Civ", subtitle, images, legends, width=width, size=fs,
+                                    title_size=round(FONT * 1.15) * s), s)
+    beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     image = vd.compose(images, legends, beside=beside, title=title or "Civ", subtitle=subtitle,
                        size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
     return vd.finish(image, s)
+
+
+def draw_stacked(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                 title: str | None = None, **options: Any) -> Image.Image:
+    """Capability.NARROW: the panels of ``draw_panels`` one under another, for phones."""
+    return draw_panels(scene, actions, panels, title=title, stacked=True, **options)
 
 
 def draw_case(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
