@@ -6,10 +6,10 @@ answers every case as the reference resolver does, except:
   reference answer to the case in $STRAY_NEXT (no id). That case itself is always
   answered "errored": only the stray line, reused, could make it pass.
 - ``extra-noid-late``: the same, but the stray line comes 0.3 s after the answer.
-- ``twice``: every answer is printed twice (with its id).
+- ``twice``: every answer is printed twice (with its id), in one write.
 - ``ahead``: after the first case's answer (with its id), the reference answer to the
-  case in $STRAY_NEXT, with that case's id, before it was asked; asked, that case is
-  answered "errored".
+  case in $STRAY_NEXT, with that case's id, before it was asked (in the same write);
+  asked, that case is answered "errored".
 - ``ahead-late``: the same, the stray line 0.3 s after the first answer.
 - ``other-id``: every answer carries the id "some-other-case".
 - ``late``: the first case is answered after $STRAY_SLEEP seconds (default 2); later
@@ -30,8 +30,8 @@ from verifier.case import load_case
 MODE = sys.argv[1] if len(sys.argv) > 1 else ""
 
 
-def say(answer: dict) -> None:
-    sys.stdout.write(json.dumps(answer) + "\n")
+def say(*answers: dict) -> None:
+    sys.stdout.write("".join(json.dumps(answer) + "\n" for answer in answers))
     sys.stdout.flush()
 
 
@@ -63,10 +63,13 @@ def main() -> None:
             answer["id"] = "some-other-case"
         if MODE == "late" and asked == 1:
             time.sleep(float(os.environ.get("STRAY_SLEEP", "2")))
-        say(answer)
         if MODE == "twice":
+            say(answer, answer)
+        elif MODE == "ahead" and asked == 1:
+            say(answer, next_answer(with_id=True))
+        else:
             say(answer)
-        if asked == 1 and MODE in ("extra-noid", "extra-noid-late", "ahead", "ahead-late"):
+        if asked == 1 and MODE in ("extra-noid", "extra-noid-late", "ahead-late"):
             if MODE.endswith("-late"):
                 time.sleep(0.3)
             say(next_answer(with_id=MODE.startswith("ahead")))

@@ -10,6 +10,7 @@ from .limits import clip_message
 from .protocol import Answer
 
 DEFAULT_TIMEOUT = 10.0
+START_ALLOWANCE = 10.0  # the hello answer may take max(timeout, this): start-up can be slow
 
 
 class Implementation:

@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ImplementationError
-from .implementation import DEFAULT_TIMEOUT, Implementation
+from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
 from .limits import ReadLimits, excerpt, oversized_value, text_too_deep
 from .protocol import Answer, check_hello_reply, hello_message, read_answer
 
@@ -125,7 +125,7 @@ class InProcessImplementation(Implementation):
         self.info = {}
         self.started = False
 
-    def _call(self, message: dict[str, Any]) -> tuple[str, Any]:
+    def _call(self, message: dict[str, Any], timeout: float | None = None) -> tuple[str, Any]:
         """("ok", decoded answer) | ("timeout", None) | ("raised", text) | ("exit", text) | ("not-json", text)
         | ("too-big", text)"""
         box: dict[str, Any] = {}
@@ -145,7 +145,7 @@ class InProcessImplementation(Implementation):
         except BaseException:
             EXIT_GUARD.leave()
             raise
-        worker.join(self.timeout)
+        worker.join(self.timeout if timeout is None else timeout)
         if worker.is_alive():
             return "timeout", None
         if "error" in box:
@@ -188,9 +188,10 @@ class InProcessImplementation(Implementation):
     def start(self) -> str | None:
         if self.started:
             return None
-        state, value = self._call(hello_message(self.hello_rulesets))
+        allowance = max(self.timeout, START_ALLOWANCE)
+        state, value = self._call(hello_message(self.hello_rulesets), allowance)
         if state == "timeout":
-            return f"no answer to hello within {self.timeout:g} s"
+            return f"no answer to hello within {allowance:g} s"
         if state == "raised":
             return f"hello raised {value}"
         if state == "exit":

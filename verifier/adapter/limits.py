@@ -59,7 +59,7 @@ def _size(env: Mapping[str, str], name: str, default: int, suffixes: bool = True
     text = env.get(name, "").strip()
     if not text:
         return default
-    match = re.fullmatch(r"([0-9]{1,12})([kKmMgG]?)", text) if suffixes else re.fullmatch(r"[0-9]{1,6}()", text)
+    match = re.fullmatch(r"([0-9]{1,12})([kKmMgG]?)" if suffixes else r"([0-9]{1,6})()", text)
     if not match:
         form = "a number of bytes, such as 8388608 or 8M" if suffixes else "a whole number, such as 64"
         raise ImplementationError(f"${name} is {_clip(text, 40)!r}; write {form}")

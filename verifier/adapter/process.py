@@ -31,12 +31,11 @@ from dataclasses import replace
 from typing import IO, Any, Literal
 
 from ..errors import ImplementationError
-from .implementation import DEFAULT_TIMEOUT, Implementation
+from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
 from .limits import STDERR_TAIL, ReadLimits, excerpt, text_too_deep
 from .protocol import Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
 from .reaper import become_subreaper, children_of, kill_all, linux_proc
 
-START_ALLOWANCE = 10.0  # the hello answer may take max(timeout, this): start-up can be slow
 SETTLE = 1.0  # after an answer without an id: how long to watch for more output before stopping it
 CHUNK = 65536
 

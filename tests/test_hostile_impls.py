@@ -1,0 +1,323 @@
+"""Hostile implementations (tests/impls/): answers that are not the answer to the case
+asked, floods of output, children that escape the process group and hold the pipes,
+and in-process implementations that try to end the verifier. Each gets an exact error
+on its case, in bounded time and memory, and leaves no process behind."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import CASES, ROOT
+
+from verifier.adapter import InProcessImplementation, SubprocessImplementation, check_implementation
+from verifier.adapter.inprocess import EXIT_GUARD, ImplementationExit
+from verifier.adapter.limits import ReadLimits, text_too_deep
+from verifier.adapter.reaper import alive, linux_proc
+from verifier.errors import ImplementationError
+
+IMPLS = Path(__file__).parent / "impls"
+PYTHON = sys.executable
+A = CASES / "ypp" / "move-1a-forward.yaml"
+B = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
+C = CASES / "ypp" / "move-2a-turn.yaml"
+A_ID, B_ID, C_ID = "ypp-move-1a-forward", "ypp-move-1b-equal-class-bump", "ypp-move-2a-turn"
+STRAY_TAIL = "; every case gets exactly one answer line, and a stray one is never taken as an answer; the " \
+             "implementation will be restarted"
+linux_only = pytest.mark.skipif(not linux_proc(), reason="finding escaped processes needs Linux /proc")
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def outcomes(results):
+    return {r.id: (r.status, r.problems[0].message if r.problems else r.reason) for r in results}
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    seconds: float
+    peak_mb: float | None  # the verifier's own peak resident memory
+
+
+def verifier(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> Run:
+    """'verifier ARGS' in a subprocess, which reports its own peak memory (RUSAGE_SELF) after the run."""
+    program = ("import resource, sys\nfrom verifier.cli import main\ncode = main(sys.argv[1:])\nsys.stdout.flush()\n"
+               "print('PEAK-RSS-KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(code)")
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(IMPLS), os.environ.get("PYTHONPATH", "")]),
+               **(env or {})}
+    argv = [str(a.relative_to(ROOT)) if isinstance(a, Path) and a.is_relative_to(ROOT) else str(a) for a in args]
+    start = time.monotonic()
+    done = subprocess.run([PYTHON, "-c", program, *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env=environ)
+    seconds = time.monotonic() - start
+    lines = done.stdout.splitlines()
+    peak = next((int(line.split()[1]) / 1024 for line in lines if line.startswith("PEAK-RSS-KB")), None)
+    out = "\n".join(line for line in lines if not line.startswith("PEAK-RSS-KB"))
+    return Run(done.returncode, out, done.stderr, seconds, peak)
+
+
+def gone(pid: int, within: float = 3.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# --- every answer is matched to its case ------------------------------------------------
+
+def stray(monkeypatch, mode: str, *paths: Path, timeout: float = 5.0) -> dict:
+    monkeypatch.setenv("STRAY_NEXT", str(B))
+    monkeypatch.setenv("STRAY_SLEEP", "1.5")
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'stray_answers.py'} {mode}", timeout=timeout)
+    return outcomes(check_implementation(paths or (A, B, C), impl, draw=False))
+
+
+REAL_B = ("errored", "the implementation reports an error: the real answer to this case")
+
+
+@pytest.mark.parametrize("mode", ["extra-noid", "extra-noid-late"])
+def test_an_extra_line_without_an_id_is_an_error_on_its_case_and_never_the_next_answer(monkeypatch, mode):
+    got = stray(monkeypatch, mode)
+    # The toy prints, after its first answer (no id), the answer that would make B pass; B itself is answered
+    # "errored". Reused as B's answer, that line made B pass before.
+    extra = ("errored", "after its answer (which has no id, so its input was then closed), the implementation "
+                        "printed another answer without an id: '{\"type\": \"outcome\", \"outcome\": {\"ships\": "
+                        "{\"Haughty Sawfish\": {\"at\": [2, 4], \"heading\": \"N\"}, \"Self-Centered Blowfish\": "
+                        "{\"at\": [2, 2], \"heading\": \"N\"}}, \"events\"...'" + STRAY_TAIL)
+    assert got == {A_ID: extra, B_ID: REAL_B, C_ID: extra}  # C is a fresh process's first case too
+
+
+def test_a_second_answer_to_a_case_is_an_error_on_that_case(monkeypatch):
+    got = stray(monkeypatch, "twice")
+    assert got[A_ID][0] == got[C_ID][0] == "errored"
+    assert got[A_ID][1].startswith("right after its answer, the implementation printed a second answer to this case: "
+                                   "'{\"type\": \"outcome\", \"id\": \"ypp-move-1a-forward\"")
+    assert got[A_ID][1].endswith(STRAY_TAIL)
+    assert got[B_ID] == REAL_B
+
+
+def test_an_answer_to_a_case_not_asked_yet_is_never_used(monkeypatch):
+    got = stray(monkeypatch, "ahead")
+    assert got[A_ID][0] == "errored"
+    assert got[A_ID][1].startswith("right after its answer, the implementation printed an answer for case "
+                                   "'ypp-move-1b-equal-class-bump', which was not asked: '{\"type\": \"outcome\", "
+                                   "\"id\": \"ypp-move-1b-equal-class-bump\"")
+    assert got[B_ID] == REAL_B  # asked of the restarted process, which answers it for itself
+    assert got[C_ID] == ("passed", "")
+
+
+def test_a_late_duplicate_answer_is_reported_on_the_case_it_arrives_in(monkeypatch):
+    # The line for B arrives 0.3 s after A's answer, when B has been sent: it carries B's id and is taken as
+    # B's answer (nothing tells it from one). The real answer to B then arrives while C is resolved.
+    got = stray(monkeypatch, "ahead-late")
+    assert got[A_ID] == got[B_ID] == ("passed", "")
+    assert got[C_ID][0] == "errored"
+    assert got[C_ID][1].startswith("while this case was resolved, the implementation printed another answer to case "
+                                   "'ypp-move-1b-equal-class-bump', which was asked earlier: '{\"type\": \"errored\"")
+
+
+def test_an_answer_with_another_cases_id_is_an_error(monkeypatch):
+    got = stray(monkeypatch, "other-id")
+    message = "the answer is for case 'some-other-case', not '{}'; the implementation is out of step"
+    assert got == {A_ID: ("errored", message.format(A_ID)), B_ID: REAL_B, C_ID: ("errored", message.format(C_ID))}
+
+
+def test_an_answer_after_the_timeout_never_reaches_the_next_case(monkeypatch):
+    got = stray(monkeypatch, "late", timeout=0.5)
+    assert got == {A_ID: ("errored", "no answer within 0.5 s (--impl-timeout); the implementation was stopped and "
+                                     "will be restarted"),
+                   B_ID: REAL_B, C_ID: ("passed", "")}
+
+
+# --- everything read is bounded ---------------------------------------------------------
+
+def test_an_endless_line_keeps_the_verifier_small():
+    run = verifier("check", "--no-table", "--no-draw", "--impl", f"{PYTHON} {IMPLS / 'flood.py'} endless", A, B,
+                   timeout=120)
+    assert run.code == 1, run.err
+    assert run.out.count("the answer line is longer than 8 MiB, the limit on one answer; the line was not read "
+                         "(raise the limit with VERIFIER_IMPL_MAX_LINE=BYTES, such as VERIFIER_IMPL_MAX_LINE=64M): "
+                         "'{\"type\": \"outcome\", \"id\": \"ypp-move-1") == 2
+    assert run.out.splitlines()[-1] == "0 passed, 0 failed, 2 errored"
+    assert run.peak_mb is not None and run.peak_mb < 300, f"peak {run.peak_mb} MB"
+    assert max(len(line) for line in run.out.splitlines()) < 600  # quoted as an excerpt
+
+
+def test_a_100_mb_line_is_quoted_as_an_excerpt_and_the_limit_can_be_raised(tmp_path):
+    impl = f"{PYTHON} {IMPLS / 'flood.py'} big"
+    run = verifier("check", "--no-table", "--no-draw", "--impl", impl, A, env={"VERIFIER_IMPL_MAX_LINE": "2M"})
+    assert "the answer line is longer than 2 MiB, the limit on one answer" in run.out
+    assert "'{\"type\": \"errored\", \"message\": \"yyyy" in run.out
+    assert len(run.out) < 1500 and run.peak_mb < 300
+    run = verifier("check", "--no-table", "--no-draw", "--impl", impl, A, env={"VERIFIER_IMPL_MAX_LINE": "200M"})
+    # raised above the line: it is read, and the implementation's own message is shortened in the report
+    assert run.out.splitlines()[-2].startswith(f"  {A.relative_to(ROOT)}:1: the implementation reports an error: yyy")
+    assert run.out.splitlines()[-2].endswith("... (99999000 more characters)")
+    run = verifier("check", "--no-draw", "--impl", impl, A, env={"VERIFIER_IMPL_MAX_LINE": "lots"})
+    assert run.code == 2 and "$VERIFIER_IMPL_MAX_LINE is 'lots'; write a number of bytes, such as 8388608 or 8M" \
+        in run.err
+
+
+def test_deep_json_is_an_error_on_its_case_not_a_traceback():
+    run = verifier("check", "--no-table", "--no-draw", "--impl", f"{PYTHON} {IMPLS / 'flood.py'} deep", A, B)
+    assert run.code == 1 and "Traceback" not in run.err
+    assert run.out.count("the answer nests arrays and objects more than 64 deep, the limit on one answer (raise it "
+                         "with VERIFIER_IMPL_MAX_DEPTH=N): '{\"type\": \"outcome\", \"outcome\": [[[[") == 2
+    limits = ReadLimits(max_depth=8)
+    assert text_too_deep('{"a": [[[[[[[[1]]]]]]]]}', 8) and not text_too_deep('{"a": "[[[[[[[[[[[[[[[[["}', 8)
+    impl = SubprocessImplementation(f"{PYTHON} -m verifier.adapters.reference", timeout=10, limits=limits)
+    assert outcomes(check_implementation([A], impl, draw=False))[A_ID] == ("passed", "")  # an outcome is shallow
+
+
+def test_stderr_floods_and_long_messages_are_kept_short():
+    run = verifier("check", "--no-table", "--no-draw", "--impl", f"{PYTHON} {IMPLS / 'flood.py'} stderr", A)
+    assert run.code == 0 and run.out.splitlines()[-1] == "1 passed, 0 failed" and run.peak_mb < 300
+    run = verifier("check", "--no-table", "--no-draw", "--impl", f"{PYTHON} {IMPLS / 'flood.py'} long-message", A)
+    assert run.code == 1
+    assert "the implementation reports an error: \x1b[2J" in run.out  # (escaping it is the terminal report's job)
+    assert "www... (999017 more characters)" in run.out
+    assert len(run.out) < 2000
+
+
+def test_limits_are_parameters_and_named_in_errors():
+    with pytest.raises(ImplementationError, match="the answer line limit must be at least 1024 bytes, not 10"):
+        ReadLimits(max_line=10)
+    assert ReadLimits.from_env({"VERIFIER_IMPL_MAX_LINE": "64k", "VERIFIER_IMPL_MAX_DEPTH": "9"}) == \
+        ReadLimits(65536, 9)
+    with pytest.raises(ImplementationError, match=r"\$VERIFIER_IMPL_MAX_DEPTH is '1e9'; write a whole number"):
+        ReadLimits.from_env({"VERIFIER_IMPL_MAX_DEPTH": "1e9"})
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'flood.py'} big", timeout=10,
+                                    limits=ReadLimits(max_line=4096))
+    status, message = outcomes(check_implementation([B], impl, draw=False))[B_ID]
+    assert (status, message[:89]) == ("errored", "the answer line is longer than 4096 bytes, the limit on one answer; "
+                                                 "the line was not read")
+
+
+# --- no process outlives the run, no pipe hangs it --------------------------------------
+
+@linux_only
+@pytest.mark.parametrize("mode", ["holds", "holds-dies", "daemon"])
+def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(tmp_path, mode):
+    pidfile = tmp_path / "child.pid"
+    run = verifier("check", "--no-table", "--no-draw", "--impl-timeout", "5", "--impl",
+                   f"{PYTHON} {IMPLS / 'setsid_child.py'} {mode} {pidfile}", A, B, timeout=60)
+    assert run.seconds < 20, run.seconds
+    child = int(pidfile.read_text())
+    assert gone(child), f"pid {child} ({mode}) outlived the run"
+    if mode == "holds-dies":
+        assert run.out.count("the implementation exited with code 4 while resolving this case; it will be "
+                             "restarted") == 2
+        assert run.out.splitlines()[-1] == "0 passed, 0 failed, 2 errored"
+    else:
+        assert run.code == 0 and run.out.splitlines()[-1] == "2 passed, 0 failed"
+
+
+@linux_only
+def test_stopping_never_blocks_on_a_held_pipe(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'setsid_child.py'} holds-dies {pidfile}", timeout=5)
+    start = time.monotonic()
+    got = outcomes(check_implementation([A], impl, draw=False))
+    assert time.monotonic() - start < 10
+    assert got[A_ID] == ("errored", "the implementation exited with code 4 while resolving this case; it will be "
+                                    "restarted")
+    assert gone(int(pidfile.read_text()))
+
+
+# --- an in-process implementation cannot end the run --------------------------------------
+
+def line_of(text: str) -> int:
+    """The line of tests/impls/ending_python.py that holds ``text``."""
+    rows = (IMPLS / "ending_python.py").read_text().splitlines()
+    return next(i for i, row in enumerate(rows, 1) if text in row)
+
+
+ENDING = {
+    "os_exit": f"called os._exit(0) at ending_python.py:{line_of('lambda m: os._exit(0)')}",
+    "posix_exit": f"called os._exit(0) at ending_python.py:{line_of('posix._exit(0)')}",
+    "sys_exit": f"raised SystemExit(0) at ending_python.py:{line_of('lambda m: sys.exit(0)')}",
+    "interrupt": f"raised KeyboardInterrupt() at ending_python.py:{line_of('raise KeyboardInterrupt')}",
+    "exec_true": f"called os.execv('/bin/true', ['true']) at ending_python.py:{line_of('os.execv(')}",
+}
+
+
+@pytest.mark.parametrize("function", sorted(ENDING))
+def test_an_in_process_implementation_that_ends_the_interpreter_errs_on_its_case(monkeypatch, function):
+    monkeypatch.syspath_prepend(str(IMPLS))
+    impl = InProcessImplementation(f"python:ending_python:{function}", timeout=5)
+    got = outcomes(check_implementation([A, C], impl, draw=False))
+    message = f"the implementation tried to end the verifier: it {ENDING[function]}; an in-process implementation " \
+              "must return an answer"
+    assert got == {A_ID: ("errored", message), C_ID: ("errored", message)}
+
+
+def test_os_exit_in_process_does_not_make_the_run_green():
+    run = verifier("check", "--no-table", "--no-draw", "--impl", "python:ending_python:os_exit", A)
+    assert run.code == 1, (run.out, run.err)
+    assert run.out.splitlines()[-1] == "0 passed, 0 failed, 1 errored"
+    run = verifier("check", "--no-table", "--no-draw", "--impl", "python:exit_at_import:handle", A)
+    assert run.code == 2
+    assert "--impl 'python:exit_at_import:handle': importing 'exit_at_import' tried to end the verifier " \
+           "(os._exit(0))" in run.err
+
+
+def test_an_exit_after_the_timeout_is_caught_too():
+    # Each call times out after 0.4 s and is left running; the first one calls os._exit(0) at 0.6 s, while
+    # the run is still going.
+    run = verifier("check", "--no-table", "--no-draw", "--impl-timeout", "0.4", "--impl",
+                   "python:ending_python:late_exit", A, B, C, env={"LATE_EXIT_AFTER": "0.6"})
+    assert run.code == 1 and run.out.splitlines()[-1] == "0 passed, 0 failed, 3 errored"
+    assert run.out.count("no answer within 0.4 s (--impl-timeout); an in-process implementation cannot be "
+                         "stopped, so it was left running") == 3
+
+
+@pytest.mark.parametrize(("function", "message"), [
+    ("deep", "the answer nests arrays and objects more than 64 deep, the limit on one answer (raise it with "
+             "VERIFIER_IMPL_MAX_DEPTH=N)"),
+    ("cyclic", "the answer nests arrays and objects more than 64 deep, the limit on one answer (raise it with "
+               "VERIFIER_IMPL_MAX_DEPTH=N)"),
+    ("hostile_str", "the implementation raised _Hostile: <str() raised RuntimeError> at ending_python.py:"
+                    f"{line_of('raise _Hostile()')}"),
+])
+def test_in_process_answers_that_cannot_be_taken(monkeypatch, function, message):
+    monkeypatch.syspath_prepend(str(IMPLS))
+    impl = InProcessImplementation(f"python:ending_python:{function}", timeout=5)
+    assert outcomes(check_implementation([A], impl, draw=False)) == {A_ID: ("errored", message)}
+
+
+def test_the_exit_guard_is_lifted_when_no_call_is_in_flight():
+    if EXIT_GUARD.users:
+        pytest.skip("a call left running by another test holds the guard")
+    original = os._exit
+    EXIT_GUARD.enter()
+    try:
+        assert os._exit is not original and os._exit.__wrapped__ is original
+        caught = []
+
+        def worker():
+            try:
+                os._exit(3)
+            except ImplementationExit as exc:
+                caught.append(exc.call)
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+        assert caught == ["os._exit(3)"]
+    finally:
+        EXIT_GUARD.leave()
+    assert os._exit is original
