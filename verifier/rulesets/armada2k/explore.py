@@ -280,6 +280,8 @@ EXHAUSTIVE_SPACES = {
     "blocker": "a medium ship at [0, 0] heading north asks which way its next step may go, with a small enemy "
                "ship at every half-inch point from [-2, 0] to [2, 3.5], heading every 45 degrees, where it fits; "
                "a round sea 20 inches across",
+    "corner": "a small ship at [0, 0] heading north asks for its fan, with a small enemy ship at every whole-inch "
+              "point from [-1, 0] to [1, 2], heading every 90 degrees, where it fits (a quick space for tests)",
     "shot": "a large ship at [0, 0] heading north fires its starboard cannon at a small ship at every quarter-inch "
             "point from [0.25, -0.5] to [2.5, 2.5], heading every 90 degrees, where it fits",
 }
@@ -292,6 +294,10 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
     if name == "blocker":
         actor = Ship("a", "blue", "medium", (0.0, 0.0), 0.0)
         places = [((x / 2, y / 2), h * 45.0) for x in range(-4, 5) for y in range(0, 8) for h in range(8)]
+        size, action = "small", Action("fan", "a")
+    elif name == "corner":
+        actor = Ship("a", "blue", "small", (0.0, 0.0), 0.0)
+        places = [((float(x), float(y)), h * 90.0) for x in range(-1, 2) for y in range(0, 3) for h in range(4)]
         size, action = "small", Action("fan", "a")
     else:
         actor = Ship("a", "blue", "large", (0.0, 0.0), 0.0)

@@ -40,7 +40,7 @@ class StepCheck:
             return False
         if set(self.overlapping) - passable:
             return False
-        return not (reading["contact"] == "touch" and set(self.touching) - passable)
+        return not (set(self.touching) - passable and reading["contact"] == "touch")
 
 
 def _bearing(dx: float, dy: float) -> float:
@@ -217,7 +217,8 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
         run = []
     intervals = tuple(Interval(round((ship.heading + lo) % 360.0, 9), round((ship.heading + lo) % 360.0, 9)
                                + (hi - lo), lc, hc) for lo, hi, lc, hc in spans)
-    touches = tuple(check for allowed, check in points if check.touching or check.edge is Contact.TOUCHING)
+    touches = tuple(check for allowed, check in points
+                    if check.touching or check.edge is Contact.TOUCHING or check.old is Contact.TOUCHING)
     return intervals, touches
 
 

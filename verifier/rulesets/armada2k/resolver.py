@@ -8,11 +8,12 @@ leaves an event that says why.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome
@@ -21,6 +22,7 @@ from .geometry import World, check_step, fan, firing_area, in_area, sight_line
 from .model import (
     PIPS,
     SIZES,
+    TEMPLATES,
     Action,
     Actions,
     Interval,
@@ -310,12 +312,13 @@ def _fan(run: _Run, action: Action) -> None:
         run.follow(ship.name, "contact")
         if run.reading["contact"] == "touch":
             run.cause(ship.name, "fiddly.1")
-        named = sorted({n for t in touches for n in t.touching})
+        named = sorted({n for t in touches for n in t.touching} - marks)
         run.decisions.append(Decision("contact", (), (), (ship.name, *named), near=("move.5", "fiddly.1"),
                                       detail=f"at {len(touches)} heading(s) the step of {ship.name} would touch "
                                              "something without overlapping"))
-    if marks & {n for t in touches for n in t.touching}:
-        run.follow(ship.name, "flag-contact")
+    reach = TEMPLATES[(ship.size, run.footprint)].reach
+    if marks & set(run.world().index.near(Point(bow(ship, run.footprint)), tolerance=reach + 1e-3)):
+        run.follow(ship.name, "flag-contact")  # a mark within a step's reach: the reading decides whether it blocks
     run.fans[ship.name] = intervals
     if not intervals:
         run.events.append(Event("stuck", (ship.name,), clause="move.note"))
@@ -375,7 +378,30 @@ def _setup(run: _Run) -> None:
                                         detail=f"the fleet costs {cost} points, the total is {variants.total}"))
 
 
+# Outcomes already worked out, by scene and actions, with the options of the reading points they consulted.
+# A point the resolver did not consult cannot change the outcome (Outcome.consulted), so an outcome found
+# under one reading is the outcome under every reading that agrees on its consulted points. The explorer
+# and the rule pages resolve each scene under many readings; this saves all but the distinct ones.
+_MEMO: OrderedDict[tuple[Scene, Actions], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
+_MEMO_SIZE = 256
+
+
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    key = (scene, actions)
+    known = _MEMO.get(key)
+    if known is not None:
+        _MEMO.move_to_end(key)
+        for pins, outcome in known:
+            if all(reading.get(point) == option for point, option in pins):
+                return replace(outcome, reading=MappingProxyType(dict(reading)))
+    outcome = _resolve(scene, actions, reading)
+    _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return outcome
+
+
+def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
     run = _Run(scene, reading, ships, scene.players.index(scene.turn))
     if scene.variants.obstructed:
