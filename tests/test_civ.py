@@ -272,3 +272,19 @@ def test_a_named_map_beside_the_case_is_checked_where_it_stands(write_case, tmp_
     error, _ = error_of(write_case, text, SceneError)
     assert str(error).startswith(f"{tmp_path / 'maps' / 'reef.json'}:3:56: areas.Sound.touches[0]: 'Reef' is not "
                                  "an area of this scene")
+
+
+def test_too_many_open_decisions_are_refused_not_run(write_case):
+    areas = ["Northbay", "Pinecape", "Westmark", "Narrows", "Eastreach", "Southbay", "Farshore"]
+    nations = ["Assyria", "Babylon", "Crete", "Egypt"]
+    ships = []
+    for i, area in enumerate(areas):  # two nations in every area: seven conflicts nobody decided
+        for k in range(2):
+            n = (2 * i + k) % 4
+            ships.append(f"    s{2 * i + k}: {{nation: {nations[n]}, at: {area}}}")
+    text = (GOOD.split("before:")[0] + "before:\n  map: strait\n  options: [A]\n  nations:\n"
+            + "".join(f"    {n}: {{}}\n" for n in nations) + "  ships:\n" + "\n".join(ships)
+            + "\nactions: {}\nexpect:\n  events: []\n")
+    error, path = error_of(write_case, text, SceneError)
+    assert str(error).startswith(f"{path}:") and "more than 64 branches (conflict Eastreach, conflict " in str(error)
+    assert "state some in actions.choices" in str(error) and "\n" not in str(error)

@@ -323,7 +323,22 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
             raise doc.error(path + ("choices", "block", ship), f"ship {ship!r} is never in {area!r} this phase, so "
                                                                  "it cannot be blocked there", SceneError)
     _check_moves(doc, path, scene, actions)
+    _check_branches(doc, path, scene, actions)
     return actions
+
+
+def _check_branches(doc: Located, path: tuple, scene: Scene, actions: Actions) -> None:
+    """Every decision the case leaves open is taken both ways; refuse a case that leaves too many."""
+    from .clauses import READING_POINTS
+    from .resolver import MAX_BRANCHES, TooManyBranches, resolve
+    defaults = {p.name: p.default for p in READING_POINTS}
+    try:
+        resolve(scene, actions, defaults, max_branches=MAX_BRANCHES)
+    except TooManyBranches as error:
+        named = ", ".join(f"{kind} {key}" for kind, key in error.open_keys[:6])
+        raise doc.error(path, f"the case leaves so many decisions open that the outcome would have more than "
+                              f"{MAX_BRANCHES} branches ({named}, ...); state some in actions.choices",
+                        SceneError) from None
 
 
 def _choices(doc: Located, path: tuple, data: dict, scene: Scene) -> Choices:

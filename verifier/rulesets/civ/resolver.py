@@ -33,6 +33,16 @@ from .model import (
     label_text,
 )
 
+MAX_BRANCHES = 64  # open decisions a case may leave: each doubles the runs
+
+
+class TooManyBranches(Exception):
+    """The case leaves so many decisions open that taking each both ways is not practical."""
+
+    def __init__(self, open_keys: list[tuple[str, str]]):
+        super().__init__(open_keys)
+        self.open_keys = open_keys
+
 
 class _Open(Exception):
     """A decision the case left open: run again with each answer."""
@@ -501,7 +511,7 @@ def _dedup(items: list) -> tuple:
     return tuple(out)
 
 
-def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
     start = State(tuple(ShipState(s.name, s.nation, s.at, s.aboard) for s in sorted(scene.ships, key=lambda s: s.name)),
                   tuple(sorted((a, n, c) for a, n, c in scene.tokens)))
     pending: list[dict] = [{}]
@@ -513,6 +523,8 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
             moved, after = run.go()
         except _Open as open_:
             pending += [{**assumed, open_.key: "no"}, {**assumed, open_.key: "yes"}]  # "yes" runs first
+            if max_branches is not None and len(pending) + len(runs) > max_branches:
+                raise TooManyBranches(sorted({k for p in pending for k in p})) from None
             continue
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
