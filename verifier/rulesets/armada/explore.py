@@ -110,7 +110,14 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
         ox, oy = round(target.x) + draw(st.integers(-10, 10)) * 5.0, round(target.y) + draw(st.integers(-10, 10)) * 5.0
         r = draw(st.integers(3, 8)) * 5.0
         obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r))))
-    maneuvers = (Maneuver("a", course, side, yaw),)
+    maneuvers: Maneuvers = (Maneuver("a", course, side, yaw),)
+    if len(ships) > 1 and draw(st.booleans()):  # then another ship moves too, after a: into where a ended, or not
+        other = ships[1]
+        other_speed = draw(st.integers(1, other.type.max_speed))
+        ships[1] = replace(other, speed=other_speed)
+        maneuvers = (Maneuver("a", course, side or ("starboard" if speed else None), yaw),
+                     Maneuver(other.name, _legal_course(other.type, other_speed, draw),
+                              draw(st.sampled_from(("port", "starboard")))))
     return Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles)), maneuvers
 
 
