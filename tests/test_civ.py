@@ -288,3 +288,17 @@ def test_too_many_open_decisions_are_refused_not_run(write_case):
     error, path = error_of(write_case, text, SceneError)
     assert str(error).startswith(f"{path}:") and "more than 64 branches (conflict Eastreach, conflict " in str(error)
     assert "state some in actions.choices" in str(error) and "\n" not in str(error)
+
+
+def test_the_report_shows_where_the_advantage_readings_disagree():
+    section = RULESET.report_sections([])[0]
+    pairs = {tuple(p["readings"]): p for p in section.data["pairs"]}
+    assert set(pairs) == {("strength", "phantom"), ("strength", "order"), ("phantom", "order")}
+    assert section.data["conflicts"] == 576
+    for pair in pairs.values():
+        assert pair["removals_differ"] >= pair["survivors_differ"] > 0
+    # One Metalworking ship against three: as strength (1+1 < 3) it goes first and alone;
+    # as order its point ranks it above Babylon, which loses a ship first.
+    example = pairs[("strength", "order")]["example"]
+    assert example["sides"] == "Assyria 1 ship (Metalworking), Babylon 3 ships"
+    assert example["strength"] == [["a1"]] and example["order"] == [["b1"], ["a1"]]

@@ -5,11 +5,11 @@ rules, on a map of areas: no grid, only areas and which touch which."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome
+from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
@@ -86,7 +86,7 @@ class CivRuleset(ModularRuleset):
     explorer = "verifier.rulesets.civ.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
-                              Capability.FRAMES, Capability.NARROW})
+                              Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA
@@ -231,6 +231,10 @@ class CivRuleset(ModularRuleset):
 
     def page_notes(self) -> str:
         return PAGE_NOTES
+
+    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
+        from .explore import report_sections
+        return list(report_sections(cases, out))
 
     def benchmarks(self) -> tuple[BenchSuite, ...]:
         from .bench import SUITES

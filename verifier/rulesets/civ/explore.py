@@ -310,3 +310,64 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
     else:
         raise KeyError(name)
     return len(scenes), iter(scenes)
+
+
+# --- Capability.REPORT_SECTIONS: where the readings of '+1 advantage' disagree ------------------------
+
+
+def _survivors(outcome: Outcome) -> tuple:
+    state = outcome.after.branches[0].state
+    return tuple((n, sum(1 for x in state.ships if x.nation == n and not x.sunk))
+                 for n in sorted({s.nation for s in state.ships}))
+
+
+def advantage_matrix() -> dict[str, Any]:
+    """Over the two-sides space: for each pair of advantage readings, in how many conflicts
+    the removals differ, in how many the survivors differ, and the smallest such conflict."""
+    from .clauses import READING_POINTS
+    from .resolver import resolve
+    options = next(p for p in READING_POINTS if p.name == "advantage").options
+    defaults = {p.name: p.default for p in READING_POINTS}
+    _, scenes = exhaustive_space("two-sides")
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    total = 0
+    for scene, actions in scenes:
+        total += 1
+        results = {o: resolve(scene, actions, {**defaults, "advantage": o}) for o in options}
+        for a, b in itertools.combinations(options, 2):
+            row = rows.setdefault((a, b), {"removals": 0, "survivors": 0, "example": None})
+            ra, rb = results[a].after.branches[0].state, results[b].after.branches[0].state
+            if ra.removals != rb.removals:
+                row["removals"] += 1
+            if _survivors(results[a]) != _survivors(results[b]):
+                row["survivors"] += 1
+                if row["example"] is None:
+                    row["example"] = (scene, ra, rb)
+    out: dict[str, Any] = {"conflicts": total, "pairs": []}
+    for (a, b), row in rows.items():
+        example = None
+        if row["example"] is not None:
+            scene, ra, rb = row["example"]
+            counts = {n.name: sum(1 for s in scene.ships if s.nation == n.name) for n in scene.nations}
+            sides = ", ".join(f"{n.name} {counts[n.name]} ship{'s' if counts[n.name] != 1 else ''}"
+                              + (f" ({', '.join(sorted(n.advances))})" if n.advances else "") for n in scene.nations)
+            example = {"sides": sides, a: [list(st) for st in ra.removals[0][1]] if ra.removals else [],
+                       b: [list(st) for st in rb.removals[0][1]] if rb.removals else []}
+        out["pairs"].append({"readings": [a, b], "removals_differ": row["removals"],
+                             "survivors_differ": row["survivors"], "example": example})
+    return out
+
+
+def report_sections(cases: Any, out: Any = None) -> list:
+    from ...ruleset import ReportSection
+    data = advantage_matrix()
+    lines = [f"Over the {data['conflicts']} two-nation conflicts of the `two-sides` space (1 to 3 ships a side, "
+             "every set of Metalworking, Mathematics and Engineering), each pair of readings of '+1 advantage':",
+             "", "| readings | removals differ | survivors differ | smallest conflict where the survivors differ |",
+             "|---|---|---|---|"]
+    for pair in data["pairs"]:
+        a, b = pair["readings"]
+        ex = pair["example"]
+        words = (f"{ex['sides']}: {a} removes {ex[a]}, {b} removes {ex[b]}" if ex else "none")
+        lines.append(f"| {a} vs {b} | {pair['removals_differ']} | {pair['survivors_differ']} | {words} |")
+    return [ReportSection("Where the readings of '+1 advantage' disagree", "\n".join(lines), data)]
