@@ -21,6 +21,7 @@ from PIL import Image
 from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Event, Frame, Outcome
 from .draw import (
+    _KIND_WORDS,
     State,
     _crowded,
     _event_words,
@@ -55,6 +56,18 @@ _HINT = {
     ("wind", 2): "whirlpools carry their ships on to the opposite corner and turn them",
     ("wind", 0): "wind and whirlpools carry the ships on them",
 }
+
+
+_MAX_LISTED = 8  # events a frame's words list one by one; more are counted by kind
+
+
+def _counted(marks: Sequence[_Mark]) -> str:
+    """How many events of each kind, most first: "300 collisions, 12 pushes"."""
+    by_kind: dict[str, int] = {}
+    for m in marks:
+        by_kind[m.event.kind] = by_kind.get(m.event.kind, 0) + 1
+    ranked = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{count:,} {_KIND_WORDS.get(kind, kind)}" for kind, count in ranked)
 
 
 def _in_phase(frame: Frame) -> bool:
@@ -137,6 +150,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
         first = next((k for k, f in enumerate(moments) if (f.round, f.phase) == (moment.round, moment.phase)), index)
         return _second_step(scene, turn, states[max(first - 1, 0)][1], moment.round, moment.phase)
 
+    recorded = [replace(f, state=tuple(sorted((nm, p, h) for nm, (p, h) in st.items()))) for f, st in states]
     kept = [0]
     for i in range(1, len(states)):
         if states[i][1] != states[kept[-1]][1] or i in event_at:
@@ -153,14 +167,15 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
             panel = _panel(scene, turn, None, view, style, colours, tags, plans, None, (), ())
         else:
             after = Scene(scene.board, tuple(Ship(sh.name, sh.type, *state[sh.name]) for sh in scene.ships))
-            upto = tuple(replace(f, state=tuple(sorted((nm, p, h) for nm, (p, h) in st.items())))
-                         for f, st in states[:i + 1])
+            upto = tuple(recorded[:i + 1])
             partial = replace(outcome, after=after, frames=upto,
                               events=tuple(m.event for m, at in zip(marks, event_at) if at <= i))
             shown = [m for m, at in zip(marks, event_at) if at <= i]
             panel = _panel(scene, turn, partial, view, style, colours, tags, plans, shown, (), ())
         now = [m for m, at in zip(marks, event_at) if at == i]
-        if now:
+        if now and (style.crowded or len(now) > _MAX_LISTED):
+            detail = _counted(now)
+        elif now:
             detail = "; ".join(f"{m.number}: {_event_words(m.event, m)}" for m in now)
         elif _in_phase(moment):
             detail = _HINT.get((moment.phase, 1 if moment.step == 1 else (2 if turners_in(i) else 0)), "")
