@@ -313,9 +313,11 @@ def _fan(run: _Run, action: Action) -> None:
         if run.reading["contact"] == "touch":
             run.cause(ship.name, "fiddly.1")
         named = sorted({n for t in touches for n in t.touching} - marks)
+        what = named + (["the edge"] if any(t.edge is Contact.TOUCHING for t in touches) else []) + (
+            ["the old piece"] if any(t.old is Contact.TOUCHING for t in touches) else [])
         run.decisions.append(Decision("contact", (), (), (ship.name, *named), near=("move.5", "fiddly.1"),
                                       detail=f"at {len(touches)} heading(s) the step of {ship.name} would touch "
-                                             "something without overlapping"))
+                                             f"{', '.join(what)} without overlapping"))
     reach = TEMPLATES[(ship.size, run.footprint)].reach
     if marks & set(run.world().index.near(Point(bow(ship, run.footprint)), tolerance=reach + 1e-3)):
         run.follow(ship.name, "flag-contact")  # a mark within a step's reach: the reading decides whether it blocks
