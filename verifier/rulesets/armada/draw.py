@@ -260,25 +260,21 @@ def _ship_before(result: Result, scene: Scene, name: str, index: int) -> Ship:
 
 
 def _marks(scene: Scene, outcome: Outcome, view: vd.PlaneView) -> list[tuple[vd.Point, str]]:
-    """A numbered mark for each damage card, destroyed ship, obstacle and squadron."""
+    """A numbered star for each damage card and each destroyed ship, on the ship; several on one
+    ship stand side by side. (What happened without a place on the ship is in ``_notes``.)"""
     from . import event_text
     result: Result = outcome.after
     where = {s.name: s.pose for s in result.ships}
-    found: list[tuple[vd.Point | None, str]] = []
-    for e in outcome.events:
-        if e.kind in ("damage", "destroyed"):
-            pose = where[e.pieces[0]]
-            found.append((view.px((pose.x, pose.y)), event_text(e.kind, e.pieces)))
-        elif e.kind in ("obstacle", "squadron", "switch", "tool-both", "yaw-back", "open-side"):
-            found.append((None, event_text(e.kind, e.pieces)))
     out = []
-    seen: dict[vd.Point, int] = {}
-    for at, words in found:
-        if at is None:
+    seen: dict[str, int] = {}
+    for e in outcome.events:
+        if e.kind not in ("damage", "destroyed"):
             continue
-        k = seen.get(at, 0)
-        seen[at] = k + 1
-        out.append(((at[0] + 22 * view.supersample * k, at[1]), words))
+        pose = where[e.pieces[0]]
+        x, y = view.px((pose.x, pose.y))
+        k = seen.get(e.pieces[0], 0)
+        seen[e.pieces[0]] = k + 1
+        out.append(((x + 22 * view.supersample * k, y), event_text(e.kind, e.pieces)))
     return out
 
 

@@ -3,7 +3,6 @@ one-line located errors for scenes and courses that cannot exist."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -335,10 +334,6 @@ def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
             dial[name] = speed
         maneuvers.append(Maneuver(name, course, side, yaw, additional, navigate))
     return tuple(maneuvers)
-
-
-def _near_int(value: float) -> bool:
-    return math.isclose(value, round(value))
 
 
 def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) -> Expectation:
