@@ -216,6 +216,15 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
             placer.draw(draw, placed, stroke_fill=vd.PAPER, leader_width=s)
 
 
+def _stop_short(points: list[vd.Point], by: float) -> list[vd.Point]:
+    """The path with its head pulled back ``by`` pixels, so a ship drawn at the end does not hide it."""
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    if length <= 2 * by:
+        return points
+    return points[:-1] + [(x1 - (x1 - x0) * by / length, y1 - (y1 - y0) * by / length)]
+
+
 def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.PlaneView, placer: vd.LabelPlacer,
                 colours: dict[str, vd.RGB]) -> list[tuple[vd.Point, str, vd.RGB]]:
     """The paths as arrows; returns the words to write along them (+n board, -n drop),
@@ -233,7 +242,7 @@ def _draw_paths(image: Image.Image, scene: Scene, actions: Actions, view: vd.Pla
                 continue
             points = [view.px(_ship_anchor(areas[stops[0]]))] + [view.px(areas[a].at) for a in stops[1:-1]]
             points.append(view.px(_ship_anchor(areas[stops[-1]])))
-            points = vd.offset_polyline(points, (n % 3 - 1) * 4 * s)
+            points = _stop_short(vd.offset_polyline(points, (n % 3 - 1) * 4 * s), 15 * s)
             vd.arrow(draw, points, fill=colours[turn.nation], width=2 * s, dash=(DASH[0] * s, DASH[1] * s))
             placer.block_line(points, 2 * s)
             n += 1
