@@ -302,3 +302,12 @@ def test_the_report_shows_where_the_advantage_readings_disagree():
     example = pairs[("strength", "order")]["example"]
     assert example["sides"] == "Assyria 1 ship (Metalworking), Babylon 3 ships"
     assert example["strength"] == [["a1"]] and example["order"] == [["b1"], ["a1"]]
+
+
+def test_the_landings_space_covers_every_option_set():
+    count, scenes = RULESET.exhaustive_space("landings")
+    listed = list(scenes)
+    assert count == len(listed) == 96
+    assert {before.options for before, _ in listed} == {frozenset(), frozenset("A"), frozenset("B"), frozenset("AB")}
+    branching = [b for b, a in listed if len(RULESET.resolve(b, a, RULESET.default_reading).after.branches) == 2]
+    assert branching and all("A" in b.options for b in branching)  # only naval battles let Babylon refuse

@@ -287,7 +287,27 @@ EXHAUSTIVE_SPACES = {
                  "Metalworking, Mathematics and Engineering for each (576 conflicts)",
     "three-sides": "one water area where three nations' ships meet and fight: 1 or 2 ships each, each nation "
                    "with no advance, Metalworking, or Mathematics and Engineering (216 conflicts)",
+    "landings": "Crete lands two tokens on a coast where 0 to 2 of its own and 0 to 2 Babylonian ships lie (the "
+                "first Babylonian one blockading or not), under every set of options, with and without a ship "
+                "conflict; Babylon's decision on the landing left open (96 scenes)",
 }
+
+LANDING_MAP = _map("", {
+    "Home": (LAND, True, (0.0, 0.0), ("Sound",)),
+    "Sound": (WATER, False, (2.0, 0.0), ("Shore",)),
+    "Shore": (LAND, True, (4.0, 0.0), ()),
+})
+
+
+def _landing(own: int, enemy: int, options: frozenset[str], blockading: bool, conflict: bool
+             ) -> tuple[Scene, Actions]:
+    ships = [Ship("r1", "Crete", "Home")] + [Ship(f"r{k + 2}", "Crete", "Shore") for k in range(max(0, own - 1))]
+    ships += [Ship(f"b{k + 1}", "Babylon", "Shore") for k in range(enemy)]
+    path = (Stop("Home", board=2), Stop("Sound"), Stop("Shore", drop=2)) + (() if own else (Stop("Sound"),))
+    block = (("r1", "none"),) if blockading else ()
+    choices = Choices(conflict=(("Shore", conflict),), block=block)
+    return (Scene(LANDING_MAP, options, (Nation("Crete"), Nation("Babylon")), tuple(ships), (("Home", "Crete", 2),)),
+            Actions(("b1",) if blockading else (), (Turn("Crete", (ShipMove("r1", path),)),), choices))
 
 
 def _conflict(counts: tuple[int, ...], advances: tuple[frozenset, ...]) -> tuple[Scene, Actions]:
@@ -307,6 +327,13 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
                                             frozenset({"Mathematics", "Engineering"}))
         scenes = [_conflict(counts, adv) for counts in itertools.product((1, 2), repeat=3)
                   for adv in itertools.product(sets, repeat=3)]
+    elif name == "landings":
+        option_sets: tuple[frozenset[str], ...] = (frozenset(), frozenset({"A"}), frozenset({"B"}),
+                                                   frozenset({"A", "B"}))
+        scenes = [_landing(own, enemy, options, blockading, conflict)
+                  for own in range(3) for enemy in range(3) for options in option_sets
+                  for blockading in ((False, True) if "B" in options and enemy else (False,))
+                  for conflict in (False, True)]
     else:
         raise KeyError(name)
     return len(scenes), iter(scenes)
