@@ -109,7 +109,9 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
     if draw(st.booleans()):
         ox, oy = round(target.x) + draw(st.integers(-10, 10)) * 5.0, round(target.y) + draw(st.integers(-10, 10)) * 5.0
         r = draw(st.integers(3, 8)) * 5.0
-        obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r))))
+        kind = draw(st.sampled_from(("asteroids", "station")))
+        obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r)),
+                                  kind))
     maneuvers: Maneuvers = (Maneuver("a", course, side, yaw),)
     if len(ships) > 1 and draw(st.booleans()):  # then another ship moves too, after a: into where a ended, or not
         other = ships[1]
@@ -142,7 +144,7 @@ def transforms(scene: Scene, maneuvers: Maneuvers) -> list[Transform]:
     mirrored = replace(
         scene, ships=tuple(s.at(_mirror_pose(s.pose, w)) for s in scene.ships),
         squadrons=tuple(Squadron(q.name, q.owner, (w - q.at[0], q.at[1]), q.radius) for q in scene.squadrons),
-        obstacles=tuple(Obstacle(o.name, tuple((w - x, y) for x, y in o.points)) for o in scene.obstacles))
+        obstacles=tuple(Obstacle(o.name, tuple((w - x, y) for x, y in o.points), o.kind) for o in scene.obstacles))
     flip = {"port": "starboard", "starboard": "port", None: None}
     moves = tuple(Maneuver(m.ship, tuple(-c for c in m.course), flip[m.side], -m.yaw, m.additional, m.navigate)
                   for m in maneuvers)
@@ -204,7 +206,8 @@ def case_data(scene: Scene, maneuvers: Maneuvers) -> tuple[dict, dict]:
         before["squadrons"] = {q.name: {"owner": q.owner, "at": [_n(v) for v in q.at], "radius": _n(q.radius)}
                                for q in scene.squadrons}
     if scene.obstacles:
-        before["obstacles"] = {o.name: [[_n(x), _n(y)] for x, y in o.points] for o in scene.obstacles}
+        before["obstacles"] = {o.name: {**({"kind": o.kind} if o.kind != "obstacle" else {}),
+                                        "corners": [[_n(x), _n(y)] for x, y in o.points]} for o in scene.obstacles}
     actions = []
     for m in maneuvers:
         item: dict[str, Any] = {"ship": m.ship, "course": list(m.course)}

@@ -26,6 +26,7 @@ PLAY_AREA = 914.4  # 3 feet, the default play area's side
 CLICK_DEGREES = 22.5
 MAX_CLICKS = 2  # a joint shows "-", "I" or "II"
 SIDES = ("port", "starboard")
+OBSTACLE_KINDS = ("obstacle", "asteroids", "debris", "station")
 SIDE_SIGN = {"port": -1, "starboard": 1}
 
 # Base sizes, width across by length along the heading (facts.md, armada / Ships and the maneuver tool).
@@ -121,6 +122,7 @@ class Squadron:
 class Obstacle:
     name: str
     points: tuple[XY, ...]
+    kind: str = "obstacle"  # "station" for a station, whose effect waits until the maneuver is over
 
     @property
     def shape(self) -> Polygon:

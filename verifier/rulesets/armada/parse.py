@@ -14,6 +14,7 @@ from ...source import Located
 from .model import (
     BASE_SIZES,
     MAX_CLICKS,
+    OBSTACLE_KINDS,
     PLAY_AREA,
     SHIP_TYPES,
     SIDES,
@@ -79,7 +80,10 @@ BEFORE_SCHEMA = {
                            "radius": {"type": "number", "exclusiveMinimum": 0,
                                       "description": "the round base's radius in mm"}}}},
         "obstacles": {"type": "object", "additionalProperties": {
-            "type": "array", "items": _XY, "minItems": 3, "description": "the obstacle's corners, in order"}},
+            "type": "object", "additionalProperties": False, "required": ["corners"],
+            "properties": {"kind": {"enum": list(OBSTACLE_KINDS), "description": "what it is (default: obstacle)"},
+                           "corners": {"type": "array", "items": _XY, "minItems": 3,
+                                       "description": "the obstacle's corners, in order around it"}}}},
     },
 }
 
@@ -257,9 +261,10 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                                 SceneError)
         squadrons.append(squadron)
     obstacles = []
-    for name, points in (data.get("obstacles") or {}).items():
+    for name, spec in (data.get("obstacles") or {}).items():
         where = path + ("obstacles", name)
-        obstacle = Obstacle(str(name), tuple((float(p[0]), float(p[1])) for p in points))
+        obstacle = Obstacle(str(name), tuple((float(p[0]), float(p[1])) for p in spec["corners"]),
+                            spec.get("kind", "obstacle"))
         if not obstacle.shape.is_valid or obstacle.shape.area <= 0:
             raise doc.error(where, f"obstacle {name}'s corners do not make a simple polygon; list them in order "
                                    f"around it", SceneError)

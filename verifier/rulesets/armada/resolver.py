@@ -62,6 +62,7 @@ class _Board:
     obstacles: ShapeIndex = field(init=False)
     squadron: dict[str, Squadron] = field(init=False)
     obstacle: dict[str, BaseGeometry] = field(init=False)
+    obstacle_kind: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.reindex()
@@ -70,6 +71,7 @@ class _Board:
         self.obstacles = ShapeIndex({o.name: o.shape for o in self.scene.obstacles})
         self.squadron = {q.name: q for q in self.scene.squadrons}
         self.obstacle = {o.name: o.shape for o in self.scene.obstacles}
+        self.obstacle_kind = {o.name: o.kind for o in self.scene.obstacles}
 
     def reindex(self) -> None:
         self.index = ShapeIndex({n: s.base for n, s in sorted(self.ships.items()) if not s.destroyed})
@@ -181,7 +183,8 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
     for name in obstacles:
         log.event("obstacle", (ship.name, name), "obstacle.final", step, "its base ends on the obstacle")
         log.cause(ship.name, "obstacle.final", step)
-        log.cause(ship.name, "faq.station", step)
+        if board.obstacle_kind[name] == "station":
+            log.cause(ship.name, "faq.station", step)
     squadrons = board.squadrons_under(base)
     for name in squadrons:
         log.event("squadron", (ship.name, name), "overlap.reduce", step,
