@@ -11,6 +11,14 @@
     memory of the 10,000-ship turn (measured with tracemalloc in a separate run,
     since tracing slows everything down). The 100,000-ship turn runs once, and
     only if the 10,000-ship time projects to at most 30 s for it.
+``ypp.draw``
+    the time of the standard before/after picture of one four-round turn with 250,
+    1,000, 2,000 and (unless ``--quick``) 10,000 ships, and of a 1000x1000 board with
+    a long rock list; the growth ratios between sizes, with the function calls
+    made as a machine-independent measure of work; the picture's size, and the
+    peak memory of the process that drew it. Each size runs in a fresh process
+    (Pillow's pixels are not seen by tracemalloc, so memory is the peak resident
+    size, shown next to that of a process that only built and resolved the scene).
 ``ypp.explore``
     the exhaustive two-ship space, and how soon the Hypothesis search finds each
     class of finding that the exhaustive run finds (with ``--quick``: only a short
@@ -20,7 +28,11 @@
 from __future__ import annotations
 
 import gc
+import json
 import random
+import resource
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Mapping
@@ -328,6 +340,134 @@ def turns_table(big: Mapping[str, Any]) -> str:
     return format_rows(rows)
 
 
+# --- ypp.draw: drawing big turns ------------------------------------------------------
+
+DRAW_SIZES = (250, 1_000, 2_000, 10_000)
+QUICK_DRAW_SIZES = (250, 1_000)
+DRAW_ROCKS = 100_000
+DRAW_TIMEOUT = 600.0  # seconds one size may take in its own process before it is given up
+
+
+def rock_scene(rocks: int, board_size: int = BOARD_SIZE, seed: int = 1) -> tuple[Scene, Turn]:
+    """Two sloops in opposite corners of a board strewn with ``rocks`` rocks, each going
+    forward once: the picture must show the whole board and every rock on it."""
+    rng = random.Random(seed)
+    ships = (Ship("Alpha", "sloop", (1, 1), Heading.E),
+             Ship("Bravo", "sloop", (board_size - 2, board_size - 2), Heading.W))
+    taken = {ship.at for ship in ships}
+    rock: set[tuple[int, int]] = set()
+    while len(rock) < rocks:
+        tile = (rng.randrange(board_size), rng.randrange(board_size))
+        if tile not in taken:
+            rock.add(tile)
+    turn = Turn(((("Alpha", Token.FORWARD), ("Bravo", Token.FORWARD)),))
+    return Scene(Board(board_size, board_size, frozenset(rock)), ships), turn
+
+
+def draw_once(kind: str, n: int, repeats: int, draw: bool = True, calls: bool = False) -> dict[str, Any]:
+    """Build and resolve one scene (``kind`` "ships": ``big_scene(n)``; "rocks":
+    ``rock_scene(n)``), then draw it ``repeats`` times; this process's figures."""
+    if kind == "ships":
+        big = big_scene(n)
+        scene, turn = big.scene, big.turn
+    else:
+        scene, turn = rock_scene(n)
+    outcome = resolve_turn(scene, turn, RULESET.default_reading, record=True)
+    result: dict[str, Any] = {"kind": kind, "n": n, "ships": len(scene.ships), "rocks": len(scene.board.rocks),
+                              "events": len(outcome.events)}
+    if draw:
+        sizes: list[tuple[int, int]] = []
+
+        def run() -> None:
+            sizes[:] = [RULESET.draw(scene, turn, outcome).size]
+
+        timing = measure_once_each(run, repeats)
+        result.update(seconds=timing.best, seconds_median=timing.median, repeats=timing.repeats,
+                      width=sizes[0][0], height=sizes[0][1])
+        if calls:
+            result["function_calls"] = count_calls(run)
+    result["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return result
+
+
+def _in_child(kind: str, n: int, repeats: int, draw: bool, calls: bool, timeout: float) -> dict[str, Any]:
+    """:func:`draw_once` in a fresh Python process, so that its peak memory is its own."""
+    code = (f"import json; from verifier.rulesets.ypp.bench import draw_once; "
+            f"print(json.dumps(draw_once({kind!r}, {n}, {repeats}, {draw}, {calls})))")
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return {"kind": kind, "n": n, "gave_up_after_seconds": timeout}
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"kind": kind, "n": n, "error": last}
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def bench_draw(sizes: tuple[int, ...], repeats: int, rocks: int | None = DRAW_ROCKS,
+               timeout: float = DRAW_TIMEOUT, calls_up_to: int = 2_000) -> dict[str, Any]:
+    """Draw each size (and the rock board) in its own process; function calls are
+    counted (in the same process, an extra run) up to ``calls_up_to`` ships."""
+    rows: list[dict[str, Any]] = []
+    for n in sorted(sizes):
+        reps = 1 if n > 2_000 else repeats
+        progress(f"  drawing a four-round turn with {n:,} ships ({reps}x, own process) ...")
+        row = _in_child("ships", n, reps, True, n <= calls_up_to, timeout)
+        if "seconds" in row:
+            row["resolve_only_peak_rss_bytes"] = _in_child("ships", n, 1, False, False, timeout).get(
+                "peak_rss_bytes")
+        rows.append(row)
+    timed = [r for r in rows if "seconds" in r]
+    ratios = {}
+    for a, b in zip(timed, timed[1:]):
+        ratios[f"{b['n']}/{a['n']}"] = {
+            "ships": b["n"] / a["n"], "time": b["seconds"] / a["seconds"],
+            **({"function_calls": b["function_calls"] / a["function_calls"]}
+               if "function_calls" in a and "function_calls" in b else {})}
+    result: dict[str, Any] = {"board": [BOARD_SIZE, BOARD_SIZE], "rounds": ROUNDS, "pictures": rows,
+                              "ratios": ratios}
+    if rocks:
+        progress(f"  drawing a {BOARD_SIZE}x{BOARD_SIZE} board with {rocks:,} rocks (own process) ...")
+        result["rocks"] = _in_child("rocks", rocks, repeats, True, False, timeout)
+    return result
+
+
+def run_draw(settings: BenchSettings, sizes: tuple[int, ...] | None = None) -> dict[str, Any]:
+    progress("drawing big turns ...")
+    sizes = tuple(sizes or (QUICK_DRAW_SIZES if settings.quick else DRAW_SIZES))
+    return bench_draw(sizes, repeats_for(settings), rocks=DRAW_ROCKS // 10 if settings.quick else DRAW_ROCKS)
+
+
+def _picture_row(label: str, row: Mapping[str, Any]) -> Row:
+    if "gave_up_after_seconds" in row:
+        return (label, "gave up", f"not done within {row['gave_up_after_seconds']:.0f} s")
+    if "error" in row:
+        return (label, "error", str(row["error"]))
+    timing = (f"median {secs(row['seconds_median'])}" if row["repeats"] > 1 else "1 run")
+    memory = f"peak memory {megabytes(row['peak_rss_bytes'])}"
+    if row.get("resolve_only_peak_rss_bytes"):
+        memory += f" (building and resolving alone: {megabytes(row['resolve_only_peak_rss_bytes'])})"
+    return (label, secs(row["seconds"]), f"{timing}; {row['width']:,} x {row['height']:,} px; "
+                                         f"{row['events']:,} events; {memory}")
+
+
+def draw_table(figures: Mapping[str, Any]) -> str:
+    rows: list[Row] = []
+    for row in figures["pictures"]:
+        rows.append(_picture_row(f"draw: {row['n']:,} ships, {figures['rounds']} rounds", row))
+    for name, ratio in figures["ratios"].items():
+        b, a = name.split("/")
+        work = f"; function calls grow {ratio['function_calls']:.2f}x" if "function_calls" in ratio else ""
+        rows.append((f"draw: t({int(b):,})/t({int(a):,})", f"{ratio['time']:.2f}",
+                     f"{ratio['ships']:.0f}x the ships (linear growth gives about {ratio['ships']:.0f}){work}"))
+    if "rocks" in figures:
+        rock = figures["rocks"]
+        board = figures["board"]
+        rows.append(_picture_row(f"draw: {rock['n']:,} rocks on {board[0]}x{board[1]}", rock))
+    return format_rows(rows)
+
+
 # --- ypp.explore: the explorer ----------------------------------------------------------
 
 
@@ -395,6 +535,9 @@ SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("turns", "one four-round turn with 1,000, 10,000 and (unless --quick) 100,000 ships on a "
                         "1000x1000 board: time, growth against function calls and plainly linear work, "
                         "peak memory", run_turns, turns_table),
+    BenchSuite("draw", "the before/after picture of a four-round turn with 250, 1,000, 2,000 and (unless --quick) "
+                       "10,000 ships, and of a board with a long rock list: time, growth, picture size, peak "
+                       "memory (each size in its own process)", run_draw, draw_table),
     BenchSuite("explore", "the exhaustive two-ship space, and how soon the Hypothesis search finds each of its "
                           "classes (--quick: a short search only)", run_explore, explore_table),
 )
