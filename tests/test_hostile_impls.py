@@ -238,6 +238,21 @@ def test_stopping_never_blocks_on_a_held_pipe(tmp_path):
     assert gone(int(pidfile.read_text()))
 
 
+@linux_only
+def test_other_children_of_the_verifier_are_left_alone(tmp_path):
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'setsid_child.py'} daemon {tmp_path / 'child.pid'}",
+                                    timeout=5)
+    assert impl.start() is None
+    bystander = subprocess.Popen(["sleep", "30"])  # started by other code while the implementation runs
+    try:
+        impl.close()
+        assert gone(int((tmp_path / "child.pid").read_text()))
+        assert bystander.poll() is None and alive(bystander.pid)
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
 # --- an in-process implementation cannot end the run --------------------------------------
 
 def line_of(text: str) -> int:
@@ -321,3 +336,30 @@ def test_the_exit_guard_is_lifted_when_no_call_is_in_flight():
     finally:
         EXIT_GUARD.leave()
     assert os._exit is original
+
+
+# --- the same under pytest ------------------------------------------------------------------
+
+def pytest_cases(*args: object, timeout: float = 120) -> tuple[subprocess.CompletedProcess[str], float]:
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(IMPLS), os.environ.get("PYTHONPATH", "")])}
+    start = time.monotonic()
+    done = subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--verifier-no-draw",
+                           *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=environ)
+    return done, time.monotonic() - start
+
+
+@linux_only
+def test_under_pytest_an_escaped_child_neither_hangs_the_session_nor_outlives_it(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    done, seconds = pytest_cases(A.relative_to(ROOT), C.relative_to(ROOT), "--verifier-impl",
+                                 f"{PYTHON} {IMPLS / 'setsid_child.py'} holds {pidfile}", timeout=60)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("2 passed"), done.stdout[-2000:]
+    assert seconds < 30
+    assert gone(int(pidfile.read_text()))
+
+
+def test_under_pytest_os_exit_in_process_fails_the_case():
+    done, _ = pytest_cases(A.relative_to(ROOT), "--verifier-impl", "python:ending_python:os_exit")
+    assert done.returncode == 1, done.stdout[-2000:]
+    assert done.stdout.splitlines()[-1].startswith("1 failed")
+    assert "the implementation tried to end the verifier: it called os._exit(0) at ending_python.py:" in done.stdout

@@ -26,6 +26,9 @@ MODE, PIDFILE = sys.argv[1], sys.argv[2]
 
 def escape() -> None:
     if os.fork():
+        deadline = time.monotonic() + 10
+        while not os.path.exists(PIDFILE) and time.monotonic() < deadline:  # the pid is known before hello
+            time.sleep(0.01)
         return
     os.setsid()
     if MODE == "daemon":

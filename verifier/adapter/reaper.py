@@ -11,10 +11,18 @@ stopped, this module finds
 - the orphans it left behind: the verifier makes itself a child subreaper
   (``prctl(PR_SET_CHILD_SUBREAPER)``), so that a daemon the implementation
   double-forked becomes the verifier's child instead of init's, and is found as a
-  child of the verifier that did not exist before the implementation started;
+  child of the verifier that did not exist before the implementation started and
+  is not in the verifier's own session (an implementation runs in a session of its
+  own; the children other code in the verifier starts inherit the verifier's). A
+  child that other code started in a new session of its own while the
+  implementation ran cannot be told from an orphan, and would be killed too;
 
 and kills them all, then reaps those that became the verifier's children. Elsewhere,
 the process group is killed (the portable fallback).
+
+Being a subreaper is a property of the whole verifier process: orphans of other
+code's children come to it too (they are left alone, and their zombies stay until
+the verifier exits).
 """
 
 from __future__ import annotations
@@ -57,15 +65,24 @@ def _pids() -> list[int]:
         return []
 
 
-def _parent(pid: int) -> int | None:
+def _stat(pid: int) -> list[bytes]:
+    """The fields of /proc/PID/stat after the command name: state, ppid, pgrp, session, ..."""
     try:
         with open(f"{PROC}/{pid}/stat", "rb") as stat:
             data = stat.read()
     except OSError:
-        return None
-    # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'
-    fields = data[data.rfind(b")") + 2:].split()
+        return []
+    return data[data.rfind(b")") + 2:].split()  # the name may hold spaces and parentheses
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat(pid)
     return int(fields[1]) if len(fields) > 1 else None
+
+
+def _session(pid: int) -> int | None:
+    fields = _stat(pid)
+    return int(fields[3]) if len(fields) > 3 else None
 
 
 def children_of(pid: int) -> set[int]:
@@ -120,7 +137,10 @@ def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None)
     for _ in range(5):
         targets = descendants([leader]) | pipe_holders(inodes)
         if orphans_since is not None:
-            targets |= descendants(children_of(me) - orphans_since)
+            # An implementation runs in a session of its own, and nothing it starts can join this process's
+            # session: a new child in this session was started by other code here, and is left alone.
+            mine = _session(me)
+            targets |= descendants({p for p in children_of(me) - orphans_since if _session(p) != mine})
         targets -= killed | {me}
         if not targets:
             break
@@ -158,9 +178,5 @@ def alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    try:
-        with open(f"{PROC}/{pid}/stat", "rb") as stat:
-            data = stat.read()
-        return data[data.rfind(b")") + 2:][:1] != b"Z"
-    except OSError:
-        return True  # no /proc: os.kill said it exists
+    fields = _stat(pid)
+    return not fields or fields[0] != b"Z"  # no /proc: os.kill said it exists
