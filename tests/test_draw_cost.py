@@ -24,8 +24,8 @@ from verifier.kit.draw.layout import (
 )
 from verifier.kit.draw.shapes import polygon_px
 from verifier.rulesets.ypp import RULESET
+from verifier.rulesets.ypp import draw as ypp_draw
 from verifier.rulesets.ypp.bench import big_scene, rock_scene
-from verifier.rulesets.ypp.draw import _tags
 from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
 from verifier.rulesets.ypp.resolver import resolve_turn
 
@@ -189,7 +189,10 @@ def test_a_spread_out_fleet_is_drawn_ship_by_ship_with_a_capped_legend():
     outcome = resolve_turn(scene, turn, RULESET.default_reading, record=True)
     image = RULESET.draw(scene, turn, outcome)
     assert image.height < 2500
-    from verifier.rulesets.ypp import draw as ypp_draw
+    options = dict(tile=48, margin=1, whole_board=12, max_panel=480, s=2, font_size=12)
+    assert not ypp_draw._parts(scene, turn, [("After", outcome)], **options).style.crowded
+    big, big_turn, big_outcome = _resolved(250)
+    assert ypp_draw._parts(big, big_turn, [("After", big_outcome)], **options).style.crowded
 
     legend = ypp_draw._ship_legend(scene, turn, {s.name: vd.piece_colour(i) for i, s in enumerate(ships)}, None, 1,
                                    size=12, width=None, stacked=False)
@@ -221,7 +224,7 @@ def test_numbered_tags_match_the_one_by_one_search():
         names = sorted({"".join(rng.choice("sS2 3_-ab") for _ in range(rng.randint(1, 4)))
                         for _ in range(rng.randint(1, 40))})
         names = [n for n in names if n.strip(" _-")]
-        assert _tags(names) == searched(names)
+        assert ypp_draw._tags(names) == searched(names)
 
 
 # --- the pixel budget ---------------------------------------------------------------------

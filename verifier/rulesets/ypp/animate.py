@@ -136,7 +136,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     event_at = [_event_frame(m.event, moments) for m in marks]
     view = _view(scene, turn, states, marks, tile=tile, margin=margin, whole_board=whole_board,
                  max_panel=max_panel, s=s)
-    style = _Style(s, font_size * s, _crowded(view, s, len(scene.ships)))
+    style = _Style(s, font_size * s, _crowded(view, s, scene.ships))
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
     plans = _plan(scene, turn)

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from ...kit import draw as vd
 from ...kit.draw.layout import capped, check_budget
 from ...ruleset import Event, Frame, Outcome
-from .model import Board, Heading, Scene, SizeClass, Tile, Token, Turn
+from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 # Hull length as a fraction of a tile, per size class.
 HULL_LENGTH = {SizeClass.SMALL: 0.45, SizeClass.MEDIUM: 0.6, SizeClass.LARGE: 0.75, SizeClass.GRAND: 0.9}
@@ -321,15 +321,20 @@ class _Style:
 LEGIBLE_HULL = 20  # pixels (before supersampling): hulls on smaller tiles are drawn this long
 
 
-def _crowded(view: _View, s: int, ships: int) -> bool:
+def _crowded(view: _View, s: int, ships: Sequence[Ship]) -> bool:
     """Whether the board is too crowded to draw ship by ship: the tiles are smaller
-    than a legible hull and the hulls, drawn legibly, would cover more than an
-    eighth of the window. The picture is then a summary: hulls the size of their
-    tiles, tracks, unnumbered marks, and counts instead of a row per ship or event."""
+    than a legible hull, and more than a quarter of the ships start in a square of
+    a legible hull's span that holds another ship too (so their hulls would cover
+    each other). The picture is then a summary: hulls the size of their tiles,
+    tracks, unnumbered marks, and counts instead of a row per ship or event."""
     if view.t >= LEGIBLE_HULL * s:
         return False
-    window = (view.x1 - view.x0 + 1) * (view.y1 - view.y0 + 1) * view.t ** 2
-    return ships * (LEGIBLE_HULL * s) ** 2 * 8 > window
+    span = math.ceil(LEGIBLE_HULL * s / view.t)
+    squares: dict[Tile, int] = {}
+    for ship in ships:
+        square = (ship.at[0] // span, ship.at[1] // span)
+        squares[square] = squares.get(square, 0) + 1
+    return sum(n for n in squares.values() if n > 1) * 4 > len(ships)
 
 
 def _summary_note(scene: Scene, marks: Sequence[Sequence[_Mark]]) -> str:
@@ -812,7 +817,7 @@ def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]
     width, height = view.size
     check_budget((width * len(panels), height), supersample=s, what=f"a row of {len(panels)} board panel(s)",
                  advice="draw it with a smaller tile or max_panel")
-    style = _Style(s, font_size * s, _crowded(view, s, len(scene.ships)))
+    style = _Style(s, font_size * s, _crowded(view, s, scene.ships))
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
     images = []
