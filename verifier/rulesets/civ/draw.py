@@ -110,15 +110,25 @@ def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.L
             elif touching and border.length <= 0.05 and show_links:
                 vd.polyline(image, view.pts([areas[name].at, areas[other].at]), fill=vd.INK, width=s,
                             dash=(2 * s, 3 * s))
+
+
+def _name_areas(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.LabelPlacer) -> None:
+    """Each area's name near the top of its region, clear of paths and pieces."""
+    s = view.supersample
     draw = ImageDraw.Draw(image)
+    outlines = dict(cells(scene.map))
     for area in scene.map.areas:
         x, y = area.at
         colour = vd.PAPER if area.kind == OPEN_SEA else vd.INK
         stroke_fill = OPEN_SEA_FILL if area.kind == OPEN_SEA else (LAND_FILL if area.kind == LAND else WATER_FILL)
         if area.kind == LAND and not area.coast:
             stroke_fill = INLAND_FILL
+        inside = view.pts(list(_shrunk(outlines[area.name]).exterior.coords))
         placed = placer.place(view.px((x, y + 0.62)), area.name, size=SMALL * s, stroke=2 * s, on_anchor=True,
-                              leader_after=99)
+                              leader_after=99, inside=inside)
+        if placed is None:  # no room clear of everything inside the region: over a path, but inside
+            placed = placer.place(view.px((x, y + 0.62)), area.name, size=SMALL * s, stroke=2 * s, on_anchor=True,
+                                  leader_after=99)
         placer.draw(draw, placed, fill=colour, stroke_fill=stroke_fill)
 
 
@@ -273,6 +283,7 @@ def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, 
     _draw_map(image, scene, view, placer, show_links=paths)
     notes = _draw_paths(image, scene, actions, view, placer, colours) if paths else []
     _draw_pieces(image, scene, state, view, placer, colours, ghosts=ghosts)
+    _name_areas(image, scene, view, placer)
     draw = ImageDraw.Draw(image)
     s = view.supersample
     for at, words, colour in notes:
