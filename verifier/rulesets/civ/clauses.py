@@ -20,8 +20,8 @@ CLAUSES = (
                      "may enter five.", Citation(FACTS, "Ships")),
     Clause("ship.3", "Open sea may be crossed only by a nation holding Astronomy, and no ship may finish "
                      "its move there.", Citation(FACTS, "Ships")),
-    Clause("ship.4", "Tokens get on and off a ship at any point of its path, but none may still be aboard "
-                     "when the phase is over.", Citation(FACTS, "Ships")),
+    Clause("ship.4", "Tokens get on and off a ship at any point of its path (a token rides one ship at most in "
+                     "a phase), but none may still be aboard when the phase is over.", Citation(FACTS, "Ships")),
     Clause("conflict.1", "In a conflict pieces go one at a time, by turns; the side with fewer pieces loses the "
                          "first one, and equal sides lose theirs at the same moment.",
            Citation(FACTS, "Conflict (base rule 24)")),
