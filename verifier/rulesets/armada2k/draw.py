@@ -249,10 +249,10 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 vd.text(draw, (centre[0] + 10 * s, centre[1] - 10 * s), str(len(marks)), size=10 * s, fill=BLOCK)
             elif e.kind == "win" and "flag of" in e.detail:
                 owner = e.detail.rsplit(" ", 1)[-1]
-                flag = next((f for f in scene.flags if f.player == owner), None)
-                if flag is not None:
+                touched = [f.at for f in scene.flags if f.player == owner]
+                if touched:
                     marks.append(("win", f"{e.detail}: {e.pieces[0]} wins"))
-                    vd.starburst(draw, view.px(flag.at), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
+                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
             elif e.kind == "blocked":
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at

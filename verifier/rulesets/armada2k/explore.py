@@ -26,11 +26,13 @@ from .model import (
     Action,
     Actions,
     Area,
+    Flag,
     Obstacle,
     Scene,
     Ship,
     State,
     Variants,
+    flag_shape,
     footprint,
 )
 
@@ -98,9 +100,18 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
         if all(classify(Polygon(reef.points), footprint(s, r)) is not Contact.OVERLAPPING
                for s in ships for r in FOOTPRINTS):
             obstacles.append(reef)
+    flags: list[Flag] = []
+    if draw(st.booleans()):  # capture the flag: red's marker somewhere near
+        flag = Flag("red", (draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2))
+        shape = flag_shape(flag)
+        if all(math.hypot(x, y) <= area.radius for x, y in shape.exterior.coords) and all(
+                classify(shape, footprint(s, r)) is not Contact.OVERLAPPING for s in ships for r in FOOTPRINTS) and all(
+                classify(shape, Polygon(o.points)) is not Contact.OVERLAPPING for o in obstacles):
+            flags.append(flag)
+    rear = draw(st.booleans())
     names = [s.name for s in ships]
-    scene = Scene(area, tuple(ships), ("blue", "red"), "blue", tuple(obstacles), (),
-                  (), Variants(obstructed=bool(obstacles)))
+    scene = Scene(area, tuple(ships), ("blue", "red"), "blue", tuple(obstacles), tuple(flags),
+                  (), Variants(obstructed=bool(obstacles), flag=bool(flags), rear_cannon=rear))
     actions: list[Action] = []
     blue = [s for s in ships if s.player == "blue"]
     if blue:
@@ -116,7 +127,8 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
                 steps.append(heading)
             actions.append(Action("move", actor.name, tuple(steps)))
         elif kind == "fire" and others:
-            actions.append(Action("fire", actor.name, side=draw(st.sampled_from(("port", "starboard"))),
+            sides = ("port", "starboard") + (("stern",) if rear and actor.size == "large" else ())
+            actions.append(Action("fire", actor.name, side=draw(st.sampled_from(sides)),
                                   target=draw(st.sampled_from(others))))
         elif kind == "range":
             actions.append(Action("range", actor.name))
