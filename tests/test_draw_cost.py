@@ -20,8 +20,10 @@ from verifier.kit.draw.layout import (
     PictureTooLargeError,
     capped,
     check_budget,
+    pixels,
     within_budget,
 )
+from verifier.kit.draw.plane import shrink_to_budget
 from verifier.kit.draw.shapes import polygon_px
 from verifier.rulesets.ypp import RULESET
 from verifier.rulesets.ypp import draw as ypp_draw
@@ -253,3 +255,19 @@ def test_long_rock_list_draws_within_the_default_bounds():
     outcome = resolve_turn(scene, turn, RULESET.default_reading)
     image = RULESET.draw(scene, turn, outcome)
     assert within_budget(image.size)
+
+
+def test_a_vast_plane_is_drawn_smaller_to_stay_within_the_budget():
+    boxes = [vd.circle_box((0, 0), 1), vd.circle_box((1000, 600), 1)]  # 1000 inches apart, as in a hostile case
+    view = vd.fit(boxes, target_px=400, scale_range=(18, 56), supersample=2, tick_size=20)
+    assert not within_budget(view.size, supersample=2)  # 18 px an inch at least: tens of thousands of pixels
+    shrunk = shrink_to_budget(view)
+    assert within_budget(shrunk.size, supersample=2)
+    assert (shrunk.x0, shrunk.y0, shrunk.x1, shrunk.y1) == (view.x0, view.y0, view.x1, view.y1)
+    assert (shrunk.left, shrunk.bottom) == (view.left, view.bottom) and shrunk.scale < view.scale
+    # Close to the budget, not needlessly small.
+    assert pixels(shrunk.size, 2) > PIXEL_BUDGET * 0.6
+    small = vd.fit([vd.circle_box((0, 0), 3)], supersample=2, tick_size=20)
+    assert shrink_to_budget(small) is small
+    with pytest.raises(PictureTooLargeError, match="margins of this view alone"):
+        shrink_to_budget(vd.PlaneView(0, 0, 10, 10, 20, left=5000, bottom=5000), budget=1000)

@@ -235,3 +235,39 @@ def scale_bar(draw: ImageDraw.ImageDraw, view: PlaneView, length: float, label: 
     text(draw, (x + bar / 2, y - tick - size * 0.2), label, size=size, fill=fill, anchor="md",
          stroke=max(1, size // 8), stroke_fill=PLANE)
     return (x - width, y - tick - size * 1.4, x + bar + width, y + tick + width)
+
+
+def shrink_to_budget(view: PlaneView, budget: int | None = None) -> PlaneView:
+    """``view`` itself if its finished picture (``view.size`` shrunk by its
+    supersample factor) holds at most ``budget`` pixels (by default the kit's
+    :data:`~verifier.kit.draw.layout.PIXEL_BUDGET`); otherwise the same window and
+    margins at the largest scale that fits (a whole number of drawn pixels per unit,
+    when that is at least one), so that a vast board is drawn smaller instead of taking
+    gigabytes. Raises :class:`~verifier.kit.draw.layout.PictureTooLargeError` when
+    even the margins alone do not fit."""
+    from .layout import PIXEL_BUDGET, PictureTooLargeError, within_budget
+
+    budget = PIXEL_BUDGET if budget is None else budget
+    s = max(1, int(view.supersample))
+    if within_budget(view.size, supersample=s, budget=budget):
+        return view
+    # Largest k with (a + x k)(b + y k) <= budget * s^2, in drawn pixels.
+    a, b = view.left + view.right + s, view.top + view.bottom + s  # + s: the size is rounded up
+    x, y = max(view.x1 - view.x0, 1e-9), max(view.y1 - view.y0, 1e-9)
+    room = budget * s * s
+    linear = a * y + b * x
+    discriminant = linear * linear - 4 * x * y * (a * b - room)
+    if a * b >= room or discriminant < 0:
+        raise PictureTooLargeError(
+            f"the margins of this view alone would take {math.ceil(a / s):,} x {math.ceil(b / s):,} pixels, "
+            f"leaving no room within the {budget:,} a picture may hold; draw it with smaller text or margins")
+    scale = (-linear + math.sqrt(max(discriminant, 0.0))) / (2 * x * y)
+    if scale >= 1:
+        scale = float(math.floor(scale))
+    shrunk = PlaneView(view.x0, view.y0, view.x1, view.y1, scale, view.left, view.top, view.right, view.bottom,
+                       view.y_up, view.supersample)
+    while not within_budget(shrunk.size, supersample=s, budget=budget) and scale > 1e-6:
+        scale *= 0.99
+        shrunk = PlaneView(view.x0, view.y0, view.x1, view.y1, scale, view.left, view.top, view.right,
+                           view.bottom, view.y_up, view.supersample)
+    return shrunk
