@@ -276,7 +276,8 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                              width=s, label=str(len(marks)), label_size=9 * s)
             elif event.kind == "obstructed":
                 line: LineString = sight_line(mid, area, shape)
-                vd.polyline(image, view.pts(line.coords), fill=BLOCK, width=2 * s, dash=dash)
+                if reading["sight"] == "centre-line":  # under the area reading the line decides nothing
+                    vd.polyline(image, view.pts(line.coords), fill=BLOCK, width=2 * s, dash=dash)
                 blocker = event.pieces[2]
                 shapes = {o.name: Polygon(o.points) for o in scene.obstacles}
                 shapes.update({sh.name: footprint(sh, fp) for sh in before_scenes[event.step].ships})
@@ -293,6 +294,11 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                              width=s, label=str(len(marks)), label_size=8 * s)
     if outcome is not None and any(a.kind == "setup" for a in actions):
         _nearest_opponents(image, shown, fp, view, placer, marks)
+    for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
+        pts = view.pts(obstacle.points)
+        placer.block_polygon(pts)
+        placed = placer.place(vd.centroid(pts), obstacle.name, size=10 * s, stroke=2 * s, clearance=4 * s)
+        placer.draw(draw, placed, fill=vd.MUTED, stroke_fill=vd.PLANE, leader_width=s)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         pts = view.pts(footprint(ship, fp).exterior.coords)
         placed = placer.place(vd.centroid(pts[:-1]), ship.name, size=FONT * s, stroke=2 * s,
