@@ -185,8 +185,9 @@ def simpler(scene: Scene, maneuvers: Maneuvers) -> Iterator[tuple[Scene, Maneuve
 
 
 def _n(value: float) -> float | int:
-    value = round(value, 4)
-    return int(value) if float(value).is_integer() else value
+    """A number as a case file writes it: whole numbers without a point, others in full, so that
+    a scene comes back exactly as it was."""
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def case_data(scene: Scene, maneuvers: Maneuvers) -> tuple[dict, dict]:
