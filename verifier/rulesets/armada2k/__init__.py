@@ -97,9 +97,10 @@ class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
     drawing = "verifier.rulesets.armada2k.draw"
+    animation = "verifier.rulesets.armada2k.draw"  # draw_frames (describe_scene is this class's own)
     explorer = "verifier.rulesets.armada2k.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
-                              Capability.EXHAUSTIVE, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
+                              Capability.EXHAUSTIVE, Capability.FRAMES, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})
     clauses = CLAUSES
     reading_points = READING_POINTS
