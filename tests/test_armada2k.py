@@ -298,7 +298,7 @@ def test_check_through_the_adapter_protocol(tmp_path):
 
 def test_show_render_and_export(tmp_path):
     out = _verifier(tmp_path, "show", str(A2K / "contact-overlap-allows.yaml"), "--reading", "contact=touch")
-    assert "reading contact=touch" in out and "frigate may not move" in out
+    assert "reading contact=touch" in out and "frigate is blocked" in out
     assert "differs from the case's expectation" in out
     assert _verifier(tmp_path, "render", str(A2K / "illus3-cannon-ranges.yaml"), "-o", "r.png").startswith("wrote")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"

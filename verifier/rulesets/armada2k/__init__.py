@@ -77,7 +77,7 @@ def _angle_gap(a: float, b: float) -> float:
 
 
 def event_text(kind: str, pieces: tuple[str, ...], detail: str = "") -> str:
-    words = {"move": "{0} moves", "blocked": "{0} may not move", "stuck": "{0} is stuck",
+    words = {"move": "{0} moves", "blocked": "{0} is blocked", "stuck": "{0} is stuck",
              "refused": "{0} may not act", "hit": "{0} hits {1}", "sunk": "{0} sinks",
              "no-shot": "{0} cannot hit {1}", "obstructed": "{0}'s shot at {1} is obstructed by {2}",
              "in-range": "{0} can hit {1}", "setup-breach": "set-up breach: {pieces}", "win": "{0} wins"}[kind]

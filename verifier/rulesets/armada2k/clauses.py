@@ -41,11 +41,11 @@ CLAUSES = (
     Clause("move.2d", "Then the old piece comes off the table; its damage chits go with the ship.",
            _c("Ship Movement")),
     Clause("move.3", "Steps repeat until the player stops or the size's limit is reached.",
-           _c("Ship Movement", "Illus. 2")),
+           _c("Ship Movement", "Illus. 2"), ("blocked-move",)),
     Clause("move.4", "A move is a whole number of steps: nothing shorter than one piece's length.",
            _c("Ship Movement")),
     Clause("move.5", "A move in which the ship would touch another object or the edge of the sea is not allowed.",
-           _c("Ship Movement"), ("contact", "footprint", "flag-contact")),
+           _c("Ship Movement"), ("contact", "footprint", "flag-contact", "blocked-move")),
     Clause("move.note", "A spare that would lie over the old piece cannot be placed (so no right-angle turn and no "
                         "turning back); a ship with no placeable step is stuck for the turn.",
            _c("Ship Movement", "Note"), ("contact", "footprint")),
@@ -86,6 +86,13 @@ READING_POINTS = (
         {"touch": "Yes: touching is contact, and the doubt clause says no as well.",
          "overlap": "No: only overlapping blocks a step."},
         "touch", ("move.5", "move.note")),
+    ReadingPoint(
+        "blocked-move", "A move of several steps meets something at a later step. The seed says the move is not "
+                        "allowed: all of it, or the steps from there on?",
+        {"whole": "All of it: the ship stays where it was, as if it had not tried.",
+         "prefix": "The steps before the blocked one stand, and the ship stops there: a shorter move of whole "
+                   "steps, which the seed allows anyway."},
+        "whole", ("move.5", "move.3")),
     ReadingPoint(
         "target", "When does a target lie in the area the large piece covers?",
         {"overlap": "When some part of it is inside the area (touching the area's edge is not enough).",

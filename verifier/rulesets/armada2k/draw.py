@@ -260,7 +260,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 pts = vd.polygon(image, footprint(chain[-1], fp), fill=BLOCK, alpha=40, outline=BLOCK, width=2 * s,
                                  dash=dash, view=view)
                 placer.block_polygon(pts)
-                marks.append(("blocked", f"{e.pieces[0]} may not move: {e.detail}"))
+                marks.append(("blocked", f"{e.pieces[0]} is blocked: {e.detail}"))
                 vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         _ship(image, ship, fp, colour[ship.player], view, placer, sunk=ship.sunk)

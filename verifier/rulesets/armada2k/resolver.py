@@ -176,7 +176,16 @@ def _move(run: _Run, action: Action) -> None:
                                     detail=f"step {step} at {heading:g}° would meet {what}"))
             if step == 1 and not fan(current, world, run.reading, frozenset({ship.name}), passable)[0]:
                 run.events.append(Event("stuck", (ship.name,), clause="move.note"))
-            return
+            if step == 1:
+                return
+            # "the move is not allowed": the whole move, or only the step that meets something?
+            run.follow(ship.name, "blocked-move")
+            run.decisions.append(Decision("blocked-move", (), (), (ship.name,), near=("move.5", "move.3"),
+                                          detail=f"step {step} of {ship.name} is blocked after {step - 1} allowed "
+                                                 "step(s)"))
+            if run.reading["blocked-move"] == "whole":
+                return
+            break
         x, y = bow(current, run.footprint)
         current = replace(current, at=(x, y), heading=heading % 360.0)
         poses.append((x, y, heading % 360.0))
