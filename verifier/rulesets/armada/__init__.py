@@ -63,14 +63,16 @@ OUTCOME_SCHEMA = {
 }
 
 PAGE_NOTES = (
-    "Each example is drawn to scale from above, north up, with the play area's millimetres along its edges. A "
-    "base is a rotated rectangle in its ship's colour, its front edge drawn thick, with the ship's name beside it. "
-    "In the After panel the ship's start is a faint dashed ghost, the maneuver tool is drawn grey where it was "
-    "inserted, piece by piece, with the clicks written at each joint, and the ship stands where it was finally set "
-    "down. A placement at a higher speed that had to be given up is a fainter ghost labelled with its speed. "
-    "Overlaps are shaded red; a numbered star marks each damage card; a dotted line shows the range measured to "
-    "the closest overlapped ship; a destroyed ship is crossed out. Squadrons are circles, obstacles hatched grey "
-    "polygons. Examples with several maneuvers also play step by step.")
+    "Each example is drawn to scale from above, north up, with millimetres along the edges; the world outside the "
+    "play area is grey. A base is a rotated rectangle in its ship's colour, its front edge drawn thick, with the "
+    "ship's name beside it. In the Before panel a dashed outline shows where the tool will be inserted. In the After "
+    "panel the ship's start is a faint dashed ghost, the maneuver tool is drawn grey where it was inserted, piece by "
+    "piece, with the clicks at each joint (2R: two clicks to starboard, 1L: one to port), and the ship stands where "
+    "it was finally set down. A placement that had to be given up is a fainter ghost labelled with its speed. "
+    "Overlaps are shaded red; a numbered star marks each damage card and each destroyed ship, which is also crossed "
+    "out. Dotted lines show the ranges measured to the ships it overlapped, labelled in mm, the closest one dark. "
+    "Squadrons are grey circles, obstacles grey polygons. Examples with several placements or maneuvers also play "
+    "step by step.")
 
 
 def _r(value: float) -> float:
