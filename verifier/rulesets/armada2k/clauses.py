@@ -21,7 +21,7 @@ def _c(section: str, example: str | None = None) -> Citation:
 CLAUSES = (
     Clause("equip.3", "The sea is any flat surface at least 20 inches across.", _c("Equipment")),
     Clause("goal.1", "A player wins by sinking every enemy ship: the last player with ships afloat wins.",
-           _c("Goal")),
+           _c("Goal"), ("friendly-fire",)),
     Clause("setup.note", "No player fields more than four ships of one size from one stash: the fifth piece of that "
                          "size is kept back for stepping and aiming.", _c("Setup", "Note")),
     Clause("setup.2a", "At the start every ship lies on its side and no two ships overlap.", _c("Setup"),
@@ -53,7 +53,8 @@ CLAUSES = (
                      "(small one, medium two, large three).", _c("Firing a cannon")),
     Clause("fire.3", "To aim, lay a large pyramid with its whole base edge against one of the two long sides of "
                      "the ship; it covers the area the cannons reach. A target there that nothing obstructs is hit.",
-           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "short-side")),
+           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "short-side",
+                                               "friendly-fire")),
     Clause("dmg.1", "A hit deals one damage.", _c("Firing a cannon")),
     Clause("dmg.2", "A ship with as much damage as its size sinks and leaves the game.", _c("Firing a cannon")),
     Clause("dmg.3", "Damage stays with a ship for the rest of the game, and moves with it.",
@@ -115,6 +116,12 @@ READING_POINTS = (
         {"overhang": "Yes: the large lies centred and overhangs both ends.",
          "no-fire": "No: the whole base edge cannot touch the side, so there is no aim."},
         "overhang", ("fire.3",)),
+    ReadingPoint(
+        "friendly-fire", "The seed lets a ship fire at \"the object\" in its area. May it fire at a ship of its own "
+                         "fleet?",
+        {"allowed": "Yes: the firing rule names no side, so any ship in the area may be hit.",
+         "forbidden": "No: the goal is the enemy fleet, so only enemy ships are targets."},
+        "allowed", ("fire.3", "goal.1")),
     ReadingPoint(
         "setup-gap", "How far from every opponent's piece must a ship start (nearest points)?",
         {"12-inches": "Twelve inches: in doubt, the stricter figure.",

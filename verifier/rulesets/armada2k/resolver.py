@@ -266,6 +266,15 @@ def _fire(run: _Run, action: Action) -> None:
            f"{target.name} has already sunk" if target.sunk else "")
     if _refuse(run, action, why, "fire.1" if shots >= PIPS[ship.size] else "dmg.2"):
         return
+    if target.player == ship.player:  # the seed speaks of "the object you wish to shoot at", friend or foe
+        run.follow(ship.name, "friendly-fire")
+        run.decisions.append(Decision("friendly-fire", (), (), (ship.name, target.name), near=("fire.3", "goal.1"),
+                                      detail=f"{ship.name} aims at {target.name}, a ship of its own side"))
+        if run.reading["friendly-fire"] == "forbidden":
+            run.events.append(Event("refused", (ship.name,), clause="goal.1",
+                                    detail=f"{target.name} is a ship of {ship.player}'s own fleet"))
+            run.cause(ship.name, "goal.1")
+            return
     run.cause(ship.name, "play.1b", "fire.1", "fire.3")
     if action.side == "stern":
         run.cause(ship.name, "alt.rule.1")
