@@ -63,8 +63,8 @@ def polygon_px(canvas: Canvas, points: Sequence[Point], *, fill: RGB | None = No
     coordinates, so the pixels are the same."""
     draw = _draw(canvas)
     image = canvas if isinstance(canvas, Image.Image) else draw._image
-    pts = [(float(x), float(y)) for x, y in points]
-    thick = outline is not None and outline != fill and width > 1
+    pts = list(points)
+    thick = isinstance(outline, (tuple, int)) and outline != fill and width > 1
     if not thick or draw.palette is not None or draw.mode != image.mode or len(pts) < 3:
         draw.polygon(pts, fill=fill, outline=outline, width=width)
         return
@@ -83,6 +83,7 @@ def polygon_px(canvas: Canvas, points: Sequence[Point], *, fill: RGB | None = No
            min(mask.width, math.ceil(max(xs)) + 3), min(mask.height, math.ceil(max(ys)) + 3))
     if box[0] < box[2] and box[1] < box[3]:
         mask.paste(0, box)
+
 
 def points_of(shape: Any) -> list[Point]:
     """Points of a sequence, or of a geometry's exterior (duck-typed: ``.exterior.coords``
