@@ -42,6 +42,28 @@ CHUNK = 65536
 Received = Literal["line", "eof", "timeout", "too-long"]
 
 
+def _readable(streams: list[IO[bytes]], timeout: float) -> list[IO[bytes]]:
+    """Those of ``streams`` with something to read (or at end of file) within ``timeout``
+    seconds. poll where there is one: select cannot watch descriptors past 1023."""
+    timeout = max(0.0, timeout)
+    if not hasattr(select, "poll"):
+        return select.select(streams, [], [], timeout)[0]
+    poller = select.poll()
+    by_fd = {stream.fileno(): stream for stream in streams}
+    for fd in by_fd:
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    return [by_fd[fd] for fd, _ in poller.poll(timeout * 1000)]
+
+
+def _writable(stream: IO[bytes], timeout: float) -> None:
+    if not hasattr(select, "poll"):
+        select.select([], [stream], [], timeout)
+        return
+    poller = select.poll()
+    poller.register(stream.fileno(), select.POLLOUT)
+    poller.poll(timeout * 1000)
+
+
 class _Process:
     """One running generation of a subprocess implementation."""
 
@@ -118,7 +140,7 @@ class _Process:
             time.sleep(max(0.0, timeout))
             return
         try:
-            ready, _, _ = select.select(streams, [], [], max(0.0, timeout))
+            ready = _readable(streams, timeout)
         except (OSError, ValueError):
             self.stdout_open = self.stderr_open = False
             return
@@ -185,10 +207,9 @@ class _Process:
 
     def _pipe_has_data(self) -> bool:
         try:
-            ready, _, _ = select.select([self.stdout], [], [], 0)
+            return bool(_readable([self.stdout], 0))
         except (OSError, ValueError):
             return False
-        return bool(ready)
 
     def extra(self) -> tuple[Received, bytes] | None:
         """An answer line that is already there although nothing was asked."""
@@ -216,7 +237,7 @@ class _Process:
                 if left <= 0:
                     return False
                 try:
-                    select.select([], [self.stdin], [], min(left, 0.1))
+                    _writable(self.stdin, min(left, 0.1))
                 except (OSError, ValueError):
                     return False
         return True

@@ -127,20 +127,24 @@ def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None)
     first round was killed is caught too). ``orphans_since``: this process's children
     before the implementation started, or None if orphans are not looked for.
     Returns the pids killed (the leader's group aside)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(leader, signal.SIGKILL)
     if not linux_proc():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(leader, signal.SIGKILL)
         return set()
     inodes = tuple(inodes)
     me = os.getpid()
+    mine = _session(me)
     killed: set[int] = set()
-    for _ in range(5):
+    for round_ in range(5):
+        # Found before anything is killed: once a parent dies, its children are no longer its descendants.
         targets = descendants([leader]) | pipe_holders(inodes)
         if orphans_since is not None:
             # An implementation runs in a session of its own, and nothing it starts can join this process's
             # session: a new child in this session was started by other code here, and is left alone.
-            mine = _session(me)
             targets |= descendants({p for p in children_of(me) - orphans_since if _session(p) != mine})
+        if round_ == 0:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(leader, signal.SIGKILL)
         targets -= killed | {me}
         if not targets:
             break
