@@ -15,6 +15,7 @@ return corner points in world units and draw nothing; anything with
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import weakref
@@ -487,11 +488,21 @@ def blob(canvas: Canvas, centre: Point, radius: float, *, fill: RGB, outline: RG
     """An irregular lump (a rock, an island). ``variant`` rotates the fixed outline so
     that neighbouring lumps do not look stamped."""
     cx, cy = centre
-    n = len(_BLOB)
     pts = []
-    for i in range(n):
-        r = radius * _BLOB[(i + variant) % n]
-        a = 2 * math.pi * i / n + variant * 0.7
-        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    for share, cos_a, sin_a in _blob_outline(variant):
+        r = radius * share
+        pts.append((cx + r * cos_a, cy + r * sin_a))
     _draw(canvas).polygon(pts, fill=fill, outline=outline)
+
+
+@functools.lru_cache(maxsize=64)
+def _blob_outline(variant: int) -> tuple[tuple[float, float, float], ...]:
+    """Per corner of a lump: its share of the radius and the cosine and sine of its
+    angle (the same numbers every call, so computed once: boards can hold many rocks)."""
+    n = len(_BLOB)
+    corners = []
+    for i in range(n):
+        a = 2 * math.pi * i / n + variant * 0.7
+        corners.append((_BLOB[(i + variant) % n], math.cos(a), math.sin(a)))
+    return tuple(corners)
 
