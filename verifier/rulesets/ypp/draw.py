@@ -8,6 +8,13 @@ Coordinates on the edges are the case file's: x grows east from 0, y grows
 south from 0, (0, 0) is the top-left tile. Big boards are cropped to the part
 where something happens, and the tile size shrinks so an image never grows past
 a few hundred pixels per panel.
+
+Big scenes stay cheap and bounded: legends list at most forty ships and forty
+events and say how many they left out; a board too crowded for legible hulls
+(see :func:`_crowded`) becomes a summary drawing (hulls within their tiles, the
+tracks, unnumbered marks, counts per size class and per kind of event, and a
+subtitle saying what was left out); and a row of panels past the kit's pixel
+budget is refused with a sentence saying what to change.
 """
 
 from __future__ import annotations
