@@ -23,12 +23,17 @@ from .model import (
     Result,
     Scene,
     Ship,
+    ShipType,
     Squadron,
+    ToolModel,
 )
 from .resolver import resolve
 from .tool import inserted, overlaps, placed, round_contact
 
 # --- Capability.SEARCH ---------------------------------------------------------------------
+
+SHORT_TOOL = ToolModel("case", 40.0, 27.0, 15.25, 7.625, 0.0)
+LARGE = ShipType("star-destroyer", "large", ((2,), (2, 2), (2, 2, 2)))
 
 
 def _pose_key(pose: Pose) -> tuple[float, float, float]:
@@ -65,7 +70,9 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
     lattice so that bases often just touch."""
     width = height = PLAY_AREA
     types = sorted(SHIP_TYPES)
-    kind = SHIP_TYPES[draw(st.sampled_from(types))]
+    # now and then a case's own short tool and a large ship of a case's own type, whose base spans two joints
+    own_tool = draw(st.integers(0, 3)) == 0
+    kind = LARGE if own_tool and draw(st.booleans()) else SHIP_TYPES[draw(st.sampled_from(types))]
     speed = draw(st.integers(0, kind.max_speed))
     near_edge = draw(st.booleans())
     x = draw(st.integers(12, 170)) * 5.0 if near_edge else draw(st.integers(50, 130)) * 5.0
@@ -75,11 +82,11 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
     if not _fits(width, height, mover, []):
         mover = Ship("a", "red", kind, Pose(457.0, 457.0, heading), speed)
     # a pair of ships placed as mirror images across a straight course: every range to them ties
-    mirrored = draw(st.booleans())
+    mirrored = draw(st.integers(0, 3)) == 0
     course = (0,) * speed if mirrored else _legal_course(kind, speed, draw)
     yaw = draw(st.sampled_from((0, 1, -1, 2, -2))) if speed == 0 else 0
     side = draw(st.sampled_from(("port", "starboard", None))) if speed else None
-    tool = TOOL_MODELS["model-a"]
+    tool = SHORT_TOOL if own_tool else TOOL_MODELS["model-a"]
     inserted_tool = inserted(mover, tool, side or "starboard", course)
     target = placed(mover, tool, inserted_tool, speed) if speed else mover.pose
     # the second ship may stand by a lower speed's placement, so the ship overlaps different ships on its way down
@@ -121,7 +128,8 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
         maneuvers = (Maneuver("a", course, side or ("starboard" if speed else None), yaw),
                      Maneuver(other.name, _legal_course(other.type, other_speed, draw),
                               draw(st.sampled_from(("port", "starboard")))))
-    return Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles)), maneuvers
+    return (Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles), SHORT_TOOL if own_tool else None),
+            maneuvers)
 
 
 def strategy() -> Any:
