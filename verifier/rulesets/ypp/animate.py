@@ -21,8 +21,8 @@ from PIL import Image
 from ...kit import draw as vd
 from ...ruleset import AnimationFrame, Event, Frame, Outcome
 from .draw import (
-    _KIND_WORDS,
     State,
+    _counted,
     _crowded,
     _event_words,
     _fit_view,
@@ -59,15 +59,6 @@ _HINT = {
 
 
 _MAX_LISTED = 8  # events a frame's words list one by one; more are counted by kind
-
-
-def _counted(marks: Sequence[_Mark]) -> str:
-    """How many events of each kind, most first: "300 collisions, 12 pushes"."""
-    by_kind: dict[str, int] = {}
-    for m in marks:
-        by_kind[m.event.kind] = by_kind.get(m.event.kind, 0) + 1
-    ranked = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ", ".join(f"{count:,} {_KIND_WORDS.get(kind, kind)}" for kind, count in ranked)
 
 
 def _in_phase(frame: Frame) -> bool:
@@ -174,7 +165,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
             panel = _panel(scene, turn, partial, view, style, colours, tags, plans, shown, (), ())
         now = [m for m, at in zip(marks, event_at) if at == i]
         if now and (style.crowded or len(now) > _MAX_LISTED):
-            detail = _counted(now)
+            detail = ", ".join(words for _, words in _counted(now))
         elif now:
             detail = "; ".join(f"{m.number}: {_event_words(m.event, m)}" for m in now)
         elif _in_phase(moment):
@@ -182,6 +173,8 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
         elif i == 0:
             if not any(token is not Token.NONE for r in turn.rounds for _, token in r):
                 detail = "no ship plays a token: only wind and whirlpools move them"
+            elif style.crowded:
+                detail = "too many ships to draw each one's planned moves; verifier show lists every token"
             else:
                 detail = ("dashed arrows show each ship's tokens, numbered by round" if rounds > 1
                           else "dashed arrows show each ship's token")

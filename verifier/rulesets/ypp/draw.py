@@ -45,8 +45,20 @@ WHIRL_TINT: vd.RGB = (222, 226, 242)
 WHIRL_INK: vd.RGB = (112, 118, 168)
 _PHASE_WORDS = {"move": "movement", "wind": "wind"}
 _ALL_LISTED = "(verifier show lists them all)"
-_KIND_WORDS = {"collision": "collisions", "bump": "bumps into a ship that was not moving", "push": "pushes",
-               "rock": "stops at a rock", "edge": "stops at the board edge"}
+# Each kind of event counted: (one, several).
+_KIND_WORDS = {"collision": ("collision", "collisions"),
+               "bump": ("bump into a ship that was not moving", "bumps into a ship that was not moving"),
+               "push": ("push", "pushes"), "rock": ("stop at a rock", "stops at a rock"),
+               "edge": ("stop at the board edge", "stops at the board edge")}
+
+
+def _counted(marks: Sequence[_Mark]) -> list[tuple[str, str]]:
+    """(kind, "300 collisions") per kind of event among ``marks``, most first."""
+    by_kind: dict[str, int] = {}
+    for m in marks:
+        by_kind[m.event.kind] = by_kind.get(m.event.kind, 0) + 1
+    ranked = sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(kind, f"{count:,} {_KIND_WORDS.get(kind, (kind, kind))[count != 1]}") for kind, count in ranked]
 
 State = Mapping[str, tuple[Tile, Heading]]
 
@@ -754,11 +766,7 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
     if not marks:
         entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
     elif crowded:
-        by_kind: dict[str, int] = {}
-        for m in marks:
-            by_kind[m.event.kind] = by_kind.get(m.event.kind, 0) + 1
-        entries = [vd.LegendEntry(_bang_glyph("", s), f"{count:,} {_KIND_WORDS.get(kind, kind)}")
-                   for kind, count in sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))]
+        entries = [vd.LegendEntry(_bang_glyph("", s), words) for _, words in _counted(marks)]
         entries.append(vd.LegendEntry(None, f"{len(marks):,} events in all {_ALL_LISTED}"))
     else:
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
