@@ -248,6 +248,8 @@ def test_ypp_refuses_a_board_drawn_past_the_budget_before_allocating_it():
     outcome = resolve_turn(scene, turn, RULESET.default_reading)
     with pytest.raises(PictureTooLargeError, match="smaller tile or max_panel"):
         RULESET.draw(scene, turn, outcome, tile=48, max_panel=100_000)
+    with pytest.raises(PictureTooLargeError, match="each frame's board would be"):
+        RULESET.draw_frames(scene, turn, outcome, tile=48, max_panel=100_000)
 
 
 def test_long_rock_list_draws_within_the_default_bounds():

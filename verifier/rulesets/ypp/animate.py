@@ -19,6 +19,7 @@ from dataclasses import replace
 from PIL import Image
 
 from ...kit import draw as vd
+from ...kit.draw.layout import check_budget
 from ...ruleset import AnimationFrame, Event, Frame, Outcome
 from .draw import (
     State,
@@ -127,6 +128,7 @@ def draw_frames(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, t
     event_at = [_event_frame(m.event, moments) for m in marks]
     view = _view(scene, turn, states, marks, tile=tile, margin=margin, whole_board=whole_board,
                  max_panel=max_panel, s=s)
+    check_budget(view.size, supersample=s, what="each frame's board", advice="draw it with a smaller tile or max_panel")
     style = _Style(s, font_size * s, _crowded(view, s, scene.ships))
     colours = {ship.name: vd.piece_colour(i) for i, ship in enumerate(scene.ships)}
     tags = _tags([ship.name for ship in scene.ships])
