@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -59,7 +60,8 @@ def _chain(ship: Ship, headings: Sequence[float], fp: str) -> list[Ship]:
     return pieces
 
 
-def _fan_shape(ship: Ship, spans: Sequence[Interval], fp: str) -> Polygon | None:
+@lru_cache(maxsize=64)
+def _fan_shape(ship: Ship, spans: tuple[Interval, ...], fp: str) -> Polygon | None:
     x, y = bow(ship, fp)
     shapes = []
     for span in spans:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shapely.geometry import Polygon
 
@@ -232,6 +233,7 @@ def flag_shape(flag: Flag) -> Polygon:
     return Polygon([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
 
 
+@lru_cache(maxsize=32)
 def area_shape(area: Area) -> Polygon:
     """The area as a polygon, for drawing and for polygon areas; circles are tested exactly elsewhere."""
     from verifier.kit.geometry import circle
