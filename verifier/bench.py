@@ -197,7 +197,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
                 path.write_bytes(png_bytes(image))
             return super().check(ruleset, case_id, image, update=False)
 
-    check_paths([cases], RunOptions(SeedingStore(root, folder / "seed-failures"), draw=True))
+    list(check_paths([cases], RunOptions(SeedingStore(root, folder / "seed-failures"), draw=True)))
     return root
 
 
@@ -219,7 +219,7 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         last: list[CaseResult] = []
 
         def run() -> None:
-            last[:] = check_paths([cases], options)
+            last[:] = list(check_paths([cases], options))
 
         try:
             timing = measure(run, repeats)

@@ -7,6 +7,8 @@ and ``expect``.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,7 +19,7 @@ from . import registry
 from .errors import CaseError, CaseErrors, Location, did_you_mean
 from .ruleset import Citation, Ruleset
 from .schema import validate
-from .source import Located, load_file, load_text
+from .source import Located, file_problem, load_file, load_text
 
 
 class CaseStatus(StrEnum):
@@ -29,9 +31,13 @@ class CaseStatus(StrEnum):
 
 STATUSES = tuple(CaseStatus)
 
+ID_PATTERN = "^[a-z0-9][a-z0-9.-]*$"
+ID_MAX_LENGTH = 120
+ID_FORM = (f"lower-case letters, digits, dots and dashes, starting with a letter or digit, at most {ID_MAX_LENGTH} "
+           "characters; also names the snapshot")
+
 HEADER_PROPERTIES: dict[str, Any] = {
-    "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$",
-           "description": "lower-case letters, digits, dots and dashes; also names the snapshot"},
+    "id": {"type": "string", "pattern": ID_PATTERN, "maxLength": ID_MAX_LENGTH, "description": ID_FORM},
     "title": {"type": "string", "minLength": 1},
     "ruleset": {"type": "string"},
     "status": {"enum": [str(s) for s in STATUSES]},
@@ -162,6 +168,8 @@ def parse_case(doc: Located) -> Case:
     problems = validate(doc, case_schema(ruleset))
     if problems:
         raise problems[0] if len(problems) == 1 else CaseErrors(problems)
+    if not valid_id(data["id"]):  # Python's "$" also matches before a final line break
+        raise doc.error(("id",), f"{data['id']!r} does not have the expected form ({ID_FORM})")
 
     pins = data.get("readings") or {}
     reading = ruleset.reading(pins, {k: doc.where(("readings", k), key=True) for k in pins})
@@ -190,6 +198,10 @@ def parse_case(doc: Located) -> Case:
     )
 
 
+def valid_id(text: str) -> bool:
+    return len(text) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN.strip("^$"), text) is not None
+
+
 def load_case(path: str | Path) -> Case:
     return parse_case(load_file(path))
 
@@ -198,15 +210,39 @@ def load_case_text(text: str, file: str = "<string>") -> Case:
     return parse_case(load_text(text, file))
 
 
-def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Every .yaml/.yml file under the given files and folders, in a stable order."""
-    found: list[Path] = []
+def case_file_problem(path: Path, root: Path | None = None) -> str | None:
+    """Why ``path`` is not read as a case file, or None: it is not a regular file, or it
+    was found under the folder ``root`` but is a link that leads out of it."""
+    problem = file_problem(path)
+    if problem or root is None:
+        return problem
+    target, inside = path.resolve(), root.resolve()
+    if not target.is_relative_to(inside):
+        return (f"a link to {target}, outside {root}; case files must sit inside the folder being checked "
+                "(copy the file in instead)")
+    return None
+
+
+def scan_case_files(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]]:
+    """Every .yaml/.yml file under the given files and folders, in a stable order, each with
+    the reason it cannot be read as a case (or None). Links to folders are not followed, so
+    a link loop cannot make the scan endless; a file named explicitly is taken as it is."""
+    found: list[tuple[Path, str | None]] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()))
-        elif path.exists():
-            found.append(path)
+            files = []
+            for folder, dirs, names in os.walk(path, followlinks=False):
+                dirs.sort()
+                files += [Path(folder) / n for n in names if n.endswith((".yaml", ".yml"))]
+            found += [(f, case_file_problem(f, path)) for f in sorted(files)]
+        elif path.exists() or path.is_symlink():
+            found.append((path, case_file_problem(path)))
         else:
             raise CaseError("no such file or folder", Location(str(path)))
     return found
+
+
+def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The readable case files of ``scan_case_files``; the others are left out."""
+    return [path for path, problem in scan_case_files(paths) if problem is None]

@@ -63,7 +63,7 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .report import format_table, github_annotations, summary_markdown, summary_table, write_json, write_junit
-    from .runner import RunOptions, Status, check_paths, summary_line
+    from .runner import RunOptions, Status, check_paths, nothing_checked, summary_line
     from .snapshots import SnapshotStore
 
     for option in ("json", "junit", "github_output"):
@@ -132,6 +132,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not args.no_table and results:
         print(format_table(summary_table(results)))
     print(summary_line(results))
+    empty = nothing_checked(results)
+    if empty and not args.allow_empty:
+        print(f"error: {empty}", file=sys.stderr)
+        return 1
     return 1 if any(r.failing for r in results) else 0
 
 
@@ -363,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "summary to $GITHUB_STEP_SUMMARY when it is set")
     check.add_argument("--github-output", metavar="FILE", help="like --github, but write the annotations to FILE")
     check.add_argument("--no-table", action="store_true", help="leave out the table per ruleset and clause")
+    check.add_argument("--allow-empty", action="store_true",
+                       help="let a run that checks no case pass (every case skipped or needing a ruling); "
+                            "without it such a run fails, so a green run always checked something")
     check.set_defaults(func=cmd_check)
 
     show = sub.add_parser("show", help="print a case's outcome with clause provenance")

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .case import Case
     from .runner import CaseResult
 
-from .errors import CaseError, CaseErrors, VerifierError
+from .errors import CaseError, CaseErrors, Location, VerifierError
 
 _RULESET_LINE = re.compile(r"(?m)^ruleset[ \t]*:")
 _QUOTE_ALL_BELOW = 45  # lines: shorter case files are quoted whole in a failure
@@ -46,6 +46,8 @@ _impl_key = pytest.StashKey[Any]()
 _seen_key = pytest.StashKey[dict[tuple[str, str], Path]]()
 _known_key = pytest.StashKey[Any]()
 _markers_key = pytest.StashKey[set[str]]()
+_results_key = pytest.StashKey[list[bool]]()
+_empty_key = pytest.StashKey[bool]()  # per case item run: was it checked (not skipped or open)
 
 
 def marker_name(prefix: str, value: str) -> str:
@@ -56,6 +58,8 @@ def marker_name(prefix: str, value: str) -> str:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("verifier", "verifier case files (YAML cases as test items)")
+    group.addoption("--verifier-allow-empty", action="store_true",
+                    help="verifier cases: let a run whose case items were all skipped or open pass")
     group.addoption("--verifier-no-draw", action="store_true",
                     help="verifier cases: skip diagrams and snapshot comparison")
     group.addoption("--verifier-update-snapshots", action="store_true",
@@ -79,6 +83,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     from .case import STATUSES
     config.stash[_seen_key] = {}
+    config.stash[_results_key] = []
     for status in STATUSES:
         config.addinivalue_line("markers", f"{marker_name('status', status)}: verifier cases with status {status}")
     path = config.getoption("--verifier-known-failures", None)
@@ -90,6 +95,14 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--verifier-known-failures: {error}") from None
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run whose case items were all skipped or open checked nothing, and fails."""
+    ran = session.config.stash.get(_results_key, [])
+    if ran and not any(ran) and exitstatus == 0 and not session.config.getoption("--verifier-allow-empty"):
+        session.config.stash[_empty_key] = True
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(_impl_key, None)
     if run is not None:
@@ -97,7 +110,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    """Name known-failure entries that no collected case has (a renamed or deleted case)."""
+    """Say why a run that checked nothing failed; name known-failure entries that no
+    collected case has (a renamed or deleted case)."""
+    if config.stash.get(_empty_key, False):
+        count = len(config.stash.get(_results_key, []))
+        terminalreporter.write_line(f"verifier: nothing was checked: all {count} case items were skipped or need a "
+                                    "ruling; pass --verifier-allow-empty if that is what you meant", red=True)
     known = config.stash.get(_known_key, None)
     seen = config.stash.get(_seen_key, {})
     if known is None or not seen:
@@ -118,20 +136,42 @@ def _registered(config: pytest.Config, name: str, description: str) -> None:
 
 # --- collection ------------------------------------------------------------------
 
-def _in_case_tree(config: pytest.Config, path: Path) -> bool:
+def _case_tree(config: pytest.Config, path: Path) -> Path | None:
+    """The case folder (one named in ``verifier_case_dirs``) that ``path`` sits in, or None."""
     names = set(config.getini("verifier_case_dirs"))
+    base = config.rootpath.parent
     try:  # from the rootdir down (the rootdir itself may be the case folder)
-        parts = path.relative_to(config.rootpath.parent).parts[:-1]
+        parts = path.relative_to(base).parts[:-1]
     except ValueError:
-        parts = path.parts[:-1]
-    return any(part in names for part in parts)
+        base, parts = Path(path.anchor), path.parts[1:-1]
+    for i, part in enumerate(parts):
+        if part in names:
+            return base.joinpath(*parts[: i + 1])
+    return None
+
+
+def _in_case_tree(config: pytest.Config, path: Path) -> bool:
+    return _case_tree(config, path) is not None
 
 
 def _looks_like_case(path: Path) -> bool:
+    from .source import file_problem
+    if file_problem(path):
+        return True  # collected, so that the item says what is wrong with it
     try:
-        return bool(_RULESET_LINE.search(path.read_text(encoding="utf-8", errors="replace")))
+        with path.open("rb") as handle:
+            head = handle.read(1 << 16)
     except OSError:
         return False
+    return bool(_RULESET_LINE.search(head.decode("utf-8", errors="replace")))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Links to folders inside a case tree are not followed, as ``verifier check`` does not
+    follow them: a link loop cannot make collection endless."""
+    if collection_path.is_symlink() and collection_path.is_dir() and _in_case_tree(config, collection_path / "x"):
+        return True
+    return None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
@@ -147,11 +187,22 @@ class CaseFile(pytest.File):
     """One case file; yields one item named by the case's id."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from .case import load_case
+        from .case import case_file_problem, load_case
+        from .runner import crash_message
+        explicit = self.session.isinitpath(self.path)
+        problem = case_file_problem(self.path, None if explicit else _case_tree(self.config, self.path))
+        if problem:
+            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=CaseError(problem, Location(
+                str(self.path))))
+            return
         try:
             case = load_case(self.path)
         except VerifierError as error:
             yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=error)
+            return
+        except Exception as error:  # one bad file is one failing item, never the end of collection
+            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=CaseError(
+                crash_message("loading the case", error), Location(str(self.path))))
             return
         seen = self.config.stash[_seen_key]
         key = (case.ruleset.key, case.id)
@@ -241,20 +292,22 @@ class CaseItem(_Item):
         return run
 
     def runtest(self) -> None:
-        from .runner import RunOptions, Status, check_case
+        from .runner import CHECKED, RunOptions, Status, check_case, guarded
         from .snapshots import SnapshotStore
         case = self.case
         config = self.config
         if config.getoption("--verifier-impl", None):
             from .adapter import check_case_with
-            result = check_case_with(case, self._impl_run())
+            run = self._impl_run()
+            result = guarded(case, lambda c: check_case_with(c, run))
         else:
             snapshots, failures = self._paths()
             update = bool(config.getoption("--verifier-update-snapshots", False)
                           or config.getoption("--snapshot-update", False))
             options = RunOptions(SnapshotStore(snapshots, failures), draw=not config.getoption("--verifier-no-draw"),
                                  update_snapshots=update)
-            result = check_case(case, options)
+            result = guarded(case, lambda c: check_case(c, options))
+        config.stash[_results_key].append(result.status in CHECKED)
         if result.status == Status.OPEN:
             notes = "; ".join(p.message for p in result.problems)
             pytest.skip("needs a ruling (see 'verifier explore')" + (f"; {notes}" if notes else ""))
@@ -310,9 +363,12 @@ def failure_report(case: Case, result: CaseResult) -> str:
             + ", ".join(f"{k}={v}" for k, v in case.readings.items()) + ")"]
     mismatches = []
     if result.outcome is not None and case.expect is not None:
-        mismatches = ruleset.compare(case.before, case.expect, result.outcome)
-    marked = {p.location.line for p in result.problems
-              if p.location.line and p.location.file == case.path and p.kind not in (ProblemKind.SNAPSHOT, ProblemKind.ARTIFACTS)}
+        try:
+            mismatches = ruleset.compare(case.before, case.expect, result.outcome)
+        except Exception:  # the failure already says that comparing crashed
+            mismatches = []
+    marked = {p.location.line for p in result.problems if p.location.line and p.location.file == case.path
+              and p.kind not in (ProblemKind.SNAPSHOT, ProblemKind.ARTIFACTS)}
     text += ["", "case file:", *_quote_yaml(Path(case.path), marked)]
     if mismatches:
         rows = [["field", "expected", "actual", "line"]]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-from .case import Case, CaseStatus, find_case_files, load_case
+from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
 from .ruleset import Outcome
 from .snapshots import SnapshotResult, SnapshotStore
@@ -131,31 +131,86 @@ def _error_result(file: str, error: VerifierError) -> CaseResult:
     return CaseResult(file, None, Status.FAILED, problems)
 
 
-def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> list[CaseResult]:
-    options = options or RunOptions()
-    results: list[CaseResult] = []
+def crash_message(doing: str, error: BaseException) -> str:
+    """A sentence for an exception that is not one of ours: a bug of the ruleset or the verifier."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 300 else text[:300] + "..."
+    return (f"{doing} raised {type(error).__name__}" + (f" ({text})" if text else "") +
+            "; this is a bug of the ruleset or the verifier, not of the case: please report it with this file")
+
+
+def load_cases(paths: Iterable[str | Path]) -> Iterator[Case | CaseResult]:
+    """Every case under ``paths``, loaded, or a failed result that says why the file is not
+    one: unreadable, malformed, a repeated id, or a crash of the loader. One bad file never
+    stops the others."""
     seen: dict[tuple[str, str], str] = {}
-    for path in find_case_files(paths):
+    for path, problem in scan_case_files(paths):
+        if problem:
+            yield CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)),
+                                                                      ProblemKind.ERROR),))
+            continue
         try:
             case = load_case(path)
         except VerifierError as error:
-            results.append(_error_result(str(path), error))
+            yield _error_result(str(path), error)
+            continue
+        except Exception as error:  # one bad file is one failed case, whatever went wrong
+            yield CaseResult(str(path), None, Status.FAILED, (Problem(
+                crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
             continue
         key = (case.ruleset.key, case.id)
         if key in seen:
-            results.append(CaseResult(case.path, None, Status.FAILED, (Problem(
+            yield CaseResult(case.path, None, Status.FAILED, (Problem(
                 f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
-                case.where(("id",)), ProblemKind.ERROR),)))
+                case.where(("id",)), ProblemKind.ERROR),))
             continue
         seen[key] = case.path
-        results.append(check_case(case, options))
-    return results
+        yield case
+
+
+def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
+    """``check(case)``, with any exception turned into that case's located failure."""
+    start = time.perf_counter()
+    try:
+        return check(case)
+    except VerifierError as error:
+        result = _error_result(case.path, error)
+    except Exception as error:
+        result = CaseResult(case.path, None, Status.FAILED, (Problem(
+            crash_message(f"checking case {case.id!r}", error), case.where(()), ProblemKind.ERROR),))
+    return replace(result, case=case, seconds=time.perf_counter() - start)
+
+
+def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> Iterator[CaseResult]:
+    """Check every case under ``paths``, one result per case file, as they are done."""
+    run_options = options or RunOptions()
+    for item in load_cases(paths):
+        yield item if isinstance(item, CaseResult) else guarded(item, lambda c: check_case(c, run_options))
 
 
 FAILING = (Status.FAILED, Status.ERRORED, Status.XPASS)
 # Every status, in the order summaries list them, with its word in the summary line.
 STATUS_WORDS = {Status.PASSED: "passed", Status.FAILED: "failed", Status.ERRORED: "errored", Status.XPASS: "xpassed",
                 Status.XFAIL: "xfailed", Status.SKIPPED: "skipped", Status.OPEN: "open"}
+
+
+CHECKED = (Status.PASSED, Status.FAILED, Status.ERRORED, Status.XFAIL, Status.XPASS)
+
+
+def nothing_checked(results: Iterable[CaseResult]) -> str | None:
+    """Why a run checked no case at all (every case skipped or open, or none found), or
+    None when something was compared. Such a run fails: a green run must mean something."""
+    results = list(results)
+    if any(r.status in CHECKED for r in results):
+        return None
+    if not results:
+        return "nothing was checked: no case files were found"
+    skipped = [r for r in results if r.status == Status.SKIPPED]
+    reasons = sorted({r.reason for r in skipped if r.reason})
+    why = f" ({'; '.join(reasons[:3])})" if reasons else ""
+    return (f"nothing was checked: of {len(results)} case{'s' if len(results) != 1 else ''}, {len(skipped)} "
+            f"skipped{why} and {len(results) - len(skipped)} open (needing a ruling); pass --allow-empty if a "
+            "run that checks nothing is what you meant")
 
 
 def summary_line(results: list[CaseResult]) -> str:

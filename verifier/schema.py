@@ -68,6 +68,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         return path, f"must be {word} {value}, got {instance}", False
     if kind == "minLength":
         return path, "must not be empty", False
+    if kind == "maxLength":
+        return path, f"must be at most {value} characters long, got {len(instance)}", False
     if kind == "pattern":
         form = schema.get("description") or value
         return path, f"{instance!r} does not have the expected form ({form})", False
@@ -77,7 +79,18 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         best = jsonschema.exceptions.best_match(error.context) if error.context else None
         if best is not None:
             return _message(best)
-    return path, error.message, False
+    return path, error.message[:200], False
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 2.0 as an integer; a case file that writes 2.0 where a count or a
+    # tile belongs is more likely a mistake, and the parsers rely on real ints.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
 
 
 def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) -> list[CaseError]:
@@ -86,7 +99,7 @@ def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) ->
     instance = doc.data
     for part in at:
         instance = instance[part]
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     found = []
     seen = set()
     for error in validator.iter_errors(instance):

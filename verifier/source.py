@@ -8,6 +8,9 @@ mismatches - uses that table to point at the exact spot in the file.
 
 from __future__ import annotations
 
+import math
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,33 +66,97 @@ class Located:
         return self.where(path).line
 
 
-def _mark(node: yaml.Node) -> tuple[int, int]:
-    return node.start_mark.line + 1, node.start_mark.column + 1
+def _mark(node: yaml.Node | yaml.Event) -> tuple[int, int]:
+    mark = node.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
+def _limit(name: str, default: int) -> int:
+    """A bound on what is read from disk, raised with the environment variable ``name``."""
+    raw = os.environ.get(name, "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+MAX_FILE_BYTES = 1 << 20  # VERIFIER_MAX_CASE_BYTES
+MAX_DEPTH = 64  # VERIFIER_MAX_CASE_DEPTH: mappings and lists inside each other
+MAX_VALUES = 100_000  # VERIFIER_MAX_CASE_VALUES: values after aliases are expanded
+MAX_INTEGER = 10 ** 15  # integers beyond this are refused, not rounded or overflowed later
+
+
+def limits() -> tuple[int, int, int]:
+    """(bytes, depth, values) in force now."""
+    return (_limit("VERIFIER_MAX_CASE_BYTES", MAX_FILE_BYTES), _limit("VERIFIER_MAX_CASE_DEPTH", MAX_DEPTH),
+            _limit("VERIFIER_MAX_CASE_VALUES", MAX_VALUES))
 
 
 class _Builder:
-    def __init__(self, file: str):
+    def __init__(self, file: str, max_depth: int, max_values: int):
         self.file = file
         self.values: dict[FieldPath, tuple[int, int]] = {}
         self.keys: dict[FieldPath, tuple[int, int]] = {}
         self.constructor = yaml.SafeLoader("")
+        self.max_depth = max_depth
+        self.max_values = max_values
+        self.built = 0
+        self.open: set[int] = set()  # ids of the collection nodes being built: an alias back into one is a loop
 
     def fail(self, node: yaml.Node, path: FieldPath, message: str) -> CaseError:
         line, col = _mark(node)
         return CaseError(message, Location(self.file, line, col, format_path(path)))
 
+    def scalar(self, node: yaml.Node, path: FieldPath) -> Any:
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError:
+            raise self.fail(node, path, f"not valid YAML for a case file: the tag {node.tag!r} is not "
+                                        "allowed (only plain YAML values are)") from None
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise self.fail(node, path, f"not valid YAML: {problem}") from None
+        except (ValueError, OverflowError):  # e.g. an integer of thousands of digits
+            raise self.fail(node, path, "a number too large to read; case files take integers of at most 15 "
+                                        "digits") from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+            raise self.fail(node, path, f"the integer {str(value)[:20]}... has {len(str(abs(value)))} digits; case "
+                                        "files take integers of at most 15 digits")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(node, path, f"{node.value!r} is not a finite number; case files take finite numbers only")
+        if not isinstance(value, (str, int, float, bool)) and value is not None:
+            # Timestamps, binary and sets are YAML values, but nothing in a case file is one of them.
+            raise self.fail(node, path, f"a {type(value).__name__} value is not allowed in a case file; quote it "
+                                        "to make it text")
+        return value
+
     def build(self, node: yaml.Node, path: FieldPath) -> Any:
+        self.built += 1
+        if self.built > self.max_values:
+            raise self.fail(node, path, f"the file expands to more than {self.max_values:,} values (aliases "
+                                        "included); raise VERIFIER_MAX_CASE_VALUES if it is meant to")
+        if len(path) > self.max_depth:
+            raise self.fail(node, path, f"values are nested more than {self.max_depth} deep; raise "
+                                        "VERIFIER_MAX_CASE_DEPTH if that is meant")
         self.values[path] = _mark(node)
-        if isinstance(node, yaml.MappingNode):
+        if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            return self.scalar(node, path)
+        if id(node) in self.open:
+            raise self.fail(node, path, "an alias refers to a value that contains it, which never ends")
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
             result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self.fail(key_node, path, "YAML merge keys (<<) are not allowed in case files")
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self.fail(key_node, path, "mapping keys must be plain scalars")
-                key = self.constructor.construct_object(key_node, deep=True)
-                if not isinstance(key, (str, int, bool)) or isinstance(key, bool):
-                    key = str(key)
+                key = self.scalar(key_node, path)
+                if not isinstance(key, str):
+                    raise self.fail(key_node, path, f"keys must be text, not {'null' if key is None else repr(key)}; "
+                                                    f"quote it: '{key_node.value}'")
+                if not key.isprintable():
+                    raise self.fail(key_node, path + (key,), "keys must be printable text, without control "
+                                                             "characters or line breaks")
                 if key in result:
                     first = self.keys[path + (key,)]
                     raise self.fail(key_node, path + (key,),
@@ -97,20 +164,32 @@ class _Builder:
                 self.keys[path + (key,)] = _mark(key_node)
                 result[key] = self.build(value_node, path + (key,))
             return result
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        try:
-            return self.constructor.construct_object(node, deep=True)
-        except yaml.constructor.ConstructorError:
-            raise self.fail(node, path, f"not valid YAML for a case file: the tag {node.tag!r} is not "
-                                        "allowed (only plain YAML values are)") from None
-        except yaml.YAMLError as exc:
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise self.fail(node, path, f"not valid YAML: {problem}") from None
+        finally:
+            self.open.discard(id(node))
+
+
+def _check_depth(text: str, file: str, max_depth: int) -> None:
+    """Refuse deep nesting before composing: PyYAML's composer recurses once per level."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > max_depth:
+                line, column = _mark(event)
+                raise CaseError(f"values are nested more than {max_depth} deep; raise VERIFIER_MAX_CASE_DEPTH if "
+                                "that is meant", Location(file, line, column))
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
 
 
 def load_text(text: str, file: str = "<string>") -> Located:
+    max_bytes, max_depth, max_values = limits()
+    if len(text) > max_bytes:
+        raise CaseError(f"the file is larger than {max_bytes:,} bytes; raise VERIFIER_MAX_CASE_BYTES if it is "
+                        "meant to be", Location(file))
+    text = text.removeprefix("\ufeff")
     try:
+        _check_depth(text, file, max_depth)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -120,19 +199,44 @@ def load_text(text: str, file: str = "<string>") -> Located:
         raise CaseError(f"not valid YAML: {exc}", Location(file)) from None
     if node is None:
         raise CaseError("the file is empty", Location(file, 1, 1))
-    builder = _Builder(file)
+    builder = _Builder(file, max_depth, max_values)
     data = builder.build(node, ())
     return Located(file, data, builder.values, builder.keys)
 
 
+def file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a case file (not a regular file), or None."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file" + (" (a link whose target is missing)" if path.is_symlink() else "")
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe, not a file; case files must be regular files"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file; case files must be regular files"
+    if not stat.S_ISREG(mode):
+        return "not a regular file; case files must be regular files"
+    return None
+
+
 def load_file(path: str | Path) -> Located:
     path = Path(path)
+    problem = file_problem(path)
+    if problem:
+        raise CaseError(problem, Location(str(path)))
+    max_bytes = limits()[0]
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CaseError("no such file", Location(str(path))) from None
-    except UnicodeDecodeError as exc:
-        raise CaseError(f"not UTF-8 text ({exc.reason})", Location(str(path))) from None
+        with path.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise CaseError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+    if len(raw) > max_bytes:
+        raise CaseError(f"the file is larger than {max_bytes:,} bytes; raise VERIFIER_MAX_CASE_BYTES if it is "
+                        "meant to be", Location(str(path)))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CaseError(f"not UTF-8 text ({exc.reason})", Location(str(path))) from None
     return load_text(text, str(path))
