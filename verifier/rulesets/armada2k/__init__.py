@@ -97,11 +97,11 @@ class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
     drawing = "verifier.rulesets.armada2k.draw"
-    animation = "verifier.rulesets.armada2k.draw"  # draw_frames (describe_scene is this class's own)
+    animation = "verifier.rulesets.armada2k.draw"  # draw_frames, draw_stacked (describe_scene is this class's own)
     explorer = "verifier.rulesets.armada2k.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
-                              Capability.EXHAUSTIVE, Capability.FRAMES, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
-                              Capability.BENCHMARKS})
+                              Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
+                              Capability.PAGE_NOTES, Capability.BENCHMARKS})
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA

@@ -378,11 +378,11 @@ def _key(scene: Scene, s: int, kinds: set[str]) -> list[vd.LegendEntry]:
     return entries
 
 
-def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
-    """Panels side by side over one view of the sea: a panel with no outcome is the scene
-    before, the others one outcome each; then the key and what happened."""
-    s, fs = supersample, FONT * supersample
+def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], s: int, legend_width: int
+           ) -> tuple[list[vd.Panel], list[Image.Image], str | None]:
+    """The panels over one view of the sea (a panel with no outcome is the scene before, the
+    others one outcome each), the legends (the key, then what happened), and the subtitle."""
+    fs = FONT * s
     outcomes = [o for _, o in panels if o is not None]
     boxes = _boxes(scene, actions, outcomes or [None])
     view = vd.fit(boxes, target_px=340 if len(panels) <= 2 else 260, margin=0.6, scale_range=(40, 110), min_span=5,
@@ -398,7 +398,7 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):
         kinds.add("fire")
-    legends = [vd.legend(_key(scene, s, kinds), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
+    legends = [vd.legend(_key(scene, s, kinds), size=fs, padding=0, heading="Key", max_width=legend_width)]
     for name, marks in found:
         outcome = dict(panels)[name]
         assert outcome is not None
@@ -414,12 +414,30 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
                                           f"{ship_name} has no allowed step: it is stuck"))
         heading = "What happened" + (f" ({name})" if len(found) > 1 else "")
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing happened")], size=fs, padding=0,
-                                 heading=heading, max_width=vd.LEGEND_WIDTH * s))
-    beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
+                                 heading=heading, max_width=legend_width))
     readings = {_reading_words(o) for o in outcomes}
-    subtitle = f"reading: {readings.pop()}" if len(readings) == 1 else None
+    return images, legends, f"reading: {readings.pop()}" if len(readings) == 1 else None
+
+
+def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
+    """Panels side by side with the key and what happened, beside or under them by the kit's rule."""
+    s, fs = supersample, FONT * supersample
+    images, legends, subtitle = _parts(scene, actions, panels, s, vd.LEGEND_WIDTH * s)
+    beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     image = vd.compose(images, legends, beside=beside, title=title or "Armada 2K", subtitle=subtitle,
                        size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
+    return vd.finish(image, s)
+
+
+def draw_stacked(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
+                 title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
+    """The same panels and legends one under the other, for a narrow screen."""
+    s, fs = supersample, FONT * supersample
+    images, legends, subtitle = _parts(scene, actions, panels, s, 360 * s)
+    width = max([im.width for _, im in images] + [lg.width for lg in legends])
+    image = vd.stacked(title or "Armada 2K", subtitle, images, legends, width=width, size=fs,
+                       title_size=round(FONT * 1.15) * s)
     return vd.finish(image, s)
 
 
