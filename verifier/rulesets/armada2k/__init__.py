@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from verifier.errors import ImplementationError
 from verifier.kit.modular import ModularRuleset
-from verifier.ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
+from verifier.ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome, ReportSection
 
 from .clauses import CLAUSES, READING_POINTS
 from .model import XY, Actions, Interval, Scene, State
@@ -101,7 +101,7 @@ class Armada2kRuleset(ModularRuleset):
     explorer = "verifier.rulesets.armada2k.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
-                              Capability.PAGE_NOTES, Capability.BENCHMARKS})
+                              Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA
@@ -250,6 +250,10 @@ class Armada2kRuleset(ModularRuleset):
 
     def page_notes(self) -> str:
         return PAGE_NOTES
+
+    def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
+        from .explore import report_sections
+        return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(cases, out)]
 
     def benchmarks(self) -> tuple[BenchSuite, ...]:
         from .explore import SUITES

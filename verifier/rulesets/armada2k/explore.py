@@ -396,3 +396,36 @@ def _table(figures: Any) -> str:
 
 SUITES = (BenchSuite("fleet", "step checks, firing checks and allowed-heading fans with 12 ships a side and four "
                               "reefs", _run, _table),)
+
+
+# --- Capability.REPORT_SECTIONS: what the footprint reading changes ----------------------------
+
+
+def footprint_table() -> tuple[str, list[dict[str, Any]]]:
+    """For each size and footprint: the piece's length, how far a step may turn, the long side's
+    length, and whether a large's base fits on it (the short-side contradiction)."""
+    from .geometry import old_piece_limit
+    from .model import TEMPLATES
+    rows: list[dict[str, Any]] = []
+    lines = ["| size | footprint | length (in) | step may turn (deg) | long side (in) | large's base fits |",
+             "|---|---|---|---|---|---|"]
+    for size in SIZES:
+        for reading in FOOTPRINTS:
+            template = TEMPLATES[(size, reading)]
+            side = math.dist(*template.port)
+            limit = old_piece_limit(Ship("s", "p", size, (0.0, 0.0), 0.0), reading)
+            row = {"size": size, "footprint": reading, "length": round(template.bow[1], 4),
+                   "turn_limit": round(limit, 3), "long_side": round(side, 4), "large_fits": side >= 1.0}
+            rows.append(row)
+            lines.append(f"| {size} | {reading} | {row['length']:.3f} | ±{row['turn_limit']:.2f} | "
+                         f"{row['long_side']:.3f} | {'yes' if row['large_fits'] else 'no'} |")
+    text = ("The seed says only that a pyramid lies flat. Each footprint reading changes how far a step carries a "
+            "ship, how far it may turn (the new piece must not overlap the old: at most 90 degrees less half the "
+            "bow angle, so turns some way short of the seed's right angle are impossible too), and whether a large's whole base fits against a long side:\n\n"
+            + "\n".join(lines))
+    return text, rows
+
+
+def report_sections(cases: Any, out: Any = None) -> list[tuple[str, str, dict[str, Any]]]:
+    text, rows = footprint_table()
+    return [("Footprints compared", text, {"rows": rows})]
