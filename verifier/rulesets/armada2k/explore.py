@@ -421,7 +421,8 @@ def footprint_table() -> tuple[str, list[dict[str, Any]]]:
                          f"{row['long_side']:.3f} | {'yes' if row['large_fits'] else 'no'} |")
     text = ("The seed says only that a pyramid lies flat. Each footprint reading changes how far a step carries a "
             "ship, how far it may turn (the new piece must not overlap the old: at most 90 degrees less half the "
-            "bow angle, so turns some way short of the seed's right angle are impossible too), and whether a large's whole base fits against a long side:\n\n"
+            "bow angle, so turns some way short of the seed's right angle are impossible too), and whether a "
+            "large's whole base fits against a long side:\n\n"
             + "\n".join(lines))
     return text, rows
 
