@@ -13,23 +13,27 @@ JSON lines on stdout:
 
 The verifier compares each outcome with the case's expectation, exactly as it does
 for the reference resolver. A misbehaving implementation (no answer in time, a
-crash, a line that is not JSON, an answer that does not fit the schema) is reported
-on the case it happened on, and the run goes on: a crashed or stopped process is
-started again for the next case.
+crash, a line that is not JSON, an answer that does not fit the schema, an answer
+for another case, a second answer, a line past the length or depth limit) is
+reported on the case it happened on, and the run goes on: a crashed, stopped or
+out-of-step process is started again for the next case, and no line it printed is
+ever taken as another case's answer. Stopping it ends every process it started.
 
 ``python:MODULE:FUNCTION`` runs an implementation in-process instead: FUNCTION is
 called with each message (as a dict, hello included) and returns the answer.
 
 The package: ``protocol`` (the schema, messages and answers), ``implementation``
-(what an implementation is), ``process`` (one run as a command), ``inprocess``
-(one called in-process) and ``run`` (opening one from its spec, and checking cases
-through it).
+(what an implementation is), ``limits`` (bounds on what is read from one),
+``process`` (one run as a command), ``reaper`` (ending all of its processes),
+``inprocess`` (one called in-process, which cannot end the verifier) and ``run``
+(opening one from its spec, and checking cases through it).
 """
 
 from __future__ import annotations
 
 from .implementation import DEFAULT_TIMEOUT, Implementation
-from .inprocess import InProcessImplementation
+from .inprocess import ImplementationExit, InProcessImplementation
+from .limits import ReadLimits
 from .process import START_ALLOWANCE, SubprocessImplementation, _Process  # _Process: tests track its processes
 from .protocol import (
     PROTOCOL,
@@ -50,7 +54,8 @@ from .run import MAX_START_FAILURES, ImplRun, check_case_with, check_implementat
 
 __all__ = [
     "DEFAULT_TIMEOUT", "MAX_START_FAILURES", "PROTOCOL", "SCHEMA_ID", "START_ALLOWANCE", "Answer", "ImplRun",
-    "Implementation", "InProcessImplementation", "ProtocolMismatch", "SubprocessImplementation", "_Process",
+    "Implementation", "ImplementationExit", "InProcessImplementation", "ProtocolMismatch", "ReadLimits",
+    "SubprocessImplementation", "_Process",
     "adapter_schema", "answer_problem", "case_request", "check_case_with", "check_hello_reply",
     "check_implementation", "hello_message", "open_implementation", "read_answer", "schema_problem",
     "supports_protocol", "validator",

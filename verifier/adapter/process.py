@@ -34,7 +34,7 @@ from ..errors import ImplementationError
 from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
 from .limits import STDERR_TAIL, ReadLimits, excerpt, text_too_deep
 from .protocol import Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
-from .reaper import become_subreaper, children_of, kill_all, linux_proc
+from .reaper import become_subreaper, children_of, kill_all
 
 SETTLE = 1.0  # after an answer without an id: how long to watch for more output before stopping it
 CHUNK = 65536
@@ -295,7 +295,9 @@ class _Process:
         deadline = time.monotonic() + grace
         while grace and not self.leader_exited() and time.monotonic() < deadline:
             time.sleep(0.01)
-        kill_all(self.popen.pid, self.inodes, self.orphans_since)
+        self._pump(0)  # an end of file seen now spares the search for processes holding that pipe
+        held = self.inodes if self.stdout_open or self.stderr_open else ()
+        kill_all(self.popen.pid, held, self.orphans_since)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
         for stream in (self.stdout, self.stderr_pipe):
@@ -478,4 +480,4 @@ class SubprocessImplementation(Implementation):
             self.process = None
 
 
-__all__ = ["START_ALLOWANCE", "SubprocessImplementation", "_Process", "linux_proc"]
+__all__ = ["START_ALLOWANCE", "SubprocessImplementation", "_Process"]

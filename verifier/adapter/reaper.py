@@ -85,17 +85,28 @@ def _session(pid: int) -> int | None:
     return int(fields[3]) if len(fields) > 3 else None
 
 
-def children_of(pid: int) -> set[int]:
-    return {p for p in _pids() if _parent(p) == pid}
+def _table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent, session) for every process, from one pass over /proc."""
+    table = {}
+    for pid in _pids():
+        fields = _stat(pid)
+        if len(fields) > 3:
+            table[pid] = (int(fields[1]), int(fields[3]))
+    return table
 
 
-def descendants(roots: Iterable[int]) -> set[int]:
-    parents = {p: _parent(p) for p in _pids()}
+def children_of(pid: int, table: dict[int, tuple[int, int]] | None = None) -> set[int]:
+    table = _table() if table is None else table
+    return {p for p, (parent, _) in table.items() if parent == pid}
+
+
+def descendants(roots: Iterable[int], table: dict[int, tuple[int, int]] | None = None) -> set[int]:
+    table = _table() if table is None else table
     found: set[int] = set()
     frontier = set(roots)
     while frontier:
         found |= frontier
-        frontier = {p for p, parent in parents.items() if parent in frontier and p not in found}
+        frontier = {p for p, (parent, _) in table.items() if parent in frontier and p not in found}
     return found
 
 
@@ -124,9 +135,10 @@ def pipe_holders(inodes: Iterable[int]) -> set[int]:
 def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None) -> set[int]:
     """SIGKILL the process group of ``leader`` and, on Linux, every process of the
     implementation found as described above (in rounds, so that one forked while the
-    first round was killed is caught too). ``orphans_since``: this process's children
-    before the implementation started, or None if orphans are not looked for.
-    Returns the pids killed (the leader's group aside)."""
+    first round was killed is caught too). ``inodes``: its pipes that may still be held
+    (empty when all of them are known to be closed at the far end). ``orphans_since``:
+    this process's children before the implementation started, or None if orphans are
+    not looked for. Returns the pids killed (the leader's group aside)."""
     if not linux_proc():
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(leader, signal.SIGKILL)
@@ -137,11 +149,13 @@ def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None)
     killed: set[int] = set()
     for round_ in range(5):
         # Found before anything is killed: once a parent dies, its children are no longer its descendants.
-        targets = descendants([leader]) | pipe_holders(inodes)
+        table = _table()
+        targets = descendants([leader], table) | (pipe_holders(inodes) if inodes else set())
         if orphans_since is not None:
             # An implementation runs in a session of its own, and nothing it starts can join this process's
             # session: a new child in this session was started by other code here, and is left alone.
-            targets |= descendants({p for p in children_of(me) - orphans_since if _session(p) != mine})
+            new = {p for p in children_of(me, table) - orphans_since if table[p][1] != mine}
+            targets |= descendants(new, table)
         if round_ == 0:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(leader, signal.SIGKILL)
@@ -152,26 +166,30 @@ def kill_all(leader: int, inodes: Iterable[int], orphans_since: set[int] | None)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         killed |= targets
-    _reap(killed - {leader})
+    _reap(killed - {leader}, leader)
     return killed
 
 
-def _reap(pids: set[int]) -> None:
+def _reap(pids: set[int], leader: int) -> None:
     """Collect the exit status of those that became this process's children (orphans
-    reparented to it as subreaper), so that they do not linger as zombies."""
+    reparented to it as subreaper), so that they do not linger as zombies. One whose
+    parent is still dying becomes this process's child a moment later."""
+    dying = pids | {leader}
     deadline = time.monotonic() + 2.0
     waiting = set(pids)
     while waiting and time.monotonic() < deadline:
         for pid in list(waiting):
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:  # not a child of this process: its own parent reaps it
-                waiting.discard(pid)
+            except ChildProcessError:
+                parent = _parent(pid)
+                if parent is None or parent not in dying:  # gone, or another process's to reap
+                    waiting.discard(pid)
                 continue
             if done:
                 waiting.discard(pid)
         if waiting:
-            time.sleep(0.01)
+            time.sleep(0.005)
 
 
 def alive(pid: int) -> bool:
