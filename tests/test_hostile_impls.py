@@ -144,6 +144,16 @@ def test_a_late_duplicate_answer_is_reported_on_the_case_it_arrives_in(monkeypat
                                "which was asked earlier: '{\"type\": \"errored\""), rest
 
 
+def test_an_answer_without_an_id_from_a_process_that_answered_before_is_asked_again(monkeypatch):
+    # A line without an id from a process that has answered other cases could be a stray line of theirs: the case
+    # is asked again of a fresh process (whose first answer this toy gets right).
+    monkeypatch.delenv("STRAY_NEXT", raising=False)
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'stray_answers.py'} noid-after-first", timeout=5)
+    got = outcomes(check_implementation([A, B, C], impl, draw=False))
+    assert got == {A_ID: ("passed", ""), B_ID: ("passed", ""), C_ID: ("passed", "")}
+    assert impl.starts == 3  # A, then B, on the first; B again, then C, on the second; C again on the third
+
+
 def test_an_answer_with_another_cases_id_is_an_error(monkeypatch):
     got = stray(monkeypatch, "other-id")
     message = "the answer is for case 'some-other-case', not '{}'; the implementation is out of step"

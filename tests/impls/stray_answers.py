@@ -14,6 +14,8 @@ answers every case as the reference resolver does, except:
 - ``other-id``: every answer carries the id "some-other-case".
 - ``late``: the first case is answered after $STRAY_SLEEP seconds (default 2); later
   cases at once.
+- ``noid-after-first``: each process answers its first case as the reference does
+  (with the id), and every later one "errored", without an id.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def main() -> None:
             continue
         asked += 1
         answer = reference(message)
+        if MODE == "noid-after-first" and asked > 1:
+            say({"type": "errored", "message": "a later answer, without an id"})
+            continue
         if message["id"] == planted:
             say({"type": "errored", "id": planted, "message": "the real answer to this case"})
             continue
