@@ -82,7 +82,8 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
     area = Area((0.0, 0.0), SEA / 2)
     obstacles: list[Obstacle] = []
     ships: list[Ship] = []
-    for name, player in (("a", "blue"), ("b", "red"), ("c", "red")):
+    third = draw(st.sampled_from(("red", "blue")))  # a second blue ship makes friendly fire possible
+    for name, player in (("a", "blue"), ("b", "red"), ("c", third)):
         if name == "c" and not draw(st.booleans()):
             break
         for _ in range(3):
