@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError
@@ -62,15 +64,14 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .output import check_writable, text_mark, write_text
     from .report import format_table, github_annotations, summary_markdown, summary_table, write_json, write_junit
     from .runner import RunOptions, Status, check_paths, nothing_checked, summary_line
     from .snapshots import SnapshotStore
-
     for option in ("json", "junit", "github_output"):
         out = getattr(args, option)
-        if out and Path(out).exists() and _is_protected(Path(out)):
-            raise CaseError(f"refusing to write the --{option.replace('_', '-')} report over a case or snapshot "
-                            "file", Location(out))
+        if out:
+            check_writable(out, f"--{option.replace('_', '-')} report", args.force)
     known = None
     if args.known_failures:
         from .known_failures import load_known_failures
@@ -117,7 +118,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.github or args.github_output:
         lines = github_annotations(results)
         if args.github_output:
-            Path(args.github_output).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark('check')}", *lines]),
+                       "--github-output report", args.force)
         else:
             for line in lines:
                 print(line)
@@ -126,13 +128,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             with open(step_summary, "a", encoding="utf-8") as handle:
                 handle.write(summary_markdown(results))
     if args.json:
-        write_json(results, args.json, meta)
+        write_json(results, args.json, meta, force=args.force)
     if args.junit:
-        write_junit(results, args.junit)
+        write_junit(results, args.junit, force=args.force)
     if not args.no_table and results:
         print(format_table(summary_table(results)))
     print(summary_line(results))
-    empty = nothing_checked(results)
+    empty = nothing_checked(results, open_checked=not args.impl)
     if empty and not args.allow_empty:
         print(f"error: {empty}", file=sys.stderr)
         return 1
@@ -189,41 +191,34 @@ def cmd_render(args: argparse.Namespace) -> int:
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
     image = case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
+    from .output import write_bytes
     from .snapshots import png_bytes
-    out = Path(args.output)
-    if out.exists() and not args.force and _is_protected(out):
-        raise CaseError("refusing to overwrite a snapshot or case file; pass --force if you mean it",
-                        Location(str(out)))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(png_bytes(image))
-    print(f"wrote {out} ({image.width}x{image.height})")
+    write_bytes(args.output, png_bytes(image, software="verifier render"), "picture", args.force)
+    print(f"wrote {args.output} ({image.width}x{image.height})")
     return 0
-
-
-def _is_protected(path: Path) -> bool:
-    resolved = path.resolve()
-    return any(part in ("snapshots", "cases") for part in resolved.parts) or path.suffix in (".yaml", ".yml")
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from .case import published_schema
+    from .output import text_mark
     if args.adapter:
         from .adapter import adapter_schema
-        text = json.dumps(adapter_schema(), indent=2) + "\n"
+        schema = adapter_schema()
     else:
-        text = json.dumps(published_schema(), indent=2) + "\n"
-    return _write_or_print(text, args.output)
+        schema = published_schema()
+    text = json.dumps({"$comment": text_mark("schema"), **schema}, indent=2) + "\n"
+    return _write_or_print(text, args.output, "schema", args.force)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_text
-    return _write_or_print(export_text(args.paths or ["cases"], args.format), args.output)
+    return _write_or_print(export_text(args.paths or ["cases"], args.format), args.output, "export", args.force)
 
 
-def _write_or_print(text: str, output: str | None) -> int:
+def _write_or_print(text: str, output: str | None, what: str, force: bool) -> int:
     if output:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+        from .output import write_text
+        write_text(output, text, what, force)
         print(f"wrote {output}")
     else:
         sys.stdout.write(text)
@@ -251,7 +246,7 @@ def cmd_clauses(args: argparse.Namespace) -> int:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .case import find_case_files, load_case
+    from .case import Case
     from .explore import example_conflicts, example_matrix, exhaustive, search, shrink
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
 
@@ -259,6 +254,12 @@ def cmd_explore(args: argparse.Namespace) -> int:
     out = Path(args.out or f"explore/{ruleset.key}")
     if out.exists() and not out.is_dir():
         raise CaseError("--out must be a folder", Location(str(out)))
+    if out.is_dir() and any(out.iterdir()) and not args.force:
+        from .output import refusal
+        report = out / "report.json"
+        if not report.is_file() or refusal(report, "explorer report"):
+            raise CaseError("--out names a folder that holds files the explorer did not write (a case folder?); "
+                            "give an empty or new folder, or pass --force", Location(str(out)))
     if args.budget <= 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
     out.mkdir(parents=True, exist_ok=True)
@@ -283,11 +284,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
     cases_dir = Path(args.cases)
     cases = []
     if cases_dir.exists():
-        for path in find_case_files([cases_dir]):
-            try:
-                cases.append(load_case(path))
-            except VerifierError:
-                pass  # 'verifier check' reports broken case files
+        from .runner import load_cases
+        # Broken case files are left out here: 'verifier check' reports them.
+        cases = [item for item in load_cases([cases_dir]) if isinstance(item, Case)]
     matrix = example_matrix(ruleset, cases)
     for finding in example_conflicts(ruleset, matrix):
         found.setdefault(finding.fingerprint, finding)
@@ -333,6 +332,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+_FORCE_HELP = ("replace the output file even if the verifier did not write it (a case file, a snapshot, a "
+               "known-failure list, a link); without it such a file is never overwritten")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="verifier", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -367,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "summary to $GITHUB_STEP_SUMMARY when it is set")
     check.add_argument("--github-output", metavar="FILE", help="like --github, but write the annotations to FILE")
     check.add_argument("--no-table", action="store_true", help="leave out the table per ruleset and clause")
+    check.add_argument("--force", action="store_true", help=_FORCE_HELP)
     check.add_argument("--allow-empty", action="store_true",
                        help="let a run that checks no case pass (every case skipped or needing a ruling); "
                             "without it such a run fails, so a green run always checked something")
@@ -381,11 +385,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("case", metavar="CASE", help="a case file")
     render.add_argument("-o", "--output", required=True, metavar="FILE", help="PNG file to write")
     render.add_argument("--reading", action="append", metavar="POINT=OPTION", help="pin a reading (repeatable)")
-    render.add_argument("--force", action="store_true", help="allow writing into cases/ or snapshots/")
+    render.add_argument("--force", action="store_true", help=_FORCE_HELP)
     render.set_defaults(func=cmd_render)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of case files")
     schema.add_argument("-o", "--output", metavar="FILE")
+    schema.add_argument("--force", action="store_true", help=_FORCE_HELP)
     schema.add_argument("--adapter", action="store_true",
                         help="the schema of the adapter protocol's messages instead (docs/schema/adapter.schema.json)")
     schema.set_defaults(func=cmd_schema)
@@ -397,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["json", "jsonl"], default="json",
                         help="json: one document; jsonl: one case a line (default: json)")
     export.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
+    export.add_argument("--force", action="store_true", help=_FORCE_HELP)
     export.set_defaults(func=cmd_export)
 
     clauses = sub.add_parser("clauses", help="list a ruleset's clauses and readings")
@@ -421,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="with --exhaustive: which of the ruleset's spaces to enumerate (default: its first; "
                               "'verifier clauses RULESET' lists them)")
     explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
+    explore.add_argument("--force", action="store_true",
+                         help="write into an --out folder that holds files the explorer did not write")
     explore.add_argument("--out", metavar="DIR", help="report folder (default: explore/RULESET)")
     explore.add_argument("--cases", default="cases", metavar="DIR",
                          help="where documented cases and rulings live (default: cases)")
@@ -466,7 +474,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Control characters from case files or an implementation's answers could clear the
+# screen or forge lines on a terminal: everything the commands print shows them as \xNN.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class _Printable(io.TextIOBase):
+    """A text stream that writes control characters (but tabs and line breaks) escaped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Printable(out), _Printable(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

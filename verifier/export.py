@@ -18,8 +18,10 @@ from typing import Any
 
 from . import __version__
 from .adapter import PROTOCOL, supports_protocol
-from .case import Case, CaseStatus, find_case_files, load_case
+from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
+from .output import json_mark
+from .runner import crash_message
 
 FORMAT = "verifier-cases/1"
 
@@ -64,7 +66,10 @@ def export_cases(paths: Iterable[str | Path]) -> dict[str, Any]:
     export would silently drop cases."""
     cases: list[Case] = []
     errors: list[CaseError] = []
-    for path in find_case_files(paths):
+    for path, problem in scan_case_files(paths):
+        if problem:
+            errors.append(CaseError(problem, Location(str(path))))
+            continue
         try:
             cases.append(load_case(path))
         except CaseErrors as error:
@@ -73,6 +78,8 @@ def export_cases(paths: Iterable[str | Path]) -> dict[str, Any]:
             errors.append(error)
         except VerifierError as error:
             errors.append(CaseError(str(error), Location(str(path))))
+        except Exception as error:
+            errors.append(CaseError(crash_message("loading the case", error), Location(str(path))))
     if errors:
         raise CaseErrors(errors)
     seen: dict[tuple[str, str], str] = {}
@@ -82,12 +89,13 @@ def export_cases(paths: Iterable[str | Path]) -> dict[str, Any]:
             raise CaseError(f"case id {case.id!r} is already used by {seen[key]}", case.where(("id",)))
         seen[key] = case.path
     cases.sort(key=lambda c: (c.ruleset.key, c.id))
-    return {"format": FORMAT, "protocol": PROTOCOL, "verifier": __version__,
+    return {"generator": json_mark("export"), "format": FORMAT, "protocol": PROTOCOL, "verifier": __version__,
             "cases": [case_json(c) for c in cases]}
 
 
 def export_text(paths: Iterable[str | Path], fmt: str = "json") -> str:
     data = export_cases(paths)
     if fmt == "jsonl":
-        return "".join(json.dumps(c, ensure_ascii=False, sort_keys=False) + "\n" for c in data["cases"])
+        return "".join(json.dumps({"generator": data["generator"], **c}, ensure_ascii=False) + "\n"
+                       for c in data["cases"])
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

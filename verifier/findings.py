@@ -16,6 +16,7 @@ import yaml
 from .case import CaseStatus, find_case_files, load_case
 from .errors import VerifierError
 from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
+from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .snapshots import png_bytes
 
@@ -163,7 +164,8 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
         if exhaustive is not None:
             entry["exhaustive_scenes"] = exhaustive.counts.get(f.fingerprint, 0)
         findings.append(entry)
-    data: dict[str, Any] = {"ruleset": ruleset.key, "seed": seed, "budget_seconds": budget,
+    data: dict[str, Any] = {"generator": json_mark("explore"), "ruleset": ruleset.key, "seed": seed,
+                            "budget_seconds": budget,
                             "counts": {k: sum(1 for w in written if w.finding.kind == k)
                                        for k in sorted({w.finding.kind for w in written})},
                             "open": sum(w.status == "open" for w in written),

@@ -15,15 +15,16 @@ a colon, the reason), and so does a ``.json`` file holding one object of id -> r
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .case import ID_FORM, valid_id
 from .errors import CaseError, Location, did_you_mean
 from .runner import CaseResult, Problem, ProblemKind, Status
+from .source import file_problem
 
-_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+MAX_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,17 @@ def _unquote(text: str) -> str:
 
 def load_known_failures(path: str | Path) -> KnownFailures:
     path = Path(path)
+    problem = file_problem(path)
+    if problem:
+        raise CaseError(f"the known-failure list: {problem}", Location(str(path)))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CaseError("no such known-failure file", Location(str(path))) from None
+        with path.open("rb") as handle:
+            content = handle.read(MAX_BYTES + 1)
+        text = content.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseError(f"cannot read the known-failure file: {exc}", Location(str(path))) from None
+    if len(content) > MAX_BYTES:
+        raise CaseError(f"the known-failure list is larger than {MAX_BYTES:,} bytes", Location(str(path)))
     reasons: dict[str, str] = {}
     lines: dict[str, int] = {}
     if path.suffix == ".json":
@@ -74,9 +80,8 @@ def load_known_failures(path: str | Path) -> KnownFailures:
     for number, column, case_id, reason in entries:
         where = Location(str(path), number, column, case_id)
         case_id = _unquote(case_id)
-        if not _ID.match(case_id):
-            raise CaseError(f"{case_id!r} is not a case id (lower-case letters, digits, dots and dashes); write "
-                            "'CASE-ID: reason'", where)
+        if not valid_id(case_id):
+            raise CaseError(f"{case_id!r} is not a case id ({ID_FORM}); write 'CASE-ID: reason'", where)
         if not isinstance(reason, str) or not reason.strip():
             raise CaseError(f"give a reason after the id, such as '{case_id}: bumps are not implemented yet'",
                             where)
@@ -84,6 +89,9 @@ def load_known_failures(path: str | Path) -> KnownFailures:
             raise CaseError(f"{case_id!r} is listed twice (first on line {lines[case_id]})", where)
         reasons[case_id] = reason.strip()
         lines[case_id] = number
+    if not reasons:
+        raise CaseError("the known-failure list names no case; list 'CASE-ID: reason' lines, or leave out "
+                        "--known-failures", Location(str(path)))
     return KnownFailures(str(path), reasons, lines)
 
 
@@ -91,7 +99,8 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
     """A listed failure becomes xfail, a listed pass xpass; anything else is unchanged
     (the list says nothing about skipped or open cases)."""
     case_id = result.id
-    if case_id not in known:
+    if case_id not in known or result.case is None:
+        # A file that does not load is not a case that fails: it cannot be an expected failure.
         return result
     reason = known.reasons[case_id]
     if result.status in ("failed", "errored"):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .output import json_mark, text_mark, write_text
+from .ruleset import Capability
 from .runner import STATUS_WORDS, CaseResult, Problem, ProblemKind, Status, summary_line
 
 
@@ -30,8 +33,11 @@ def results_json(results: list[CaseResult], meta: Mapping[str, Any] | None = Non
             entry["title"] = r.case.title
             entry["clauses"] = list(r.case.clauses)
             entry["readings"] = dict(r.case.readings)
-        if r.outcome is not None and r.case is not None:
-            entry["outcome"] = r.case.ruleset.outcome_json(r.outcome)
+        if r.outcome is not None and r.case is not None and r.case.ruleset.supports(Capability.INTERCHANGE):
+            try:
+                entry["outcome"] = r.case.ruleset.outcome_json(r.outcome)
+            except Exception as error:  # the report is still written; the case's own result says what failed
+                entry["outcome_error"] = f"{type(error).__name__}: {error}"[:300]
         if r.snapshot is not None:
             entry["snapshot"] = {"status": r.snapshot.status, "path": str(r.snapshot.path),
                                  "artifacts": [str(a) for a in r.snapshot.artifacts]}
@@ -41,8 +47,10 @@ def results_json(results: list[CaseResult], meta: Mapping[str, Any] | None = Non
             "table": summary_table(results), "cases": cases}
 
 
-def write_json(results: list[CaseResult], path: str | Path, meta: Mapping[str, Any] | None = None) -> None:
-    Path(path).write_text(json.dumps(results_json(results, meta), indent=2) + "\n", encoding="utf-8")
+def write_json(results: list[CaseResult], path: str | Path, meta: Mapping[str, Any] | None = None, *,
+               force: bool = False) -> None:
+    data = {"generator": json_mark("check"), **results_json(results, meta)}
+    write_text(path, json.dumps(data, indent=2) + "\n", "--json report", force)
 
 
 def results_junit(results: list[CaseResult]) -> ET.Element:
@@ -80,10 +88,29 @@ def results_junit(results: list[CaseResult]) -> ET.Element:
     return root
 
 
-def write_junit(results: list[CaseResult], path: str | Path) -> None:
-    tree = ET.ElementTree(results_junit(results))
+# Characters XML 1.0 cannot hold at all, even escaped: they are written as \xNN instead.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def junit_bytes(results: list[CaseResult]) -> bytes:
+    root = results_junit(results)
+    for element in root.iter():
+        element.attrib = {k: xml_safe(v) for k, v in element.attrib.items()}
+        if element.text:
+            element.text = xml_safe(element.text)
+    tree = ET.ElementTree(root)
     ET.indent(tree)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
+    body = ET.tostring(root, encoding="unicode")
+    return f"<?xml version='1.0' encoding='utf-8'?>\n<!-- {text_mark('check')} -->\n{body}\n".encode()
+
+
+def write_junit(results: list[CaseResult], path: str | Path, *, force: bool = False) -> None:
+    from .output import write_bytes
+    write_bytes(path, junit_bytes(results), "--junit report", force)
 
 
 # --- summary table ------------------------------------------------------------

@@ -19,10 +19,15 @@ from PIL import Image, ImageChops
 DEFAULT_FAILURE_DIR = Path(".verifier-failures")
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """Encode deterministically: no metadata, fixed compression."""
+def png_bytes(image: Image.Image, software: str | None = None) -> bytes:
+    """Encode deterministically: fixed compression, and no metadata but, where given,
+    the name of the ``software`` that wrote the file (so that it may replace it later)."""
+    from PIL import PngImagePlugin
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=9)
+    info = PngImagePlugin.PngInfo()
+    if software:
+        info.add_text("Software", software)
+    image.save(buffer, format="PNG", optimize=False, compress_level=9, pnginfo=info)
     return buffer.getvalue()
 
 

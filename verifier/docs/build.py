@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import registry
-from ..errors import VerifierError
 from ..ruleset import Capability, Ruleset
 from .findings import QUICK_EXAMPLES, Findings, quick_findings, read_findings
 from .output import check_out_dir, write_site
@@ -31,15 +30,17 @@ class BuildResult:
 
 
 def load_cases(cases_dir: Path | None, warn: Callable[[str], None]) -> list[Any]:
-    from ..case import find_case_files, load_case
+    from ..runner import CaseResult
+    from ..runner import load_cases as load_each
     cases: list[Any] = []
     if cases_dir is None or not cases_dir.exists():
         return cases
-    for path in find_case_files([cases_dir]):
-        try:
-            cases.append(load_case(path))
-        except VerifierError as error:
-            warn(f"skipped a case that does not load (see 'verifier check'): {str(error).splitlines()[0]}")
+    for item in load_each([cases_dir]):
+        if isinstance(item, CaseResult):
+            problem = item.problems[0] if item.problems else None
+            warn(f"skipped a case that does not load (see 'verifier check'): {problem or item.file}")
+        else:
+            cases.append(item)
     return cases
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+
 from ..errors import VerifierError
 from ..ruleset import Capability, FindingKind, Ruleset
 
@@ -21,6 +23,23 @@ class FindingEntry:
     finding: Any  # verifier.explore.Finding
     status: str  # open | resolved
     resolved_by: str | None = None
+
+
+MAX_REPORT_BYTES = 16 << 20
+# What docs needs of an explorer report; anything else in it is left alone.
+REPORT_SCHEMA = {
+    "type": "object", "required": ["ruleset", "findings"],
+    "properties": {
+        "ruleset": {"type": "string"},
+        "findings": {"type": "array", "items": {
+            "type": "object", "required": ["case", "kind"],
+            "properties": {"case": {"type": "string", "pattern": "^[^/\\\\]", "maxLength": 300},
+                           "kind": {"type": "string"}, "point": {"type": ["string", "null"]},
+                           "clauses": {"type": "array", "items": {"type": "string"}},
+                           "label": {"type": ["string", "null"]}, "summary": {"type": ["string", "null"]},
+                           "resolved_by": {"type": ["string", "null"]}}}},
+    },
+}
 
 
 @dataclass
@@ -42,9 +61,13 @@ def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
     if not report.is_file():
         return None
     try:
+        if report.stat().st_size > MAX_REPORT_BYTES:
+            raise ValueError(f"larger than {MAX_REPORT_BYTES:,} bytes")
         data = json.loads(report.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        warn(f"{report}: cannot read the explorer report ({error}); running a quick pass instead")
+        jsonschema.validate(data, REPORT_SCHEMA)
+    except (OSError, ValueError, RecursionError, jsonschema.ValidationError) as error:
+        why = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
+        warn(f"{report}: not a readable explorer report ({why[:200]}); running a quick pass instead")
         return None
     if data.get("ruleset") != ruleset.key:
         warn(f"{report}: a report of ruleset {data.get('ruleset')!r}, not {ruleset.key!r}; ignored")
@@ -53,6 +76,9 @@ def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
     entries = []
     for item in data.get("findings", []):
         path = folder / str(item.get("case", ""))
+        if not path.resolve().is_relative_to(folder.resolve()) or path.is_symlink():
+            warn(f"{report}: skipped a finding whose case {item.get('case')!r} is not a file inside {folder}")
+            continue
         try:
             case = load_case(path)
         except (VerifierError, OSError) as error:
