@@ -17,7 +17,27 @@ SAMPLES = [yaml.safe_load(p.read_text()) for p in case_files()]
 
 junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 1000), st.floats(allow_nan=True),
                  st.text(max_size=8), st.lists(st.integers(-2, 9), max_size=3),
-                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+                 # what hostile files hold: whole-number floats, huge integers, long or odd text, odd keys
+                 st.integers(0, 9).map(float), st.integers(10 ** 15, 10 ** 40), st.text(min_size=200, max_size=400),
+                 st.sampled_from(["ship\nname", "\x1b[2J", "\u202eevil", "\ud800"]),
+                 st.dictionaries(st.one_of(st.none(), st.floats(), st.integers()), st.integers(), min_size=1,
+                                 max_size=2),
+                 st.recursive(st.just(1), lambda inner: st.lists(inner, min_size=1, max_size=1), max_leaves=120))
+
+# Damage done to the text itself: tags, aliases, deep nesting, a byte-order mark, cut lines.
+text_damage = st.sampled_from([
+    lambda t: t,
+    lambda t: t.replace("id:", "!!python/name:os.system id:", 1),
+    lambda t: "a: &a [*a]\n" + t,
+    lambda t: "bomb: &b0 [1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"b{i}: &b{i} [*b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}]\n"
+        for i in range(1, 8)) + t,
+    lambda t: t.replace("title:", "title: !!binary aGVsbG8=\nx-title:", 1),
+    lambda t: "\ufeff" + t,
+    lambda t: t[: len(t) // 2],
+    lambda t: t + "\n" + "[" * 400 + "]" * 400 + "\n",
+])
 
 
 def paths(data, prefix=()):
@@ -51,9 +71,12 @@ def mutated_cases(draw):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutated_cases())
-def test_mutated_case_loads_or_fails_with_a_located_error(data):
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+@given(mutated_cases(), text_damage)
+def test_mutated_case_loads_or_fails_with_a_located_error(data, damage):
+    try:
+        text = damage(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    except (yaml.YAMLError, RecursionError, UnicodeEncodeError):
+        return  # PyYAML cannot write this value; no file of it could exist
     try:
         case = load_case_text(text, "fuzz.yaml")
     except (CaseError, CaseErrors) as error:

@@ -138,6 +138,9 @@ class _Builder:
         self.values[path] = _mark(node)
         if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             return self.scalar(node, path)
+        if node.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
+            raise self.fail(node, path, f"not valid YAML for a case file: the tag {node.tag!r} is not allowed "
+                                        "(only plain YAML values are)")
         if id(node) in self.open:
             raise self.fail(node, path, "an alias refers to a value that contains it, which never ends")
         self.open.add(id(node))
