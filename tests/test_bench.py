@@ -151,7 +151,7 @@ def test_list_shows_every_suite(capsys):
 @pytest.mark.parametrize("suite, words", [
     ("ypp.turn", "no benchmark suite 'ypp.turn'; did you mean 'ypp.turns'?"),
     ("scater", "did you mean 'scatter'?"),
-    ("nothing-like-it", "expected one of 'all', 'core'"),
+    ("nothing-like-it", "expected one of 'all', "),
     ("core,nope", "no benchmark suite 'nope'"),
 ])
 def test_unknown_suite_is_one_line_error(capsys, suite, words):
