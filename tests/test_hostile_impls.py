@@ -252,6 +252,17 @@ def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(tmp_path, mode):
 
 
 @linux_only
+def test_every_escaped_process_is_killed(tmp_path):
+    pidfile = tmp_path / "children.pid"
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'setsid_child.py'} many {pidfile}", timeout=5)
+    got = outcomes(check_implementation([A], impl, draw=False))
+    assert got == {A_ID: ("passed", "")}
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 40
+    assert [pid for pid in pids if not gone(pid)] == []
+
+
+@linux_only
 def test_stopping_never_blocks_on_a_held_pipe(tmp_path):
     pidfile = tmp_path / "child.pid"
     impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'setsid_child.py'} holds-dies {pidfile}", timeout=5)

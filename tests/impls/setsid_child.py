@@ -10,6 +10,9 @@ child's pid is written to PIDFILE. Then:
 - ``daemon``: the child is a double-forked daemon: the middle process exits at once,
   and the grandchild (whose pid is written) closes every pipe; the implementation
   answers every case.
+- ``many``: 20 such children, each of which holds the pipes and has a child of its
+  own that holds them too; all 40 pids are written, one a line; the implementation
+  answers every case.
 """
 
 from __future__ import annotations
@@ -24,7 +27,35 @@ from verifier.adapters.reference import handle as reference
 MODE, PIDFILE = sys.argv[1], sys.argv[2]
 
 
+def swarm() -> None:
+    """20 children in sessions of their own, each with a child; every pid to PIDFILE."""
+    read_end, write_end = os.pipe()
+    for _ in range(20):
+        if os.fork() == 0:
+            os.setsid()
+            os.close(read_end)
+            if os.fork() == 0:
+                os.write(write_end, f"{os.getpid()}\n".encode())
+                time.sleep(600)
+                os._exit(0)
+            os.write(write_end, f"{os.getpid()}\n".encode())
+            time.sleep(600)
+            os._exit(0)
+    os.close(write_end)
+    pids = b""
+    while pids.count(b"\n") < 40:
+        chunk = os.read(read_end, 4096)
+        if not chunk:
+            break
+        pids += chunk
+    with open(PIDFILE, "wb") as file:
+        file.write(pids)
+
+
 def escape() -> None:
+    if MODE == "many":
+        swarm()
+        return
     if os.fork():
         deadline = time.monotonic() + 10
         while not os.path.exists(PIDFILE) and time.monotonic() < deadline:  # the pid is known before hello
