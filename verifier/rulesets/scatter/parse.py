@@ -16,6 +16,8 @@ from ...source import Located
 from .exact import number
 from .model import ALL_ROLLS, AOE_SIZES, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Actions, Roll, Shot
 
+MAX_INCHES = 144  # twelve feet: longer than any gaming table
+
 _LENGTH = {
     "anyOf": [{"type": "number"},
               {"type": "string", "pattern": r"^\s*-?\d+(\.\d+)?(\s*/\s*\d+)?\s*$"}],
@@ -161,6 +163,9 @@ def _length(doc: Located, path: tuple, value: Any, what: str, *, zero_ok: bool =
         raise doc.error(path, f"{what} cannot be negative, got {value}", SceneError)
     if result == 0 and not zero_ok:
         raise doc.error(path, f"{what} must be more than 0", SceneError)
+    if result > MAX_INCHES:
+        raise doc.error(path, f"{what} is {float(result):g} inches; a table is at most {MAX_INCHES} inches across, "
+                              "so no shot reaches that far", SceneError)
     return result
 
 
