@@ -121,13 +121,26 @@ def test_an_answer_to_a_case_not_asked_yet_is_never_used(monkeypatch):
     assert got[C_ID] == ("passed", "")
 
 
+BEFORE_SENT = "before this case was sent, the implementation printed an answer to this case: '{\"type\": \"outcome\""
+
+
+def test_a_line_printed_before_its_case_was_sent_is_never_its_answer(monkeypatch):
+    # As below, with the verifier held up for 0.8 s after A (a slow progress report), so that the line for B
+    # is there before B is sent.
+    monkeypatch.setenv("STRAY_NEXT", str(B))
+    impl = SubprocessImplementation(f"{PYTHON} {IMPLS / 'stray_answers.py'} ahead-late", timeout=5)
+    got = outcomes(check_implementation([A, B, C], impl, draw=False, progress=lambda result: time.sleep(0.8)))
+    assert got[A_ID] == ("passed", "") and got[C_ID] == ("passed", "")
+    assert got[B_ID][0] == "errored" and got[B_ID][1].startswith(BEFORE_SENT)
+    assert got[B_ID][1].endswith(STRAY_TAIL)
+
+
 def test_a_late_duplicate_answer_is_reported_on_the_case_it_arrives_in(monkeypatch):
     # A line for B comes 0.3 s after A's answer; B itself is answered "errored". Where the stray line lands
     # depends on timing; each way, it is reported, and C is never answered by it.
     got = stray(monkeypatch, "ahead-late")
     assert got[A_ID] == ("passed", "")
-    before_sent = ("before this case was sent, the implementation printed an answer for case "
-                   "'ypp-move-1b-equal-class-bump', which was not asked: '{\"type\": \"outcome\"")
+    before_sent = BEFORE_SENT
     second = "right after its answer, the implementation printed a second answer to this case: '{\"type\": \"errored\""
     if got[B_ID][0] == "errored":
         # Before B was sent (B is not asked of that process), or after, with B's real answer right behind it.

@@ -395,17 +395,17 @@ class SubprocessImplementation(Implementation):
         self._restart_later()
         return Answer("errored", message=text + then, protocol=True)
 
-    def _stray(self, event: tuple[Received, bytes], case_id: str, when: str) -> Answer:
-        """An error for a line that is not this case's answer (it is never used)."""
+    def _stray(self, event: tuple[Received, bytes], case_id: str, when: str, asked: list[str]) -> Answer:
+        """An error for a line that is not this case's answer (it is never used); ``asked``:
+        the cases sent to the process that printed it."""
         state, line = event
         if state == "too-long":
             return self._out_of_step(f"{when}, the implementation printed another line, and "
                                      f"{self.limits.line_too_long()}")
         raw, _ = self._decode(line)
         named = raw.get("id") if isinstance(raw, dict) else None
-        asked = self.process.asked if self.process is not None else []
         if named == case_id:
-            what = "a second answer to this case"
+            what = "a second answer to this case" if case_id in asked else "an answer to this case"
         elif isinstance(named, str) and named in asked:
             what = f"another answer to case {excerpt(named, 80)}, which was asked earlier"
         elif isinstance(named, str):
@@ -424,7 +424,7 @@ class SubprocessImplementation(Implementation):
         case_id = request["id"]
         stray = process.extra()
         if stray is not None:  # printed since the last answer, unasked
-            return self._stray(stray, case_id, "before this case was sent")
+            return self._stray(stray, case_id, "before this case was sent", process.asked)
         if not process.send(request, self.timeout):
             if process.leader_exited():
                 return self._out_of_step(f"the implementation {process.exit_text()} before it was sent this case"
@@ -445,7 +445,7 @@ class SubprocessImplementation(Implementation):
         if why:
             return self._out_of_step(why)
         if isinstance(raw, dict) and raw.get("id") in process.asked[:-1]:
-            return self._stray(("line", line), case_id, "while this case was resolved")
+            return self._stray(("line", line), case_id, "while this case was resolved", process.asked)
         answer = read_answer(request, raw)
         if answer.protocol:
             self._restart_later()
@@ -459,7 +459,7 @@ class SubprocessImplementation(Implementation):
             self.process = None
             if extra:
                 return self._stray(extra[0], case_id, "after its answer (which has no id, so its input was then "
-                                                      "closed)")
+                                                      "closed)", process.asked)
             if fresh:
                 return answer
             why = self.start()
@@ -471,7 +471,7 @@ class SubprocessImplementation(Implementation):
         process.answered += 1
         stray = process.extra()
         if stray is not None:
-            return self._stray(stray, case_id, "right after its answer")
+            return self._stray(stray, case_id, "right after its answer", process.asked)
         return answer
 
     def close(self) -> None:
