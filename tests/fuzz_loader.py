@@ -141,10 +141,12 @@ def main(argv: list[str] | None = None) -> int:
         except (CaseError, CaseErrors):
             outcomes["located error"] += 1
             continue
-        except BaseException as error:  # noqa: BLE001 - counting these is the point
+        except BaseException as error:
+            signal.setitimer(signal.ITIMER_REAL, 0)
             if isinstance(error, KeyboardInterrupt):
                 raise
-            frame = traceback.extract_tb(error.__traceback__)[-1]
+            frames = traceback.extract_tb(error.__traceback__, limit=-2)
+            frame = frames[0] if isinstance(error, TookTooLong) and len(frames) > 1 else frames[-1]
             kind = f"{type(error).__name__} at {Path(frame.filename).name}:{frame.lineno}"
             unexpected[kind] += 1
             example.setdefault(kind, text[:300])
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 result = check_case(case, options)
                 outcomes[f"checked: {result.status}"] += 1
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 frame = traceback.extract_tb(error.__traceback__)[-1]
                 kind = f"{type(error).__name__} at {Path(frame.filename).name}:{frame.lineno} (checking)"
                 unexpected[kind] += 1

@@ -283,7 +283,7 @@ def test_reports_never_overwrite_a_case_file(capsys, tmp_path):
     case.write_text(BUMP.read_text())
     for option in ("--json", "--junit", "--github-output"):
         code, _, err = run(capsys, "check", "--no-draw", BUMP, option, case)
-        assert code == 2 and "refusing to write" in err
+        assert code == 2 and "was not written by the verifier" in err
     assert case.read_text() == BUMP.read_text()
     code, out, _ = run(capsys, "check", "--no-draw", "--github", BUMP, "--no-table")  # a flag: BUMP stays a path
     assert code == 0 and out.strip().splitlines() == ["1 passed, 0 failed"]
