@@ -330,7 +330,8 @@ def test_the_search_finds_what_the_trio_space_holds():
     exhaustive = set()
     for before, actions in scenes:
         exhaustive |= set(analyse(RULESET, before, actions))
-    found = set(search(RULESET, budget=60, seed=0, max_examples=400).findings)
+    # A budget this long never binds: the 400 examples decide, so the result does not depend on load.
+    found = set(search(RULESET, budget=3600, seed=0, max_examples=1200).findings)
     assert {"divergence:closest-tie:faq.closest:second-measured vs both", "gap:tool:tool.model:-"} <= exhaustive
     assert exhaustive <= found, sorted(exhaustive - found)
 

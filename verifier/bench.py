@@ -203,7 +203,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
 
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     from .case import find_case_files
-    from .runner import CaseResult, RunOptions, check_paths
+    from .runner import CaseResult, RunOptions, check_case, load_cases
     from .snapshots import SnapshotStore
 
     try:
@@ -219,7 +219,9 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         last: list[CaseResult] = []
 
         def run() -> None:
-            last[:] = list(check_paths([cases], options))
+            # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
+            last[:] = [item if isinstance(item, CaseResult) else check_case(item, options)
+                       for item in load_cases([cases])]
 
         try:
             timing = measure(run, repeats)

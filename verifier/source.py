@@ -80,7 +80,7 @@ def _limit(name: str, default: int) -> int:
 MAX_FILE_BYTES = 1 << 20  # VERIFIER_MAX_CASE_BYTES
 MAX_DEPTH = 64  # VERIFIER_MAX_CASE_DEPTH: mappings and lists inside each other
 MAX_VALUES = 100_000  # VERIFIER_MAX_CASE_VALUES: values after aliases are expanded
-MAX_INTEGER = 10 ** 15  # integers beyond this are refused, not rounded or overflowed later
+MAX_INTEGER = 10 ** 15  # numbers beyond this are refused, not rounded or overflowed later
 
 
 def limits() -> tuple[int, int, int]:
@@ -121,6 +121,8 @@ class _Builder:
                                         "files take integers of at most 15 digits")
         if isinstance(value, float) and not math.isfinite(value):
             raise self.fail(node, path, f"{node.value!r} is not a finite number; case files take finite numbers only")
+        if isinstance(value, float) and abs(value) > MAX_INTEGER:
+            raise self.fail(node, path, f"{node.value!r} is too large; case files take numbers up to 10^15 only")
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # Timestamps, binary and sets are YAML values, but nothing in a case file is one of them.
             raise self.fail(node, path, f"a {type(value).__name__} value is not allowed in a case file; quote it "
