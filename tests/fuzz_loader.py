@@ -73,7 +73,7 @@ def mutate_data(rng: random.Random) -> object:
         elif action == "delete":
             del parent[where[-1]]
         elif action == "whole-float" and isinstance(parent[where[-1]], int) and not isinstance(
-                parent[where[-1]], bool):
+                parent[where[-1]], bool) and abs(parent[where[-1]]) < 10 ** 300:
             parent[where[-1]] = float(parent[where[-1]])
         elif isinstance(parent, dict):
             parent[rng.choice(["", "x", "id ", "at", 1, None, 2.5, "\x07"])] = parent.pop(where[-1])
