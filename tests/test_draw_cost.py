@@ -261,9 +261,14 @@ def test_long_rock_list_draws_within_the_default_bounds():
 
 def test_a_vast_plane_is_drawn_smaller_to_stay_within_the_budget():
     boxes = [vd.circle_box((0, 0), 1), vd.circle_box((1000, 600), 1)]  # 1000 inches apart, as in a hostile case
-    view = vd.fit(boxes, target_px=400, scale_range=(18, 56), supersample=2, tick_size=20)
-    assert not within_budget(view.size, supersample=2)  # 18 px an inch at least: tens of thousands of pixels
+    fitted = vd.fit(boxes, target_px=400, scale_range=(18, 56), supersample=2, tick_size=20)
+    assert within_budget(fitted.size, supersample=2)  # fit itself stays within the budget
+    # What fit would make without the budget: 18 px an inch at least, tens of thousands of pixels.
+    view = vd.PlaneView(fitted.x0, fitted.y0, fitted.x1, fitted.y1, 36.0, fitted.left, fitted.top, fitted.right,
+                        fitted.bottom, True, 2)
+    assert not within_budget(view.size, supersample=2)
     shrunk = shrink_to_budget(view)
+    assert shrunk.scale == fitted.scale
     assert within_budget(shrunk.size, supersample=2)
     assert (shrunk.x0, shrunk.y0, shrunk.x1, shrunk.y1) == (view.x0, view.y0, view.x1, view.y1)
     assert (shrunk.left, shrunk.bottom) == (view.left, view.bottom) and shrunk.scale < view.scale

@@ -114,6 +114,8 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     and is then multiplied by ``supersample``. ``pad`` is (left, top, right, bottom)
     pixels of margin, already scaled; ``tick_size`` (a scaled font size) adds the
     room that :func:`grid` needs for its numbers on the left and at the bottom.
+    A window so large that the picture would pass the kit's pixel budget is drawn
+    at a smaller scale instead (:func:`shrink_to_budget`), whatever ``scale_range`` says.
     """
     boxes = list(boxes)
     if not boxes:
@@ -138,7 +140,7 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     if tick_size:
         left += max(text_width(_number(v), tick_size) for v in (x0, y0, x1, y1)) + tick_size * 0.8
         bottom += round(tick_size * 1.6) + tick_size * 0.4
-    return PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s)
+    return shrink_to_budget(PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s))
 
 
 def _number(value: float) -> str:

@@ -26,7 +26,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from ...kit import draw as vd
-from ...kit.draw.plane import shrink_to_budget
 from ...ruleset import Outcome
 from .exact import decimal_text, fraction_text
 from .model import DIE_FACES, Actions, AllRolls, Landing, Odds, Roll, Shot
@@ -51,11 +50,9 @@ _BESIDE = vd.AROUND  # upper right first, as a map labels a town
 
 def _fit(circles: Iterable[tuple[Inches, float]], s: int, *, target_px: float = 400) -> vd.PlaneView:
     """A view holding every (centre, radius) circle with half an inch to spare, on
-    whole inches, at a scale that keeps the panel near ``target_px`` pixels across; a
-    shot whose pieces lie far apart is drawn smaller, within the kit's pixel budget."""
-    view = vd.fit([vd.circle_box(c, r) for c, r in circles], target_px=target_px, margin=0.5, min_span=7.0,
+    whole inches, at a scale that keeps the panel near ``target_px`` pixels across."""
+    return vd.fit([vd.circle_box(c, r) for c, r in circles], target_px=target_px, margin=0.5, min_span=7.0,
                   snap=1.0, scale_range=(18, 56), supersample=s, pad=(0, 6 * s, 6 * s, 0), tick_size=10 * s)
-    return shrink_to_budget(view)
 
 
 def _dash(length: float) -> vd.Dash:
