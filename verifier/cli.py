@@ -40,6 +40,8 @@ examples:
                                       check another implementation (docs/protocol.md)
   verifier export --format json -o cases.json
   verifier docs --out site            build the rule pages; open site/index.html
+  verifier fuzz ypp --impl "python -m verifier.adapters.reference" --examples 500
+                                      which reading another implementation follows
 """
 
 
@@ -308,6 +310,50 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .adapter import open_implementation
+    from .fuzz import require, run, timing, verdict, write_report
+    from .output import refusal
+
+    ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
+    require(ruleset)
+    for name, value in (("--examples", args.examples), ("--workers", args.workers)):
+        if value < 1:
+            raise CaseError(f"{name} must be 1 or more", Location(None, None, None, name))
+    if not args.budget > 0:
+        raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
+    out = Path(args.out or f"fuzz/{ruleset.key}")
+    if out.exists() and not out.is_dir():
+        raise CaseError("--out must be a folder", Location(str(out)))
+    if out.is_dir() and any(out.iterdir()) and not args.force:
+        report = out / "report.json"
+        if not report.is_file() or refusal(report, "fuzz report"):
+            raise CaseError("--out names a folder that holds files verifier fuzz did not write (a case folder?); "
+                            "give an empty or new folder, or pass --force", Location(str(out)))
+    if args.workers > 1:
+        print(f"note: --workers {args.workers} is accepted, but the run is not parallel yet: it goes through "
+              "one process", flush=True)
+    impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
+    print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
+          f"budget {args.budget:g} s) ...", flush=True)
+    try:
+        result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
+                     workers=args.workers, log=lambda m: print(m, flush=True))
+    finally:
+        impl.close()
+    out.mkdir(parents=True, exist_ok=True)
+    json_path, md_path, data = write_report(result, out, args.force)
+    print(verdict(result))
+    d = data["disagreements"]
+    print(f"{d['explained_by_no_reading']} scenes no reading explains, in {len(d['groups'])} groups; "
+          f"{data['order']['differing']} order-dependent and {data['repeat']['differing']} changing answers; "
+          f"{len(result.problems)} problem answers")
+    t = timing(result)
+    print(f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s); "
+          f"report: {md_path}, {json_path}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import main as bench_main
     return bench_main(args)
@@ -433,6 +479,30 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--cases", default="cases", metavar="DIR",
                          help="where documented cases and rulings live (default: cases)")
     explore.set_defaults(func=cmd_explore)
+
+    fuzz = sub.add_parser(
+        "fuzz", help="run generated scenes through another implementation and compare with every reading",
+        description="Differential conformance: scenes from the ruleset's explorer strategies go to the "
+                    "implementation over the adapter protocol and to the reference resolver under every full "
+                    "reading. Reports which reading the implementation follows, shrinks every disagreement no "
+                    "reading explains to a minimal case file with a diagram, and checks whether its answers "
+                    "depend on listing order or change when a scene is sent again.")
+    fuzz.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
+    fuzz.add_argument("--impl", required=True, metavar="COMMAND",
+                      help="the implementation: a command speaking the adapter protocol, or python:MODULE:FUNCTION")
+    fuzz.add_argument("--impl-timeout", type=float, default=10.0, metavar="SECONDS",
+                      help="time the implementation may take per scene (default: 10)")
+    fuzz.add_argument("--examples", type=int, default=200, metavar="N", help="scenes to generate (default: 200)")
+    fuzz.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                      help="time for generating and sending scenes (default: 60); shrinking comes after")
+    fuzz.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="random seed (default: 0); the same seed and --examples give the same report")
+    fuzz.add_argument("--out", metavar="DIR", help="report folder (default: fuzz/RULESET)")
+    fuzz.add_argument("--workers", type=int, default=1, metavar="N",
+                      help="accepted for later: the run goes through one process whatever N is")
+    fuzz.add_argument("--force", action="store_true",
+                      help="write into an --out folder that holds files verifier fuzz did not write")
+    fuzz.set_defaults(func=cmd_fuzz)
 
     bench = sub.add_parser(
         "bench", help="measure speed: cases/s of check, and each ruleset's own suites",
