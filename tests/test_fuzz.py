@@ -88,11 +88,22 @@ def test_a_planted_bug_is_found_and_shrunk_to_a_minimal_scene(tmp_path):
     assert json.loads(json_path.read_text())["generator"] == "verifier fuzz"
 
 
-def test_dependence_on_listing_order_is_reported():
+def test_dependence_on_listing_order_is_reported_and_shrunk(tmp_path):
     result = fuzz("python:fuzz_listing_order:handle", examples=120)
     kinds = {d.kind for d in result.divergences}
     assert kinds == {"order"}
     assert all(d.label == "reversed listing" for d in result.divergences)
+    [shown] = result.shown
+    assert len(shown.before.ships) == 2  # the toy needs two ships listed in some order, no more
+    _, md_path, data = write_report(result, tmp_path)
+    example = data["order"]["example"]
+    assert example["transform"] == "reversed listing" and data["order"]["differing"] == len(result.divergences)
+    case = load_case(tmp_path / example["case"])
+    assert case.status == "derived"
+    text = (tmp_path / example["case"]).read_text()
+    assert "# Its outcome for the same scene after the reversed listing" in text
+    assert (tmp_path / example["diagram"]).read_bytes().startswith(b"\x89PNG")
+    assert "answers changed beyond the renaming" in md_path.read_text()
 
 
 def test_random_answers_are_explained_by_no_reading():
@@ -102,6 +113,7 @@ def test_random_answers_are_explained_by_no_reading():
     assert result.unexplained > answered // 2
     assert verdict(result).startswith("No reading explains this implementation")
     assert any(d.kind == "repeat" for d in result.divergences)
+    assert [d.kind for d in result.shown] == ["order", "repeat"]
 
 
 def test_the_same_seed_gives_the_same_report(tmp_path):

@@ -327,6 +327,8 @@ class Divergence:
     first: Outcome
     second: Outcome
     second_before: Any
+    second_actions: Any
+    shrink_tries: int = 0
 
 
 @dataclass
@@ -349,6 +351,7 @@ class FuzzResult:
     order_checked: int
     repeat_checked: int
     divergences: list[Divergence]
+    shown: list[Divergence]  # the first of each kind, an order one shrunk: written as a case file
     problems: list[Problem]
     stopped_by_budget: bool
     given_up: str
@@ -459,6 +462,41 @@ def _order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: 
         return any((table.key(r) in moved_matches) != trial.explains(r) for r in ruleset.all_readings())
 
 
+def _order_divergence(ruleset: Ruleset, caller: Caller, scene_id: str, before: Any,
+                      actions: Any) -> Divergence | None:
+    """The first order transform of the scene under which the implementation's answer changes."""
+    actual = caller.outcome(scene_id, before, actions, cached=True)
+    if actual is None:
+        return None
+    table = reference_table(ruleset, before, actions)
+    trial = Trial(scene_id, before, actions, table, actual, matching(ruleset, before, actions, table, actual))
+    for transform in ruleset.transforms(before, actions):
+        if transform.kind != "order":
+            continue
+        moved = caller.outcome(f"{scene_id}-{slug(transform.name)}", transform.before, transform.actions, cached=True)
+        if moved is not None and _order_differs(ruleset, trial, transform, moved):
+            return Divergence("order", scene_id, transform.name, before, actions, actual, moved, transform.before,
+                              transform.actions)
+    return None
+
+
+def _shrink_order(ruleset: Ruleset, caller: Caller, found: Divergence, limit: int) -> Divergence:
+    """Simpler scenes while listing the pieces in another order still changes the answer."""
+    tries = 0
+    improved = True
+    while improved and tries < limit:
+        improved = False
+        for smaller_before, smaller_actions in ruleset.simpler(found.before, found.actions):
+            tries += 1
+            smaller = _order_divergence(ruleset, caller, f"{found.scene_id}-shrink", smaller_before, smaller_actions)
+            if smaller is not None:
+                found, improved = smaller, True
+                break
+            if tries >= limit:
+                break
+    return replace(found, scene_id=found.scene_id.removesuffix("-shrink"), shrink_tries=tries)
+
+
 def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: float = 60.0, seed: int = 0,
         max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         log: Callable[[str], None] | None = None) -> FuzzResult:
@@ -491,13 +529,13 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
             moved = caller.outcome(f"{scene_id}-{slug(transform.name)}", transform.before, transform.actions)
             if moved is not None and _order_differs(ruleset, trial, transform, moved):
                 divergences.append(Divergence("order", scene_id, transform.name, before, actions, actual, moved,
-                                              transform.before))
+                                              transform.before, transform.actions))
         if n % REPEAT_EVERY == 0:
             counts["repeat"] += 1
             again = caller.outcome(f"{scene_id}-again", before, actions)
             if again is not None and _canonical(caller.last_data) != trial.data:
                 divergences.append(Divergence("repeat", scene_id, "sent again", before, actions, actual, again,
-                                              before))
+                                              before, actions))
 
     try:
         stopped = _scenes(ruleset, seed, examples, budget, start, visit)
@@ -566,6 +604,17 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
         if log:
             log(f"  shrank {first.scene_id} in {tries} tries: {key}")
     groups = sorted(merged.values(), key=lambda g: (-g.count, g.fingerprint))
+    shown: list[Divergence] = []
+    for kind in ("order", "repeat"):
+        first_of_kind = next((d for d in divergences if d.kind == kind), None)
+        if first_of_kind is None:
+            continue
+        if kind == "order" and not given_up:
+            try:
+                first_of_kind = _shrink_order(ruleset, caller, first_of_kind, shrink_limit)
+            except _GivenUp as exc:
+                given_up = str(exc)
+        shown.append(first_of_kind)
     not_shrunk = sum(len(m) for _, m in ordered[shrunk:])
 
     return FuzzResult(
@@ -573,7 +622,7 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
         readings=readings, trials=trials, explained=explained, best=best, runner_up=runner_up,
         points=_point_shares(ruleset, answered, best_reading), other_reading=other_reading,
         unexplained=len(unexplained_trials), groups=groups, groups_not_shrunk=not_shrunk,
-        order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences,
+        order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences, shown=shown,
         problems=caller.problems, stopped_by_budget=stopped, given_up=caller.given_up or given_up,
         seconds=time.perf_counter() - start, impl_calls=caller.calls, impl_seconds=caller.seconds,
         workers=workers)
@@ -597,36 +646,36 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.2f} %" if whole else "-"
 
 
-def _case_text(result: FuzzResult, group: Group, name: str, reference: Outcome) -> str:
+def _case_text(result: FuzzResult, name: str, title: str, note: str, comment: str, before: Any, actions: Any,
+               reference: Outcome, theirs: Sequence[tuple[str, Any, Outcome]]) -> str:
+    """A case file (status derived) whose expectation is the reference's under the best
+    reading; the implementation's answers (label, scene, outcome) follow as comments."""
     ruleset = result.ruleset
     best = result.readings[result.best]
-    before_data, actions_data = ruleset.case_data(group.before, group.actions)
+    before_data, actions_data = ruleset.case_data(before, actions)
     clauses = sorted(reference.clauses_used()) or [c.id for c in ruleset.clauses][:1]
     first = ruleset.clause(clauses[0]).source
     pins = {p: o for p, o in best.items() if o != ruleset.default_reading[p]}
     data: dict[str, Any] = {
-        "id": name,
-        "title": f"An implementation departs from every reading: {_differs(group)} differ",
-        "ruleset": ruleset.key,
-        "status": "derived",
+        "id": name, "title": title, "ruleset": ruleset.key, "status": "derived",
         "source": {"seed": first.seed, "section": first.section, "example": "found by verifier fuzz"},
         "clauses": clauses,
     }
     if pins:
         data["readings"] = pins
-    data["note"] = (f"Minimal scene where {result.implementation} gives an outcome that no reading of the "
-                    f"rule gives; the expectation is the reference's under the reading that explains most "
-                    f"scenes ({reading_label(best, ruleset.default_reading)}). The implementation's outcome is "
-                    f"in the comment at the end.")
+    data["note"] = (f"{note} The expectation is the reference's under the reading that explains most scenes "
+                    f"({reading_label(best, ruleset.default_reading)}); the implementation ({result.implementation}) "
+                    f"answered as in the comments at the end.")
     data["before"] = before_data
     data["actions"] = actions_data
-    data["expect"] = ruleset.expect_data(group.before, reference)
-    text = f"# generator: verifier fuzz; fingerprint {group.fingerprint}\n" + dump_yaml(data)
-    try:
-        theirs = dump_yaml({"expect": ruleset.expect_data(group.before, group.actual)})
-    except Exception:  # an outcome the ruleset cannot restate as an expectation
-        theirs = json.dumps(ruleset.outcome_json(group.actual), indent=1) + "\n"
-    text += "# The implementation's outcome:\n" + "".join(f"# {line}\n" for line in theirs.splitlines())
+    data["expect"] = ruleset.expect_data(before, reference)
+    text = f"# generator: verifier fuzz; {comment}\n" + dump_yaml(data)
+    for label, scene, outcome in theirs:
+        try:
+            answer = dump_yaml({"expect": ruleset.expect_data(scene, outcome)})
+        except Exception:  # an outcome the ruleset cannot restate as an expectation
+            answer = json.dumps(ruleset.outcome_json(outcome), indent=1) + "\n"
+        text += f"# {label}:\n" + "".join(f"# {line}\n" for line in answer.splitlines())
     return text
 
 
@@ -680,7 +729,11 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
         name = slug(f"{ruleset.key}-fuzz-{i}-{_differs(group).replace('*', 'each')}")
         case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
         reference = ruleset.resolve(group.before, group.actions, best)
-        write_text(case_file, _case_text(result, group, name, reference), "fuzz case file", force)
+        text = _case_text(result, name, f"An implementation departs from every reading: {_differs(group)} differ",
+                          "Minimal scene where the implementation gives an outcome that no reading of the rule "
+                          "gives.", f"fingerprint {group.fingerprint}", group.before, group.actions, reference,
+                          [("The implementation's outcome", group.before, group.actual)])
+        write_text(case_file, text, "fuzz case file", force)
         panels: list[tuple[str, Outcome | None]] = [("before", None), ("reference, best reading", reference),
                                                     ("implementation", group.actual)]
         image = _draw(ruleset, group, panels, reference)
@@ -689,7 +742,74 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
     return written
 
 
-def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class WrittenDivergence:
+    divergence: Divergence
+    case_file: Path
+    diagram: Path
+
+
+def _stack(images: Sequence[Any]) -> Any:
+    from PIL import Image
+    gap = 16
+    width = max(i.width for i in images)
+    height = sum(i.height for i in images) + gap * (len(images) - 1)
+    sheet = Image.new("RGB", (width, height), "white")
+    y = 0
+    for image in images:
+        sheet.paste(image, (0, y))
+        y += image.height + gap
+    return sheet
+
+
+def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenDivergence]:
+    """The first order-dependent answer (shrunk) and the first changing one, each as a case
+    file and a diagram of the implementation's two answers."""
+    from .snapshots import png_bytes
+
+    ruleset = result.ruleset
+    best = result.readings[result.best]
+    written = []
+    for d in result.shown:
+        name = slug(f"{ruleset.key}-fuzz-{d.kind}")
+        case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
+        reference = ruleset.resolve(d.before, d.actions, best)
+        if d.kind == "order":
+            title = f"An implementation's answer depends on the order the pieces are listed in ({d.label})"
+            note = f"Listing this scene's pieces in another order ({d.label}) changes the implementation's answer."
+            theirs = [("The implementation's outcome, as listed here", d.before, d.first),
+                      (f"Its outcome for the same scene after the {d.label} (names as sent)", d.second_before,
+                       d.second)]
+            top = ruleset.draw_readings(d.before, d.actions, [("before", None), ("reference, best reading", reference),
+                                                              ("implementation, as listed", _with_places(d.first,
+                                                                                                         reference))],
+                                        title=title)
+            moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
+            bottom = ruleset.draw_readings(d.second_before, d.second_actions,
+                                           [("before, listed in another order", None),
+                                            ("implementation, listed in another order",
+                                             _with_places(d.second, moved_reference))],
+                                           title=f"The same scene after the {d.label}")
+            image = _stack([top, bottom])
+        else:
+            title = "An implementation answers the same scene differently when it is sent again"
+            note = "The implementation was sent this scene twice and answered differently."
+            theirs = [("The implementation's first outcome", d.before, d.first),
+                      ("Its outcome when the scene was sent again", d.before, d.second)]
+            image = ruleset.draw_readings(d.before, d.actions,
+                                          [("before", None), ("reference, best reading", reference),
+                                           ("implementation, first", _with_places(d.first, reference)),
+                                           ("implementation, again", _with_places(d.second, reference))],
+                                          title=title)
+        text = _case_text(result, name, title, note, f"{d.kind} divergence", d.before, d.actions, reference, theirs)
+        write_text(case_file, text, "fuzz case file", force)
+        write_bytes(diagram, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
+        written.append(WrittenDivergence(d, case_file, diagram))
+    return written
+
+
+def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
+                divergences: Sequence[WrittenDivergence] = ()) -> dict[str, Any]:
     ruleset = result.ruleset
     default = ruleset.default_reading
     answered = len(result.answered)
@@ -725,10 +845,13 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path) 
                                                w.group.actual)),
             } for w in written],
         },
-        "order": {"checked": result.order_checked,
-                  "differing": sum(d.kind == "order" for d in result.divergences)},
-        "repeat": {"checked": result.repeat_checked,
-                   "differing": sum(d.kind == "repeat" for d in result.divergences)},
+        **{kind: {"checked": checked, "differing": sum(d.kind == kind for d in result.divergences),
+                  "example": next(({"scene": w.divergence.scene_id, "transform": w.divergence.label,
+                                    "shrink_tries": w.divergence.shrink_tries,
+                                    "case": str(w.case_file.relative_to(out)),
+                                    "diagram": str(w.diagram.relative_to(out))}
+                                   for w in divergences if w.divergence.kind == kind), None)}
+           for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
         "divergences": [{"kind": d.kind, "scene": d.scene_id, "transform": d.label,
                          "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
                         for d in result.divergences],
@@ -759,7 +882,8 @@ def verdict(result: FuzzResult) -> str:
     return f"The implementation follows {label}: it explains {best} of {answered} scenes ({_percent(best, answered)})."
 
 
-def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequence[WrittenGroup]) -> str:
+def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequence[WrittenGroup],
+                    divergences: Sequence[WrittenDivergence] = ()) -> str:
     ruleset = result.ruleset
     default = ruleset.default_reading
     answered = data["answered"]
@@ -818,6 +942,14 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   + f" {what}: " + ruleset.summarise(div.second_before, div.second)]
     if result.divergences:
         lines.append("")
+    for wd in divergences:
+        d = wd.divergence
+        what = (f"The first scene whose answer changed with the {d.label}, shrunk in {d.shrink_tries} tries"
+                if d.kind == "order" else "The first scene answered differently when sent again")
+        lines += [f"{what}: [{wd.case_file.name}]({wd.case_file.parent.name}/{wd.case_file.name}).", "",
+                  f"![the implementation's two answers]({wd.diagram.parent.name}/{wd.diagram.name})", ""]
+        before, actions = ruleset.case_data(d.before, d.actions)
+        lines += ["```yaml", dump_yaml({"before": before, "actions": actions}).rstrip(), "```", ""]
     problems = data["problems"]
     lines += ["## Timeouts, crashes and malformed answers", ""]
     if not result.problems:
@@ -839,8 +971,9 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
 
 def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Path, Path, dict[str, Any]]:
     written = write_groups(result, out, force)
-    data = report_json(result, written, out)
-    markdown = report_markdown(result, data, written)
+    divergences = write_divergences(result, out, force)
+    data = report_json(result, written, out, divergences)
+    markdown = report_markdown(result, data, written, divergences)
     json_path, md_path = out / "report.json", out / "report.md"
     write_text(json_path, json.dumps({**data, "timing": timing(result)}, indent=2) + "\n", "fuzz report", force)
     write_text(md_path, f"<!-- generator: verifier fuzz -->\n{markdown}", "fuzz report", force)
