@@ -4,13 +4,13 @@ continuous plane in millimetres."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
+from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
@@ -206,20 +206,8 @@ class ArmadaRuleset(ModularRuleset):
 
     @staticmethod
     def _compare_events(expect: Expectation, outcome: Outcome) -> list[Mismatch]:
-        problems = []
-        wanted = Counter(_event_key(*e) for e in expect.events)
-        actual = Counter(_event_key(e.kind, e.pieces) for e in outcome.events)
-        for i, (kind, pieces) in enumerate(expect.events):
-            if actual[_event_key(kind, pieces)] <= 0:
-                problems.append(Mismatch(("events", i), event_text(kind, pieces), None,
-                                         f"expected event did not happen: {event_text(kind, pieces)}"))
-            actual[_event_key(kind, pieces)] -= 1
-        for e in outcome.events:
-            if wanted[_event_key(e.kind, e.pieces)] <= 0:
-                problems.append(Mismatch(("events",), None, event_text(e.kind, e.pieces),
-                                         f"unexpected event: {event_text(e.kind, e.pieces)} [{e.clause}]"))
-            wanted[_event_key(e.kind, e.pieces)] -= 1
-        return problems
+        return event_mismatches(expect.events, outcome.events, key=_event_key,
+                                text=lambda kind, pieces, detail: event_text(kind, pieces))
 
     def describe(self, before: Scene, actions: Maneuvers, outcome: Outcome) -> str:
         after: Result = outcome.after

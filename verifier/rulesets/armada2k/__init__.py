@@ -10,11 +10,11 @@ resolver follows a named reading; see ``clauses.py``.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from verifier.errors import ImplementationError
+from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome, ReportSection
 
@@ -147,18 +147,7 @@ class Armada2kRuleset(ModularRuleset):
             if sunk is not None and sunk != ship.sunk:
                 problems.append(Mismatch(where + (("sunk",) if want else ()), sunk, ship.sunk,
                                          f"{ship.name} should {'' if sunk else 'not '}be sunk{words}"))
-        wanted = Counter(_event_key(*e) for e in expect.events)
-        actual = Counter(_event_key(e.kind, e.pieces) for e in outcome.events)
-        for i, (kind, pieces) in enumerate(expect.events):
-            if actual[_event_key(kind, pieces)] <= 0:
-                problems.append(Mismatch(("events", i), event_text(kind, pieces), None,
-                                         f"expected event did not happen: {event_text(kind, pieces)}"))
-            actual[_event_key(kind, pieces)] -= 1
-        for e in outcome.events:
-            if wanted[_event_key(e.kind, e.pieces)] <= 0:
-                problems.append(Mismatch(("events",), None, event_text(e.kind, e.pieces),
-                                         f"unexpected event: {event_text(e.kind, e.pieces, e.detail)} [{e.clause}]"))
-            wanted[_event_key(e.kind, e.pieces)] -= 1
+        problems += event_mismatches(expect.events, outcome.events, key=_event_key, text=event_text)
         if expect.fans is not None:
             got = fans_of(state)
             for name, spans in expect.fans:
