@@ -155,6 +155,16 @@ def test_a_crashing_process_is_restarted(monkeypatch):
     assert result.explained[result.best] == 27
 
 
+def test_a_planted_bug_through_a_process(monkeypatch):
+    """Shrinking sends many scenes; each request has an id of its own, so the process is
+    never taken for out of step."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(IMPLS)]))
+    result = fuzz(f"{sys.executable} {IMPLS / 'fuzz_command.py'} fuzz_planted_bug", examples=80)
+    assert not result.problems
+    assert result.groups and all(g.shrink_tries > 0 for g in result.groups)
+    assert min(len(g.before.ships) for g in result.groups) == 2
+
+
 def test_a_second_ruleset(tmp_path):
     result = fuzz("python:verifier.adapters.reference:handle", examples=40, ruleset="scatter")
     assert result.explained[result.best] == len(result.answered) == 40

@@ -139,10 +139,16 @@ class Caller:
     given_up: str = ""
     last_data: Any = None  # the outcome field of the last answer read
     _cache: dict[str, Outcome | None] = field(default_factory=dict)
+    _used: dict[str, int] = field(default_factory=dict)
 
     def request(self, scene_id: str, before: Any, actions: Any) -> dict[str, Any]:
+        """The protocol message; every request gets an id of its own (the adapter layer
+        takes a second answer under one id as an implementation out of step)."""
         before_data, actions_data = self.ruleset.case_data(before, actions)
-        return {"type": "case", "id": scene_id, "ruleset": self.ruleset.key,
+        seen = self._used.get(scene_id, 0)
+        self._used[scene_id] = seen + 1
+        request_id = f"{scene_id}~{seen}" if seen else scene_id
+        return {"type": "case", "id": request_id, "ruleset": self.ruleset.key,
                 "readings": dict(self.ruleset.default_reading), "pinned": {},
                 "before": before_data, "actions": actions_data}
 
