@@ -146,6 +146,17 @@ def test_failures_are_counted_per_scene_and_the_run_goes_on():
     assert result.explained[result.best] == len(result.answered)
 
 
+def test_a_timeout_is_counted_on_its_scene():
+    impl = open_implementation("python:fuzz_slow:handle", 0.5, rulesets=["ypp"])
+    try:
+        result = run(YPP, impl, examples=12, seed=0, budget=120)
+    finally:
+        impl.close()
+    [problem] = result.problems
+    assert problem.scene == "fuzz-0-5" and problem.kind == "protocol" and "0.5" in problem.message
+    assert len(result.answered) == 11
+
+
 def test_a_crashing_process_is_restarted(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), str(IMPLS)]))
     result = fuzz(f"{sys.executable} {IMPLS / 'fuzz_dying.py'}", examples=30)
