@@ -209,6 +209,17 @@ def test_command(tmp_path, capsys):
                  "--out", str(out)]) == 0
 
 
+def test_command_stops_when_the_implementation_cannot_start(tmp_path, capsys):
+    code = main(["fuzz", "ypp", "--impl", str(tmp_path / "no-such-program"), "--examples", "10",
+                 "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "the run stopped early: the implementation failed to start 3 times in a row" in err
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert data["given_up"].startswith("the implementation failed to start 3 times")
+    assert data["problems"]["counts"] == {"protocol": 3} and data["answered"] == 0
+
+
 def test_command_refuses_a_folder_it_did_not_write(tmp_path, capsys):
     (tmp_path / "mine.yaml").write_text("id: mine\n")
     code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "5",

@@ -351,6 +351,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     t = timing(result)
     print(f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s); "
           f"report: {md_path}, {json_path}")
+    if result.given_up:
+        print(f"error: the run stopped early: {result.given_up}", file=sys.stderr)
+        return 1
     return 0
 
 
