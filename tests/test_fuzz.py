@@ -182,6 +182,16 @@ def test_a_second_ruleset(tmp_path):
     assert dict(result.readings[result.best]) == dict(registry.get("scatter").default_reading)
 
 
+def test_a_non_default_reading_is_named_on_a_second_ruleset():
+    civ = registry.get("civ")
+    result = fuzz("python:fuzz_other_reading:handle", examples=80, ruleset="civ")
+    assert dict(result.readings[result.best]) == {**civ.default_reading, "advantage": "phantom"}
+    assert result.explained[result.best] == len(result.answered) == 80
+    entry = result.points["advantage"]
+    assert entry["informative"] > 0 and entry["options"]["phantom"]["share"] == 1.0
+    assert entry["options"]["strength"]["share"] < 1.0
+
+
 def test_a_ruleset_without_the_capabilities_is_refused():
     class SearchOnly(Ruleset):
         key = "search-only"

@@ -937,9 +937,12 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   f"Minimal case: [{w.case_file.name}]({w.case_file.parent.name}/{w.case_file.name})", ""]
         before, actions = ruleset.case_data(g.before, g.actions)
         lines += ["```yaml", dump_yaml({"before": before, "actions": actions}).rstrip(), "```", ""]
-    lines += ["## Order dependence and non-determinism", "",
-              f"- {data['order']['checked']} scenes were sent again with their pieces listed in another order: "
-              f"{data['order']['differing']} answers changed beyond the renaming.",
+    order_line = (f"- {data['order']['checked']} scenes were sent again with their pieces listed in another "
+                  f"order: {data['order']['differing']} answers changed beyond the renaming."
+                  if data["order"]["checked"] else
+                  f"- Order dependence was not checked: ruleset {ruleset.key!r} defines no reordering of its scenes "
+                  "(Ruleset.transforms of kind order).")
+    lines += ["## Order dependence and non-determinism", "", order_line,
               f"- {data['repeat']['checked']} scenes were sent twice unchanged: {data['repeat']['differing']} "
               "answers changed.", ""]
     for div in result.divergences[:10]:

@@ -1,13 +1,14 @@
 """A toy implementation for ``verifier fuzz`` tests (python:fuzz_other_reading:handle):
-the reference resolver, but always under bump=motion-first and vacate=blocked,
-whatever reading it is told. The fuzz report must name that reading."""
+the reference resolver, but always under a reading other than the default (for ypp
+bump=motion-first and vacate=blocked, for civ advantage=phantom), whatever reading
+it is told. The fuzz report must name that reading."""
 
 from verifier.adapters.reference import handle as reference
 
-READING = {"bump": "motion-first", "vacate": "blocked"}
+READINGS = {"ypp": {"bump": "motion-first", "vacate": "blocked"}, "civ": {"advantage": "phantom"}}
 
 
 def handle(message):
     if isinstance(message, dict) and message.get("type") == "case":
-        message = {**message, "readings": {**message["readings"], **READING}}
+        message = {**message, "readings": {**message["readings"], **READINGS.get(message["ruleset"], {})}}
     return reference(message)
