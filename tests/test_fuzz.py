@@ -214,6 +214,10 @@ def test_command(tmp_path, capsys):
     data = json.loads((out / "report.json").read_text())
     assert data["workers"] == 2 and data["disagreements"]["groups"]
     assert "timing" in data and data["timing"]["scenes_per_second"] > 0
+    # The case files pass 'verifier check' and fail it through the implementation.
+    findings = str(out / "findings")
+    assert main(["check", findings, "--no-draw", "--no-table"]) == 0
+    assert main(["check", findings, "--no-draw", "--no-table", "--impl", "python:fuzz_planted_bug:handle"]) == 1
     # A second run may replace what the first wrote.
     assert main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60",
                  "--out", str(out)]) == 0
