@@ -7,9 +7,16 @@ change its answer."""
 from verifier.adapters.reference import handle as reference
 
 
-def handle(message):
+def _answer(message):
     if isinstance(message, dict) and message.get("type") == "case":
         ships = list(message["before"]["ships"].values())
         option = "class-first" if ships[0]["at"] < ships[-1]["at"] else "motion-first"
         message = {**message, "readings": {**message["readings"], "bump": option}}
     return reference(message)
+
+
+def handle(message):
+    answer = _answer(message)
+    if isinstance(answer, dict) and answer.get("type") == "hello":
+        answer = {**answer, "implementation": {"name": "fuzz toy: listing order"}}
+    return answer

@@ -8,7 +8,14 @@ from verifier.adapters.reference import handle as reference
 READINGS = {"ypp": {"bump": "motion-first", "vacate": "blocked"}, "civ": {"advantage": "phantom"}}
 
 
-def handle(message):
+def _answer(message):
     if isinstance(message, dict) and message.get("type") == "case":
         message = {**message, "readings": {**message["readings"], **READINGS.get(message["ruleset"], {})}}
     return reference(message)
+
+
+def handle(message):
+    answer = _answer(message)
+    if isinstance(answer, dict) and answer.get("type") == "hello":
+        answer = {**answer, "implementation": {"name": "fuzz toy: other reading"}}
+    return answer

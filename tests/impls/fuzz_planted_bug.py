@@ -8,7 +8,7 @@ from verifier.adapters.reference import handle as reference
 CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
 
 
-def handle(message):
+def _answer(message):
     answer = reference(message)
     if answer.get("type") == "outcome":
         outcome = answer["outcome"]
@@ -16,4 +16,11 @@ def handle(message):
             if event["kind"] == "bump":
                 ship = outcome["ships"][event["ships"][0]]
                 ship["heading"] = CLOCKWISE[ship["heading"]]
+    return answer
+
+
+def handle(message):
+    answer = _answer(message)
+    if isinstance(answer, dict) and answer.get("type") == "hello":
+        answer = {**answer, "implementation": {"name": "fuzz toy: planted bug"}}
     return answer
