@@ -710,7 +710,7 @@ def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
 
 
 def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome) -> Any:
-    title = f"The implementation departs from every reading: {_differs(group)} differ"
+    title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
     actual = _with_places(group.actual, reference)
     attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
                                           replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
@@ -735,7 +735,7 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
         name = slug(f"{ruleset.key}-fuzz-{i}-{_differs(group).replace('*', 'each')}")
         case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
         reference = ruleset.resolve(group.before, group.actions, best)
-        text = _case_text(result, name, f"An implementation departs from every reading: {_differs(group)} differ",
+        text = _case_text(result, name, f"An implementation departs from every reading in {_differs(group)}",
                           "Minimal scene where the implementation gives an outcome that no reading of the rule "
                           "gives.", f"fingerprint {group.fingerprint}", group.before, group.actions, reference,
                           [("The implementation's outcome", group.before, group.actual)])
