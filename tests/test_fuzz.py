@@ -3,6 +3,7 @@ run through generated scenes; the report must tell what was planted."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -15,7 +16,7 @@ from verifier.adapter import open_implementation
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.errors import UnsupportedError
-from verifier.fuzz import run, verdict, write_report
+from verifier.fuzz import reference_table, run, verdict, write_report
 from verifier.ruleset import Capability, Ruleset
 
 ROOT = Path(__file__).parent.parent
@@ -34,6 +35,23 @@ def fuzz(spec: str, examples: int = 80, seed: int = 0, ruleset: str = "ypp", **o
         return run(registry.get(ruleset), impl, examples=examples, seed=seed, budget=120, **options)
     finally:
         impl.close()
+
+
+@pytest.mark.parametrize("key", ["ypp", "civ"])
+def test_the_reference_table_agrees_with_resolving_under_every_reading(key):
+    """The table resolves only the combinations of the points a scene consults; every
+    full reading must still get the outcome a direct resolve gives."""
+    ruleset = registry.get(key)
+    size, scenes = ruleset.exhaustive_space(next(iter(ruleset.exhaustive_spaces())))
+    readings = ruleset.all_readings()
+    checked = consulted = 0
+    for before, actions in itertools.islice(scenes, 0, None, max(1, size // 150)):
+        table = reference_table(ruleset, before, actions)
+        consulted += bool(table.points)
+        for reading in readings:
+            assert table.key(reading) == ruleset.outcome_key(ruleset.resolve(before, actions, reading))
+        checked += 1
+    assert checked >= 100 and consulted > 0
 
 
 def test_reference_is_explained_by_the_default_reading_everywhere():
