@@ -528,6 +528,9 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
             return
         trial.data = _canonical(caller.last_data)
         trial.matches = matching(ruleset, before, actions, table, actual)
+        # The keys are all a finished trial needs; its reference outcomes (with their frames) would
+        # hold memory in proportion to the number of scenes.
+        trial.table = replace(table, outcomes=MappingProxyType({}))
         for transform in ruleset.transforms(before, actions):
             if transform.kind != "order":
                 continue
