@@ -257,11 +257,18 @@ def _marks(scene: Scene, turn: Turn, outcome: Outcome, states: list[tuple[Frame,
                 marks.append(_Mark(number, event, "bang", at=_tile_point(start or (0, 0))))
             continue
         mover = position(event.pieces[0])
+        other = position(event.pieces[-1])
+        if event.at is None:
+            # An event read from another implementation's answer says what happened, not where:
+            # mark it between the ships it names (or on the one ship).
+            near = [tile for tile in (mover, other) if tile is not None] or [(0, 0)]
+            point = _midpoint(near[0], near[-1])
+            marks.append(_Mark(number, event, "bang", at=point))
+            continue
         if event.kind in ("rock", "edge"):
             point = _midpoint(mover, event.at) if mover is not None else _tile_point(event.at)
             marks.append(_Mark(number, event, "bang", at=point, where=event.at))
             continue
-        other = position(event.pieces[-1])
         contested = event.clause[-1:] in ("d", "e") and event.clause.startswith(("move.", "wind."))
         if contested or other is None or mover is None:
             point = _tile_point(event.at)
