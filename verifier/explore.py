@@ -13,9 +13,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from .ruleset import Capability, FindingKind, Ruleset
+
+Kept = TypeVar("Kept")
 
 KINDS = tuple(FindingKind)
 
@@ -121,28 +123,43 @@ def _distinct_outcomes(ruleset: Ruleset, finding: Finding, before: Any, actions:
                 for _, r in finding_readings(ruleset, finding)})
 
 
-def shrink(ruleset: Ruleset, finding: Finding, limit: int = 2000) -> Finding:
-    """Greedily replace the scene by simpler ones that still show the same fingerprint,
-    and still show as many different outcomes under the finding's readings (so the
-    minimal picture still shows the disagreement)."""
-    before, actions, current = finding.before, finding.actions, finding
-    spread = _distinct_outcomes(ruleset, finding, before, actions)
+def shrink_greedily(ruleset: Ruleset, before: Any, actions: Any, keep: Callable[[Any, Any], Kept | None],
+                    limit: int) -> tuple[Any, Any, Kept | None, int]:
+    """Replace the scene by the first of ``ruleset.simpler`` for which ``keep`` gives a
+    value, again and again, until no simpler scene keeps one or ``limit`` scenes were
+    tried. Returns the last scene, the value kept for it (None if the first scene was
+    already minimal) and the number of scenes tried."""
+    kept: Kept | None = None
     tries = 0
     improved = True
     while improved and tries < limit:
         improved = False
         for smaller_before, smaller_actions in ruleset.simpler(before, actions):
             tries += 1
-            hit = analyse(ruleset, smaller_before, smaller_actions).get(finding.fingerprint)
-            if hit is not None and _distinct_outcomes(ruleset, finding, smaller_before, smaller_actions) < spread:
-                hit = None
-            if hit is not None:
-                before, actions, current = smaller_before, smaller_actions, hit
+            value = keep(smaller_before, smaller_actions)
+            if value is not None:
+                before, actions, kept = smaller_before, smaller_actions, value
                 improved = True
                 break
             if tries >= limit:
                 break
-    return current
+    return before, actions, kept, tries
+
+
+def shrink(ruleset: Ruleset, finding: Finding, limit: int = 2000) -> Finding:
+    """Greedily replace the scene by simpler ones that still show the same fingerprint,
+    and still show as many different outcomes under the finding's readings (so the
+    minimal picture still shows the disagreement)."""
+    spread = _distinct_outcomes(ruleset, finding, finding.before, finding.actions)
+
+    def same_finding(before: Any, actions: Any) -> Finding | None:
+        hit = analyse(ruleset, before, actions).get(finding.fingerprint)
+        if hit is not None and _distinct_outcomes(ruleset, finding, before, actions) < spread:
+            return None
+        return hit
+
+    kept = shrink_greedily(ruleset, finding.before, finding.actions, same_finding, limit)[2]
+    return kept or finding
 
 
 # --- searching ---------------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Any
 
 from .adapter import Implementation, schema_problem
 from .errors import ImplementationError
-from .explore import reading_label
+from .explore import reading_label, shrink_greedily
 from .findings import dump_yaml, slug
 from .output import json_mark, write_bytes, write_text
 from .ruleset import Capability, Outcome, Ruleset, Transform
@@ -423,25 +423,16 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
 def _shrink(ruleset: Ruleset, caller: Caller, trial: Trial, limit: int) -> tuple[Any, Any, Outcome, int]:
     """Replace the scene by simpler ones while the implementation's answer stays one that
     no reading gives."""
-    before, actions = trial.before, trial.actions
-    actual = trial.actual
-    assert actual is not None
-    tries = 0
-    improved = True
-    while improved and tries < limit:
-        improved = False
-        for smaller_before, smaller_actions in ruleset.simpler(before, actions):
-            tries += 1
-            answer = caller.outcome(f"{trial.scene_id}-shrink", smaller_before, smaller_actions, cached=True)
-            if answer is not None:
-                table = reference_table(ruleset, smaller_before, smaller_actions)
-                if not matching(ruleset, smaller_before, smaller_actions, table, answer):
-                    before, actions, actual = smaller_before, smaller_actions, answer
-                    improved = True
-                    break
-            if tries >= limit:
-                break
-    return before, actions, actual, tries
+    assert trial.actual is not None
+
+    def unexplained(before: Any, actions: Any) -> Outcome | None:
+        answer = caller.outcome(f"{trial.scene_id}-shrink", before, actions, cached=True)
+        if answer is None or matching(ruleset, before, actions, reference_table(ruleset, before, actions), answer):
+            return None
+        return answer
+
+    before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, unexplained, limit)
+    return before, actions, answer or trial.actual, tries
 
 
 def _canonical(data: Any) -> str:
@@ -488,18 +479,10 @@ def _order_divergence(ruleset: Ruleset, caller: Caller, scene_id: str, before: A
 
 def _shrink_order(ruleset: Ruleset, caller: Caller, found: Divergence, limit: int) -> Divergence:
     """Simpler scenes while listing the pieces in another order still changes the answer."""
-    tries = 0
-    improved = True
-    while improved and tries < limit:
-        improved = False
-        for smaller_before, smaller_actions in ruleset.simpler(found.before, found.actions):
-            tries += 1
-            smaller = _order_divergence(ruleset, caller, f"{found.scene_id}-shrink", smaller_before, smaller_actions)
-            if smaller is not None:
-                found, improved = smaller, True
-                break
-            if tries >= limit:
-                break
+    _, _, smaller, tries = shrink_greedily(
+        ruleset, found.before, found.actions,
+        lambda before, actions: _order_divergence(ruleset, caller, f"{found.scene_id}-shrink", before, actions), limit)
+    found = smaller or found
     return replace(found, scene_id=found.scene_id.removesuffix("-shrink"), shrink_tries=tries)
 
 

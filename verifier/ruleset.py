@@ -152,6 +152,17 @@ class Cause:
         return cls.applied(" ".join(words), round_no)
 
 
+def provenance_json(provenance: Mapping[str, Sequence[Cause]]) -> dict[str, list[str]]:
+    """Provenance in the adapter protocol's notation: piece -> causes as ``str(Cause)`` writes them."""
+    return {piece: [str(cause) for cause in causes] for piece, causes in provenance.items()}
+
+
+def provenance_from_json(data: Mapping[str, Any]) -> dict[str, tuple[Cause, ...]]:
+    """The ``provenance`` field of an answer (absent means none) read back into causes."""
+    return {piece: tuple(Cause.from_text(text) for text in texts)
+            for piece, texts in (data.get("provenance") or {}).items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     """The state of the scene at one moment of the resolution, for drawings and

@@ -96,9 +96,7 @@ _Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) -> list[CaseError]:
     """All schema violations of ``doc.data`` (or of the sub-document at ``at``)."""
     at = tuple(at)
-    instance = doc.data
-    for part in at:
-        instance = instance[part]
+    instance = doc.at(at)
     validator = _Validator(schema)
     found = []
     seen = set()

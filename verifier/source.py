@@ -58,6 +58,13 @@ class Located:
                 return Location(self.file, None, None, format_path(path))
             probe = probe[:-1]
 
+    def at(self, path: Iterable[Any]) -> Any:
+        """The value at a field path (every part of which is known to exist)."""
+        value = self.data
+        for part in path:
+            value = value[part]
+        return value
+
     def error(self, path: Iterable[Any], message: str, cls: type[CaseError] = CaseError,
               key: bool = False) -> CaseError:
         return cls(message, self.where(path, key=key))
@@ -173,18 +180,34 @@ class _Builder:
             self.open.discard(id(node))
 
 
-def _check_depth(text: str, file: str, max_depth: int) -> None:
-    """Refuse deep nesting before composing: PyYAML's composer recurses once per level."""
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > max_depth:
-                line, column = _mark(event)
-                raise CaseError(f"values are nested more than {max_depth} deep; raise VERIFIER_MAX_CASE_DEPTH if "
-                                "that is meant", Location(file, line, column))
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+class _BoundedComposer(yaml.SafeLoader):
+    """PyYAML's safe loader with a bound on nesting, checked as it composes: its composer
+    recurses once per level, so deep nesting must be refused before it recurses."""
+
+    def __init__(self, text: str, file: str, max_depth: int) -> None:
+        super().__init__(text)
+        self.file, self.max_depth, self.depth = file, max_depth, 0
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > self.max_depth:
+            line, column = _mark(self.peek_event())  # type: ignore[no-untyped-call]  # untyped in the stubs
+            raise CaseError(f"values are nested more than {self.max_depth} deep; raise VERIFIER_MAX_CASE_DEPTH if "
+                            "that is meant", Location(self.file, line, column))
+
+    def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
+        self._enter()
+        try:
+            return super().compose_sequence_node(anchor)
+        finally:
+            self.depth -= 1
+
+    def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
+        self._enter()
+        try:
+            return super().compose_mapping_node(anchor)
+        finally:
+            self.depth -= 1
 
 
 def load_text(text: str, file: str = "<string>") -> Located:
@@ -193,15 +216,17 @@ def load_text(text: str, file: str = "<string>") -> Located:
         raise CaseError(f"the file is larger than {max_bytes:,} bytes; raise VERIFIER_MAX_CASE_BYTES if it is "
                         "meant to be", Location(file))
     text = text.removeprefix("\ufeff")
+    composer = _BoundedComposer(text, file, max_depth)
     try:
-        _check_depth(text, file, max_depth)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         raise CaseError(f"not valid YAML: {exc.problem or exc}", location) from None
     except yaml.YAMLError as exc:
         raise CaseError(f"not valid YAML: {exc}", Location(file)) from None
+    finally:
+        composer.dispose()
     if node is None:
         raise CaseError("the file is empty", Location(file, 1, 1))
     builder = _Builder(file, max_depth, max_values)

@@ -109,12 +109,6 @@ OUTCOME_SCHEMA = {
 # --- parsing: the schema has checked the shapes; these are the checks it cannot make ----------
 
 
-def _at(doc: Located, path: tuple) -> Any:
-    data = doc.data
-    for part in path:
-        data = data[part]
-    return data
-
 
 def _point(value: list) -> XY:
     return (float(value[0]), float(value[1]))
@@ -129,7 +123,7 @@ def _known(doc: Located, path: tuple, name: Any, scene: Scene, what: str) -> str
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
-    data = _at(doc, path)
+    data = doc.at(path)
     width, height = (float(v) for v in data["table"])
     discs: list[Disc] = []
     for name, spec in data["discs"].items():
@@ -151,11 +145,11 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
 
 def parse_slides(doc: Located, path: tuple, scene: Scene) -> Slides:
     return tuple((_known(doc, path + (name,), name, scene, "a slide"),
-                  Slide(float(spec["heading"]), float(spec["distance"]))) for name, spec in _at(doc, path).items())
+                  Slide(float(spec["heading"]), float(spec["distance"]))) for name, spec in doc.at(path).items())
 
 
 def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
-    data = _at(doc, path)
+    data = doc.at(path)
     discs = tuple((_known(doc, path + ("discs", name), name, scene, "the expectation"), _point(spec["at"]))
                   for name, spec in (data.get("discs") or {}).items())
     events = []

@@ -13,7 +13,7 @@ from ...errors import ImplementationError
 from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome
+from ...ruleset import BenchSuite, Capability, Event, Mismatch, Outcome, provenance_from_json, provenance_json
 from .clauses import CLAUSES, READING_POINTS
 from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene, ToolPose
 from .parse import (
@@ -255,7 +255,7 @@ class ArmadaRuleset(ModularRuleset):
                                "damage": s.damage, "destroyed": s.destroyed} for s in after.ships},
             "moves": [_move_json(m) for m in after.moves],
             "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause} for e in outcome.events],
-            "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()},
+            "provenance": provenance_json(outcome.provenance),
         }
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
@@ -281,7 +281,7 @@ class ArmadaRuleset(ModularRuleset):
                 raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
             moves.append(_move_from_json(m, before))
         events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data["events"])
-        provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
+        provenance = provenance_from_json(data)
         return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
 
     # --- the rest ------------------------------------------------------------------------------

@@ -168,12 +168,6 @@ class Expectation:
     tolerance: float = DEFAULT_TOLERANCE
 
 
-def _at(doc: Located, path: tuple) -> Any:
-    data = doc.data
-    for part in path:
-        data = data[part]
-    return data
-
 
 def _column(value: Any) -> tuple[int, ...]:
     if isinstance(value, str):
@@ -212,7 +206,7 @@ def _inside(width: float, height: float, base: Polygon) -> bool:
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
-    data = _at(doc, path)
+    data = doc.at(path)
     width, height = (float(v) for v in data.get("area", (PLAY_AREA, PLAY_AREA)))
     types = _types(doc, path, data)
     tool = None
@@ -290,7 +284,7 @@ def _marks(count: int) -> str:
 
 
 def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
-    data = _at(doc, path)
+    data = doc.at(path)
     dial = {s.name: s.speed for s in scene.ships}
     maneuvers = []
     for i, spec in enumerate(data):
@@ -342,7 +336,7 @@ def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
 
 
 def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) -> Expectation:
-    data = _at(doc, path)
+    data = doc.at(path)
     names = [s.name for s in scene.ships] + [q.name for q in scene.squadrons] + [o.name for o in scene.obstacles]
     ships = []
     for name, spec in (data.get("ships") or {}).items():

@@ -16,7 +16,16 @@ from typing import Any
 from verifier.errors import ImplementationError
 from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
-from verifier.ruleset import BenchSuite, Capability, Cause, Event, Mismatch, Outcome, ReportSection
+from verifier.ruleset import (
+    BenchSuite,
+    Capability,
+    Event,
+    Mismatch,
+    Outcome,
+    ReportSection,
+    provenance_from_json,
+    provenance_json,
+)
 
 from .clauses import CLAUSES, READING_POINTS
 from .model import XY, Actions, Interval, Scene, State
@@ -197,7 +206,7 @@ class Armada2kRuleset(ModularRuleset):
                            for e in outcome.events],
                 "fans": {n: [[round(i.lo, 6), round(i.hi, 6)] for i in spans] for n, spans in state.fans},
                 "winner": state.winner,
-                "provenance": {name: [str(c) for c in causes] for name, causes in outcome.provenance.items()}}
+                "provenance": provenance_json(outcome.provenance)}
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
         from dataclasses import replace
@@ -221,7 +230,7 @@ class Armada2kRuleset(ModularRuleset):
             raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
         events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
                        for e in data["events"])
-        provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
+        provenance = provenance_from_json(data)
         return Outcome(State(before.with_ships(tuple(ships)), fans, winner), events, provenance)
 
     # --- the rule pages and the benchmarks ---------------------------------------------------

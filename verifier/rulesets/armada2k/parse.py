@@ -132,12 +132,6 @@ class Expectation:
     winner_given: bool
 
 
-def _at(doc: Located, path: tuple) -> Any:
-    data = doc.data
-    for part in path:
-        data = data[part]
-    return data
-
 
 def _point(value: list) -> XY:
     return (float(value[0]), float(value[1]))
@@ -181,7 +175,7 @@ def _variants(doc: Located, path: tuple, data: dict) -> Variants:
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
-    data = _at(doc, path)
+    data = doc.at(path)
     area = _area(doc, path + ("area",), data.get("area"))
     variant_data = data.get("variants") or {}
     variants = _variants(doc, path + ("variants",), variant_data)
@@ -272,7 +266,7 @@ def _known(doc: Located, path: tuple, name: Any, scene: Scene, what: str) -> str
 
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
     actions: list[Action] = []
-    for i, item in enumerate(_at(doc, path)):
+    for i, item in enumerate(doc.at(path)):
         where = path + (i,)
         if "move" in item:
             name = _known(doc, where + ("move",), item["move"], scene, "a move")
@@ -306,7 +300,7 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
 
 
 def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
-    data = _at(doc, path)
+    data = doc.at(path)
     ships = []
     for name, spec in (data.get("ships") or {}).items():
         _known(doc, path + ("ships", name), name, scene, "the expectation")

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
-from ...ruleset import Cause, Event, Outcome
+from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .model import Branch, Result, Scene, ShipState, State, label_text
 
 _NAME = {"type": "string"}
@@ -66,7 +66,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
                        for e in outcome.events if e.round == (number if several else 1)],
         })
     return {"branches": branches,
-            "provenance": {piece: [str(c) for c in causes] for piece, causes in outcome.provenance.items()}}
+            "provenance": provenance_json(outcome.provenance)}
 
 
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
@@ -105,5 +105,5 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
         events += [Event(e["kind"], tuple(e["pieces"]), number if several else 1,
                          label_text(label) if several else "", e.get("clause", ""), e.get("detail", ""))
                    for e in item["events"]]
-    provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
+    provenance = provenance_from_json(data)
     return Outcome(Result(tuple(branches)), tuple(events), provenance, reading=MappingProxyType({}))

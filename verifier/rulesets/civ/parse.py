@@ -136,12 +136,6 @@ EXPECT_SCHEMA = {
 }
 
 
-def _at(doc: Located, path: tuple) -> Any:
-    data = doc.data
-    for part in path:
-        data = data[part]
-    return data
-
 
 def _known(doc: Located, path: tuple, name: Any, names: list[str] | tuple[str, ...], what: str) -> str:
     if name not in names:
@@ -171,7 +165,7 @@ def _map_file(doc: Located, path: tuple, name: str) -> Path:
 
 
 def parse_map(doc: Located, path: tuple) -> Map:
-    data = _at(doc, path)
+    data = doc.at(path)
     if isinstance(data, str):
         file = _map_file(doc, path, data)
         mdoc = load_file(file)
@@ -207,7 +201,7 @@ def parse_map(doc: Located, path: tuple) -> Map:
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
-    data = _at(doc, path)
+    data = doc.at(path)
     game_map = parse_map(doc, path + ("map",))
     areas = game_map.names
     nations = []
@@ -271,7 +265,7 @@ def _stop(item: Any) -> Stop:
 
 
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
-    data = _at(doc, path) or {}
+    data = doc.at(path) or {}
     ship_names = [s.name for s in scene.ships]
     nation_names = [n.name for n in scene.nations]
     areas = scene.map.names
@@ -456,7 +450,7 @@ def _branch(doc: Located, path: tuple, data: dict, scene: Scene, when: tuple) ->
 
 
 def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
-    data = _at(doc, path)
+    data = doc.at(path)
     if "branches" in data:
         extra = [k for k in data if k != "branches"]
         if extra:

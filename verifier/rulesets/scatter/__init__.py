@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
+from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection, provenance_json
 from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
 from .exact import decimal_text, fraction_text
 from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json
@@ -191,7 +191,7 @@ class ScatterRuleset(ModularRuleset):
         after = outcome.after
         data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
                                            for e in outcome.events],
-                                "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()}}
+                                "provenance": provenance_json(outcome.provenance)}
         if isinstance(after, (Odds, ReportedOdds)):
             exact = after.probability
             data.update(probability=fraction_text(exact) if exact.denominator != 1 else f"{after.hits}/36",

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
-from ...ruleset import Cause, Event, Outcome
+from ...ruleset import Event, Outcome, provenance_from_json
 from .exact import PlanePoint, QSqrt3, fraction_text, number
 from .model import ROLLS, Landing, Roll, Shot
 
@@ -218,6 +218,5 @@ def _odds(shot: Shot, data: dict[str, Any]) -> ReportedOdds:
 def outcome_from_json(before: Shot, data: dict[str, Any]) -> Outcome:
     """``data`` has passed OUTCOME_SCHEMA."""
     after = _odds(before, data) if "probability" in data else _single(before, data)
-    provenance = {piece: tuple(Cause.from_text(i) for i in ids)
-                  for piece, ids in (data.get("provenance") or {}).items()}
+    provenance = provenance_from_json(data)
     return Outcome(after, _events(data), MappingProxyType(provenance))

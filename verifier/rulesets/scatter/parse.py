@@ -147,12 +147,6 @@ class Expectation:
     seed: SeedRecord | None = None
 
 
-def _section(doc: Located, path: tuple) -> Any:
-    data = doc.data
-    for part in path:
-        data = data[part]
-    return data
-
 
 def _length(doc: Located, path: tuple, value: Any, what: str, *, zero_ok: bool = False) -> Fraction:
     try:
@@ -176,7 +170,7 @@ def _die(doc: Located, path: tuple, value: int, which: str) -> int:
 
 
 def parse_before(doc: Located, path: tuple) -> Shot:
-    data = _section(doc, path)
+    data = doc.at(path)
     aoe = data["aoe"]
     if aoe not in AOE_SIZES or isinstance(aoe, bool):
         raise doc.error(path + ("aoe",), f"there is no {aoe}-inch AOE template; templates are 3, 4 or 5 inches "
@@ -204,7 +198,7 @@ def parse_before(doc: Located, path: tuple) -> Shot:
 
 
 def parse_actions(doc: Located, path: tuple) -> Actions:
-    data = _section(doc, path)
+    data = doc.at(path)
     if data == "all":
         return ALL_ROLLS
     return Roll(_die(doc, path + ("distance",), data["distance"], "distance"),
@@ -235,7 +229,7 @@ def _seed_record(doc: Located, path: tuple, data: dict) -> SeedRecord:
 
 
 def parse_expect(doc: Located, path: tuple, shot: Shot, actions: Actions) -> Expectation:
-    data = _section(doc, path)
+    data = doc.at(path)
     every = actions is ALL_ROLLS
     for key in ("result", "landing", "moved", "clearance"):
         if key in data and every:

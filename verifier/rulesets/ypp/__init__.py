@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome
+from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_SCHEMA, outcome_from_json
 from .model import Scene, Turn
@@ -133,7 +133,7 @@ class YppRuleset(ModularRuleset):
             "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
             "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
                         "clause": e.clause} for e in outcome.events],
-            "provenance": {k: [str(c) for c in v] for k, v in outcome.provenance.items()},
+            "provenance": provenance_json(outcome.provenance),
         }
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError, did_you_mean
-from ...ruleset import Cause, Event, Outcome
+from ...ruleset import Event, Outcome, provenance_from_json
 from .model import Heading, Scene
 from .parse import EVENT_KINDS
 
@@ -81,5 +81,5 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                 raise ImplementationError(f"events[{i}] names ship {name!r}, which is not in the scene; "
                                           f"{did_you_mean(name, list(known))}")
         events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", "")))
-    provenance = {name: tuple(Cause.from_text(i) for i in ids) for name, ids in (data.get("provenance") or {}).items()}
+    provenance = provenance_from_json(data)
     return Outcome(after, tuple(events), MappingProxyType(provenance))

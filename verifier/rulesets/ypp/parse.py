@@ -114,9 +114,7 @@ def _ship_name(doc: Located, path: tuple, name: Any, known: dict, what: str) -> 
 
 
 def parse_before(doc: Located, path: tuple) -> Scene:
-    data = doc.data
-    for part in path:
-        data = data[part]
+    data = doc.at(path)
     board_data = data["board"]
     width, height = board_data["size"]
     bpath = path + ("board",)
@@ -192,9 +190,7 @@ def parse_before(doc: Located, path: tuple) -> Scene:
 
 
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Turn:
-    data = doc.data
-    for part in path:
-        data = data[part]
+    data = doc.at(path)
     known = dict(scene.by_name)
     rounds = []
     for i, tokens in enumerate(data or []):
@@ -209,9 +205,7 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Turn:
 def parse_expect(doc: Located, path: tuple, scene: Scene, turn: Turn, off_board_ok: bool = False) -> Expectation:
     """``off_board_ok``: the expectation records what some reading does, even where it
     breaks the rules (as in a finding's list of outcomes)."""
-    data = doc.data
-    for part in path:
-        data = data[part]
+    data = doc.at(path)
     known = dict(scene.by_name)
     ships = []
     for name, spec in (data.get("ships") or {}).items():
