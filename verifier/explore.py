@@ -185,6 +185,8 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hyp_seed
 
+    from .generation import seed_only_generation
+
     ruleset.require(Capability.SEARCH, "the explorer's search")
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
@@ -212,7 +214,8 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
                 findings[fingerprint] = finding
 
     try:
-        probe()
+        with seed_only_generation():
+            probe()
     except _OutOfTime:
         stopped = True
     return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped)
