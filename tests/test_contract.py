@@ -236,6 +236,7 @@ def _calls(rs: Ruleset, case, outcome, tmp_path) -> dict:
         "page_notes": rs.page_notes,
         "report_sections": lambda: rs.report_sections([case], tmp_path),
         "benchmarks": rs.benchmarks,
+        "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
     }
 
 
@@ -258,6 +259,13 @@ def test_declared_capabilities_are_implemented(ruleset, tmp_path):
             else:
                 assert any(own is getattr(base, name) for base in stock), \
                     f"{rs.key} implements {name} but does not declare {capability}"
+    if rs.outcome_parts:  # each part's fields are fields of the expectation and of the answer
+        assert rs.supports(Capability.INTERCHANGE)
+        properties = set((rs.outcome_schema or {}).get("properties", {}))
+        expected = set(rs.expect_schema.get("properties", {}))
+        for part in rs.outcome_parts:
+            assert set(part.fields) <= properties | expected, f"{rs.key} part {part.name} names unknown fields"
+        assert any(p.required for p in rs.outcome_parts), f"{rs.key}: some part must be in every answer"
     if rs.supports(Capability.SEARCH):  # the optional parts, which the explorer calls all the same
         assert all(isinstance(t, Transform) for t in rs.transforms(case.before, case.actions))
         assert all(len(b) == 3 for b in rs.invariant_breaches(case.before, case.actions, outcome))
