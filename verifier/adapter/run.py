@@ -283,6 +283,7 @@ def _provenance_details(case: Case, reference: Outcome, outcome: Outcome, proble
     for piece in pieces:
         ours = ", ".join(map(str, reference.provenance.get(piece, ()))) or "nothing"
         theirs = ", ".join(map(str, outcome.provenance.get(piece, ()))) or "not reported"
+        theirs = "the same" if theirs == ours else theirs
         details.append(Problem(f"provenance of {piece}: reference {ours}; implementation {theirs}",
                                _case_location(case), ProblemKind.DETAIL))
     return details
@@ -296,7 +297,9 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
     from ..snapshots import SnapshotStore
     ruleset = case.ruleset
     try:
-        expected = replace(reference, frames=())
+        # The reference is drawn with the parts the implementation reports, so that the diff shows
+        # only what was compared.
+        expected = replace(reference, frames=(), unreported=outcome.unreported)
         actual = replace(outcome, frames=(), reading=reference.reading)
         expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
         actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)

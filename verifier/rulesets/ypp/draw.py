@@ -769,11 +769,11 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
                      stacked: bool, crowded: bool = False, unreported: bool = False) -> Image.Image:
     """What happened: each event's mark, numbered as on the board, with its round,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
-    many events of each kind. ``unreported``: the outcome is another implementation's,
-    which does not report events, so none are known."""
+    many events of each kind. ``unreported``: the events are not known (another
+    implementation that does not report them) or not compared with such a one."""
     if unreported:
-        entries = [vd.LegendEntry(None, "not reported: this implementation does not report collisions, "
-                                        "bumps or stops, so none are shown")]
+        entries = [vd.LegendEntry(None, "not compared:", "the implementation does not report collisions, bumps "
+                                                         "or stops, so none are drawn")]
     elif not marks:
         entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
     elif crowded:
@@ -836,7 +836,7 @@ def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]
     plans = _plan(scene, turn)
     outcomes = [o for _, o in panels if o is not None]
     all_states = [_states(scene, o) for o in outcomes]
-    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+    all_marks = [[] if "events" in o.unreported else _marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
     interest = _interest(scene, plans, all_states, all_marks, list(highlight) + [p for a in arrows for p in a])
     view = _fit_view(scene.board, interest, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel,
                      s=s, panels=row, font_size=font_size, max_width=max_width)
