@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -100,20 +101,17 @@ class RunOptions:
     update_snapshots: bool = False
 
 
-_NUMBERS = re.compile(r"\[-?\d+(?:\.\d+)?(?:, ?-?\d+(?:\.\d+)?)*\]")
 _TRAILING_CLAUSE = re.compile(r" \[[^\]]*\]$")
 
 
 def mismatch_key(mismatch: Mismatch) -> str:
-    """What a mismatch is about, as a known-failure fingerprint keeps it: its field path,
-    and where the path names a whole collection (an unlisted piece, an unexpected event),
-    its message with coordinates and the trailing clause left out. The same difference
-    with another wrong value gives the same key."""
+    """What a mismatch is about, as a known-failure fingerprint keeps it: its field path
+    and the value that came out there; where the path names a whole collection (an
+    unlisted piece, an unexpected event), its message without the trailing clause."""
     path = format_path(mismatch.path)
     if len(mismatch.path) > 1:
-        return path
-    words = _TRAILING_CLAUSE.sub("", _NUMBERS.sub("[..]", mismatch.message))
-    return f"{path}: {words}"
+        return f"{path} = {json.dumps(mismatch.actual)}"
+    return f"{path}: {_TRAILING_CLAUSE.sub('', mismatch.message)}"
 
 
 def mismatch_problem(case: Case, mismatch: Mismatch) -> Problem:

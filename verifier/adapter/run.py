@@ -221,7 +221,8 @@ def _state_problems(case: Case, reference: Outcome, states: list[Any]) -> list[P
                    + (f" (and {len(differing) - 6} more)" if len(differing) > 6 else "")
                    + (f". The reference applied in round {frame.round}: " + "; ".join(applied) if applied else ""))
         return [Problem(message, case.where(("actions",)), ProblemKind.MISMATCH,
-                        f"states {frame}: " + ", ".join(".".join(p[1:]) for p in differing))]
+                        f"states {frame}: " + ", ".join(f"{'.'.join(p[1:])} = {json.dumps(actual.get(p))}"
+                                                        for p in differing))]
     return []
 
 
