@@ -237,7 +237,15 @@ def _calls(rs: Ruleset, case, outcome, tmp_path) -> dict:
         "report_sections": lambda: rs.report_sections([case], tmp_path),
         "benchmarks": rs.benchmarks,
         "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
+        "state_from_json": lambda: _states_round_trip(rs, outcome),
     }
+
+
+def _states_round_trip(rs: Ruleset, outcome) -> list:
+    """Every frame's state through JSON and back is the same state."""
+    back = [rs.state_from_json(json.loads(json.dumps(rs.state_json(f.state)))) for f in outcome.frames]
+    assert back == [f.state for f in outcome.frames]
+    return back
 
 
 def test_declared_capabilities_are_implemented(ruleset, tmp_path):

@@ -238,7 +238,7 @@ def _place(r: CaseResult, file: str | None = None, line: int | None = None, colu
     return props
 
 
-def annotations(results: list[CaseResult]) -> list[Annotation]:
+def all_annotations(results: list[CaseResult]) -> list[Annotation]:
     """Every annotation, in the order they matter: the differences of failing cases, then
     their errors, then notices (cases compared under another reading, parts not compared,
     cases that need a ruling). Drawings and provenance go with the message they belong to."""
@@ -276,7 +276,7 @@ def github_annotations(results: list[CaseResult], summary_file: str | None = Non
     """The annotations as workflow commands, most important first. GitHub shows only the
     first 10 of each type per step; when there are more, a warning first says so, and
     where the full list went (``summary_file``, the step summary)."""
-    found = annotations(results)
+    found = all_annotations(results)
     lines = [str(a) for a in found]
     counts = {kind: sum(a.command == kind for a in found) for kind in ("error", "notice")}
     over = {kind: n for kind, n in counts.items() if n > GITHUB_SHOWN}
@@ -291,7 +291,7 @@ def github_annotations(results: list[CaseResult], summary_file: str | None = Non
 
 def annotations_markdown(results: list[CaseResult]) -> str:
     """Every annotation as a Markdown table, for $GITHUB_STEP_SUMMARY."""
-    found = annotations(results)
+    found = all_annotations(results)
     if not found:
         return ""
     lines = ["", f"#### every annotation ({len(found)})", "", "| kind | where | message |", "|---|---|---|"]

@@ -31,7 +31,7 @@ class Capability(StrEnum):
     PAGE_NOTES = "page-notes"  # page_notes: how to read this ruleset's pictures
     REPORT_SECTIONS = "report-sections"  # report_sections: the explorer report's own sections
     BENCHMARKS = "benchmarks"  # benchmarks: suites for ``verifier bench``
-    STATES = "states"  # state_json: intermediate states (frames) as the adapter protocol sends them
+    STATES = "states"  # state_json, state_from_json: intermediate states (frames) over the adapter protocol
 
 
 class FindingKind(StrEnum):
@@ -59,7 +59,7 @@ CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
     Capability.PAGE_NOTES: ("page_notes",),
     Capability.REPORT_SECTIONS: ("report_sections",),
     Capability.BENCHMARKS: ("benchmarks",),
-    Capability.STATES: ("state_json",),
+    Capability.STATES: ("state_json", "state_from_json"),
 })
 
 
@@ -440,6 +440,11 @@ class Ruleset:
     def state_json(self, state: Any) -> dict[str, Any]:
         """One intermediate state (``Frame.state``) in the form an answer's ``states`` entries
         carry it: top-level fields (such as the outcome's own) of piece -> field -> value."""
+        raise NotImplementedError
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        """The inverse of ``state_json``: an answer's ``states`` entry (checked against the
+        outcome schema) as a ``Frame.state``, to draw the implementation's track."""
         raise NotImplementedError
 
     # --- Capability.SEARCH (the explorer) ----------------------------------------

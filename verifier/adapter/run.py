@@ -12,8 +12,17 @@ from typing import Any
 
 from ..case import Case, find_case_files, load_case
 from ..errors import ImplementationError, Location, VerifierError
-from ..ruleset import Capability, Outcome
-from ..runner import CaseResult, Problem, ProblemKind, Status, _error_result, check_open_case, mismatch_problem
+from ..ruleset import Capability, Frame, Outcome
+from ..runner import (
+    CaseResult,
+    Problem,
+    ProblemKind,
+    Status,
+    _error_result,
+    check_open_case,
+    crash_message,
+    mismatch_problem,
+)
 from ..source import Located
 from .declare import STATES, Declaration, parts
 from .implementation import DEFAULT_TIMEOUT, Implementation
@@ -126,7 +135,12 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     if supported is not None and ruleset.key not in supported:
         return _skip(case, f"the implementation's hello lists only {', '.join(sorted(supported)) or 'no rulesets'}")
     declaration = run.impl.declaration(ruleset)
-    reference = ruleset.resolve(case.before, case.actions, case.readings)
+    try:
+        reference = ruleset.resolve(case.before, case.actions, case.readings)
+    except Exception as exc:  # a bug of the ruleset is this case's failure, not the end of the run
+        return CaseResult(case.path, case, Status.FAILED, (Problem(
+            crash_message("resolving the case with the reference resolver", exc), _case_location(case),
+            ProblemKind.ERROR),))
     depends_on = reference.consulted
     follows = declaration.reading(ruleset, case.readings)
     differing = [p.name for p in ruleset.reading_points
@@ -141,8 +155,13 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
             return _skip(case, f"the outcome depends on {_options(case.readings, differing)}, the implementation "
                                f"follows {_options(follows, differing)}, and ruleset {ruleset.key!r} cannot write "
                                "an expectation under another reading (Capability.FINDINGS)")
-        reference = ruleset.resolve(case.before, case.actions, follows)
-        expect = _expectation(case, reference)
+        try:
+            reference = ruleset.resolve(case.before, case.actions, follows)
+            expect = _expectation(case, reference)
+        except Exception as exc:
+            return CaseResult(case.path, case, Status.FAILED, (Problem(
+                crash_message(f"resolving the case under {_options(follows, differing)}", exc),
+                _case_location(case), ProblemKind.ERROR),))
         compared_under = (f"compared with the reference resolver under {_options(follows, differing)} (the "
                           f"implementation's reading); the case expects {_options(case.readings, differing)}")
     not_compared = tuple(p.name for p in declaration.unreported(ruleset))
@@ -161,14 +180,17 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     left_out = {f for name in not_compared for part in parts(ruleset) if part.name == name for f in part.fields}
     problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
                 if not (m.path and m.path[0] in left_out)]
-    if STATES not in not_compared and isinstance(answer.data.get("states"), list):
-        problems += _state_problems(case, reference, answer.data["states"])
+    matched: list[tuple[Frame, dict[str, Any]]] = []
+    if ruleset.supports(Capability.STATES) and STATES not in not_compared and \
+            isinstance(answer.data.get("states"), list):
+        matched = _matched_states(reference, answer.data["states"])
+        problems += _state_problems(case, reference, matched)
     if run.check_order:
         problems += _order_problems(case, run, request, answer.data, left_out | {"provenance"})
     if problems:
         problems += _provenance_details(case, reference, outcome, problems)
         if run.draw:
-            problems += _draw_difference(case, reference, outcome, run.failures)
+            problems += _draw_difference(case, reference, outcome, run.failures, matched)
     failed = any(p.kind not in (ProblemKind.DETAIL, ProblemKind.ARTIFACTS, ProblemKind.NOTE) for p in problems)
     return CaseResult(case.path, case, Status.FAILED if failed else Status.PASSED, tuple(problems), outcome,
                       seconds=answer.seconds, not_compared=not_compared, compared_under=compared_under)
@@ -186,12 +208,10 @@ def _leaves(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any
     return {path: value}
 
 
-def _state_problems(case: Case, reference: Outcome, states: list[Any]) -> list[Problem]:
-    """The first reported state (in the order the reference went through them) that differs
-    from the reference's at the same moment, with the clauses the reference applied to the
-    pieces that differ in that round. A state with no phase is the end of its round; a
-    moment the reference records no state at (nothing moved then) is not compared."""
-    ruleset = case.ruleset
+def _matched_states(reference: Outcome, states: list[Any]) -> list[tuple[Frame, dict[str, Any]]]:
+    """The reported states paired with the reference's state at the same moment, in the
+    order the reference went through them. A state with no phase is the end of its round;
+    a moment the reference records no state at (nothing moved then) is left out."""
     frames = [f for f in reference.frames if not f.is_start]
     at = {(f.round, f.phase, f.step): i for i, f in enumerate(frames)}
     end_of_round = {f.round: i for i, f in enumerate(frames)}
@@ -203,8 +223,14 @@ def _state_problems(case: Case, reference: Outcome, states: list[Any]) -> list[P
             index = at.get((entry["round"], entry["phase"], entry.get("step", 0)))
         if index is not None:
             compared.append((index, entry))
-    for index, entry in sorted(compared, key=lambda c: c[0]):
-        frame = frames[index]
+    return [(frames[index], entry) for index, entry in sorted(compared, key=lambda c: c[0])]
+
+
+def _state_problems(case: Case, reference: Outcome, matched: list[tuple[Frame, dict[str, Any]]]) -> list[Problem]:
+    """The first reported state that differs from the reference's at the same moment, with
+    the clauses the reference applied to the pieces that differ in that round."""
+    ruleset = case.ruleset
+    for frame, entry in matched:
         expected = _leaves(ruleset.state_json(frame.state))
         actual = _leaves({k: v for k, v in entry.items() if k not in ("round", "phase", "step")})
         differing = sorted(p for p in expected.keys() | actual.keys() if expected.get(p) != actual.get(p))
@@ -290,18 +316,23 @@ def _provenance_details(case: Case, reference: Outcome, outcome: Outcome, proble
     return details
 
 
-def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures: Path) -> list[Problem]:
+def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures: Path,
+                     matched: list[tuple[Frame, dict[str, Any]]]) -> list[Problem]:
     """The reference outcome the implementation's was compared with, and the
-    implementation's, drawn with the same title and reading line (end states, no
-    intermediate frames), with a diff image that marks only what differs. Parts the
+    implementation's, drawn with the same title and reading line (their tracks through
+    the states the implementation reported, or straight to the end), with a diff image
+    that marks only what differs. Parts the
     implementation does not report are drawn as such, not as nothing happening."""
     from ..snapshots import SnapshotStore
     ruleset = case.ruleset
     try:
         # The reference is drawn with the parts the implementation reports, so that the diff shows
         # only what was compared.
-        expected = replace(reference, frames=(), unreported=outcome.unreported)
-        actual = replace(outcome, frames=(), reading=reference.reading)
+        # Tracks pass through the moments the implementation reported states for, on both sides.
+        start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
+        theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
+        expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
+        actual = replace(outcome, frames=start + theirs, reading=reference.reading)
         expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
         actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)
         paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,

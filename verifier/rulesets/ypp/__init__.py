@@ -9,7 +9,7 @@ from typing import Any
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_json
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
 from .model import Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
@@ -143,6 +143,9 @@ class YppRuleset(ModularRuleset):
 
     def state_json(self, state: Any) -> dict[str, Any]:
         return state_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        return state_from_json(data)
 
     def page_notes(self) -> str:
         return PAGE_NOTES

@@ -4,6 +4,7 @@ back into an Outcome that ``compare`` checks against a case's expectation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -108,3 +109,9 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
 def state_json(state: tuple[tuple[str, tuple[int, int], Heading], ...]) -> dict[str, Any]:
     """A frame's state (name, tile, heading per ship) as an answer's ``states`` entry carries it."""
     return {"ships": {name: {"at": list(at), "heading": heading.name} for name, at, heading in state}}
+
+
+def state_from_json(data: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, int], Heading], ...]:
+    """The inverse of ``state_json``."""
+    return tuple(sorted((name, (spec["at"][0], spec["at"][1]), Heading[spec["heading"]])
+                        for name, spec in data["ships"].items()))
