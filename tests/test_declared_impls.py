@@ -20,6 +20,8 @@ from verifier.known_failures import load_known_failures
 from verifier.report import annotations_markdown, comparison_notes, github_annotations
 from verifier.runner import ProblemKind, Status
 
+pytest_plugins = ["pytester"]
+
 IMPLS = Path(__file__).parent / "impls"
 YPP = CASES / "ypp"
 
@@ -283,3 +285,21 @@ def test_check_writes_every_annotation_to_the_step_summary(capsys, monkeypatch, 
     assert "not compared: events, in 41 of 41 compared cases" in text
     assert "#### every annotation" in text and "| notice |" in text
     assert "::notice title=not compared%3A events::" in out
+
+
+def test_under_pytest_a_known_failure_that_fails_differently_is_not_an_expected_failure(pytester, monkeypatch,
+                                                                                        tmp_path):
+    monkeypatch.chdir(ROOT)
+    listed = tmp_path / "known.txt"
+    case = "cases/ypp/move-1b-larger-class-push.yaml"
+    listed.write_text("ypp-move-1b-larger-class-push: motion-first\n"
+                      "  differs: ships.Haughty Sawfish.at = [2, 4]\n"
+                      "  differs: states r1 move step 1: Haughty Sawfish.at = [2, 4]\n")
+    args = ("--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-p", "no:cacheprovider", case, "-q",
+            "--verifier-impl", "python:regressing:handle", "--verifier-no-draw", "--verifier-known-failures", listed)
+    done = pytester.runpytest_inprocess(*map(str, args))
+    assert done.ret == 0 and "1 xfailed" in done.outlines[-1]
+    monkeypatch.setenv("VERIFIER_TOY_EAST", "1")
+    done = pytester.runpytest_inprocess(*map(str, args))
+    assert done.ret == 1 and "1 failed" in done.outlines[-1]
+    assert any("fails differently from the way line 1" in line for line in done.outlines)

@@ -379,6 +379,10 @@ def failure_report(case: Case, result: CaseResult) -> str:
     text = [f"{case.id}: {case.title}",
             f"{case.path} (ruleset {ruleset.key}, status {case.status}; reading "
             + ", ".join(f"{k}={v}" for k, v in case.readings.items()) + ")"]
+    if result.compared_under:
+        text.append(result.compared_under)
+    if result.not_compared:
+        text.append("not compared (the implementation does not report them): " + ", ".join(result.not_compared))
     mismatches = []
     if result.outcome is not None and case.expect is not None:
         try:
