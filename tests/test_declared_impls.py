@@ -281,6 +281,7 @@ def test_check_writes_every_annotation_to_the_step_summary(capsys, monkeypatch, 
     code, out, _ = run(capsys, "check", YPP, "--impl", "python:positions_motion_first:handle", "--no-draw",
                        "--github")
     assert code == 0
+    assert "  declares ypp: reports ships; follows bump=motion-first (other points: the defaults)" in out
     text = summary.read_text()
     assert "not compared: events, in 41 of 41 compared cases" in text
     assert "#### every annotation" in text and "| notice |" in text
@@ -303,3 +304,16 @@ def test_under_pytest_a_known_failure_that_fails_differently_is_not_an_expected_
     done = pytester.runpytest_inprocess(*map(str, args))
     assert done.ret == 1 and "1 failed" in done.outlines[-1]
     assert any("fails differently from the way line 1" in line for line in done.outlines)
+
+
+def test_states_sent_for_a_ruleset_without_states_are_ignored(tmp_path, monkeypatch):
+    module = tmp_path / "extra_states_toy.py"
+    module.write_text("from verifier.adapters.reference import handle as reference\n\n"
+                      "def handle(message):\n"
+                      "    answer = reference(message)\n"
+                      "    if answer.get('type') == 'outcome':\n"
+                      "        answer['outcome']['states'] = [{'round': 1, 'whatever': True}]\n"
+                      "    return answer\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    results = through("extra_states_toy", [CASES / "scatter"], draw=False)
+    assert results and {r.status for r in results.values()} <= {Status.PASSED, Status.OPEN}

@@ -122,8 +122,11 @@ def describe(ruleset: Ruleset, declaration: Declaration) -> str:
     if declaration.reports is not None:
         words.append("reports " + ", ".join(p.name for p in declaration.reported(ruleset)))
     if declaration.follows is not None:
-        fixed = {k: v for k, v in declaration.follows.items() if v != AS_REQUESTED}
-        differs = {k: v for k, v in fixed.items() if v != ruleset.default_reading[k]}
-        words.append("follows " + (", ".join(f"{k}={v}" for k, v in sorted(differs.items()))
-                                   + " (other points: the defaults)" if differs else "the default reading"))
+        asked = [k for k, v in declaration.follows.items() if v == AS_REQUESTED]
+        differs = {k: v for k, v in declaration.follows.items()
+                   if v != AS_REQUESTED and v != ruleset.default_reading[k]}
+        said = [", ".join(f"{k}={v}" for k, v in sorted(differs.items()))] if differs else []
+        said += [", ".join(asked) + " as requested"] if asked else []
+        words.append("follows " + ("; ".join(said) + " (other points: the defaults)" if said
+                                   else "the default reading"))
     return f"{ruleset.key}: " + "; ".join(words) if words else ""
