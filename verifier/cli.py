@@ -174,6 +174,8 @@ def _print_result(result: CaseResult, verbose: bool) -> None:
     from .runner import Status
     if result.status in _TAGS:
         print(f"{_TAGS[result.status]} {result.id} ({result.file})")
+        if result.compared_under:
+            print(f"  {result.compared_under}")
         for problem in result.problems:
             print(f"  {problem}")
     elif result.status == Status.OPEN:

@@ -110,6 +110,8 @@ def mismatch_key(mismatch: Mismatch) -> str:
     unlisted piece, an unexpected event), its message without the trailing clause."""
     path = format_path(mismatch.path)
     if len(mismatch.path) > 1:
+        if mismatch.actual is None:
+            return f"{path} missing" + (f": {mismatch.expected}" if isinstance(mismatch.expected, str) else "")
         return f"{path} = {json.dumps(mismatch.actual)}"
     return f"{path}: {_TRAILING_CLAUSE.sub('', mismatch.message)}"
 
