@@ -236,7 +236,16 @@ def _calls(rs: Ruleset, case, outcome, tmp_path) -> dict:
         "page_notes": rs.page_notes,
         "report_sections": lambda: rs.report_sections([case], tmp_path),
         "benchmarks": rs.benchmarks,
+        "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
+        "state_from_json": lambda: _states_round_trip(rs, outcome),
     }
+
+
+def _states_round_trip(rs: Ruleset, outcome) -> list:
+    """Every frame's state through JSON and back is the same state."""
+    back = [rs.state_from_json(json.loads(json.dumps(rs.state_json(f.state)))) for f in outcome.frames]
+    assert back == [f.state for f in outcome.frames]
+    return back
 
 
 def test_declared_capabilities_are_implemented(ruleset, tmp_path):
@@ -258,6 +267,13 @@ def test_declared_capabilities_are_implemented(ruleset, tmp_path):
             else:
                 assert any(own is getattr(base, name) for base in stock), \
                     f"{rs.key} implements {name} but does not declare {capability}"
+    if rs.outcome_parts:  # each part's fields are fields of the expectation and of the answer
+        assert rs.supports(Capability.INTERCHANGE)
+        properties = set((rs.outcome_schema or {}).get("properties", {}))
+        expected = set(rs.expect_schema.get("properties", {}))
+        for part in rs.outcome_parts:
+            assert set(part.fields) <= properties | expected, f"{rs.key} part {part.name} names unknown fields"
+        assert any(p.required for p in rs.outcome_parts), f"{rs.key}: some part must be in every answer"
     if rs.supports(Capability.SEARCH):  # the optional parts, which the explorer calls all the same
         assert all(isinstance(t, Transform) for t in rs.transforms(case.before, case.actions))
         assert all(len(b) == 3 for b in rs.invariant_breaches(case.before, case.actions, outcome))

@@ -67,10 +67,22 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .output import check_writable, text_mark, write_text
-    from .report import format_table, github_annotations, summary_markdown, summary_table, write_json, write_junit
+    from .report import (
+        annotations_markdown,
+        comparison_notes,
+        format_table,
+        github_annotations,
+        summary_markdown,
+        summary_table,
+        write_json,
+        write_junit,
+    )
     from .runner import RunOptions, Status, check_paths, nothing_checked, summary_line
     from .snapshots import SnapshotStore
-    for option in ("json", "junit", "github_output"):
+    if (args.write_known_failures or args.check_order) and not args.impl:
+        flag = "--write-known-failures" if args.write_known_failures else "--check-order"
+        raise CaseError(f"{flag} needs --impl", Location(None, None, None, flag))
+    for option in ("json", "junit", "github_output", "write_known_failures"):
         out = getattr(args, option)
         if out:
             check_writable(out, f"--{option.replace('_', '-')} report", args.force)
@@ -90,6 +102,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         if impl is not None and impl.info and not getattr(report, "introduced", False):
             report.introduced = True
             print(f"implementation: {impl.describe()} [{args.impl}]")
+            from .adapter.declare import describe, read_capabilities
+            for key, declaration in read_capabilities(impl.info)[0].items():
+                words = describe(registry.get(key), declaration)
+                if words:
+                    print(f"  declares {words}")
         _print_result(result, args.verbose)
         if result.status == Status.SKIPPED:
             skips[result.reason] = skips.get(result.reason, 0) + 1
@@ -99,7 +116,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.impl:
         from .adapter import PROTOCOL, check_implementation, open_implementation
         impl = open_implementation(args.impl, args.impl_timeout)
-        check_implementation(paths, impl, draw=not args.no_draw, failures=args.failures, progress=report)
+        check_implementation(paths, impl, draw=not args.no_draw, failures=args.failures, progress=report,
+                             check_order=args.check_order)
         meta["implementation"] = {"command": args.impl, "protocol": PROTOCOL, "hello": impl.info}
     else:
         options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
@@ -117,18 +135,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .known_failures import unused_known_failures
         for note in unused_known_failures((r.id for r in results), known):
             print(f"note: {note}")
+    for note in comparison_notes(results):
+        print(note)
+    if args.write_known_failures:
+        from .known_failures import write_known_failures
+        count = write_known_failures(results, args.write_known_failures, args.force)
+        print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
     if args.github or args.github_output:
-        lines = github_annotations(results)
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        lines = github_annotations(results, step_summary)
         if args.github_output:
             write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark('check')}", *lines]),
                        "--github-output report", args.force)
         else:
             for line in lines:
                 print(line)
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if step_summary:
             with open(step_summary, "a", encoding="utf-8") as handle:
-                handle.write(summary_markdown(results))
+                handle.write(summary_markdown(results) + annotations_markdown(results))
     if args.json:
         write_json(results, args.json, meta, force=args.force)
     if args.junit:
@@ -150,6 +174,8 @@ def _print_result(result: CaseResult, verbose: bool) -> None:
     from .runner import Status
     if result.status in _TAGS:
         print(f"{_TAGS[result.status]} {result.id} ({result.file})")
+        if result.compared_under:
+            print(f"  {result.compared_under}")
         for problem in result.problems:
             print(f"  {problem}")
     elif result.status == Status.OPEN:
@@ -164,7 +190,7 @@ def _print_result(result: CaseResult, verbose: bool) -> None:
         elif result.status == Status.SKIPPED:
             print(f"skip {result.id}: {result.reason}")
         else:
-            print(f"ok   {result.id}")
+            print(f"ok   {result.id}" + (f": {result.compared_under}" if result.compared_under else ""))
     if result.snapshot is not None and result.snapshot.status == "written":
         print(f"  {result.snapshot.message}")
 
@@ -414,6 +440,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--known-failures", metavar="FILE",
                        help="cases expected to fail, one 'CASE-ID: reason' a line; they are reported as "
                             "xfail, and a listed case that passes fails the run")
+    check.add_argument("--write-known-failures", metavar="FILE",
+                       help="with --impl: write every failing case to FILE as a known-failure list, each with "
+                            "how it fails (a case that later fails differently fails the run); an existing file "
+                            "the verifier did not write is kept unless --force")
+    check.add_argument("--check-order", action="store_true",
+                       help="with --impl: send each case a second time with its pieces listed in reverse order, "
+                            "and fail a case whose answer changes (the order of a request carries no meaning)")
     check.add_argument("--github", action="store_true",
                        help="print GitHub Actions annotations (::error file=...,line=...::), and append a "
                             "summary to $GITHUB_STEP_SUMMARY when it is set")

@@ -3,10 +3,11 @@ that want the cases without running Python (docs/protocol.md, "Export").
 
 The document is ``{"format": "verifier-cases/1", "protocol": ..., "verifier": ...,
 "cases": [...]}`` with the cases sorted by ruleset, then id. Each case holds its
-header fields, the full reading and the pins, and its ``before``, ``actions`` and
+header fields, the full reading, the pins and the reading points its outcome depends
+on, and its ``before``, ``actions`` and
 ``expect`` (or, for a case that needs a ruling, ``outcomes``) exactly as the case file
-gives them. ``id``, ``ruleset``, ``readings``, ``pinned``, ``before`` and ``actions``
-are the fields of the request 'verifier check --impl' sends for it.
+gives them. ``id``, ``ruleset``, ``readings``, ``pinned``, ``depends_on``, ``before`` and
+``actions`` are the fields of the request 'verifier check --impl' sends for it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .adapter import PROTOCOL, supports_protocol
+from .adapter import PROTOCOL, case_request, supports_protocol
 from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
 from .output import json_mark
@@ -47,6 +48,7 @@ def case_json(case: Case) -> dict[str, Any]:
         "tags": list(case.tags),
         "readings": dict(case.readings),
         "pinned": dict(case.pinned),
+        "depends_on": case_request(case)["depends_on"],
         "before": data["before"],
         "actions": data["actions"],
     }

@@ -10,17 +10,28 @@ The file is plain text, one case per line::
 
 A YAML mapping of the same shape works too (it is read by the same rule: the id,
 a colon, the reason), and so does a ``.json`` file holding one object of id -> reason.
+
+An entry may record how the case fails, one indented ``differs:`` line per thing that
+differs (``verifier check --write-known-failures`` writes them)::
+
+    ypp-move-1b-equal-class-bump: Haughty Sawfish should end at [2, 3] but ends at [2, 4]
+      differs: ships.Haughty Sawfish.at
+      differs: events: unexpected event: Haughty Sawfish bumps Self-Centered Blowfish (round 1)
+
+Such a case is an expected failure only while it fails in exactly that way; failing
+differently fails the run, saying what changed. (In JSON: id -> {"reason", "differs"}.)
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .case import ID_FORM, valid_id
 from .errors import CaseError, Location, did_you_mean
+from .output import text_mark, write_text
 from .runner import CaseResult, Problem, ProblemKind, Status
 from .source import file_problem
 
@@ -32,6 +43,7 @@ class KnownFailures:
     file: str
     reasons: dict[str, str]  # case id -> reason, in file order
     lines: dict[str, int]  # case id -> line in the file (1 for JSON)
+    differs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # case id -> its fingerprint, if recorded
 
     def __contains__(self, case_id: str) -> bool:
         return case_id in self.reasons
@@ -61,6 +73,7 @@ def load_known_failures(path: str | Path) -> KnownFailures:
         raise CaseError(f"the known-failure list is larger than {MAX_BYTES:,} bytes", Location(str(path)))
     reasons: dict[str, str] = {}
     lines: dict[str, int] = {}
+    differs: dict[str, tuple[str, ...]] = {}
     if path.suffix == ".json":
         try:
             data = json.loads(text)
@@ -68,12 +81,30 @@ def load_known_failures(path: str | Path) -> KnownFailures:
             raise CaseError(f"not valid JSON: {exc}", Location(str(path))) from None
         if not isinstance(data, dict):
             raise CaseError("expected one JSON object of case id -> reason", Location(str(path)))
-        entries = [(1, 1, str(k), v) for k, v in data.items()]
+        entries = []
+        for k, v in data.items():
+            if isinstance(v, dict):
+                found = v.get("differs")
+                if found is not None and (not isinstance(found, list) or not all(isinstance(d, str) for d in found)):
+                    raise CaseError("'differs' must be a list of strings", Location(str(path), 1, 1, f"{k}.differs"))
+                differs[str(k)] = tuple(found or ())
+                v = v.get("reason")
+            entries.append((1, 1, str(k), v))
     else:
         entries = []
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
             if not line or line.startswith("#") or line == "---":
+                continue
+            if raw[:1].isspace() and line.startswith("differs:"):
+                if not entries:
+                    raise CaseError("a 'differs:' line belongs under a 'CASE-ID: reason' line",
+                                    Location(str(path), number, 1, "differs"))
+                what = line.partition(":")[2].strip()
+                if not what:
+                    raise CaseError("say what differs after 'differs:'", Location(str(path), number, 1, "differs"))
+                owner = entries[-1][2]
+                differs[_unquote(owner)] = differs.get(_unquote(owner), ()) + (what,)
                 continue
             case_id, sep, reason = line.partition(":")
             entries.append((number, raw.index(line[0]) + 1, case_id.strip(), _unquote(reason.strip()) if sep else None))
@@ -92,7 +123,7 @@ def load_known_failures(path: str | Path) -> KnownFailures:
     if not reasons:
         raise CaseError("the known-failure list names no case; list 'CASE-ID: reason' lines, or leave out "
                         "--known-failures", Location(str(path)))
-    return KnownFailures(str(path), reasons, lines)
+    return KnownFailures(str(path), reasons, lines, {k: tuple(sorted(set(v))) for k, v in differs.items()})
 
 
 def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
@@ -104,6 +135,11 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
         return result
     reason = known.reasons[case_id]
     if result.status in ("failed", "errored"):
+        recorded = known.differs.get(case_id)
+        if recorded is not None and recorded != result.fingerprint:
+            return replace(result, status=Status.FAILED, problems=result.problems + (
+                Problem(_changed(recorded, result.fingerprint, known, case_id), known.where(case_id),
+                        ProblemKind.CHANGED),))
         return replace(result, status=Status.XFAIL, reason=reason)
     if result.status == "passed":
         place = known.where(case_id)
@@ -111,6 +147,16 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
             f"passes now, but the known-failure list says it fails ({reason}); delete line {place.line} of "
             f"{known.file}", place, ProblemKind.XPASS),))
     return result
+
+
+def _changed(recorded: tuple[str, ...], now: tuple[str, ...], known: KnownFailures, case_id: str) -> str:
+    new = [d for d in now if d not in recorded]
+    gone = [d for d in recorded if d not in now]
+    parts = ([f"now also differs at: {'; '.join(new)}"] if new else []) + \
+            ([f"no longer differs at: {'; '.join(gone)}"] if gone else [])
+    return (f"fails differently from the way line {known.where(case_id).line} of {known.file} records: "
+            + "; ".join(parts) + " (if the new failure is expected, write the list again with "
+            "--write-known-failures)")
 
 
 def unused_known_failures(case_ids: Iterable[str], known: KnownFailures) -> list[str]:
@@ -131,3 +177,33 @@ def apply_known_failures(results: Iterable[CaseResult], known: KnownFailures) ->
     """Every result marked; and the notes about listed ids that no case in the run has."""
     marked = [mark_known_failure(r, known) for r in results]
     return marked, unused_known_failures((r.id for r in marked), known)
+
+
+FAILED_STATUSES = (Status.FAILED, Status.ERRORED, Status.XFAIL)
+
+
+def known_failures_text(results: Iterable[CaseResult]) -> tuple[str, int]:
+    """A known-failure list of every case that failed, errored or was an expected failure,
+    each with its fingerprint; and how many it lists."""
+    lines = [f"# {text_mark('check --write-known-failures')}",
+             "# One 'CASE-ID: reason' a line; the 'differs:' lines under it record how the case fails. A listed",
+             "# case that fails in another way fails the run. Edit the reasons freely."]
+    count = 0
+    for r in results:
+        if r.case is None or r.status not in FAILED_STATUSES:
+            continue
+        real = [p for p in r.problems if p.kind not in (ProblemKind.DETAIL, ProblemKind.ARTIFACTS,
+                                                          ProblemKind.CHANGED)]
+        reason = r.reason if r.status == Status.XFAIL else (real[0].message if real else r.reason)
+        reason = " ".join((reason or "fails").split())
+        lines.append(f"{r.id}: {reason[:200] + ('...' if len(reason) > 200 else '')}")
+        lines += [f"  differs: {' '.join(d.split())}" for d in r.fingerprint]
+        count += 1
+    return "\n".join(lines) + "\n", count
+
+
+def write_known_failures(results: Iterable[CaseResult], path: str | Path, force: bool = False) -> int:
+    """Write the list (refusing to replace a file the verifier did not write, unless ``force``)."""
+    text, count = known_failures_text(results)
+    write_text(path, text, "known-failure list", force)
+    return count

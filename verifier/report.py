@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,17 @@ def results_json(results: list[CaseResult], meta: Mapping[str, Any] | None = Non
                 entry["outcome"] = r.case.ruleset.outcome_json(r.outcome)
             except Exception as error:  # the report is still written; the case's own result says what failed
                 entry["outcome_error"] = f"{type(error).__name__}: {error}"[:300]
+        if r.not_compared:
+            entry["not_compared"] = list(r.not_compared)
+        if r.compared_under:
+            entry["compared_under"] = r.compared_under
         if r.snapshot is not None:
             entry["snapshot"] = {"status": r.snapshot.status, "path": str(r.snapshot.path),
                                  "artifacts": [str(a) for a in r.snapshot.artifacts]}
         cases.append(entry)
     counts = {s: sum(r.status == s for r in results) for s in STATUS_WORDS}
-    return {**(meta or {}), "summary": {**counts, "total": len(results), "line": summary_line(results)},
+    return {**(meta or {}), "summary": {**counts, "total": len(results), "line": summary_line(results),
+                                        "notes": comparison_notes(results)},
             "table": summary_table(results), "cases": cases}
 
 
@@ -172,6 +178,9 @@ def summary_markdown(results: list[CaseResult], title: str = "verifier") -> str:
     for row in rows:
         clause = "**all cases**" if row["clause"] == "*" else f"`{row['clause']}`"
         lines.append(f"| {row['ruleset']} | {clause} | " + " | ".join(str(row[c]) for c in columns) + " |")
+    notes = comparison_notes(results)
+    if notes:
+        lines += [""] + [f"- {note}" for note in notes]
     failing = [r for r in results if r.failing]
     if failing:
         lines += ["", "| case | status | first problem |", "|---|---|---|"]
@@ -198,33 +207,122 @@ def _relative(file: str) -> str:
         return file
 
 
-def github_annotations(results: list[CaseResult]) -> list[str]:
-    """One workflow command per problem of a failing case (``::error file=..,line=..::``),
-    and a notice per case that needs a ruling. Drawings are named in the message they
-    belong to, not annotated."""
-    out = []
+GITHUB_SHOWN = 10  # annotations of one type (error, warning, notice) that GitHub shows per step
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One GitHub Actions workflow command, with what sorts it: real mismatches first."""
+
+    rank: int
+    command: str  # error or notice
+    properties: tuple[str, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"::{self.command} {','.join(self.properties)}::{_escape_data(self.message)}"
+
+
+_RANKS = {ProblemKind.MISMATCH: 0, ProblemKind.CHANGED: 0, ProblemKind.XPASS: 0, ProblemKind.CLAUSE: 1,
+          ProblemKind.SNAPSHOT: 1, ProblemKind.ERROR: 1, ProblemKind.ERRORED: 2, ProblemKind.PROTOCOL: 2}
+_NOT_ANNOTATED = (ProblemKind.ARTIFACTS, ProblemKind.DETAIL, ProblemKind.NOTE)
+
+
+def _place(r: CaseResult, file: str | None = None, line: int | None = None, column: int | None = None) -> list[str]:
+    props = [f"file={_escape_property(_relative(file or r.file))}"]
+    line = line if line is not None else (r.case.line if r.case else None)
+    if line is not None:
+        props.append(f"line={line}")
+        if column is not None:
+            props.append(f"col={column}")
+    return props
+
+
+def all_annotations(results: list[CaseResult]) -> list[Annotation]:
+    """Every annotation, in the order they matter: the differences of failing cases, then
+    their errors, then notices (cases compared under another reading, parts not compared,
+    cases that need a ruling). Drawings and provenance go with the message they belong to."""
+    found = []
     for r in results:
         if r.failing:
-            notes = [p.message for p in r.problems if p.kind is ProblemKind.ARTIFACTS]
+            extra = [p.message for p in r.problems if p.kind in (ProblemKind.DETAIL, ProblemKind.ARTIFACTS)]
+            if r.compared_under:
+                extra.insert(0, r.compared_under)
             for problem in r.problems:
-                if problem.kind is ProblemKind.ARTIFACTS:
+                if problem.kind in _NOT_ANNOTATED:
                     continue
                 loc = problem.location
-                props = [f"file={_escape_property(_relative(loc.file or r.file))}"]
-                line = loc.line if loc.line is not None else (r.case.line if r.case else None)
-                if line is not None:
-                    props.append(f"line={line}")
-                    if loc.column is not None:
-                        props.append(f"col={loc.column}")
-                props.append(f"title={_escape_property(f'{r.id} ({r.status})')}")
+                title = f"title={_escape_property(f'{r.id} ({r.status})')}"
+                props = _place(r, loc.file, loc.line, loc.column) + [title]
                 message = problem.message + (f" [{loc.field}]" if loc.field else "")
-                if notes:
-                    message += "\n" + "\n".join(notes)
-                out.append(f"::error {','.join(props)}::{_escape_data(message)}")
+                found.append(Annotation(_RANKS.get(problem.kind, 1), "error", tuple(props),
+                                        "\n".join([message, *extra])))
+        elif r.compared_under and r.status in (Status.PASSED, Status.XFAIL):
+            found.append(Annotation(3, "notice", tuple(_place(r) + [f"title={_escape_property(r.id + ' (reading)')}"]),
+                                    r.compared_under))
         elif r.status == Status.OPEN:
-            at_line = f",line={r.case.line}" if r.case else ""
             first = r.problems[0].message if r.problems else "see verifier explore"
-            out.append(f"::notice file={_escape_property(_relative(r.file))}{at_line},"
-                       f"title={_escape_property(r.id + ' (needs a ruling)')}::"
-                       f"{_escape_data('this case needs a ruling: ' + first)}")
-    return out
+            found.append(Annotation(5, "notice", tuple(_place(r) + [
+                f"title={_escape_property(r.id + ' (needs a ruling)')}"]), "this case needs a ruling: " + first))
+    not_compared = _not_compared(results)
+    for part, count in not_compared.items():
+        found.append(Annotation(4, "notice", (f"title={_escape_property('not compared: ' + part)}",),
+                                f"{part} not compared in {count} case{'s' if count != 1 else ''}: the "
+                                "implementation's hello says it does not report them"))
+    return sorted(found, key=lambda a: a.rank)
+
+
+def github_annotations(results: list[CaseResult], summary_file: str | None = None) -> list[str]:
+    """The annotations as workflow commands, most important first. GitHub shows only the
+    first 10 of each type per step; when there are more, a warning first says so, and
+    where the full list went (``summary_file``, the step summary)."""
+    found = all_annotations(results)
+    lines = [str(a) for a in found]
+    counts = {kind: sum(a.command == kind for a in found) for kind in ("error", "notice")}
+    over = {kind: n for kind, n in counts.items() if n > GITHUB_SHOWN}
+    if over:
+        where = ("the full list is in the step summary" if summary_file else
+                 "run with $GITHUB_STEP_SUMMARY set, or --json, for the full list")
+        words = " and ".join(f"{n} {kind}s" for kind, n in over.items())
+        lines.insert(0, f"::warning title=more annotations than GitHub shows::{words}: GitHub shows the first "
+                        f"{GITHUB_SHOWN} of each per step (differences first, then errors, then notices); {where}")
+    return lines
+
+
+def annotations_markdown(results: list[CaseResult]) -> str:
+    """Every annotation as a Markdown table, for $GITHUB_STEP_SUMMARY."""
+    found = all_annotations(results)
+    if not found:
+        return ""
+    lines = ["", f"#### every annotation ({len(found)})", "", "| kind | where | message |", "|---|---|---|"]
+    for a in found:
+        where = " ".join(p.replace("%2C", ",").replace("%3A", ":") for p in a.properties if not p.startswith("title="))
+        message = a.message.replace("|", "\\|").replace("\n", "<br>")
+        lines.append(f"| {a.command} | {where.replace('|', chr(92) + '|')} | {message} |")
+    return "\n".join(lines) + "\n"
+
+
+def _not_compared(results: list[CaseResult]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        for part in r.not_compared:
+            counts[part] = counts.get(part, 0) + 1
+    return counts
+
+
+def comparison_notes(results: list[CaseResult]) -> list[str]:
+    """What the run did not compare, and what it compared with something other than the
+    cases' own expectations, one sentence each."""
+    notes = []
+    compared = [r for r in results if r.status in (Status.PASSED, Status.FAILED, Status.XFAIL, Status.XPASS)]
+    for part, count in _not_compared(results).items():
+        notes.append(f"not compared: {part}, in {count} of {len(compared)} compared case"
+                     f"{'s' if len(compared) != 1 else ''} (the implementation does not report it)")
+    under: dict[str, list[str]] = {}
+    for r in results:
+        if r.compared_under:
+            under.setdefault(r.compared_under.split(" (")[0], []).append(r.id)
+    for words, ids in under.items():
+        notes.append(f"{len(ids)} case{'s' if len(ids) != 1 else ''} {words} instead of the case's expectation: "
+                     + ", ".join(ids))
+    return notes

@@ -31,6 +31,7 @@ class Capability(StrEnum):
     PAGE_NOTES = "page-notes"  # page_notes: how to read this ruleset's pictures
     REPORT_SECTIONS = "report-sections"  # report_sections: the explorer report's own sections
     BENCHMARKS = "benchmarks"  # benchmarks: suites for ``verifier bench``
+    STATES = "states"  # state_json, state_from_json: intermediate states (frames) over the adapter protocol
 
 
 class FindingKind(StrEnum):
@@ -58,7 +59,21 @@ CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
     Capability.PAGE_NOTES: ("page_notes",),
     Capability.REPORT_SECTIONS: ("report_sections",),
     Capability.BENCHMARKS: ("benchmarks",),
+    Capability.STATES: ("state_json", "state_from_json"),
 })
+
+
+@dataclass(frozen=True)
+class OutcomePart:
+    """A part of a ruleset's outcome that another implementation may or may not report
+    (the adapter protocol's hello declares which). ``fields`` are the top-level fields
+    of the case's ``expect`` and of the answer's outcome that belong to the part; a part
+    that is ``required`` is in every answer."""
+
+    name: str
+    summary: str
+    fields: tuple[str, ...]
+    required: bool = False
 
 
 @dataclass(frozen=True)
@@ -238,6 +253,9 @@ class Outcome:
     # Reading points whose option changed the course of resolution. A point not in
     # here could be set to anything without changing the outcome.
     consulted: frozenset[str] = frozenset()
+    # Parts of the outcome (OutcomePart names) that an implementation did not report:
+    # drawings say so instead of drawing nothing.
+    unreported: frozenset[str] = frozenset()
 
     def clauses_used(self) -> frozenset[str]:
         """Clause ids that decided some piece's fate."""
@@ -317,6 +335,9 @@ class Ruleset:
     # With Capability.INTERCHANGE: the JSON Schema of what ``outcome_json`` writes,
     # the answer another implementation gives over the adapter protocol.
     outcome_schema: Mapping[str, Any] | None = None
+    # With Capability.INTERCHANGE: the parts of the outcome an implementation may report
+    # separately (none: an answer is compared whole).
+    outcome_parts: tuple[OutcomePart, ...] = ()
 
     def supports(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -412,6 +433,18 @@ class Ruleset:
         sends it over the adapter protocol, already checked against ``outcome_schema``)
         back into an Outcome that ``compare`` accepts. Raise ImplementationError, with a
         sentence, for an answer that names pieces the scene lacks or leaves some out."""
+        raise NotImplementedError
+
+    # --- Capability.STATES ---------------------------------------------------------
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """One intermediate state (``Frame.state``) in the form an answer's ``states`` entries
+        carry it: top-level fields (such as the outcome's own) of piece -> field -> value."""
+        raise NotImplementedError
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        """The inverse of ``state_json``: an answer's ``states`` entry (checked against the
+        outcome schema) as a ``Frame.state``, to draw the implementation's track."""
         raise NotImplementedError
 
     # --- Capability.SEARCH (the explorer) ----------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -10,8 +12,9 @@ from pathlib import Path
 
 from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
-from .ruleset import Outcome
+from .ruleset import Mismatch, Outcome
 from .snapshots import SnapshotResult, SnapshotStore
+from .source import format_path
 
 
 class ProblemKind(StrEnum):
@@ -24,6 +27,8 @@ class ProblemKind(StrEnum):
     ERRORED = "errored"  # an implementation said it could not resolve the case
     ARTIFACTS = "artifacts"  # not a problem: where the failure's drawings were written
     XPASS = "xpass"  # a known failure that passes now
+    CHANGED = "changed"  # a known failure that fails differently from the way the list records
+    DETAIL = "detail"  # not a problem: more about a failure (the provenance of the pieces that differ)
 
 
 class Status(StrEnum):
@@ -47,6 +52,7 @@ class Problem:
     message: str
     location: Location
     kind: ProblemKind = ProblemKind.MISMATCH
+    key: str = ""  # what differs, in words that do not change with the wrong value (see mismatch_key)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
@@ -62,6 +68,17 @@ class CaseResult:
     snapshot: SnapshotResult | None = None
     seconds: float = 0.0
     reason: str = ""  # why skipped, errored or expected to fail
+    not_compared: tuple[str, ...] = ()  # outcome parts the implementation does not report
+    compared_under: str = ""  # where the expectation came from, when not the case's own (another reading)
+
+    @property
+    def fingerprint(self) -> tuple[str, ...]:
+        """How the case fails: what differs (pieces, fields, rounds), without the wrong values."""
+        keys = {p.key for p in self.problems if p.key}
+        if self.status == Status.ERRORED or any(p.kind in (ProblemKind.PROTOCOL, ProblemKind.ERRORED)
+                                                for p in self.problems):
+            keys.add("errored")
+        return tuple(sorted(keys))
 
     @property
     def failing(self) -> bool:
@@ -82,6 +99,26 @@ class RunOptions:
     snapshots: SnapshotStore = field(default_factory=SnapshotStore)
     draw: bool = True
     update_snapshots: bool = False
+
+
+_TRAILING_CLAUSE = re.compile(r" \[[^\]]*\]$")
+
+
+def mismatch_key(mismatch: Mismatch) -> str:
+    """What a mismatch is about, as a known-failure fingerprint keeps it: its field path
+    and the value that came out there; where the path names a whole collection (an
+    unlisted piece, an unexpected event), its message without the trailing clause."""
+    path = format_path(mismatch.path)
+    if len(mismatch.path) > 1:
+        if mismatch.actual is None:
+            return f"{path} missing" + (f": {mismatch.expected}" if isinstance(mismatch.expected, str) else "")
+        return f"{path} = {json.dumps(mismatch.actual)}"
+    return f"{path}: {_TRAILING_CLAUSE.sub('', mismatch.message)}"
+
+
+def mismatch_problem(case: Case, mismatch: Mismatch) -> Problem:
+    return Problem(mismatch.message, case.where(("expect",) + tuple(mismatch.path)), ProblemKind.MISMATCH,
+                   mismatch_key(mismatch))
 
 
 def check_open_case(case: Case) -> CaseResult:
@@ -106,19 +143,20 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
     problems: list[Problem] = []
     outcome = ruleset.resolve(case.before, case.actions, case.readings)
     for mismatch in ruleset.compare(case.before, case.expect, outcome):
-        problems.append(Problem(mismatch.message, case.where(("expect",) + tuple(mismatch.path))))
+        problems.append(mismatch_problem(case, mismatch))
     used = outcome.clauses_considered()
     for i, clause in enumerate(case.clauses):
         if clause not in used:
             problems.append(Problem(f"the case says it illustrates {clause}, but resolving it never applies "
-                                    f"or weighs that clause", case.where(("clauses", i)), ProblemKind.CLAUSE))
+                                    f"or weighs that clause", case.where(("clauses", i)), ProblemKind.CLAUSE,
+                                    f"clauses[{i}]"))
     snapshot = None
     if options.draw:
         image = ruleset.draw(case.before, case.actions, outcome, title=case.title)
         snapshot = options.snapshots.check(ruleset.key, case.id, image, update=options.update_snapshots)
         if not snapshot.ok:
             problems.append(Problem(snapshot.message, Location(case.path, case.line, None, "diagram"),
-                                    ProblemKind.SNAPSHOT))
+                                    ProblemKind.SNAPSHOT, "diagram"))
     status = Status.PASSED if not problems else Status.FAILED
     return CaseResult(case.path, case, status, tuple(problems), outcome, snapshot,
                       time.perf_counter() - start)

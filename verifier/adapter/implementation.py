@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ruleset import Ruleset
+from .declare import EVERYTHING, Declaration, read_capabilities
 from .limits import clip_message
 from .protocol import Answer
 
@@ -33,6 +35,11 @@ class Implementation:
     def rulesets(self) -> set[str] | None:
         listed = self.info.get("rulesets")
         return set(listed) if isinstance(listed, list) else None
+
+    def declaration(self, ruleset: Ruleset) -> Declaration:
+        """What the hello declares for ``ruleset`` (checked when it arrived)."""
+        declared, _ = read_capabilities(self.info)
+        return declared.get(ruleset.key, EVERYTHING)
 
     def describe(self) -> str:
         impl = self.info.get("implementation") or {}

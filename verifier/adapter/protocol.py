@@ -14,6 +14,7 @@ from .. import __version__, registry
 from ..case import Case
 from ..errors import VerifierError
 from ..ruleset import Capability, Ruleset
+from .declare import CAPABILITIES_SCHEMA, read_capabilities
 from .limits import EXCERPT, MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
@@ -61,6 +62,7 @@ def adapter_schema() -> dict[str, Any]:
                                    "language": {"type": "string"}, "homepage": {"type": "string"}},
                 },
                 "rulesets": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                "capabilities": CAPABILITIES_SCHEMA,
             },
         },
         "case": {
@@ -76,6 +78,10 @@ def adapter_schema() -> dict[str, Any]:
                                                         "ruleset and the option to resolve under"},
                 "pinned": {**readings, "description": "the part of 'readings' that the case pins; the "
                                                       "rest are the ruleset's defaults"},
+                "depends_on": {"type": "array", "items": {"type": "string"},
+                               "description": "the reading points the case's outcome depends on: those the "
+                                              "reference resolver consulted under 'readings'. Under any option "
+                                              "of the other points the outcome is the same"},
                 "before": {"type": "object", "description": "as in the case file (docs/schema/case.schema.json)"},
                 "actions": {"description": "as in the case file"},
             },
@@ -144,6 +150,28 @@ def schema_problem(name: str, data: Any) -> str | None:
     return clip_message(f"{path.lstrip('.') or '(top level)'}: {error.message}", 400)
 
 
+_outcome_validators: dict[tuple[str, frozenset[str]], jsonschema.Draft202012Validator] = {}
+
+
+def outcome_problem(ruleset: Ruleset, data: Any, omitted: Iterable[str] = ()) -> str | None:
+    """The first way an answer's outcome breaks ``$defs/outcome_<ruleset>``, or None.
+    ``omitted``: fields of parts the implementation does not report, which may be absent."""
+    if not ruleset.outcome_schema:
+        return None
+    key = (ruleset.key, frozenset(omitted))
+    if key not in _outcome_validators:
+        schema = dict(ruleset.outcome_schema)
+        schema["required"] = [f for f in schema.get("required", ()) if f not in key[1]]
+        _outcome_validators[key] = jsonschema.Draft202012Validator(schema)
+    errors = sorted(_outcome_validators[key].iter_errors(data),
+                    key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    if not errors:
+        return None
+    error = errors[0]
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return clip_message(f"{path.lstrip('.') or '(top level)'}: {error.message}", 400)
+
+
 def answer_problem(raw: Any) -> str | None:
     """Why a decoded answer to a case does not fit the protocol, or None. (Checked
     against the branch its "type" names, which gives a plainer message than oneOf.)"""
@@ -162,11 +190,16 @@ def hello_message(rulesets: Iterable[str] | None = None) -> dict[str, Any]:
             "rulesets": sorted(rulesets) if rulesets is not None else _ruleset_names()}
 
 
-def case_request(case: Case) -> dict[str, Any]:
-    """What an implementation is told about a case: everything but the expectation."""
+def case_request(case: Case, depends_on: Iterable[str] | None = None) -> dict[str, Any]:
+    """What an implementation is told about a case: everything but the expectation.
+    ``depends_on``: the reading points its outcome depends on (default: resolve it and see)."""
     data = case.doc.data
+    if depends_on is None:
+        depends_on = case.ruleset.resolve(case.before, case.actions, case.readings).consulted
+    order = [p.name for p in case.ruleset.reading_points]
     return {"type": "case", "id": case.id, "ruleset": case.ruleset.key, "readings": dict(case.readings),
-            "pinned": dict(case.pinned), "before": data["before"], "actions": data["actions"]}
+            "pinned": dict(case.pinned), "depends_on": sorted(depends_on, key=order.index),
+            "before": data["before"], "actions": data["actions"]}
 
 
 @dataclass(frozen=True)
@@ -220,4 +253,7 @@ def check_hello_reply(raw: Any) -> tuple[dict[str, Any], str | None]:
     problem = schema_problem("hello_reply", raw)
     if problem:
         return {}, f"the hello answer does not fit the protocol ({problem})"
+    _, problem = read_capabilities(raw)
+    if problem:
+        return {}, f"the hello answer's declaration cannot be used: {problem}"
     return raw, None

@@ -4,19 +4,32 @@ outcomes drawn side by side on a mismatch."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..case import Case, find_case_files, load_case
 from ..errors import ImplementationError, Location, VerifierError
-from ..ruleset import Outcome
-from ..runner import CaseResult, Problem, ProblemKind, Status, _error_result, check_open_case
+from ..ruleset import Capability, Frame, Outcome
+from ..runner import (
+    CaseResult,
+    Problem,
+    ProblemKind,
+    Status,
+    _error_result,
+    check_open_case,
+    crash_message,
+    mismatch_problem,
+)
+from ..source import Located
+from .declare import STATES, Declaration, parts
 from .implementation import DEFAULT_TIMEOUT, Implementation
 from .inprocess import InProcessImplementation
 from .limits import ReadLimits
 from .process import SubprocessImplementation
-from .protocol import case_request, schema_problem, supports_protocol
+from .protocol import case_request, outcome_problem, supports_protocol
 
 MAX_START_FAILURES = 3  # in a row; after that the remaining cases are not tried
 
@@ -37,13 +50,15 @@ def open_implementation(spec: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | 
 
 @dataclass
 class ImplRun:
-    """State shared across the cases of one run."""
+    """State shared across the cases of one run. ``check_order``: send each case a second
+    time with its pieces listed in reverse order, and fail a case whose answer changes."""
 
     impl: Implementation
     draw: bool = True
     failures: Path = Path(".verifier-failures")
     start_failures: int = 0
     given_up: str = ""
+    check_order: bool = False
 
 
 def _case_location(case: Case) -> Location:
@@ -59,11 +74,46 @@ def _errored(case: Case, message: str, seconds: float = 0.0, kind: ProblemKind =
                       seconds=seconds, reason=message)
 
 
+def _options(reading: Mapping[str, str], points: Iterable[str]) -> str:
+    return ", ".join(f"{p}={reading[p]}" for p in points)
+
+
+def _expectation(case: Case, outcome: Outcome) -> Any:
+    """An expectation that ``outcome`` (the reference's, under another reading) satisfies."""
+    ruleset = case.ruleset
+    data = {"before": case.doc.data["before"], "actions": case.doc.data["actions"],
+            "expect": ruleset.expect_data(case.before, outcome)}
+    _, _, expect = ruleset.parse(Located(case.path, data, {}, {}), ("before",), ("actions",), ("expect",),
+                                 breaches_allowed=True)
+    return expect
+
+
+def _read_outcome(case: Case, declaration: Declaration, data: Any) -> Outcome | str:
+    """The answer's outcome read back, or why it cannot be."""
+    ruleset = case.ruleset
+    unreported = declaration.unreported(ruleset)
+    omitted = [f for part in unreported for f in part.fields]
+    problem = outcome_problem(ruleset, data, omitted)
+    if problem:
+        return (f"the outcome does not fit the {ruleset.key} outcome schema "
+                f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
+    if declaration.reports is not None and STATES in declaration.reports and "states" not in data:
+        return "the hello declares that it reports states, but this answer has no 'states'"
+    try:
+        outcome = ruleset.outcome_from_json(case.before, data)
+    except ImplementationError as exc:
+        return f"the outcome cannot be read: {exc}"
+    except Exception as exc:  # a gap in a ruleset's reader must not end the run
+        return f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+    return replace(outcome, unreported=frozenset(p.name for p in unreported))
+
+
 def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     """One case through another implementation: the protocol checks, then the same
-    comparison the reference resolver gets. Snapshots are not compared (they draw the
-    reference outcome); on a mismatch, the expected and the implementation's outcome
-    are drawn side by side in the failure folder."""
+    comparison the reference resolver gets, on the parts of the outcome the
+    implementation reports, under the reading it follows. Snapshots are not compared
+    (they draw the reference outcome); on a mismatch, the expected and the
+    implementation's outcome are drawn the same way in the failure folder."""
     if case.status == "needs-ruling":
         return check_open_case(case)
     ruleset = case.ruleset
@@ -84,7 +134,38 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     supported = run.impl.rulesets
     if supported is not None and ruleset.key not in supported:
         return _skip(case, f"the implementation's hello lists only {', '.join(sorted(supported)) or 'no rulesets'}")
-    request = case_request(case)
+    declaration = run.impl.declaration(ruleset)
+    try:
+        reference = ruleset.resolve(case.before, case.actions, case.readings)
+    except Exception as exc:  # a bug of the ruleset is this case's failure, not the end of the run
+        return CaseResult(case.path, case, Status.FAILED, (Problem(
+            crash_message("resolving the case with the reference resolver", exc), _case_location(case),
+            ProblemKind.ERROR),))
+    depends_on = reference.consulted
+    follows = declaration.reading(ruleset, case.readings)
+    differing = [p.name for p in ruleset.reading_points
+                 if p.name in depends_on and follows[p.name] != case.readings[p.name]]
+    pinned = [p for p in differing if p in case.pinned]
+    if pinned:
+        return _skip(case, f"the case pins {_options(case.readings, pinned)}, which its outcome depends on; the "
+                           f"implementation follows {_options(follows, pinned)}")
+    expect, compared_under = case.expect, ""
+    if differing:
+        if not ruleset.supports(Capability.FINDINGS):
+            return _skip(case, f"the outcome depends on {_options(case.readings, differing)}, the implementation "
+                               f"follows {_options(follows, differing)}, and ruleset {ruleset.key!r} cannot write "
+                               "an expectation under another reading (Capability.FINDINGS)")
+        try:
+            reference = ruleset.resolve(case.before, case.actions, follows)
+            expect = _expectation(case, reference)
+        except Exception as exc:
+            return CaseResult(case.path, case, Status.FAILED, (Problem(
+                crash_message(f"resolving the case under {_options(follows, differing)}", exc),
+                _case_location(case), ProblemKind.ERROR),))
+        compared_under = (f"compared with the reference resolver under {_options(follows, differing)} (the "
+                          f"implementation's reading); the case expects {_options(case.readings, differing)}")
+    not_compared = tuple(p.name for p in declaration.unreported(ruleset))
+    request = case_request(case, depends_on)
     answer = run.impl.ask(request)
     if answer.kind == "skipped":
         return replace(_skip(case, answer.message), seconds=answer.seconds)
@@ -93,37 +174,168 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         if answer.detail:
             text += " | " + " | ".join(answer.detail.strip().splitlines()[-3:])
         return _errored(case, text, answer.seconds, ProblemKind.PROTOCOL if answer.protocol else ProblemKind.ERRORED)
-    if ruleset.outcome_schema:
-        problem = schema_problem(f"outcome_{ruleset.key}", answer.data)
-        if problem:
-            return _errored(case, f"the outcome does not fit the {ruleset.key} outcome schema "
-                                  f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}",
-                            answer.seconds)
-    try:
-        outcome = ruleset.outcome_from_json(case.before, answer.data)
-    except ImplementationError as exc:
-        return _errored(case, f"the outcome cannot be read: {exc}", answer.seconds)
-    except Exception as exc:  # a gap in a ruleset's reader must not end the run
-        return _errored(case, f"the outcome cannot be read ({type(exc).__name__}: {exc})", answer.seconds)
-    problems = [Problem(m.message, case.where(("expect",) + tuple(m.path)))
-                for m in ruleset.compare(case.before, case.expect, outcome)]
-    if problems and run.draw:
-        problems.extend(_draw_difference(case, outcome, run.failures))
-    return CaseResult(case.path, case, Status.FAILED if problems else Status.PASSED, tuple(problems), outcome,
-                      seconds=answer.seconds)
+    outcome = _read_outcome(case, declaration, answer.data)
+    if isinstance(outcome, str):
+        return _errored(case, outcome, answer.seconds)
+    left_out = {f for name in not_compared for part in parts(ruleset) if part.name == name for f in part.fields}
+    problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
+                if not (m.path and m.path[0] in left_out)]
+    matched: list[tuple[Frame, dict[str, Any]]] = []
+    if ruleset.supports(Capability.STATES) and STATES not in not_compared and \
+            isinstance(answer.data.get("states"), list):
+        matched = _matched_states(reference, answer.data["states"])
+        problems += _state_problems(case, reference, matched)
+    if run.check_order:
+        problems += _order_problems(case, run, request, answer.data, left_out | {"provenance"})
+    if problems:
+        problems += _provenance_details(case, reference, outcome, problems)
+        if run.draw:
+            problems += _draw_difference(case, reference, outcome, run.failures, matched)
+    failed = any(p.kind not in (ProblemKind.DETAIL, ProblemKind.ARTIFACTS, ProblemKind.NOTE) for p in problems)
+    return CaseResult(case.path, case, Status.FAILED if failed else Status.PASSED, tuple(problems), outcome,
+                      seconds=answer.seconds, not_compared=not_compared, compared_under=compared_under)
 
 
-def _draw_difference(case: Case, outcome: Outcome, failures: Path) -> list[Problem]:
-    """The reference outcome and the implementation's, drawn the same way (end states,
-    no intermediate frames), with a diff image."""
+# --- states ---------------------------------------------------------------------
+
+def _leaves(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    """Every leaf of nested mappings, by its path (lists are leaves)."""
+    if isinstance(value, Mapping):
+        found: dict[tuple[str, ...], Any] = {}
+        for key, item in value.items():
+            found.update(_leaves(item, path + (str(key),)))
+        return found
+    return {path: value}
+
+
+def _matched_states(reference: Outcome, states: list[Any]) -> list[tuple[Frame, dict[str, Any]]]:
+    """The reported states paired with the reference's state at the same moment, in the
+    order the reference went through them. A state with no phase is the end of its round;
+    a moment the reference records no state at (nothing moved then) is left out."""
+    frames = [f for f in reference.frames if not f.is_start]
+    at = {(f.round, f.phase, f.step): i for i, f in enumerate(frames)}
+    end_of_round = {f.round: i for i, f in enumerate(frames)}
+    compared = []
+    for entry in states:
+        if entry.get("phase") is None:
+            index = end_of_round.get(entry["round"])
+        else:
+            index = at.get((entry["round"], entry["phase"], entry.get("step", 0)))
+        if index is not None:
+            compared.append((index, entry))
+    return [(frames[index], entry) for index, entry in sorted(compared, key=lambda c: c[0])]
+
+
+def _state_problems(case: Case, reference: Outcome, matched: list[tuple[Frame, dict[str, Any]]]) -> list[Problem]:
+    """The first reported state that differs from the reference's at the same moment, with
+    the clauses the reference applied to the pieces that differ in that round."""
+    ruleset = case.ruleset
+    for frame, entry in matched:
+        expected = _leaves(ruleset.state_json(frame.state))
+        actual = _leaves({k: v for k, v in entry.items() if k not in ("round", "phase", "step")})
+        differing = sorted(p for p in expected.keys() | actual.keys() if expected.get(p) != actual.get(p))
+        if not differing:
+            continue
+        moment = f"after round {frame.round}" if entry.get("phase") is None else f"at {frame}"
+        words = [f"{'.'.join(p[1:]) or p[0]} is {actual.get(p, 'missing')}, the reference has "
+                 f"{expected.get(p, 'nothing')}" for p in differing[:6]]
+        pieces = sorted({p[1] for p in differing if len(p) > 1})
+        applied = [f"{piece}: " + ", ".join(c.clause or f"reading {c.point}={c.option}"
+                                            for c in reference.provenance.get(piece, ()) if c.round == frame.round)
+                   for piece in pieces if any(c.round == frame.round for c in reference.provenance.get(piece, ()))]
+        message = (f"the states first differ {moment}: " + "; ".join(words)
+                   + (f" (and {len(differing) - 6} more)" if len(differing) > 6 else "")
+                   + (f". The reference applied in round {frame.round}: " + "; ".join(applied) if applied else ""))
+        return [Problem(message, case.where(("actions",)), ProblemKind.MISMATCH,
+                        f"states {frame}: " + ", ".join(f"{'.'.join(p[1:])} = {json.dumps(actual.get(p))}"
+                                                        for p in differing))]
+    return []
+
+
+# --- listing order ----------------------------------------------------------------
+
+def _reversed_listing(value: Any) -> Any:
+    """The same data with every mapping's keys in reverse order; lists keep theirs (their
+    order may mean something, such as rounds)."""
+    if isinstance(value, dict):
+        return {k: _reversed_listing(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_listing(v) for v in value]
+    return value
+
+
+def _canonical(value: Any) -> str:
+    """JSON that does not depend on the order of mappings or of lists (events come in any order)."""
+    def norm(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {k: norm(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return sorted((norm(v) for v in item), key=lambda v: json.dumps(v, sort_keys=True))
+        return item
+    return json.dumps(norm(value), sort_keys=True)
+
+
+def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: Any,
+                    ignored: set[str]) -> list[Problem]:
+    """Ask again with the pieces listed in reverse order; the answer must not change."""
+    again = {**request, "id": f"{request['id']}~reversed", "before": _reversed_listing(request["before"]),
+             "actions": _reversed_listing(request["actions"])}
+    if json.dumps([again["before"], again["actions"]]) == json.dumps([request["before"], request["actions"]]):
+        return []  # one piece: nothing to reorder
+    answer = run.impl.ask(again)
+    where = case.where(("before",))
+    if answer.kind != "outcome":
+        return [Problem(f"with the pieces listed in reverse order the implementation answered {answer.kind}"
+                        + (f": {answer.message}" if answer.message else ""), where, ProblemKind.MISMATCH,
+                        "listing order")]
+    if not isinstance(answer.data, dict):
+        return []
+    one = {k: v for k, v in first.items() if k not in ignored}
+    two = {k: v for k, v in answer.data.items() if k not in ignored}
+    if _canonical(one) == _canonical(two):
+        return []
+    changed = sorted(k for k in one.keys() | two.keys() if _canonical(one.get(k)) != _canonical(two.get(k)))
+    return [Problem(f"the answer depends on the order the pieces are listed in: with them listed in reverse "
+                    f"order, {', '.join(changed)} change{'s' if len(changed) == 1 else ''}; the order of a "
+                    "request carries no meaning", where, ProblemKind.MISMATCH, "listing order")]
+
+
+# --- what a failure shows ----------------------------------------------------------
+
+def _provenance_details(case: Case, reference: Outcome, outcome: Outcome, problems: list[Problem]) -> list[Problem]:
+    """The provenance of the pieces the differences name, the reference's and the implementation's."""
+    said = " ".join(p.message for p in problems if p.kind is ProblemKind.MISMATCH)
+    pieces = [piece for piece in sorted(set(reference.provenance) | set(outcome.provenance)) if piece in said]
+    details = []
+    for piece in pieces:
+        ours = ", ".join(map(str, reference.provenance.get(piece, ()))) or "nothing"
+        theirs = ", ".join(map(str, outcome.provenance.get(piece, ()))) or "not reported"
+        theirs = "the same" if theirs == ours else theirs
+        details.append(Problem(f"provenance of {piece}: reference {ours}; implementation {theirs}",
+                               _case_location(case), ProblemKind.DETAIL))
+    return details
+
+
+def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures: Path,
+                     matched: list[tuple[Frame, dict[str, Any]]]) -> list[Problem]:
+    """The reference outcome the implementation's was compared with, and the
+    implementation's, drawn with the same title and reading line (their tracks through
+    the states the implementation reported, or straight to the end), with a diff image
+    that marks only what differs. Parts the
+    implementation does not report are drawn as such, not as nothing happening."""
     from ..snapshots import SnapshotStore
     ruleset = case.ruleset
     try:
-        expected = ruleset.resolve(case.before, case.actions, case.readings)
-        expected = replace(expected, frames=())
-        before_image = ruleset.draw(case.before, case.actions, expected, title=f"{case.title} (expected)")
-        actual_image = ruleset.draw(case.before, case.actions, outcome, title=f"{case.title} (implementation)")
-        paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, before_image,
+        # The reference is drawn with the parts the implementation reports, so that the diff shows
+        # only what was compared.
+        # Tracks pass through the moments the implementation reported states for, on both sides.
+        start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
+        theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
+        expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
+        actual = replace(outcome, frames=start + theirs, reading=reference.reading)
+        expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
+        actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)
+        paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,
                                                                          actual_image)
     except Exception as exc:  # drawing an odd outcome must not end the run
         return [Problem(f"could not draw the implementation's outcome ({type(exc).__name__}: {exc})",
@@ -134,9 +346,10 @@ def _draw_difference(case: Case, outcome: Outcome, failures: Path) -> list[Probl
 
 def check_implementation(paths: Iterable[str | Path], impl: Implementation, draw: bool = True,
                          failures: str | Path = ".verifier-failures",
-                         progress: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
+                         progress: Callable[[CaseResult], None] | None = None,
+                         check_order: bool = False) -> list[CaseResult]:
     """Every case under ``paths`` through ``impl``, in the order 'verifier check' uses."""
-    run = ImplRun(impl, draw, Path(failures))
+    run = ImplRun(impl, draw, Path(failures), check_order=check_order)
     results: list[CaseResult] = []
     seen: dict[tuple[str, str], str] = {}
     try:

@@ -20,7 +20,7 @@ from typing import Any
 from .. import __version__, registry
 from ..adapter import PROTOCOL, supports_protocol
 from ..errors import UnknownReadingError, UnknownRulesetError, VerifierError
-from ..ruleset import Ruleset
+from ..ruleset import Capability, Ruleset
 from ..schema import validate
 from ..source import Located
 
@@ -61,7 +61,11 @@ def resolve(message: Mapping[str, Any]) -> dict[str, Any]:
     except VerifierError as exc:
         return {"type": "errored", "id": case_id, "message": getattr(exc, "message", str(exc))}
     outcome = ruleset.resolve(before, actions, reading)
-    return {"type": "outcome", "id": case_id, "outcome": ruleset.outcome_json(outcome)}
+    answer = ruleset.outcome_json(outcome)
+    if ruleset.supports(Capability.STATES):  # the state after every phase and step, as the resolver went
+        answer["states"] = [{"round": f.round, "phase": f.phase, "step": f.step, **ruleset.state_json(f.state)}
+                            for f in outcome.frames if not f.is_start]
+    return {"type": "outcome", "id": case_id, "outcome": answer}
 
 
 def handle(message: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, outcome_from_json
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
 from .model import Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
@@ -45,7 +45,8 @@ class YppRuleset(ModularRuleset):
     explorer = "verifier.rulesets.ypp.explore"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
-                              Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS})
+                              Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
+                              Capability.STATES})
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
@@ -53,6 +54,7 @@ class YppRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = OUTCOME_PARTS
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_before(doc, before_path)
@@ -138,6 +140,12 @@ class YppRuleset(ModularRuleset):
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
         return outcome_from_json(before, data)
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        return state_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        return state_from_json(data)
 
     def page_notes(self) -> str:
         return PAGE_NOTES

@@ -766,11 +766,15 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
 
 
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
-                     stacked: bool, crowded: bool = False) -> Image.Image:
+                     stacked: bool, crowded: bool = False, unreported: bool = False) -> Image.Image:
     """What happened: each event's mark, numbered as on the board, with its round,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
-    many events of each kind."""
-    if not marks:
+    many events of each kind. ``unreported``: the events are not known (another
+    implementation that does not report them) or not compared with such a one."""
+    if unreported:
+        entries = [vd.LegendEntry(None, "not compared:", "the implementation does not report collisions, bumps "
+                                                         "or stops, so none are drawn")]
+    elif not marks:
         entries = [vd.LegendEntry(None, "nothing: no collisions, bumps or stops")]
     elif crowded:
         entries = [vd.LegendEntry(_bang_glyph("", s), words) for _, words in _counted(marks)]
@@ -832,7 +836,7 @@ def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]
     plans = _plan(scene, turn)
     outcomes = [o for _, o in panels if o is not None]
     all_states = [_states(scene, o) for o in outcomes]
-    all_marks = [_marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
+    all_marks = [[] if "events" in o.unreported else _marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
     interest = _interest(scene, plans, all_states, all_marks, list(highlight) + [p for a in arrows for p in a])
     view = _fit_view(scene.board, interest, tile=tile, margin=margin, whole_board=whole_board, max_panel=max_panel,
                      s=s, panels=row, font_size=font_size, max_width=max_width)
@@ -888,10 +892,10 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
                                     width=width_hint, stacked=beside, crowded=style.crowded))
         named = [name for name, outcome in panels if outcome is not None]
-        for name, marks in zip(named, all_marks):
+        for name, marks, outcome in zip(named, all_marks, outcomes):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
             legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside,
-                                            crowded=style.crowded))
+                                            crowded=style.crowded, unreported="events" in outcome.unreported))
 
     title, subtitle = _headline(turn, outcomes, title, subtitle)
     if style.crowded:

@@ -4,16 +4,31 @@ back into an Outcome that ``compare`` checks against a case's expectation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError, did_you_mean
-from ...ruleset import Event, Outcome, provenance_from_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json
 from .model import Heading, Scene
 from .parse import EVENT_KINDS
 
 _TILE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
          "description": "[x, y]: x counts east from 0, y counts south from 0 (may be off the board)"}
+
+_SHIPS = {
+    "type": "object",
+    "description": "every ship of the scene (moved or not): where it ends and where it faces",
+    "additionalProperties": {
+        "type": "object", "required": ["at", "heading"],
+        "properties": {"at": _TILE, "heading": {"enum": [h.name for h in Heading]}},
+    },
+}
+
+OUTCOME_PARTS = (
+    OutcomePart("ships", "where every ship ends and where it faces", ("ships",), required=True),
+    OutcomePart("events", "collisions, bumps, pushes, rocks and edges", ("events",)),
+)
 
 OUTCOME_SCHEMA = {
     "type": "object",
@@ -21,14 +36,7 @@ OUTCOME_SCHEMA = {
                    "allowed and ignored.",
     "required": ["ships", "events"],
     "properties": {
-        "ships": {
-            "type": "object",
-            "description": "every ship of the scene (moved or not): where it ends and where it faces",
-            "additionalProperties": {
-                "type": "object", "required": ["at", "heading"],
-                "properties": {"at": _TILE, "heading": {"enum": [h.name for h in Heading]}},
-            },
-        },
+        "ships": _SHIPS,
         "events": {
             "type": "array",
             "description": "collisions, bumps, pushes, rocks and edges, in any order. Bump and push name "
@@ -43,6 +51,19 @@ OUTCOME_SCHEMA = {
                     "phase": {"enum": ["move", "wind"], "description": "informative; not compared"},
                     "clause": {"type": "string", "description": "informative; not compared"},
                 },
+            },
+        },
+        "states": {
+            "type": "array",
+            "description": "optional, with the 'states' part declared: the ships after a round, a phase of a "
+                           "round, or a step of a phase. Without 'phase' the entry is the end of the round; "
+                           "'step' 0 (the default) is the end of the phase",
+            "items": {
+                "type": "object", "required": ["round", "ships"],
+                "properties": {"round": {"type": "integer", "minimum": 1, "maximum": 4},
+                               "phase": {"enum": ["move", "wind"]},
+                               "step": {"type": "integer", "minimum": 0, "maximum": 2, "default": 0},
+                               "ships": _SHIPS},
             },
         },
         "provenance": {
@@ -71,7 +92,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     after = Scene(before.board, tuple(known[name].moved((spec["at"][0], spec["at"][1]), Heading[spec["heading"]])
                                       for name, spec in sorted(ships.items())))
     events = []
-    for i, item in enumerate(data["events"]):
+    for i, item in enumerate(data.get("events", ())):  # absent where the events are not reported
         kind, names = item["kind"], tuple(item["ships"])
         if len(names) != EVENT_KINDS[kind]:
             raise ImplementationError(f"events[{i}]: a {kind} event names {EVENT_KINDS[kind]} ship"
@@ -83,3 +104,14 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
         events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", "")))
     provenance = provenance_from_json(data)
     return Outcome(after, tuple(events), MappingProxyType(provenance))
+
+
+def state_json(state: tuple[tuple[str, tuple[int, int], Heading], ...]) -> dict[str, Any]:
+    """A frame's state (name, tile, heading per ship) as an answer's ``states`` entry carries it."""
+    return {"ships": {name: {"at": list(at), "heading": heading.name} for name, at, heading in state}}
+
+
+def state_from_json(data: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, int], Heading], ...]:
+    """The inverse of ``state_json``."""
+    return tuple(sorted((name, (spec["at"][0], spec["at"][1]), Heading[spec["heading"]])
+                        for name, spec in data["ships"].items()))
