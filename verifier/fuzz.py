@@ -1228,6 +1228,10 @@ def _link(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _scene_list(ids: Sequence[str]) -> str:
     return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
 
@@ -1247,11 +1251,12 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     d = data["disagreements"]
     order, repeat = data["order"], data["repeat"]
     lines += ["In short:", "",
-              f"- {d['explained_by_no_reading']} scenes no reading explains, in {len(d['groups'])} groups;",
+              f"- {d['explained_by_no_reading']} scenes no reading explains, in {_count(len(d['groups']), 'group')};",
               f"- {d['explained_by_another_reading']} scenes explained by another reading than the best, in "
-              f"{len(data['mixed_readings']['groups'])} groups;",
-              f"- {order['differing']} answers that changed with the listing order, in {len(order['groups'])} "
-              f"groups, and {repeat['differing']} that changed when sent again, in {len(repeat['groups'])} groups;",
+              f"{_count(len(data['mixed_readings']['groups']), 'group')};",
+              f"- {order['differing']} answers that changed with the listing order, in "
+              f"{_count(len(order['groups']), 'group')}, and {repeat['differing']} that changed when sent again, in "
+              f"{_count(len(repeat['groups']), 'group')};",
               f"- {len(result.problems)} timeouts, crashes, malformed answers or refusals.", ""]
     lines += ["## Reading inference", "",
               f"Each scene was resolved by the reference under all {len(result.readings)} full readings; the "
@@ -1297,7 +1302,7 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     disagreeing = [w for w in written if w.group.kind != "mixed"]
     lines += ["## Disagreements no reading explains", "",
               f"{d['explained_by_no_reading']} scenes get an answer no reading gives. They fall into "
-              f"{len(disagreeing)} groups"
+              f"{_count(len(disagreeing), 'group')}"
               + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
                  else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
               "options change the differing fields, where the two outcomes first differ (the first event the "
@@ -1316,13 +1321,14 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
         lines += _scene_yaml(ruleset, g.before, g.actions)
 
     order_line = (f"- {order['checked']} scenes were sent again with their pieces listed in another order: "
-                  f"{order['differing']} answers changed beyond the renaming, in {len(order['groups'])} groups."
+                  f"{order['differing']} answers changed beyond the renaming, in "
+                  f"{_count(len(order['groups']), 'group')}."
                   if order["checked"] else
                   f"- Order dependence was not checked: ruleset {ruleset.key!r} defines no reordering of its scenes "
                   "(Ruleset.transforms of kind order).")
     lines += ["## Order dependence and non-determinism", "", order_line,
               f"- {repeat['checked']} scenes were sent twice unchanged: {repeat['differing']} answers changed, in "
-              f"{len(repeat['groups'])} groups.", ""]
+              f"{_count(len(repeat['groups']), 'group')}.", ""]
     if divergences:
         lines += ["An order group's fingerprint is the reordering and how each of the two answers departs from "
                   "the best reading (`reading P=O` where another reading gives it); a changing answer's is where "
