@@ -139,7 +139,6 @@ class Caller:
     seconds: float = 0.0
     start_failures: int = 0
     given_up: str = ""
-    last_data: Any = None  # the outcome field of the last answer read
     _cache: dict[str, Outcome | None] = field(default_factory=dict)
     _used: dict[str, int] = field(default_factory=dict)
 
@@ -160,15 +159,25 @@ class Caller:
         memo = json.dumps([request["before"], request["actions"]], sort_keys=True) if cached else ""
         if cached and memo in self._cache:
             return self._cache[memo]
-        result = self._ask(scene_id, before, request)
+        result = None
+        answered = self._ask(scene_id, request)
+        if answered is not None:
+            result, why = read_answer(self.ruleset, before, answered.data)
+            if result is None:
+                self._problem(scene_id, "unreadable", why)
         if cached:
             self._cache[memo] = result
         return result
 
+    def answer(self, scene_id: str, before: Any, actions: Any) -> Answered | None:
+        """The outcome field of the implementation's answer, not read yet; None (and a
+        Problem recorded) when there is none."""
+        return self._ask(scene_id, self.request(scene_id, before, actions))
+
     def _problem(self, scene_id: str, kind: str, message: str) -> None:
         self.problems.append(Problem(scene_id, kind, message))
 
-    def _ask(self, scene_id: str, before: Any, request: dict[str, Any]) -> Outcome | None:
+    def _ask(self, scene_id: str, request: dict[str, Any]) -> Answered | None:
         if self.given_up:
             raise _GivenUp(self.given_up)
         why = self.impl.start()
@@ -191,21 +200,26 @@ class Caller:
             kind = "protocol" if answer.protocol else "errored"
             self._problem(scene_id, kind, answer.message)
             return None
-        ruleset = self.ruleset
-        self.last_data = answer.data
-        if ruleset.outcome_schema:
-            problem = schema_problem(f"outcome_{ruleset.key}", answer.data)
-            if problem:
-                self._problem(scene_id, "unreadable", f"the outcome does not fit the {ruleset.key} outcome "
-                                                      f"schema: {problem}")
-                return None
-        try:
-            return ruleset.outcome_from_json(before, answer.data)
-        except ImplementationError as exc:
-            self._problem(scene_id, "unreadable", f"the outcome cannot be read: {exc}")
-        except Exception as exc:  # a gap in a ruleset's reader must not end the run
-            self._problem(scene_id, "unreadable", f"the outcome cannot be read ({type(exc).__name__}: {exc})")
-        return None
+        return Answered(answer.data)
+
+
+@dataclass(frozen=True)
+class Answered:
+    data: Any  # the outcome field of an answer
+
+
+def read_answer(ruleset: Ruleset, before: Any, data: Any) -> tuple[Outcome | None, str]:
+    """The outcome an answer's data gives, or None and why it cannot be read."""
+    if ruleset.outcome_schema:
+        problem = schema_problem(f"outcome_{ruleset.key}", data)
+        if problem:
+            return None, f"the outcome does not fit the {ruleset.key} outcome schema: {problem}"
+    try:
+        return ruleset.outcome_from_json(before, data), ""
+    except ImplementationError as exc:
+        return None, f"the outcome cannot be read: {exc}"
+    except Exception as exc:  # a gap in a ruleset's reader must not end the run
+        return None, f"the outcome cannot be read ({type(exc).__name__}: {exc})"
 
 
 # --- fingerprints: what matters about a difference ------------------------------------------
@@ -493,6 +507,28 @@ def _scenes(ruleset: Ruleset, seed: int, examples: int, budget: float, start: fl
     return False
 
 
+def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
+    """Per reading, the number of ``trials`` whose answer it gives. Readings that agree on the
+    points a scene consults share its reference outcome, so each scene is looked at once
+    per combination of those points, not once per reading."""
+    explained = [0] * len(readings)
+    sharing: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
+    for trial in trials:
+        if not trial.matches:
+            continue
+        table = trial.table
+        if table.points not in sharing:
+            by_projection: dict[tuple[str, ...], list[int]] = {}
+            for i, reading in enumerate(readings):
+                by_projection.setdefault(table.project(reading), []).append(i)
+            sharing[table.points] = by_projection
+        for projection, indices in sharing[table.points].items():
+            if table.keys[projection] in trial.matches:
+                for i in indices:
+                    explained[i] += 1
+    return explained
+
+
 def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> dict[str, dict[str, Any]]:
     """Per reading point, around the best reading: the scenes where its options give
     different outcomes, and the share of those the implementation answers like each option."""
@@ -544,24 +580,26 @@ def _order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Trans
     return [t for t in ruleset.transforms(before, actions) if t.kind == "order"]
 
 
-# The implementation is asked in this process, one scene after another, while workers
-# resolve the reference under every reading for the scenes already answered.
+# Scenes are drawn first. Then this process asks the implementation, one request after
+# another, while workers resolve the reference under every reading and read the answers
+# of the scenes already sent. (Drawing on a thread of its own, beside the asking, races
+# with modules the reference imports lazily: Hypothesis looks into sys.modules.)
 
 BATCH = 16  # scenes per piece of reference work handed to a worker
 
 
 @dataclass(frozen=True)
 class _Sent:
-    """What the implementation answered for one scene (kept in this process)."""
+    """What was sent to the implementation about one scene, and what came back (kept in this process)."""
 
     index: int
     scene_id: str
     before: Any
     actions: Any
-    actual: Outcome | None
-    data: Any  # the outcome field of its answer, as sent
-    moved: tuple[tuple[Transform, Any, Outcome], ...]  # per answered reordering: transform, data, outcome
-    again: Outcome | None  # a second answer to the same scene that differs from the first
+    transforms: tuple[Transform, ...]  # the reorderings sent
+    answers: tuple[tuple[str, str, Any], ...]  # per answered request: (what: "", "again" or a reordering, id, data)
+    again_differs: bool  # the answer to the scene sent again is not the first one, as sent
+    problems: tuple[Problem, ...]  # timeouts, crashes, refusals: the requests with no answer
     seconds: float  # since the start of the run
 
 
@@ -572,8 +610,7 @@ class _ReferenceWork:
     ruleset: Ruleset | str  # the ruleset in this process, its registry key in a worker
     before: Any
     actions: Any
-    answer: Any  # outcome data, or None
-    moved: tuple[tuple[str, Any], ...]  # (order transform name, outcome data)
+    answers: tuple[tuple[str, str, Any], ...]
 
 
 @dataclass(frozen=True)
@@ -581,54 +618,74 @@ class _ReferenceDone:
     points: frozenset[str]
     keys: dict[tuple[str, ...], Any]
     matches: frozenset[Any]
+    readable: frozenset[str]  # the answers that could be read ("" the first, "again", or a reordering's name)
     order_differs: frozenset[str]  # names of the reorderings whose answer differs
+    unreadable: tuple[Problem, ...]
 
 
 def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
-    """The reference under every reading for each scene of ``batch``, and how the answers compare."""
+    """For each scene of ``batch``: the reference under every reading, the answers read, and
+    how they compare."""
     from . import registry
 
     done = []
     for work in batch:
         ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
         table = reference_table(ruleset, work.before, work.actions)
+        transforms = {t.name: t for t in _order_transforms(ruleset, work.before, work.actions)} \
+            if len(work.answers) > 1 else {}
+        outcomes: dict[str, Outcome] = {}
+        unreadable = []
+        for what, request_id, data in work.answers:
+            before = transforms[what].before if what in transforms else work.before
+            outcome, why = read_answer(ruleset, before, data)
+            if outcome is None:
+                unreadable.append(Problem(request_id, "unreadable", why))
+            else:
+                outcomes[what] = outcome
         matches: frozenset[Any] = frozenset()
         differs: set[str] = set()
-        if work.answer is not None:
-            actual = ruleset.outcome_from_json(work.before, work.answer)
+        actual = outcomes.get("")
+        if actual is not None:
             matches = matching(ruleset, work.before, work.actions, table, actual)
             trial = Trial("", work.before, work.actions, table, actual, matches)
-            transforms = {t.name: t for t in _order_transforms(ruleset, work.before, work.actions)}
-            for name, data in work.moved:
-                transform = transforms[name]
-                if _order_differs(ruleset, trial, transform, ruleset.outcome_from_json(transform.before, data)):
-                    differs.add(name)
-        done.append(_ReferenceDone(table.points, dict(table.keys), matches, frozenset(differs)))
+            differs = {name for name, transform in transforms.items()
+                       if name in outcomes and _order_differs(ruleset, trial, transform, outcomes[name])}
+        done.append(_ReferenceDone(table.points, dict(table.keys), matches, frozenset(outcomes), frozenset(differs),
+                                   tuple(unreadable)))
     return done
 
 
 def _send(ruleset: Ruleset, caller: Caller, index: int, scene_id: str, before: Any, actions: Any,
           counts: dict[str, int], start: float) -> _Sent:
-    """The scene to the implementation, then each reordering of it and, every
-    ``REPEAT_EVERY`` scenes, the scene again."""
-    actual = caller.outcome(scene_id, before, actions)
+    """The scene to the implementation, then, if it answered, each reordering of it and,
+    every ``REPEAT_EVERY`` scenes, the scene again. The problems of these requests are
+    taken out of ``caller.problems`` and kept with the scene, so that they are reported in
+    scene order however the work is spread."""
+    mark = len(caller.problems)
+    answers = []
+    transforms: list[Transform] = []
+    again_differs = False
+    first = caller.answer(scene_id, before, actions)
     at = time.perf_counter() - start
-    if actual is None:
-        return _Sent(index, scene_id, before, actions, None, None, (), None, at)
-    data = caller.last_data
-    moved = []
-    for transform in _order_transforms(ruleset, before, actions):
-        counts["order"] += 1
-        answer = caller.outcome(f"{scene_id}-{slug(transform.name)}", transform.before, transform.actions)
-        if answer is not None:
-            moved.append((transform, caller.last_data, answer))
-    again = None
-    if index % REPEAT_EVERY == 0:
-        counts["repeat"] += 1
-        answer = caller.outcome(f"{scene_id}-again", before, actions)
-        if answer is not None and _canonical(caller.last_data) != _canonical(data):
-            again = answer
-    return _Sent(index, scene_id, before, actions, actual, data, tuple(moved), again, at)
+    if first is not None:
+        answers.append(("", scene_id, first.data))
+        for transform in _order_transforms(ruleset, before, actions):
+            counts["order"] += 1
+            transforms.append(transform)
+            request_id = f"{scene_id}-{slug(transform.name)}"
+            moved = caller.answer(request_id, transform.before, transform.actions)
+            if moved is not None:
+                answers.append((transform.name, request_id, moved.data))
+        if index % REPEAT_EVERY == 0:
+            counts["repeat"] += 1
+            again = caller.answer(f"{scene_id}-again", before, actions)
+            if again is not None:
+                answers.append(("again", f"{scene_id}-again", again.data))
+                again_differs = _canonical(again.data) != _canonical(first.data)
+    problems = tuple(caller.problems[mark:])
+    del caller.problems[mark:]
+    return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
 
 
 # --- grouping and shrinking ----------------------------------------------------------------
@@ -770,13 +827,13 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
     require(ruleset)
     start = time.perf_counter()
     caller = Caller(ruleset, impl)
-    scenes: list[tuple[Any, Any]] = []
-    stopped = _scenes(ruleset, seed, examples, budget, start, lambda before, actions: scenes.append((before, actions)))
     execution = Execution(workers)
     shipped: Ruleset | str = ruleset if workers == 1 else ruleset.key
     counts = {"order": 0, "repeat": 0}
     sent: dict[int, _Sent] = {}
     given_up = ""
+    scenes: list[tuple[Any, Any]] = []
+    stopped = _scenes(ruleset, seed, examples, budget, start, lambda before, actions: scenes.append((before, actions)))
 
     def batches() -> Iterator[list[_ReferenceWork]]:
         nonlocal stopped, given_up
@@ -791,8 +848,7 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
                 given_up = str(exc)
                 break
             sent[index] = record
-            batch.append(_ReferenceWork(shipped, before, actions, record.data,
-                                        tuple((t.name, data) for t, data, _ in record.moved)))
+            batch.append(_ReferenceWork(shipped, before, actions, record.answers))
             if len(batch) == BATCH:
                 yield batch
                 batch = []
@@ -803,36 +859,36 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
     default_options = tuple(ruleset.default_reading[p] for p in order)
     trials: list[Trial] = []
     divergences: list[Divergence] = []
+    problems: list[Problem] = []
     for done_batch in map_ordered(_reference_work, batches(), execution):
         for done in done_batch:
             record = sent[len(trials) + 1]
+            problems += record.problems + done.unreadable
             table = ReferenceTable(order, default_options, done.points, MappingProxyType(done.keys),
                                    MappingProxyType({}))
-            data = _canonical(record.data) if record.actual is not None else None
-            trial = Trial(record.scene_id, record.before, record.actions, table, record.actual, done.matches, data)
-            trials.append(trial)
-            for transform, _, moved in record.moved:
+            data = {what: d for what, _, d in record.answers if what in done.readable}
+            actual = ruleset.outcome_from_json(record.before, data[""]) if "" in data else None
+            trials.append(Trial(record.scene_id, record.before, record.actions, table, actual, done.matches,
+                                _canonical(data[""]) if "" in data else None))
+            if actual is None:
+                continue
+            for transform in record.transforms:
                 if transform.name in done.order_differs:
-                    assert record.actual is not None
+                    moved = ruleset.outcome_from_json(transform.before, data[transform.name])
                     divergences.append(Divergence("order", record.scene_id, transform.name, record.before,
-                                                  record.actions, record.actual, moved, transform.before,
+                                                  record.actions, actual, moved, transform.before,
                                                   transform.actions))
-            if record.again is not None:
-                assert record.actual is not None
+            if record.again_differs and "again" in data:
+                again = ruleset.outcome_from_json(record.before, data["again"])
                 divergences.append(Divergence("repeat", record.scene_id, "sent again", record.before,
-                                              record.actions, record.actual, record.again, record.before,
-                                              record.actions))
+                                              record.actions, actual, again, record.before, record.actions))
+    caller.problems[:0] = problems  # those of the scenes, in scene order, before any of shrinking
     if log:
         log(f"  {len(trials)} scenes in {time.perf_counter() - start:.1f} s")
 
     readings = ruleset.all_readings()
     answered = [t for t in trials if t.actual is not None]
-    explained = [0] * len(readings)
-    for trial in answered:
-        if not trial.matches:
-            continue
-        for i, reading in enumerate(readings):
-            explained[i] += trial.explains(reading)
+    explained = _explained(readings, answered)
     default = ruleset.default_reading
 
     def changes(i: int) -> int:
