@@ -297,7 +297,7 @@ def test_command(tmp_path, capsys):
                  "--workers", "2"])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "scenes no reading explains, in 1 groups" in printed
+    assert "scenes no reading explains, in 1 group;" in printed
     data = json.loads((out / "report.json").read_text())
     assert data["timing"]["workers"] == 2 and len(data["disagreements"]["groups"]) == 1
     assert "timing" in data and data["timing"]["scenes_per_second"] > 0

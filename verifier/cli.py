@@ -343,10 +343,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     print(verdict(result))
     d = data["disagreements"]
     m, o, r = data["mixed_readings"], data["order"], data["repeat"]
-    print(f"{d['explained_by_no_reading']} scenes no reading explains, in {len(d['groups'])} groups; "
-          f"{m['scenes']} explained by another reading, in {len(m['groups'])} groups; "
-          f"{o['differing']} order-dependent answers in {len(o['groups'])} groups and {r['differing']} changing "
-          f"answers in {len(r['groups'])}; {len(result.problems)} problem answers")
+
+    def groups(section: dict[str, Any]) -> str:
+        return f"{len(section['groups'])} group{'' if len(section['groups']) == 1 else 's'}"
+
+    print(f"{d['explained_by_no_reading']} scenes no reading explains, in {groups(d)}; "
+          f"{m['scenes']} explained by another reading, in {groups(m)}; "
+          f"{o['differing']} order-dependent answers, in {groups(o)}, and {r['differing']} changing answers, in "
+          f"{groups(r)}; {len(result.problems)} problem answers")
     t = timing(result)
     print(f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s); "
           f"report: {md_path}, {json_path}")

@@ -242,7 +242,7 @@ def _json_paths(a: Any, b: Any, path: tuple[str, ...]) -> set[tuple[str, ...]]:
 
 def _piece_names(data: Any, depth: int = 0) -> set[str]:
     """Names of pieces in a scene's case data: the keys of a mapping of records below the
-    top level (``ships: {A: {...}}``), and ``name`` or ``id`` fields of records."""
+    top level (``pieces: {A: {...}}``), and ``name`` or ``id`` fields of records."""
     found: set[str] = set()
     if isinstance(data, dict):
         if depth >= 1 and data and all(isinstance(v, dict) for v in data.values()):
@@ -294,16 +294,16 @@ def shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actua
 
 
 def _event_role(event: Event, piece: str) -> str:
-    """An event as the kind and the place of ``piece`` among its pieces: ``bump(*,_)``."""
+    """An event as the kind and the place of ``piece`` among its pieces: ``hit(*,_)``."""
     return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"
 
 
 def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
     """Where the two outcomes first differ, in words that do not name pieces.
 
-    Where the events differ, the earliest differing events: ``no push`` (the reference
-    has it, the implementation not), ``extra push``. Otherwise each piece whose state
-    differs, by the first event it takes part in under the reference (``bump(*,_)``:
+    Where the events differ, the earliest differing events: ``no hit`` (the reference
+    has it, the implementation not), ``extra hit``. Otherwise each piece whose state
+    differs, by the first event it takes part in under the reference (``hit(*,_)``:
     the piece is the first of two), or ``no event``."""
     ours = Counter((e.kind, e.pieces) for e in reference.events)
     theirs = Counter((e.kind, e.pieces) for e in actual.events)
@@ -359,7 +359,7 @@ def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
     """What matters about how ``actual`` departs from ``reference`` (resolved under ``best``):
     the reading points that decide the differing fields, where the outcomes first differ
     (``_situation``) and the fields that differ, with piece names as "*"; such as
-    ``-:bump(*,_):ships.*.heading``. The clauses the reference weighed elsewhere in the
+    ``-:hit(*,_):pieces.*.heading``. The clauses the reference weighed elsewhere in the
     scene are left out, so one fault met in several scenes is one fingerprint."""
     paths = _differing_paths(ruleset, before, reference, actual)
     points = _deciding_points(ruleset, before, actions, best, paths)
@@ -828,7 +828,7 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
     start = time.perf_counter()
     caller = Caller(ruleset, impl)
     execution = Execution(workers)
-    shipped: Ruleset | str = ruleset if workers == 1 else ruleset.key
+    handed: Ruleset | str = ruleset if workers == 1 else ruleset.key
     counts = {"order": 0, "repeat": 0}
     sent: dict[int, _Sent] = {}
     given_up = ""
@@ -848,7 +848,7 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
                 given_up = str(exc)
                 break
             sent[index] = record
-            batch.append(_ReferenceWork(shipped, before, actions, record.answers))
+            batch.append(_ReferenceWork(handed, before, actions, record.answers))
             if len(batch) == BATCH:
                 yield batch
                 batch = []
@@ -1362,7 +1362,7 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
               + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
                  else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
               "options change the differing fields, where the two outcomes first differ (the first event the "
-              "differing piece `*` takes part in, such as `bump(*,_)` for the first of two pieces, or the "
+              "differing piece `*` takes part in, such as `hit(*,_)` for the first of two pieces, or the "
               "earliest event one outcome has and the other lacks), and the fields that differ. Scenes are "
               "grouped by the fingerprint of their minimal scene.", ""]
     for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
