@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1107,7 +1108,8 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
                 ("before", None), ("reference, best reading", reference),
                 (f"implementation (as {group.fingerprint})", group.actual)]
         else:
-            name = slug(f"{ruleset.key}-fuzz-{i}-{_differs(group).replace('*', 'each')}")
+            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[1])  # "hit(*,_)" -> "hit"
+            name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
             title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
             note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
             panels = [("before", None), ("reference, best reading", reference), ("implementation", group.actual)]
