@@ -92,6 +92,8 @@ def test_a_planted_bug_is_found_and_shrunk_to_a_minimal_scene(tmp_path):
     assert group.count == result.unexplained and result.groups_not_shrunk == 0
     json_path, md_path, data = write_report(result, tmp_path)
     first = data["disagreements"]["groups"][0]
+    # Which rule text to look at: the clauses of the event where the outcomes first differ.
+    assert first["clauses"] and all(YPP.clause(c).id == c for c in first["clauses"])
     case_file, diagram = tmp_path / first["case"], tmp_path / first["diagram"]
     assert diagram.read_bytes().startswith(b"\x89PNG")
     text = case_file.read_text()

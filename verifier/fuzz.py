@@ -299,13 +299,11 @@ def _event_role(event: Event, piece: str) -> str:
     return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"
 
 
-def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
-    """Where the two outcomes first differ, in words that do not name pieces.
-
-    Where the events differ, the earliest differing events: ``no hit`` (the reference
-    has it, the implementation not), ``extra hit``. Otherwise each piece whose state
-    differs, by the first event it takes part in under the reference (``hit(*,_)``:
-    the piece is the first of two), or ``no event``."""
+def _first_events(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
+                  pieces: set[str]) -> tuple[list[tuple[str, Event]], list[tuple[str, Event]]]:
+    """The events where the two outcomes first differ: the earliest events one has and the
+    other lacks, as ("no" or "extra", event); else, for each piece whose state differs,
+    (its name, the first event it takes part in under the reference)."""
     ours = Counter((e.kind, e.pieces) for e in reference.events)
     theirs = Counter((e.kind, e.pieces) for e in actual.events)
     changed: list[tuple[str, Event]] = []
@@ -316,10 +314,34 @@ def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
                 changed.append((word, event))
     if changed:
         first = min(event.round for _, event in changed)
-        return tuple(sorted({f"{word} {event.kind}" for word, event in changed if event.round == first}))
+        return [(word, event) for word, event in changed if event.round == first], []
+    diverging = sorted({part for path in paths for part in path if part in pieces})
+    firsts = ((piece, next((e for e in reference.events if piece in e.pieces), None)) for piece in diverging)
+    return [], [(piece, event) for piece, event in firsts if event is not None]
+
+
+def departure_clauses(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
+                      actual: Outcome) -> tuple[str, ...]:
+    """The clauses of the events where the two outcomes first differ (see ``_situation``),
+    as far as the outcomes name them: where a report says which rule text to look at."""
+    paths = _differing_paths(ruleset, before, reference, actual)
+    changed, first = _first_events(reference, actual, paths, _pieces(ruleset, before, actions, reference, actual))
+    return tuple(sorted({event.clause for _, event in changed + first if event.clause}))
+
+
+def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
+    """Where the two outcomes first differ, in words that do not name pieces.
+
+    Where the events differ, the earliest differing events: ``no hit`` (the reference
+    has it, the implementation not), ``extra hit``. Otherwise each piece whose state
+    differs, by the first event it takes part in under the reference (``hit(*,_)``:
+    the piece is the first of two), or ``no event``."""
+    changed, first = _first_events(reference, actual, paths, pieces)
+    if changed:
+        return tuple(sorted({f"{word} {event.kind}" for word, event in changed}))
     diverging = {part for path in paths for part in path if part in pieces}
-    return tuple(sorted({next((_event_role(e, piece) for e in reference.events if piece in e.pieces), "no event")
-                         for piece in diverging}))
+    found = {_event_role(event, piece) for piece, event in first}
+    return tuple(sorted(found | ({"no event"} if len(first) < len(diverging) else set())))
 
 
 def _value_at(data: Any, path: tuple[str, ...]) -> Any:
@@ -1209,7 +1231,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
 
     def group_entry(w: WrittenGroup) -> dict[str, Any]:
         g = w.group
-        entry: dict[str, Any] = {"fingerprint": g.fingerprint} if g.kind != "mixed" else {
+        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "clauses": list(departure_clauses(
+            ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
@@ -1370,7 +1393,9 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
         g = w.group
         lines += [f"### {i}. `{g.fingerprint}` ({g.count} scene{'s' if g.count != 1 else ''})", "",
-                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries.", "",
+                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
+                  + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
+                     if entry["clauses"] else ""), "",
                   f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   "- implementation: " + ruleset.summarise(g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
