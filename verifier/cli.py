@@ -356,9 +356,6 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if not report.is_file() or refusal(report, "fuzz report"):
             raise CaseError("--out names a folder that holds files verifier fuzz did not write (a case folder?); "
                             "give an empty or new folder, or pass --force", Location(str(out)))
-    if args.workers > 1:
-        print(f"note: --workers {args.workers} is accepted, but the run is not parallel yet: it goes through "
-              "one process", flush=True)
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
     print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
           f"budget {args.budget:g} s) ...", flush=True)
@@ -371,9 +368,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     json_path, md_path, data = write_report(result, out, args.force)
     print(verdict(result))
     d = data["disagreements"]
-    print(f"{d['explained_by_no_reading']} scenes no reading explains, in {len(d['groups'])} groups; "
-          f"{data['order']['differing']} order-dependent and {data['repeat']['differing']} changing answers; "
-          f"{len(result.problems)} problem answers")
+    m, o, r = data["mixed_readings"], data["order"], data["repeat"]
+
+    def groups(section: dict[str, Any]) -> str:
+        return f"{len(section['groups'])} group{'' if len(section['groups']) == 1 else 's'}"
+
+    print(f"{d['explained_by_no_reading']} scenes no reading explains, in {groups(d)}; "
+          f"{m['scenes']} explained by another reading, in {groups(m)}; "
+          f"{o['differing']} order-dependent answers, in {groups(o)}, and {r['differing']} changing answers, in "
+          f"{groups(r)}; {len(result.problems)} problem answers")
     t = timing(result)
     print(f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s); "
           f"report: {md_path}, {json_path}")
@@ -535,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="random seed (default: 0); the same seed and --examples give the same report")
     fuzz.add_argument("--out", metavar="DIR", help="report folder (default: fuzz/RULESET)")
     fuzz.add_argument("--workers", type=int, default=1, metavar="N",
-                      help="accepted for later: the run goes through one process whatever N is")
+                      help="processes resolving the reference under every reading (default: 1); the "
+                           "implementation is asked from one; the report is the same whatever N is")
     fuzz.add_argument("--force", action="store_true",
                       help="write into an --out folder that holds files verifier fuzz did not write")
     fuzz.set_defaults(func=cmd_fuzz)

@@ -23,19 +23,22 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .adapter import Implementation, schema_problem
 from .errors import ImplementationError
+from .execute import Execution, map_ordered
 from .explore import reading_label, shrink_greedily
 from .findings import dump_yaml, slug
 from .output import json_mark, write_bytes, write_text
-from .ruleset import Capability, Outcome, Ruleset, Transform
+from .ruleset import Capability, Event, Outcome, Ruleset, Transform
 from .source import Located
 
 MAX_START_FAILURES = 3  # in a row; then the run stops and says so
@@ -137,7 +140,6 @@ class Caller:
     seconds: float = 0.0
     start_failures: int = 0
     given_up: str = ""
-    last_data: Any = None  # the outcome field of the last answer read
     _cache: dict[str, Outcome | None] = field(default_factory=dict)
     _used: dict[str, int] = field(default_factory=dict)
 
@@ -158,15 +160,25 @@ class Caller:
         memo = json.dumps([request["before"], request["actions"]], sort_keys=True) if cached else ""
         if cached and memo in self._cache:
             return self._cache[memo]
-        result = self._ask(scene_id, before, request)
+        result = None
+        answered = self._ask(scene_id, request)
+        if answered is not None:
+            result, why = read_answer(self.ruleset, before, answered.data)
+            if result is None:
+                self._problem(scene_id, "unreadable", why)
         if cached:
             self._cache[memo] = result
         return result
 
+    def answer(self, scene_id: str, before: Any, actions: Any) -> Answered | None:
+        """The outcome field of the implementation's answer, not read yet; None (and a
+        Problem recorded) when there is none."""
+        return self._ask(scene_id, self.request(scene_id, before, actions))
+
     def _problem(self, scene_id: str, kind: str, message: str) -> None:
         self.problems.append(Problem(scene_id, kind, message))
 
-    def _ask(self, scene_id: str, before: Any, request: dict[str, Any]) -> Outcome | None:
+    def _ask(self, scene_id: str, request: dict[str, Any]) -> Answered | None:
         if self.given_up:
             raise _GivenUp(self.given_up)
         why = self.impl.start()
@@ -189,35 +201,39 @@ class Caller:
             kind = "protocol" if answer.protocol else "errored"
             self._problem(scene_id, kind, answer.message)
             return None
-        ruleset = self.ruleset
-        self.last_data = answer.data
-        if ruleset.outcome_schema:
-            problem = schema_problem(f"outcome_{ruleset.key}", answer.data)
-            if problem:
-                self._problem(scene_id, "unreadable", f"the outcome does not fit the {ruleset.key} outcome "
-                                                      f"schema: {problem}")
-                return None
-        try:
-            return ruleset.outcome_from_json(before, answer.data)
-        except ImplementationError as exc:
-            self._problem(scene_id, "unreadable", f"the outcome cannot be read: {exc}")
-        except Exception as exc:  # a gap in a ruleset's reader must not end the run
-            self._problem(scene_id, "unreadable", f"the outcome cannot be read ({type(exc).__name__}: {exc})")
-        return None
+        return Answered(answer.data)
 
 
-# --- fingerprints of a disagreement --------------------------------------------------------
+@dataclass(frozen=True)
+class Answered:
+    data: Any  # the outcome field of an answer
 
-def _json_paths(a: Any, b: Any, path: tuple[str, ...], pieces: set[str]) -> set[tuple[str, ...]]:
-    """Where two JSON values differ, with piece names as "*"; lists compare as multisets."""
+
+def read_answer(ruleset: Ruleset, before: Any, data: Any) -> tuple[Outcome | None, str]:
+    """The outcome an answer's data gives, or None and why it cannot be read."""
+    if ruleset.outcome_schema:
+        problem = schema_problem(f"outcome_{ruleset.key}", data)
+        if problem:
+            return None, f"the outcome does not fit the {ruleset.key} outcome schema: {problem}"
+    try:
+        return ruleset.outcome_from_json(before, data), ""
+    except ImplementationError as exc:
+        return None, f"the outcome cannot be read: {exc}"
+    except Exception as exc:  # a gap in a ruleset's reader must not end the run
+        return None, f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+
+
+# --- fingerprints: what matters about a difference ------------------------------------------
+
+def _json_paths(a: Any, b: Any, path: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Where two JSON values differ; lists compare as multisets."""
     if isinstance(a, dict) and isinstance(b, dict):
         found: set[tuple[str, ...]] = set()
         for key in set(a) | set(b):
-            name = "*" if key in pieces else str(key)
             if key not in a or key not in b:
-                found.add(path + (name,))
+                found.add(path + (str(key),))
             else:
-                found |= _json_paths(a[key], b[key], path + (name,), pieces)
+                found |= _json_paths(a[key], b[key], path + (str(key),))
         return found
     if isinstance(a, list) and isinstance(b, list):
         same = sorted(json.dumps(x, sort_keys=True) for x in a) == sorted(json.dumps(x, sort_keys=True) for x in b)
@@ -227,7 +243,7 @@ def _json_paths(a: Any, b: Any, path: tuple[str, ...], pieces: set[str]) -> set[
 
 def _piece_names(data: Any, depth: int = 0) -> set[str]:
     """Names of pieces in a scene's case data: the keys of a mapping of records below the
-    top level (``ships: {A: {...}}``), and ``name`` or ``id`` fields of records."""
+    top level (``pieces: {A: {...}}``), and ``name`` or ``id`` fields of records."""
     found: set[str] = set()
     if isinstance(data, dict):
         if depth >= 1 and data and all(isinstance(v, dict) for v in data.values()):
@@ -241,17 +257,19 @@ def _piece_names(data: Any, depth: int = 0) -> set[str]:
     return found
 
 
-def shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> tuple[str, ...]:
-    """The fields of the outcome's JSON form where ``actual`` departs from ``reference``,
-    with piece names as "*". A top-level field is left out when taking the
-    implementation's value of it alone leaves the outcome key unchanged (such as
-    provenance, which no outcome key compares)."""
-    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
+def _pieces(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> set[str]:
     pieces = set(reference.provenance) | set(actual.provenance) | _piece_names(ruleset.case_data(before, actions)[0])
-    pieces |= {p for e in reference.events + actual.events for p in e.pieces}
+    return pieces | {p for e in reference.events + actual.events for p in e.pieces}
+
+
+def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome) -> set[tuple[str, ...]]:
+    """The fields of the outcome's JSON form where ``actual`` departs from ``reference``.
+    A top-level field is left out when taking the implementation's value of it alone
+    leaves the outcome key unchanged (such as provenance, which no outcome key compares)."""
+    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
     reference_key = ruleset.outcome_key(reference)
     kept: set[tuple[str, ...]] = set()
-    for path in _json_paths(ours, theirs, (), pieces):
+    for path in _json_paths(ours, theirs, ()):
         top = path[0] if path else ""
         if top and top in ours and top in theirs:
             try:
@@ -261,7 +279,114 @@ def shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actua
             except Exception:  # a mixed outcome the reader refuses: keep the field
                 pass
         kept.add(path)
-    return tuple(sorted(".".join(p) or "outcome" for p in kept)) or ("outcome",)
+    return kept
+
+
+def _starred(paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
+    return tuple(sorted({".".join("*" if part in pieces else part for part in p) or "outcome" for p in paths})) \
+        or ("outcome",)
+
+
+def shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> tuple[str, ...]:
+    """The fields of the outcome's JSON form where ``actual`` departs from ``reference``,
+    with piece names as "*"."""
+    return _starred(_differing_paths(ruleset, before, reference, actual),
+                    _pieces(ruleset, before, actions, reference, actual))
+
+
+def _event_role(event: Event, piece: str) -> str:
+    """An event as the kind and the place of ``piece`` among its pieces: ``hit(*,_)``."""
+    return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"
+
+
+def _first_events(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
+                  pieces: set[str]) -> tuple[list[tuple[str, Event]], list[tuple[str, Event]]]:
+    """The events where the two outcomes first differ: the earliest events one has and the
+    other lacks, as ("no" or "extra", event); else, for each piece whose state differs,
+    (its name, the first event it takes part in under the reference)."""
+    ours = Counter((e.kind, e.pieces) for e in reference.events)
+    theirs = Counter((e.kind, e.pieces) for e in actual.events)
+    changed: list[tuple[str, Event]] = []
+    for word, events, left in (("no", reference.events, ours - theirs), ("extra", actual.events, theirs - ours)):
+        for event in events:
+            if left[(event.kind, event.pieces)] > 0:
+                left[(event.kind, event.pieces)] -= 1
+                changed.append((word, event))
+    if changed:
+        first = min(event.round for _, event in changed)
+        return [(word, event) for word, event in changed if event.round == first], []
+    diverging = sorted({part for path in paths for part in path if part in pieces})
+    firsts = ((piece, next((e for e in reference.events if piece in e.pieces), None)) for piece in diverging)
+    return [], [(piece, event) for piece, event in firsts if event is not None]
+
+
+def departure_clauses(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
+                      actual: Outcome) -> tuple[str, ...]:
+    """The clauses of the events where the two outcomes first differ (see ``_situation``),
+    as far as the outcomes name them: where a report says which rule text to look at."""
+    paths = _differing_paths(ruleset, before, reference, actual)
+    changed, first = _first_events(reference, actual, paths, _pieces(ruleset, before, actions, reference, actual))
+    return tuple(sorted({event.clause for _, event in changed + first if event.clause}))
+
+
+def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
+    """Where the two outcomes first differ, in words that do not name pieces.
+
+    Where the events differ, the earliest differing events: ``no hit`` (the reference
+    has it, the implementation not), ``extra hit``. Otherwise each piece whose state
+    differs, by the first event it takes part in under the reference (``hit(*,_)``:
+    the piece is the first of two), or ``no event``."""
+    changed, first = _first_events(reference, actual, paths, pieces)
+    if changed:
+        return tuple(sorted({f"{word} {event.kind}" for word, event in changed}))
+    diverging = {part for path in paths for part in path if part in pieces}
+    found = {_event_role(event, piece) for piece, event in first}
+    return tuple(sorted(found | ({"no event"} if len(first) < len(diverging) else set())))
+
+
+def _value_at(data: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
+                     paths: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The reading points whose options, around ``best``, change the reference's outcome
+    in the fields that differ: the decision points on the path of the difference."""
+    table = reference_table(ruleset, before, actions)
+    found = []
+    for point in ruleset.reading_points:
+        if point.name not in table.points:
+            continue
+        seen = set()
+        for option in point.options:
+            data = ruleset.outcome_json(table.outcomes[table.key({**best, point.name: option})])
+            seen.add(_canonical([_value_at(data, path) for path in sorted(paths)]))
+        if len(seen) > 1:
+            found.append(point.name)
+    return tuple(found)
+
+
+def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> str:
+    """The cheap part of a fingerprint, used to sort scenes before they are shrunk."""
+    paths = _differing_paths(ruleset, before, reference, actual)
+    pieces = _pieces(ruleset, before, actions, reference, actual)
+    return ":".join(("+".join(_situation(reference, actual, paths, pieces)) or "-", "+".join(_starred(paths, pieces))))
+
+
+def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+                best: Reading) -> str:
+    """What matters about how ``actual`` departs from ``reference`` (resolved under ``best``):
+    the reading points that decide the differing fields, where the outcomes first differ
+    (``_situation``) and the fields that differ, with piece names as "*"; such as
+    ``-:hit(*,_):pieces.*.heading``. The clauses the reference weighed elsewhere in the
+    scene are left out, so one fault met in several scenes is one fingerprint."""
+    paths = _differing_paths(ruleset, before, reference, actual)
+    points = _deciding_points(ruleset, before, actions, best, paths)
+    return ":".join(("+".join(points) or "-", situation_and_shape(ruleset, before, actions, reference, actual)))
 
 
 def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -276,15 +401,6 @@ def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
         return tuple(m.message for m in ruleset.compare(before, expect, actual))
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return missing
-
-
-def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> str:
-    """The reading points the reference consulted, the clauses it weighed, and the shape
-    of the difference."""
-    points = sorted(set(reference.consulted) | {d.point for d in reference.decisions if d.point})
-    clauses = sorted(reference.clauses_considered())
-    return ":".join(("+".join(points) or "-", "+".join(clauses) or "-",
-                     "+".join(shape(ruleset, before, actions, reference, actual))))
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -307,7 +423,8 @@ class Trial:
 
 @dataclass
 class Group:
-    """Disagreements no reading explains that share a fingerprint."""
+    """Scenes no reading explains (``kind`` "disagreement"), or that another reading than
+    the best explains ("mixed"), that share a fingerprint, with the minimal scene."""
 
     fingerprint: str
     count: int
@@ -319,6 +436,8 @@ class Group:
     shrink_tries: int = 0
     shrink_seconds: float = 0.0
     first_seen_seconds: float = 0.0
+    kind: str = "disagreement"
+    reading: Reading | None = None  # for "mixed": the reading nearest the best that explains them
 
 
 @dataclass
@@ -335,6 +454,17 @@ class Divergence:
     second_before: Any
     second_actions: Any
     shrink_tries: int = 0
+
+
+@dataclass
+class DivergenceGroup:
+    """Divergences of one kind that share a fingerprint, with the minimal example."""
+
+    fingerprint: str
+    count: int
+    scene_ids: list[str]
+    example: Divergence
+    shrunk_from: str
 
 
 @dataclass
@@ -357,7 +487,7 @@ class FuzzResult:
     order_checked: int
     repeat_checked: int
     divergences: list[Divergence]
-    shown: list[Divergence]  # the first of each kind, an order one shrunk: written as a case file
+    divergence_groups: list[DivergenceGroup]
     problems: list[Problem]
     stopped_by_budget: bool
     given_up: str
@@ -365,6 +495,9 @@ class FuzzResult:
     impl_calls: int
     impl_seconds: float
     workers: int = 1
+    mixed: list[Group] = field(default_factory=list)
+    mixed_not_shrunk: int = 0
+    divergences_not_shrunk: int = 0
 
     @property
     def answered(self) -> list[Trial]:
@@ -397,6 +530,28 @@ def _scenes(ruleset: Ruleset, seed: int, examples: int, budget: float, start: fl
     return False
 
 
+def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
+    """Per reading, the number of ``trials`` whose answer it gives. Readings that agree on the
+    points a scene consults share its reference outcome, so each scene is looked at once
+    per combination of those points, not once per reading."""
+    explained = [0] * len(readings)
+    sharing: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
+    for trial in trials:
+        if not trial.matches:
+            continue
+        table = trial.table
+        if table.points not in sharing:
+            by_projection: dict[tuple[str, ...], list[int]] = {}
+            for i, reading in enumerate(readings):
+                by_projection.setdefault(table.project(reading), []).append(i)
+            sharing[table.points] = by_projection
+        for projection, indices in sharing[table.points].items():
+            if table.keys[projection] in trial.matches:
+                for i in indices:
+                    explained[i] += 1
+    return explained
+
+
 def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> dict[str, dict[str, Any]]:
     """Per reading point, around the best reading: the scenes where its options give
     different outcomes, and the share of those the implementation answers like each option."""
@@ -418,21 +573,6 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
                         for o, n in matches.items()},
         }
     return shares
-
-
-def _shrink(ruleset: Ruleset, caller: Caller, trial: Trial, limit: int) -> tuple[Any, Any, Outcome, int]:
-    """Replace the scene by simpler ones while the implementation's answer stays one that
-    no reading gives."""
-    assert trial.actual is not None
-
-    def unexplained(before: Any, actions: Any) -> Outcome | None:
-        answer = caller.outcome(f"{trial.scene_id}-shrink", before, actions, cached=True)
-        if answer is None or matching(ruleset, before, actions, reference_table(ruleset, before, actions), answer):
-            return None
-        return answer
-
-    before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, unexplained, limit)
-    return before, actions, answer or trial.actual, tries
 
 
 def _canonical(data: Any) -> str:
@@ -459,6 +599,223 @@ def _order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: 
         return any((table.key(r) in moved_matches) != trial.explains(r) for r in ruleset.all_readings())
 
 
+def _order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:
+    return [t for t in ruleset.transforms(before, actions) if t.kind == "order"]
+
+
+# Scenes are drawn first. Then this process asks the implementation, one request after
+# another, while workers resolve the reference under every reading and read the answers
+# of the scenes already sent. (Drawing on a thread of its own, beside the asking, races
+# with modules the reference imports lazily: Hypothesis looks into sys.modules.)
+
+BATCH = 16  # scenes per piece of reference work handed to a worker
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """What was sent to the implementation about one scene, and what came back (kept in this process)."""
+
+    index: int
+    scene_id: str
+    before: Any
+    actions: Any
+    transforms: tuple[Transform, ...]  # the reorderings sent
+    answers: tuple[tuple[str, str, Any], ...]  # per answered request: (what: "", "again" or a reordering, id, data)
+    again_differs: bool  # the answer to the scene sent again is not the first one, as sent
+    problems: tuple[Problem, ...]  # timeouts, crashes, refusals: the requests with no answer
+    seconds: float  # since the start of the run
+
+
+@dataclass(frozen=True)
+class _ReferenceWork:
+    """A scene and the answers to it, for the reference work (picklable)."""
+
+    ruleset: Ruleset | str  # the ruleset in this process, its registry key in a worker
+    before: Any
+    actions: Any
+    answers: tuple[tuple[str, str, Any], ...]
+
+
+@dataclass(frozen=True)
+class _ReferenceDone:
+    points: frozenset[str]
+    keys: dict[tuple[str, ...], Any]
+    matches: frozenset[Any]
+    readable: frozenset[str]  # the answers that could be read ("" the first, "again", or a reordering's name)
+    order_differs: frozenset[str]  # names of the reorderings whose answer differs
+    unreadable: tuple[Problem, ...]
+
+
+def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
+    """For each scene of ``batch``: the reference under every reading, the answers read, and
+    how they compare."""
+    from . import registry
+
+    done = []
+    for work in batch:
+        ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
+        table = reference_table(ruleset, work.before, work.actions)
+        transforms = {t.name: t for t in _order_transforms(ruleset, work.before, work.actions)} \
+            if len(work.answers) > 1 else {}
+        outcomes: dict[str, Outcome] = {}
+        unreadable = []
+        for what, request_id, data in work.answers:
+            before = transforms[what].before if what in transforms else work.before
+            outcome, why = read_answer(ruleset, before, data)
+            if outcome is None:
+                unreadable.append(Problem(request_id, "unreadable", why))
+            else:
+                outcomes[what] = outcome
+        matches: frozenset[Any] = frozenset()
+        differs: set[str] = set()
+        actual = outcomes.get("")
+        if actual is not None:
+            matches = matching(ruleset, work.before, work.actions, table, actual)
+            trial = Trial("", work.before, work.actions, table, actual, matches)
+            differs = {name for name, transform in transforms.items()
+                       if name in outcomes and _order_differs(ruleset, trial, transform, outcomes[name])}
+        done.append(_ReferenceDone(table.points, dict(table.keys), matches, frozenset(outcomes), frozenset(differs),
+                                   tuple(unreadable)))
+    return done
+
+
+def _send(ruleset: Ruleset, caller: Caller, index: int, scene_id: str, before: Any, actions: Any,
+          counts: dict[str, int], start: float) -> _Sent:
+    """The scene to the implementation, then, if it answered, each reordering of it and,
+    every ``REPEAT_EVERY`` scenes, the scene again. The problems of these requests are
+    taken out of ``caller.problems`` and kept with the scene, so that they are reported in
+    scene order however the work is spread."""
+    mark = len(caller.problems)
+    answers = []
+    transforms: list[Transform] = []
+    again_differs = False
+    first = caller.answer(scene_id, before, actions)
+    at = time.perf_counter() - start
+    if first is not None:
+        answers.append(("", scene_id, first.data))
+        for transform in _order_transforms(ruleset, before, actions):
+            counts["order"] += 1
+            transforms.append(transform)
+            request_id = f"{scene_id}-{slug(transform.name)}"
+            moved = caller.answer(request_id, transform.before, transform.actions)
+            if moved is not None:
+                answers.append((transform.name, request_id, moved.data))
+        if index % REPEAT_EVERY == 0:
+            counts["repeat"] += 1
+            again = caller.answer(f"{scene_id}-again", before, actions)
+            if again is not None:
+                answers.append(("again", f"{scene_id}-again", again.data))
+                again_differs = _canonical(again.data) != _canonical(first.data)
+    problems = tuple(caller.problems[mark:])
+    del caller.problems[mark:]
+    return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
+
+
+# --- grouping and shrinking ----------------------------------------------------------------
+
+Member = TypeVar("Member")
+Example = TypeVar("Example")
+
+
+@dataclass
+class _Grouped(Generic[Member, Example]):
+    fingerprint: str
+    members: list[Member]
+    example: Example
+    first: Member
+    seconds: float
+
+
+def _grouped(members: Sequence[Member], bucket: Callable[[Member], str],
+             shrink: Callable[[Member], tuple[str, Example]], max_groups: int,
+             deadline: float) -> tuple[list[_Grouped[Member, Example]], int]:
+    """``members`` sorted by a cheap key (``bucket``), the largest buckets first; the first
+    member of each is shrunk (``shrink`` gives the fingerprint of its minimal example and
+    the example), and buckets whose minimal examples share a fingerprint merge. Returns
+    the groups, the largest first, and the number of members left in buckets not shrunk
+    (beyond ``max_groups`` or the time ``deadline``)."""
+    by_bucket: dict[str, list[Member]] = {}
+    for member in members:
+        by_bucket.setdefault(bucket(member), []).append(member)
+    ordered = sorted(by_bucket.items(), key=lambda item: (-len(item[1]), item[0]))
+    merged: dict[str, _Grouped[Member, Example]] = {}
+    shrunk = 0
+    for _, bucket_members in ordered:
+        if len(merged) >= max_groups or time.perf_counter() > deadline:
+            break
+        t0 = time.perf_counter()
+        key, example = shrink(bucket_members[0])
+        shrunk += 1
+        if key in merged:
+            merged[key].members += bucket_members
+        else:
+            merged[key] = _Grouped(key, list(bucket_members), example, bucket_members[0], time.perf_counter() - t0)
+    groups = sorted(merged.values(), key=lambda g: (-len(g.members), g.fingerprint))
+    return groups, sum(len(m) for _, m in ordered[shrunk:])
+
+
+def _explaining(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],
+                best: Reading) -> Reading | None:
+    """The reading nearest ``best`` (fewest points changed) that explains ``answer``; None if none does."""
+    table = reference_table(ruleset, before, actions)
+    matches = matching(ruleset, before, actions, table, answer)
+    found = [r for r in readings if table.key(r) in matches]
+    return min(found, key=lambda r: sum(r[p] != best[p] for p in best)) if found else None
+
+
+def _departure(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],
+               best: Reading) -> str | None:
+    """How one answer departs from the best reading, in a few words: None where the best
+    reading gives it, ``reading P=O`` where another one does, else its situation and shape."""
+    nearest = _explaining(ruleset, before, actions, answer, readings, best)
+    if nearest is not None:
+        changed = reading_label(nearest, best)
+        return None if changed.startswith("default (") else f"reading {changed}"
+    reference = ruleset.resolve(before, actions, best)
+    return situation_and_shape(ruleset, before, actions, reference, answer)
+
+
+def _divergence_print(ruleset: Ruleset, d: Divergence, readings: Sequence[Reading], best: Reading) -> str:
+    """An order divergence by the reordering and how each of the two answers departs from the
+    best reading; a changing answer by where its two answers differ."""
+    if d.kind == "repeat":
+        return situation_and_shape(ruleset, d.before, d.actions, d.first, d.second)
+    departures = {_departure(ruleset, d.before, d.actions, d.first, readings, best),
+                  _departure(ruleset, d.second_before, d.second_actions, d.second, readings, best)}
+    return f"{d.label}: " + (" | ".join(sorted(x for x in departures if x)) or "same reading, other details")
+
+
+def _shrink(ruleset: Ruleset, caller: Caller, trial: Trial, limit: int) -> tuple[Any, Any, Outcome, int]:
+    """Replace the scene by simpler ones while the implementation's answer stays one that
+    no reading gives."""
+    assert trial.actual is not None
+
+    def unexplained(before: Any, actions: Any) -> Outcome | None:
+        answer = caller.outcome(f"{trial.scene_id}-shrink", before, actions, cached=True)
+        if answer is None or matching(ruleset, before, actions, reference_table(ruleset, before, actions), answer):
+            return None
+        return answer
+
+    before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, unexplained, limit)
+    return before, actions, answer or trial.actual, tries
+
+
+def _shrink_mixed(ruleset: Ruleset, caller: Caller, trial: Trial, readings: Sequence[Reading], best: Reading,
+                  limit: int) -> tuple[Any, Any, Outcome, int]:
+    """Simpler scenes while the same other reading (and not the best) explains the answer."""
+    assert trial.actual is not None
+    wanted = _explaining(ruleset, trial.before, trial.actions, trial.actual, readings, best)
+
+    def still(before: Any, actions: Any) -> Outcome | None:
+        answer = caller.outcome(f"{trial.scene_id}-shrink", before, actions, cached=True)
+        if answer is None:
+            return None
+        return answer if _explaining(ruleset, before, actions, answer, readings, best) == wanted else None
+
+    before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, still, limit)
+    return before, actions, answer or trial.actual, tries
+
+
 def _order_divergence(ruleset: Ruleset, caller: Caller, scene_id: str, before: Any,
                       actions: Any) -> Divergence | None:
     """The first order transform of the scene under which the implementation's answer changes."""
@@ -467,9 +824,7 @@ def _order_divergence(ruleset: Ruleset, caller: Caller, scene_id: str, before: A
         return None
     table = reference_table(ruleset, before, actions)
     trial = Trial(scene_id, before, actions, table, actual, matching(ruleset, before, actions, table, actual))
-    for transform in ruleset.transforms(before, actions):
-        if transform.kind != "order":
-            continue
+    for transform in _order_transforms(ruleset, before, actions):
         moved = caller.outcome(f"{scene_id}-{slug(transform.name)}", transform.before, transform.actions, cached=True)
         if moved is not None and _order_differs(ruleset, trial, transform, moved):
             return Divergence("order", scene_id, transform.name, before, actions, actual, moved, transform.before,
@@ -489,61 +844,74 @@ def _shrink_order(ruleset: Ruleset, caller: Caller, found: Divergence, limit: in
 def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: float = 60.0, seed: int = 0,
         max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         log: Callable[[str], None] | None = None) -> FuzzResult:
-    """Fuzz ``impl`` against the reference. ``workers`` is recorded; the run is in one process."""
+    """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
+    reference under every reading runs on ``workers`` processes. The report is the same
+    whatever ``workers`` is."""
     require(ruleset)
     start = time.perf_counter()
     caller = Caller(ruleset, impl)
+    execution = Execution(workers)
+    handed: Ruleset | str = ruleset if workers == 1 else ruleset.key
+    counts = {"order": 0, "repeat": 0}
+    sent: dict[int, _Sent] = {}
+    given_up = ""
+    scenes: list[tuple[Any, Any]] = []
+    stopped = _scenes(ruleset, seed, examples, budget, start, lambda before, actions: scenes.append((before, actions)))
+
+    def batches() -> Iterator[list[_ReferenceWork]]:
+        nonlocal stopped, given_up
+        batch: list[_ReferenceWork] = []
+        for index, (before, actions) in enumerate(scenes, 1):
+            if time.perf_counter() - start > budget:
+                stopped = True
+                break
+            try:
+                record = _send(ruleset, caller, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
+            except _GivenUp as exc:
+                given_up = str(exc)
+                break
+            sent[index] = record
+            batch.append(_ReferenceWork(handed, before, actions, record.answers))
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    order = tuple(p.name for p in ruleset.reading_points)
+    default_options = tuple(ruleset.default_reading[p] for p in order)
     trials: list[Trial] = []
     divergences: list[Divergence] = []
-    seen_at: dict[str, float] = {}
-    counts = {"order": 0, "repeat": 0}
-    given_up = ""
-
-    def visit(before: Any, actions: Any) -> None:
-        n = len(trials) + 1
-        scene_id = f"fuzz-{seed}-{n}"
-        table = reference_table(ruleset, before, actions)
-        actual = caller.outcome(scene_id, before, actions)
-        trial = Trial(scene_id, before, actions, table, actual)
-        trials.append(trial)
-        seen_at[scene_id] = time.perf_counter() - start
-        if actual is None:
-            return
-        trial.data = _canonical(caller.last_data)
-        trial.matches = matching(ruleset, before, actions, table, actual)
-        # The keys are all a finished trial needs; its reference outcomes (with their frames) would
-        # hold memory in proportion to the number of scenes.
-        trial.table = replace(table, outcomes=MappingProxyType({}))
-        for transform in ruleset.transforms(before, actions):
-            if transform.kind != "order":
+    problems: list[Problem] = []
+    for done_batch in map_ordered(_reference_work, batches(), execution):
+        for done in done_batch:
+            record = sent[len(trials) + 1]
+            problems += record.problems + done.unreadable
+            table = ReferenceTable(order, default_options, done.points, MappingProxyType(done.keys),
+                                   MappingProxyType({}))
+            data = {what: d for what, _, d in record.answers if what in done.readable}
+            actual = ruleset.outcome_from_json(record.before, data[""]) if "" in data else None
+            trials.append(Trial(record.scene_id, record.before, record.actions, table, actual, done.matches,
+                                _canonical(data[""]) if "" in data else None))
+            if actual is None:
                 continue
-            counts["order"] += 1
-            moved = caller.outcome(f"{scene_id}-{slug(transform.name)}", transform.before, transform.actions)
-            if moved is not None and _order_differs(ruleset, trial, transform, moved):
-                divergences.append(Divergence("order", scene_id, transform.name, before, actions, actual, moved,
-                                              transform.before, transform.actions))
-        if n % REPEAT_EVERY == 0:
-            counts["repeat"] += 1
-            again = caller.outcome(f"{scene_id}-again", before, actions)
-            if again is not None and _canonical(caller.last_data) != trial.data:
-                divergences.append(Divergence("repeat", scene_id, "sent again", before, actions, actual, again,
-                                              before, actions))
-
-    try:
-        stopped = _scenes(ruleset, seed, examples, budget, start, visit)
-    except _GivenUp as exc:
-        stopped, given_up = False, str(exc)
+            for transform in record.transforms:
+                if transform.name in done.order_differs:
+                    moved = ruleset.outcome_from_json(transform.before, data[transform.name])
+                    divergences.append(Divergence("order", record.scene_id, transform.name, record.before,
+                                                  record.actions, actual, moved, transform.before,
+                                                  transform.actions))
+            if record.again_differs and "again" in data:
+                again = ruleset.outcome_from_json(record.before, data["again"])
+                divergences.append(Divergence("repeat", record.scene_id, "sent again", record.before,
+                                              record.actions, actual, again, record.before, record.actions))
+    caller.problems[:0] = problems  # those of the scenes, in scene order, before any of shrinking
     if log:
         log(f"  {len(trials)} scenes in {time.perf_counter() - start:.1f} s")
 
     readings = ruleset.all_readings()
     answered = [t for t in trials if t.actual is not None]
-    explained = [0] * len(readings)
-    for trial in answered:
-        if not trial.matches:
-            continue
-        for i, reading in enumerate(readings):
-            explained[i] += trial.explains(reading)
+    explained = _explained(readings, answered)
     default = ruleset.default_reading
 
     def changes(i: int) -> int:
@@ -554,70 +922,100 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
     runner_up = ranked[1] if len(ranked) > 1 else None
     best_reading = readings[best]
 
-    unexplained_trials: list[Trial] = []
-    other_reading = 0
-    for trial in answered:
-        if trial.explains(best_reading):
-            continue
-        if trial.matches:
-            other_reading += 1
-        else:
-            unexplained_trials.append(trial)
+    unexplained_trials = [t for t in answered if not t.matches]
+    mixed_trials = [t for t in answered if t.matches and not t.explains(best_reading)]
+    deadline = time.perf_counter() + budget
+    seen_at = {record.scene_id: record.seconds for record in sent.values()}
 
-    by_print: dict[str, list[Trial]] = {}
-    for trial in unexplained_trials:
+    def actual_of(trial: Trial) -> Outcome:
         assert trial.actual is not None
-        reference = ruleset.resolve(trial.before, trial.actions, best_reading)
-        by_print.setdefault(fingerprint(ruleset, trial.before, trial.actions, reference, trial.actual),
-                            []).append(trial)
-    ordered = sorted(by_print.items(), key=lambda item: (-len(item[1]), item[0]))
-    merged: dict[str, Group] = {}
-    shrunk = 0
-    shrink_start = time.perf_counter()
-    for _, members in ordered:
-        if len(merged) >= max_groups or time.perf_counter() - shrink_start > budget:
-            break
-        first = members[0]
+        return trial.actual
+
+    def guarded(shrink: Callable[[Member], tuple[str, Example]],
+                fallback: Callable[[Member], tuple[str, Example]]) -> Callable[[Member], tuple[str, Example]]:
+        """Shrinking stops at the first sign that the implementation cannot be started."""
+        def call(member: Member) -> tuple[str, Example]:
+            nonlocal given_up
+            if not given_up:
+                try:
+                    return shrink(member)
+                except _GivenUp as exc:
+                    given_up = str(exc)
+            return fallback(member)
+        return call
+
+    def disagreement(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
         t0 = time.perf_counter()
-        try:
-            before, actions, actual, tries = _shrink(ruleset, caller, first, shrink_limit)
-        except _GivenUp as exc:
-            given_up = given_up or str(exc)
-            break
-        shrunk += 1
+        if tries_made:
+            before, actions, actual, tries = _shrink(ruleset, caller, trial, shrink_limit)
+        else:
+            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
         reference = ruleset.resolve(before, actions, best_reading)
-        key = fingerprint(ruleset, before, actions, reference, actual)
-        if key in merged:
-            merged[key].count += len(members)
-            merged[key].scene_ids += [t.scene_id for t in members]
-            continue
-        merged[key] = Group(key, len(members), [t.scene_id for t in members], before, actions, actual,
-                            first.scene_id, tries, time.perf_counter() - t0, seen_at[first.scene_id])
-        if log:
-            log(f"  shrank {first.scene_id} in {tries} tries: {key}")
-    groups = sorted(merged.values(), key=lambda g: (-g.count, g.fingerprint))
-    shown: list[Divergence] = []
+        key = fingerprint(ruleset, before, actions, reference, actual, best_reading)
+        if log and tries_made:
+            log(f"  shrank {trial.scene_id} in {tries} tries: {key}")
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
+                          seen_at[trial.scene_id])
+
+    def bucket(trial: Trial) -> str:
+        return situation_and_shape(ruleset, trial.before, trial.actions,
+                                   ruleset.resolve(trial.before, trial.actions, best_reading), actual_of(trial))
+
+    found, not_shrunk = _grouped(unexplained_trials, bucket,
+                                 guarded(disagreement, lambda t: disagreement(t, tries_made=False)),
+                                 max_groups, deadline)
+    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members]) for g in found]
+
+    def other_reading_of(trial: Trial) -> str:
+        nearest = _explaining(ruleset, trial.before, trial.actions, actual_of(trial), readings, best_reading)
+        assert nearest is not None
+        return reading_label(nearest, best_reading)
+
+    def mixed_example(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
+        t0 = time.perf_counter()
+        if tries_made:
+            before, actions, actual, tries = _shrink_mixed(ruleset, caller, trial, readings, best_reading,
+                                                           shrink_limit)
+        else:
+            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
+        nearest = _explaining(ruleset, before, actions, actual, readings, best_reading)
+        assert nearest is not None
+        key = reading_label(nearest, best_reading)
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
+                          seen_at[trial.scene_id], kind="mixed", reading=nearest)
+
+    found_mixed, mixed_not_shrunk = _grouped(mixed_trials, other_reading_of,
+                                             guarded(mixed_example, lambda t: mixed_example(t, tries_made=False)),
+                                             max_groups, deadline)
+    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members])
+             for g in found_mixed]
+
+    def divergence_example(d: Divergence, tries_made: bool = True) -> tuple[str, Divergence]:
+        if d.kind == "order" and tries_made:
+            d = _shrink_order(ruleset, caller, d, shrink_limit)
+        return _divergence_print(ruleset, d, readings, best_reading), d
+
+    divergence_groups: list[DivergenceGroup] = []
+    divergences_not_shrunk = 0
     for kind in ("order", "repeat"):
-        first_of_kind = next((d for d in divergences if d.kind == kind), None)
-        if first_of_kind is None:
-            continue
-        if kind == "order" and not given_up:
-            try:
-                first_of_kind = _shrink_order(ruleset, caller, first_of_kind, shrink_limit)
-            except _GivenUp as exc:
-                given_up = str(exc)
-        shown.append(first_of_kind)
-    not_shrunk = sum(len(m) for _, m in ordered[shrunk:])
+        of_kind = [d for d in divergences if d.kind == kind]
+        found_divergences, left = _grouped(
+            of_kind, lambda d: _divergence_print(ruleset, d, readings, best_reading),
+            guarded(divergence_example, lambda d: divergence_example(d, tries_made=False)), max_groups, deadline)
+        divergences_not_shrunk += left
+        divergence_groups += [DivergenceGroup(g.fingerprint, len(g.members), [d.scene_id for d in g.members],
+                                              g.example, g.first.scene_id) for g in found_divergences]
 
     return FuzzResult(
         ruleset=ruleset, implementation=impl.describe(), seed=seed, examples=examples, budget=budget,
         readings=readings, trials=trials, explained=explained, best=best, runner_up=runner_up,
-        points=_point_shares(ruleset, answered, best_reading), other_reading=other_reading,
+        points=_point_shares(ruleset, answered, best_reading), other_reading=len(mixed_trials),
         unexplained=len(unexplained_trials), groups=groups, groups_not_shrunk=not_shrunk,
-        order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences, shown=shown,
-        problems=caller.problems, stopped_by_budget=stopped, given_up=caller.given_up or given_up,
-        seconds=time.perf_counter() - start, impl_calls=caller.calls, impl_seconds=caller.seconds,
-        workers=workers)
+        order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences,
+        divergence_groups=divergence_groups, problems=caller.problems, stopped_by_budget=stopped,
+        given_up=caller.given_up or given_up, seconds=time.perf_counter() - start, impl_calls=caller.calls,
+        impl_seconds=caller.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
+        divergences_not_shrunk=divergences_not_shrunk)
 
 
 # --- writing the report ------------------------------------------------------------------------
@@ -695,8 +1093,8 @@ def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
     return replace(actual, events=events)
 
 
-def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome) -> Any:
-    title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
+def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome,
+          title: str) -> Any:
     actual = _with_places(group.actual, reference)
     attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
                                           replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
@@ -710,25 +1108,38 @@ def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None
 
 
 def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenGroup]:
-    """One case file and one diagram per group, under ``out/findings``."""
+    """One case file and one diagram per group of disagreements and of scenes another
+    reading explains, under ``out/findings``."""
     from .snapshots import png_bytes
 
     ruleset = result.ruleset
     best = result.readings[result.best]
+    best_label = reading_label(best, ruleset.default_reading)
     _clear_old(out / "findings")
     written = []
-    for i, group in enumerate(result.groups, 1):
-        name = slug(f"{ruleset.key}-fuzz-{i}-{_differs(group).replace('*', 'each')}")
-        case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
+    numbered = list(enumerate(result.groups, 1)) + list(enumerate(result.mixed, 1))
+    for i, group in numbered:
         reference = ruleset.resolve(group.before, group.actions, best)
-        text = _case_text(result, name, f"An implementation departs from every reading in {_differs(group)}",
-                          "Minimal scene where the implementation gives an outcome that no reading of the rule "
-                          "gives.", f"fingerprint {group.fingerprint}", group.before, group.actions, reference,
-                          [("The implementation's outcome", group.before, group.actual)])
+        if group.kind == "mixed":
+            name = slug(f"{ruleset.key}-fuzz-mixed-{i}-{group.fingerprint}")
+            title = f"An implementation follows {group.fingerprint} here, and {best_label} in most scenes"
+            note = (f"Minimal scene the implementation answers as the reading {group.fingerprint} does, while it "
+                    f"answers most scenes as {best_label} does: it follows different readings in different "
+                    "situations.")
+            panels: list[tuple[str, Outcome | None]] = [
+                ("before", None), ("reference, best reading", reference),
+                (f"implementation (as {group.fingerprint})", group.actual)]
+        else:
+            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[1])  # "hit(*,_)" -> "hit"
+            name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
+            title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
+            note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
+            panels = [("before", None), ("reference, best reading", reference), ("implementation", group.actual)]
+        case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
+        text = _case_text(result, name, title, note, f"{group.kind}, fingerprint {group.fingerprint}", group.before,
+                          group.actions, reference, [("The implementation's outcome", group.before, group.actual)])
         write_text(case_file, text, "fuzz case file", force)
-        panels: list[tuple[str, Outcome | None]] = [("before", None), ("reference, best reading", reference),
-                                                    ("implementation", group.actual)]
-        image = _draw(ruleset, group, panels, reference)
+        image = _draw(ruleset, group, panels, reference, title)
         write_bytes(diagram, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
         written.append(WrittenGroup(group, case_file, diagram, reference))
     return written
@@ -736,9 +1147,13 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
 
 @dataclass(frozen=True)
 class WrittenDivergence:
-    divergence: Divergence
+    group: DivergenceGroup
     case_file: Path
     diagram: Path
+
+    @property
+    def divergence(self) -> Divergence:
+        return self.group.example
 
 
 def _stack(images: Sequence[Any]) -> Any:
@@ -755,15 +1170,18 @@ def _stack(images: Sequence[Any]) -> Any:
 
 
 def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenDivergence]:
-    """The first order-dependent answer (shrunk) and the first changing one, each as a case
-    file and a diagram of the implementation's two answers."""
+    """Per group of order-dependent answers (shrunk) and of changing answers, a case file
+    and a diagram of the implementation's two answers."""
     from .snapshots import png_bytes
 
     ruleset = result.ruleset
     best = result.readings[result.best]
     written = []
-    for d in result.shown:
-        name = slug(f"{ruleset.key}-fuzz-{d.kind}")
+    numbers = {"order": 0, "repeat": 0}
+    for group in result.divergence_groups:
+        d = group.example
+        numbers[d.kind] += 1
+        name = slug(f"{ruleset.key}-fuzz-{d.kind}-{numbers[d.kind]}")
         case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
         reference = ruleset.resolve(d.before, d.actions, best)
         if d.kind == "order":
@@ -793,10 +1211,11 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
                                            ("implementation, first", _with_places(d.first, reference)),
                                            ("implementation, again", _with_places(d.second, reference))],
                                           title=title)
-        text = _case_text(result, name, title, note, f"{d.kind} divergence", d.before, d.actions, reference, theirs)
+        text = _case_text(result, name, title, note, f"{d.kind} divergence, fingerprint {group.fingerprint}",
+                          d.before, d.actions, reference, theirs)
         write_text(case_file, text, "fuzz case file", force)
         write_bytes(diagram, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
-        written.append(WrittenDivergence(d, case_file, diagram))
+        written.append(WrittenDivergence(group, case_file, diagram))
     return written
 
 
@@ -810,54 +1229,61 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
         return {"reading": dict(result.readings[i]), "label": reading_label(result.readings[i], default),
                 "explained": result.explained[i], "share": _share(result.explained[i], answered)}
 
+    def group_entry(w: WrittenGroup) -> dict[str, Any]:
+        g = w.group
+        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "clauses": list(departure_clauses(
+            ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
+            "reading": dict(g.reading or {}), "label": g.fingerprint}
+        return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
+                "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
+                "diagram": str(w.diagram.relative_to(out)), "reference": ruleset.outcome_json(w.reference),
+                "implementation": ruleset.outcome_json(g.actual),
+                "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}
+
+    def divergence_entry(w: WrittenDivergence) -> dict[str, Any]:
+        g, d = w.group, w.divergence
+        return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
+                "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
+                "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
+                "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
+
     problem_counts: dict[str, int] = {}
     for p in result.problems:
         problem_counts[p.kind] = problem_counts.get(p.kind, 0) + 1
     return {
         "generator": json_mark("fuzz"), "ruleset": ruleset.key, "implementation": result.implementation,
         "seed": result.seed, "examples": result.examples, "budget_seconds": result.budget,
-        "workers": result.workers,
         "scenes": len(result.trials), "answered": answered, "stopped_by_budget": result.stopped_by_budget,
         "given_up": result.given_up or None,
         "readings": {"count": len(result.readings), "best": reading_entry(result.best),
                      "runner_up": reading_entry(result.runner_up) if result.runner_up is not None else None},
         "points": result.points,
+        "mixed_readings": {
+            "scenes": result.other_reading, "not_shrunk": result.mixed_not_shrunk,
+            "groups": [group_entry(w) for w in written if w.group.kind == "mixed"],
+        },
         "disagreements": {
             "not_explained_by_best": result.other_reading + result.unexplained,
             "explained_by_another_reading": result.other_reading,
             "explained_by_no_reading": result.unexplained,
             "not_shrunk": result.groups_not_shrunk,
-            "groups": [{
-                "fingerprint": w.group.fingerprint, "count": w.group.count, "scenes": w.group.scene_ids,
-                "shrunk_from": w.group.shrunk_from, "shrink_tries": w.group.shrink_tries,
-                "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
-                "reference": ruleset.outcome_json(w.reference),
-                "implementation": ruleset.outcome_json(w.group.actual),
-                "differences": list(difference(ruleset, w.group.before, w.group.actions, w.reference,
-                                               w.group.actual)),
-            } for w in written],
+            "groups": [group_entry(w) for w in written if w.group.kind != "mixed"],
         },
         **{kind: {"checked": checked, "differing": sum(d.kind == kind for d in result.divergences),
-                  "example": next(({"scene": w.divergence.scene_id, "transform": w.divergence.label,
-                                    "shrink_tries": w.divergence.shrink_tries,
-                                    "case": str(w.case_file.relative_to(out)),
-                                    "diagram": str(w.diagram.relative_to(out))}
-                                   for w in divergences if w.divergence.kind == kind), None)}
+                  "groups": [divergence_entry(w) for w in divergences if w.divergence.kind == kind]}
            for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
-        "divergences": [{"kind": d.kind, "scene": d.scene_id, "transform": d.label,
-                         "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
-                        for d in result.divergences],
+        "divergences_not_grouped": result.divergences_not_shrunk,
         "problems": {"counts": dict(sorted(problem_counts.items())),
                      "scenes": [{"scene": p.scene, "kind": p.kind, "message": p.message} for p in result.problems]},
     }
 
 
 def timing(result: FuzzResult) -> dict[str, Any]:
-    """Figures that change from run to run; kept apart so that the rest of the report is
-    the same for the same seed."""
+    """Figures that change from run to run, and the number of workers, which must not change
+    the rest: kept apart so that the rest of the report is the same for the same seed."""
     groups = [{"fingerprint": g.fingerprint, "first_seen_seconds": round(g.first_seen_seconds, 3),
                "shrink_seconds": round(g.shrink_seconds, 3)} for g in result.groups]
-    return {"seconds": round(result.seconds, 3), "implementation_calls": result.impl_calls,
+    return {"workers": result.workers, "seconds": round(result.seconds, 3), "implementation_calls": result.impl_calls,
             "implementation_seconds": round(result.impl_seconds, 3),
             "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1), "groups": groups}
 
@@ -874,10 +1300,28 @@ def verdict(result: FuzzResult) -> str:
     return f"The implementation follows {label}: it explains {best} of {answered} scenes ({_percent(best, answered)})."
 
 
+def _scene_yaml(ruleset: Ruleset, before: Any, actions: Any) -> list[str]:
+    before_data, actions_data = ruleset.case_data(before, actions)
+    return ["```yaml", dump_yaml({"before": before_data, "actions": actions_data}).rstrip(), "```", ""]
+
+
+def _link(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _scene_list(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+
+
 def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequence[WrittenGroup],
                     divergences: Sequence[WrittenDivergence] = ()) -> str:
     ruleset = result.ruleset
     default = ruleset.default_reading
+    best_label = reading_label(result.readings[result.best], default)
     answered = data["answered"]
     lines = [f"# Differential conformance: {ruleset.key} ({ruleset.title})", "",
              f"Implementation: {result.implementation}. Seed {result.seed}; {data['scenes']} generated scenes, "
@@ -885,6 +1329,16 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
              "", f"**{verdict(result)}**", ""]
     if result.given_up:
         lines += [f"The run stopped early: {result.given_up}.", ""]
+    d = data["disagreements"]
+    order, repeat = data["order"], data["repeat"]
+    lines += ["In short:", "",
+              f"- {d['explained_by_no_reading']} scenes no reading explains, in {_count(len(d['groups']), 'group')};",
+              f"- {d['explained_by_another_reading']} scenes explained by another reading than the best, in "
+              f"{_count(len(data['mixed_readings']['groups']), 'group')};",
+              f"- {order['differing']} answers that changed with the listing order, in "
+              f"{_count(len(order['groups']), 'group')}, and {repeat['differing']} that changed when sent again, in "
+              f"{_count(len(repeat['groups']), 'group')};",
+              f"- {len(result.problems)} timeouts, crashes, malformed answers or refusals.", ""]
     lines += ["## Reading inference", "",
               f"Each scene was resolved by the reference under all {len(result.readings)} full readings; the "
               "implementation was told the default reading.", ""]
@@ -903,48 +1357,81 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
             mark = " (default)" if option == entry["default"] else ""
             share = f"{100 * figures['share']:.1f} %" if figures["share"] is not None else "-"
             lines.append(f"| {name} | {entry['informative']} | {option}{mark} | {figures['matches']} | {share} |")
-    d = data["disagreements"]
-    lines += ["", "## Disagreements no reading explains", "",
-              f"{d['not_explained_by_best']} scenes are not explained by the best reading: "
-              f"{d['explained_by_another_reading']} are explained by another reading (the implementation mixes "
-              f"readings), and {d['explained_by_no_reading']} by none. These fall into {len(written)} groups"
+
+    mixed = [w for w in written if w.group.kind == "mixed"]
+    m = data["mixed_readings"]
+    lines += ["", "## Scenes another reading explains", ""]
+    if not m["scenes"]:
+        lines += [f"None: every scene a reading explains is explained by the best one ({best_label}).", ""]
+    else:
+        lines += [f"{m['scenes']} scenes are answered as another reading gives them, not as the best one does: "
+                  "the implementation follows different readings in different situations. They are grouped by "
+                  "the reading nearest the best that explains them (only the points where it departs from the "
+                  "best are named)" + (f"; {m['not_shrunk']} scenes in further groups were counted but not shrunk"
+                                       if m["not_shrunk"] else "") + ".", ""]
+    for i, w in enumerate(mixed, 1):
+        g = w.group
+        lines += [f"### M{i}. {g.fingerprint} ({g.count} scene{'s' if g.count != 1 else ''})", "",
+                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries "
+                  f"while the same reading explains the answer.", "",
+                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
+                  f"- implementation (as {g.fingerprint}): " + ruleset.summarise(g.before, g.actual), "",
+                  f"![the scene before, the reference's outcome and the implementation's]({_link(w.diagram)})", "",
+                  f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
+        lines += _scene_yaml(ruleset, g.before, g.actions)
+
+    disagreeing = [w for w in written if w.group.kind != "mixed"]
+    lines += ["## Disagreements no reading explains", "",
+              f"{d['explained_by_no_reading']} scenes get an answer no reading gives. They fall into "
+              f"{_count(len(disagreeing), 'group')}"
               + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
-                 else "") + ".", ""]
-    for i, (w, entry) in enumerate(zip(written, d["groups"]), 1):
+                 else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
+              "options change the differing fields, where the two outcomes first differ (the first event the "
+              "differing piece `*` takes part in, such as `hit(*,_)` for the first of two pieces, or the "
+              "earliest event one outcome has and the other lacks), and the fields that differ. Scenes are "
+              "grouped by the fingerprint of their minimal scene.", ""]
+    for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
         g = w.group
         lines += [f"### {i}. `{g.fingerprint}` ({g.count} scene{'s' if g.count != 1 else ''})", "",
-                  f"Shrunk from {g.shrunk_from} in {g.shrink_tries} tries.", "",
-                  f"- reference ({reading_label(result.readings[result.best], default)}): "
-                  + ruleset.summarise(g.before, w.reference),
+                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
+                  + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
+                     if entry["clauses"] else ""), "",
+                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   "- implementation: " + ruleset.summarise(g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
-        lines += ["", f"![the scene before, the reference's outcome and the implementation's]"
-                      f"({w.diagram.parent.name}/{w.diagram.name})", "",
-                  f"Minimal case: [{w.case_file.name}]({w.case_file.parent.name}/{w.case_file.name})", ""]
-        before, actions = ruleset.case_data(g.before, g.actions)
-        lines += ["```yaml", dump_yaml({"before": before, "actions": actions}).rstrip(), "```", ""]
-    order_line = (f"- {data['order']['checked']} scenes were sent again with their pieces listed in another "
-                  f"order: {data['order']['differing']} answers changed beyond the renaming."
-                  if data["order"]["checked"] else
+        lines += ["", f"![the scene before, the reference's outcome and the implementation's]({_link(w.diagram)})",
+                  "", f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
+        lines += _scene_yaml(ruleset, g.before, g.actions)
+
+    order_line = (f"- {order['checked']} scenes were sent again with their pieces listed in another order: "
+                  f"{order['differing']} answers changed beyond the renaming, in "
+                  f"{_count(len(order['groups']), 'group')}."
+                  if order["checked"] else
                   f"- Order dependence was not checked: ruleset {ruleset.key!r} defines no reordering of its scenes "
                   "(Ruleset.transforms of kind order).")
     lines += ["## Order dependence and non-determinism", "", order_line,
-              f"- {data['repeat']['checked']} scenes were sent twice unchanged: {data['repeat']['differing']} "
-              "answers changed.", ""]
-    for div in result.divergences[:10]:
-        what = "listed in another order" if div.kind == "order" else "sent again"
-        lines += [f"- {div.scene_id} ({div.label}): first " + ruleset.summarise(div.before, div.first)
-                  + f" {what}: " + ruleset.summarise(div.second_before, div.second)]
-    if result.divergences:
-        lines.append("")
-    for wd in divergences:
-        d = wd.divergence
-        what = (f"The first scene whose answer changed with the {d.label}, shrunk in {d.shrink_tries} tries"
-                if d.kind == "order" else "The first scene answered differently when sent again")
-        lines += [f"{what}: [{wd.case_file.name}]({wd.case_file.parent.name}/{wd.case_file.name}).", "",
-                  f"![the implementation's two answers]({wd.diagram.parent.name}/{wd.diagram.name})", ""]
-        before, actions = ruleset.case_data(d.before, d.actions)
-        lines += ["```yaml", dump_yaml({"before": before, "actions": actions}).rstrip(), "```", ""]
+              f"- {repeat['checked']} scenes were sent twice unchanged: {repeat['differing']} answers changed, in "
+              f"{_count(len(repeat['groups']), 'group')}.", ""]
+    if divergences:
+        lines += ["An order group's fingerprint is the reordering and how each of the two answers departs from "
+                  "the best reading (`reading P=O` where another reading gives it); a changing answer's is where "
+                  "its two answers differ. An order group's example is shrunk while the reordering still changes "
+                  "the answer; a changing answer is shown as first seen." +
+                  (f" {data['divergences_not_grouped']} further answers were counted but not grouped."
+                   if data["divergences_not_grouped"] else ""), ""]
+    for i, wd in enumerate(divergences, 1):
+        dg, dv = wd.group, wd.divergence
+        what = "listing order" if dv.kind == "order" else "sent again"
+        how = (f"shrunk from {dg.shrunk_from} in {dv.shrink_tries} tries" if dv.kind == "order"
+               else f"from {dg.shrunk_from}")
+        lines += [f"### D{i}. {what}: `{dg.fingerprint}` ({dg.count} scene{'s' if dg.count != 1 else ''})", "",
+                  f"Scenes: {_scene_list(dg.scene_ids)}. Example {how}: "
+                  f"[{wd.case_file.name}]({_link(wd.case_file)}).", "",
+                  "- first answer: " + ruleset.summarise(dv.before, dv.first),
+                  ("- listed in another order: " if dv.kind == "order" else "- sent again: ")
+                  + ruleset.summarise(dv.second_before, dv.second), "",
+                  f"![the implementation's two answers]({_link(wd.diagram)})", ""]
+        lines += _scene_yaml(ruleset, dv.before, dv.actions)
     problems = data["problems"]
     lines += ["## Timeouts, crashes and malformed answers", ""]
     if not result.problems:
@@ -960,7 +1447,7 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     t = timing(result)
     lines += ["## Timing", "", f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s), "
               f"{t['implementation_calls']} calls to the implementation ({t['implementation_seconds']} s in it); "
-              f"{result.workers} worker(s) asked, run in one process.", ""]
+              f"the reference ran on {result.workers} worker{'s' if result.workers != 1 else ''}.", ""]
     return "\n".join(lines)
 
 
