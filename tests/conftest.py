@@ -4,6 +4,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Speed is measured by benchmarks, never by timed tests: no Hypothesis deadline, which on a
+# loaded two-core CI machine fails an example for being slow, not for being wrong.
+settings.register_profile("verifier", deadline=None)
+settings.load_profile("verifier")
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"

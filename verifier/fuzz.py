@@ -76,7 +76,9 @@ class ReferenceTable:
         return tuple(reading[p] if p in self.points else d for p, d in zip(self.order, self.default))
 
     def key(self, reading: Reading) -> Any:
-        return self.keys[self.project(reading)]
+        """The reference key under ``reading``; None where that combination was past
+        MAX_RESOLVES and never resolved, which no answer matches."""
+        return self.keys.get(self.project(reading))
 
 
 def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReferenceTable, actual: Outcome) -> frozenset[Any]:
@@ -363,7 +365,10 @@ def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
             continue
         seen = set()
         for option in point.options:
-            data = ruleset.outcome_json(table.outcomes[table.key({**best, point.name: option})])
+            key = table.key({**best, point.name: option})
+            if key is None:
+                continue
+            data = ruleset.outcome_json(table.outcomes[key])
             seen.add(_canonical([_value_at(data, path) for path in sorted(paths)]))
         if len(seen) > 1:
             found.append(point.name)
@@ -546,7 +551,7 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
                 by_projection.setdefault(table.project(reading), []).append(i)
             sharing[table.points] = by_projection
         for projection, indices in sharing[table.points].items():
-            if table.keys[projection] in trial.matches:
+            if table.keys.get(projection) in trial.matches:
                 for i in indices:
                     explained[i] += 1
     return explained
@@ -561,7 +566,7 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
         matches = dict.fromkeys(point.options, 0)
         for trial in trials:
             keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
-            if len(set(keys.values())) < 2:
+            if None in keys.values() or len(set(keys.values())) < 2:
                 continue
             informative += 1
             for option, key in keys.items():
