@@ -96,6 +96,37 @@ class ReadingPoint:
     clauses: tuple[str, ...] = ()
 
 
+class TermStatus(StrEnum):
+    """What the source says about a term of the glossary."""
+
+    DEFINED = "defined"  # the source gives one meaning
+    UNDEFINED = "undefined"  # the source uses the word without saying what it means
+    DOUBLY_DEFINED = "doubly defined"  # the source gives two meanings that can disagree
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word the clauses rely on to decide an outcome: what it means in our words,
+    where the source defines it (``source`` None when it does not), and the moment it
+    is judged at. A term that is not plainly defined either names the reading point
+    it became (``reading``) or says why only one meaning is possible
+    (``single_meaning``, citing the sentence that forces it in ``source``)."""
+
+    name: str
+    definition: str
+    status: TermStatus
+    judged_at: str  # the moment its value is taken, e.g. "start of the step"
+    clauses: tuple[str, ...]  # clause ids that use it
+    source: Citation | None = None
+    reading: str = ""  # the reading point it became, if any
+    single_meaning: str = ""  # why only one meaning is possible, if it is not defined plainly
+    kind: str = ""  # the sort of word: state, motion, direction, quantity, ...
+
+    @property
+    def anchor_name(self) -> str:
+        return self.name.lower().replace(" ", "-")
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while resolving: a collision, a bump, a hit, ..."""
@@ -108,6 +139,7 @@ class Event:
     detail: str = ""
     at: Any = None  # where it happened: the contested, blocked or destination place
     step: int = 0  # the step within the phase, where the ruleset has steps
+    damage: tuple[tuple[str, float], ...] = ()  # (piece, damage it takes), where the ruleset counts damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +242,10 @@ class Decision:
     round: int = 1
     near: tuple[str, ...] = ()
     detail: str = ""
+    # The shape of the situation, in words that name no piece and no absolute direction
+    # (who claims whose place, who bumps whom), so that renaming, turning or mirroring the
+    # scene gives the same words. The explorer tells findings apart by it.
+    situation: str = ""
 
     @property
     def kind(self) -> FindingKind | None:
@@ -238,6 +274,14 @@ class Outcome:
     # Reading points whose option changed the course of resolution. A point not in
     # here could be set to anything without changing the outcome.
     consulted: frozenset[str] = frozenset()
+
+    def damage_totals(self) -> Mapping[str, float]:
+        """Damage per piece, summed over the events (pieces that took none are left out)."""
+        totals: dict[str, float] = {}
+        for event in self.events:
+            for piece, amount in event.damage:
+                totals[piece] = totals.get(piece, 0.0) + amount
+        return MappingProxyType({piece: round(total, 6) for piece, total in sorted(totals.items())})
 
     def clauses_used(self) -> frozenset[str]:
         """Clause ids that decided some piece's fate."""
@@ -309,6 +353,9 @@ class Ruleset:
     title: str = ""
     clauses: tuple[Clause, ...] = ()
     reading_points: tuple[ReadingPoint, ...] = ()
+    # The words the clauses decide by, each defined, or turned into a reading point, or
+    # shown to admit one meaning only. Empty where a ruleset has not written one yet.
+    glossary: tuple[Term, ...] = ()
     capabilities: frozenset[Capability] = frozenset()
     # JSON Schemas of the ruleset's parts of a case file.
     before_schema: Mapping[str, Any] = MappingProxyType({})
@@ -340,6 +387,10 @@ class Ruleset:
     @property
     def clause_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.clauses)
+
+    def terms_of(self, clause_id: str) -> tuple[Term, ...]:
+        """The glossary's terms that ``clause_id`` uses, in glossary order."""
+        return tuple(t for t in self.glossary if clause_id in t.clauses)
 
     @property
     def default_reading(self) -> Mapping[str, str]:

@@ -9,6 +9,7 @@ from typing import Any
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
 from .clauses import CLAUSES, READING_POINTS
+from .glossary import GLOSSARY
 from .interchange import OUTCOME_SCHEMA, outcome_from_json
 from .model import Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
@@ -49,6 +50,7 @@ class YppRuleset(ModularRuleset):
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary = GLOSSARY
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
@@ -102,6 +104,14 @@ class YppRuleset(ModularRuleset):
                 problems.append(Mismatch(("events",), None, _event_text(e.kind, e.pieces, e.round),
                                          f"unexpected event: {_event_text(e.kind, e.pieces, e.round)}"
                                          + (f" [{e.clause}]" if e.clause else "")))
+        if expect.damage is not None:
+            totals = outcome.damage_totals()
+            wanted_damage = dict(expect.damage)
+            for ship in before.ships:
+                want, got = wanted_damage.get(ship.name, 0.0), totals.get(ship.name, 0.0)
+                if abs(want - got) > 1e-6:
+                    problems.append(Mismatch(("damage", ship.name), want, got,
+                                             f"{ship.name} should take {want:g} ram damage but takes {got:g}"))
         return problems
 
     def summarise(self, before: Scene, outcome: Outcome) -> str:
@@ -125,14 +135,22 @@ class YppRuleset(ModularRuleset):
         lines.append("events:" if outcome.events else "events: none")
         for e in outcome.events:
             lines.append(f"  r{e.round} {e.phase:<4} {_event_text(e.kind, e.pieces, e.round)}"
-                         + (f"  [{e.clause}]" if e.clause else "") + (f"  {e.detail}" if e.detail else ""))
+                         + (f"  [{e.clause}]" if e.clause else "") + (f"  {e.detail}" if e.detail else "")
+                         + ("  damage " + ", ".join(f"{n} {d:g}" for n, d in e.damage) if e.damage else ""))
+        totals = outcome.damage_totals()
+        if totals:
+            unit = outcome.reading.get("ram_unit", "small")
+            lines.append(f"ram damage (hits by a {unit} shot): "
+                         + ", ".join(f"{n} {d:g}" for n, d in totals.items()))
         return "\n".join(lines)
 
     def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
         return {
             "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
             "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                        "clause": e.clause} for e in outcome.events],
+                        "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
+                       for e in outcome.events],
+            "damage": dict(outcome.damage_totals()),
             "provenance": provenance_json(outcome.provenance),
         }
 

@@ -6,7 +6,7 @@ the citation says where the original stands.
 
 from __future__ import annotations
 
-from ...ruleset import Citation, Clause, ReadingPoint
+from ...ruleset import Citation, Clause, ReadingPoint, Term, TermStatus
 
 SEED = "000_ddf34e19307a0e0d.txt"
 FACTS = "guide/facts.md"
@@ -58,8 +58,8 @@ CLAUSES = (
     # --- movement bump bullets, in the order the seed lists them ---
     _c("bump.1", "Bump by a turning ship: neither ship moves, the turner's motion ends, and the "
        "turner still changes its facing.", _MOVE_BUMP, readings=["bump"]),
-    _c("bump.2", "Bump by a ship going forward: the standing ship is knocked one tile onward and the "
-       "mover stays where it was.", _MOVE_BUMP, readings=["bump", "push_blocked"]),
+    _c("bump.2", "Bump by a ship going forward: the standing ship is knocked one tile back and the "
+       "mover stays where it was.", _MOVE_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
     _c("bump.3", "Bump by a ship of smaller class than the standing ship: neither ship moves.",
        _MOVE_BUMP, readings=["bump"]),
     _c("bump.4", "Bump by a ship of larger class: the mover takes the tile and the standing ship is "
@@ -90,8 +90,8 @@ CLAUSES = (
        "was stopped.", _WIND),
     _c("wind.bump.1", "Bump by a whirling ship: neither ship moves, the whirl ends, and the whirling "
        "ship still turns.", _WIND_BUMP, readings=["bump"]),
-    _c("wind.bump.2", "Bump by a wind-blown ship: the standing ship is knocked one tile onward and the "
-       "blown ship stays.", _WIND_BUMP, readings=["bump", "push_blocked"]),
+    _c("wind.bump.2", "Bump by a wind-blown ship: the standing ship is knocked one tile back and the "
+       "blown ship stays.", _WIND_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
     _c("wind.bump.3", "Bump by a smaller ship than the standing one: neither ship moves.", _WIND_BUMP,
        readings=["bump"]),
     _c("wind.bump.4", "Bump by a larger ship: it takes the tile and the standing ship is shoved one "
@@ -102,6 +102,10 @@ CLAUSES = (
        "ypp / Rocks and board edges", FACTS),
     _c("edge.1", "The edge of the board stops a ship as a rock would.", "ypp / Rocks and board edges",
        FACTS),
+    # --- ramming (seed 000's class table; facts.md) ---
+    _c("ram.1", "Every collision and every bump between two ships is a ram: each of the two ships takes ram "
+       "damage, a number from the class table counted in hits of one shot size. A ship's damage for the turn "
+       "is the sum over its rams.", "Collisions during movement / Concepts", readings=["ram_value", "ram_unit"]),
 )
 
 
@@ -148,5 +152,40 @@ READING_POINTS = (
         },
         "stay",
         ("bump.2", "bump.4", "wind.bump.2", "wind.bump.4"),
+    ),
+    ReadingPoint(
+        "knock_direction",
+        "A forward or wind-blown ship of equal class knocks the standing ship 'back' one tile. Back from the "
+        "mover, or back towards the standing ship's own stern? The two differ unless the standing ship faces "
+        "the mover.",
+        {
+            "away": "Away from the mover: one tile further along the mover's way.",
+            "astern": "Towards the standing ship's own stern, whichever way the mover came from.",
+        },
+        "away",
+        ("bump.2", "wind.bump.2"),
+    ),
+    ReadingPoint(
+        "ram_value",
+        "The class table gives every ship a ram value, but not whose value a rammed ship takes when two "
+        "ships of different values collide or bump.",
+        {
+            "other": "Each ship takes the other ship's value: a heavy ship hurts a light one more.",
+            "own": "Each ship takes its own value.",
+        },
+        "other",
+        ("ram.1",),
+    ),
+    ReadingPoint(
+        "ram_unit",
+        "The table gives each ram value three times, as hits by a small, a medium and a large shot. In which "
+        "of them is ram damage counted?",
+        {
+            "small": "In hits by a small shot (the table's first column).",
+            "medium": "In hits by a medium shot (second column).",
+            "large": "In hits by a large shot (third column).",
+        },
+        "small",
+        ("ram.1",),
     ),
 )

@@ -549,7 +549,7 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                     scale = 0.7
                 _paint_ship(draw, view, style, (x, y), ship.heading, ship.size, colours[ship.name],
                             tags[ship.name], scale=scale)
-        _paint_marks(draw, view, style, marks or [], {ship.at for ship in outcome.after.ships})
+        _paint_marks(draw, view, style, marks or [], {ship.at for ship in outcome.after.ships}, tags)
     for a, b in arrows:
         vd.arrow(draw, [view.centre(a), view.centre(b)], fill=vd.INK, width=line, head=t * 0.26)
     # Frame it with the coordinates along the top and left edges.
@@ -584,8 +584,13 @@ def _round_label(draw, pts, label, colour, style, t) -> None:
 _SPREAD = ((0.0, 0.0), (0.28, -0.28), (-0.28, -0.28), (0.28, 0.28), (-0.28, 0.28), (0.0, -0.4), (0.0, 0.4))
 
 
+def _damage_text(event: Event, tags: Mapping[str, str], sep: str = " | ") -> str:
+    """The ram damage of one event, short enough to sit beside its mark: "HS 0.5 | SB 3"."""
+    return sep.join(f"{tags.get(name, name)} {amount:g}" for name, amount in event.damage)
+
+
 def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark],
-                 occupied: set[Tile]) -> None:
+                 occupied: set[Tile], tags: Mapping[str, str]) -> None:
     t = view.t
     if style.crowded:
         # A summary: small unnumbered marks where things happened, none moved aside.
@@ -630,6 +635,17 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
             cx, cy = spot.xy
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
                      label_size=max(8 * style.s, round(radius * 0.85)))
+        if m.event.damage:
+            # The ram damage each ship takes, in a tag just under the mark.
+            size = max(8 * style.s, round(radius * 0.75))
+            words = _damage_text(m.event, tags)
+            half_w, half_h = vd.tag_size(words, size)
+            centre = (cx, cy + radius + half_h + style.px(1))
+            placed = placer.place_box(centre, half_w * 2, half_h * 2, on_anchor=True, hug=True,
+                                      angles=(90, 45, 135, -90), rings=4, step=half_h, leader_after=99)
+            if placed is not None:
+                centre = placed.xy
+            vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
 
 
 # --- legend ----------------------------------------------------------------------------
@@ -765,8 +781,19 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
                      heading=heading, stacked=stacked)
 
 
+def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None) -> str:
+    """Each ship's ram damage over the turn, with the unit the reading counts it in."""
+    totals = outcome.damage_totals()
+    unit = outcome.reading.get("ram_unit", "small")
+
+    def name(ship: str) -> str:
+        return ship if tags is None or tags.get(ship, ship) == ship else f"{ship} ({tags[ship]})"
+    return f"in hits by a {unit} shot (the tag under each mark): " + ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
+
+
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
-                     stacked: bool, crowded: bool = False) -> Image.Image:
+                     stacked: bool, crowded: bool = False, outcome: Outcome | None = None,
+                     tags: Mapping[str, str] | None = None) -> Image.Image:
     """What happened: each event's mark, numbered as on the board, with its round,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
     many events of each kind."""
@@ -778,8 +805,12 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
     else:
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
                                   f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
-                                  _event_words(m.event, m)) for m in marks]
+                                  _event_words(m.event, m)
+                                  + (f"; ram damage {_damage_text(m.event, tags or {}, ', ')}" if m.event.damage else ""))
+                   for m in marks]
         entries = capped(entries, noun="events", hint=_ALL_LISTED)
+    if outcome is not None and outcome.damage_totals():
+        entries.append(vd.LegendEntry(None, "Ram damage this turn", _damage_line(outcome, tags)))
     return vd.legend(entries, size=size, heading=heading, padding=0, max_width=width, stacked=stacked)
 
 
@@ -888,10 +919,10 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
                                     width=width_hint, stacked=beside, crowded=style.crowded))
         named = [name for name, outcome in panels if outcome is not None]
-        for name, marks in zip(named, all_marks):
+        for name, marks, outcome in zip(named, all_marks, outcomes):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
             legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside,
-                                            crowded=style.crowded))
+                                            crowded=style.crowded, outcome=outcome, tags=tags))
 
     title, subtitle = _headline(turn, outcomes, title, subtitle)
     if style.crowded:

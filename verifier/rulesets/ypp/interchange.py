@@ -42,8 +42,16 @@ OUTCOME_SCHEMA = {
                     "round": {"type": "integer", "minimum": 1, "maximum": 4, "default": 1},
                     "phase": {"enum": ["move", "wind"], "description": "informative; not compared"},
                     "clause": {"type": "string", "description": "informative; not compared"},
+                    "damage": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                               "description": "optional: ram damage each ship of a collision or bump takes"},
                 },
             },
+        },
+        "damage": {
+            "type": "object",
+            "additionalProperties": {"type": "number", "minimum": 0},
+            "description": "optional and informative: total ram damage per ship over the turn, the sum of "
+                           "the events' damage (which is what a case's expected damage is compared with)",
         },
         "provenance": {
             "type": "object",
@@ -80,6 +88,12 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             if name not in known:
                 raise ImplementationError(f"events[{i}] names ship {name!r}, which is not in the scene; "
                                           f"{did_you_mean(name, list(known))}")
-        events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", "")))
+        damage = tuple(sorted((str(n), float(d)) for n, d in (item.get("damage") or {}).items()))
+        for name, _ in damage:
+            if name not in known:
+                raise ImplementationError(f"events[{i}].damage names ship {name!r}, which is not in the scene; "
+                                          f"{did_you_mean(name, list(known))}")
+        events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", ""),
+                            damage=damage))
     provenance = provenance_from_json(data)
     return Outcome(after, tuple(events), MappingProxyType(provenance))
