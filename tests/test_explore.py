@@ -95,7 +95,10 @@ def test_documented_examples_matrix():
     assert YPP.default_reading in agreeing
     assert all(r["bump"] != "motion-first" and r["vacate"] == "follow" for r in agreeing)
     conflicts = {(f.point, f.label) for f in example_conflicts(YPP, matrix)}
-    assert conflicts == {("bump", "motion-first"), ("vacate", "blocked"), ("vacate", "stationary")}
+    # knock_direction=astern: the Equal Class, Bump layouts have the standing ship face away from the
+    # mover, so "back towards its stern" would send it into the mover.
+    assert conflicts == {("bump", "motion-first"), ("vacate", "blocked"), ("vacate", "stationary"),
+                         ("knock_direction", "astern")}
 
 
 @pytest.fixture
@@ -114,7 +117,7 @@ def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
     assert (out / "report.md").exists() and (out / "report.json").exists()
     yamls = sorted((out / "findings").glob("*.yaml"))
     assert yamls and len(yamls) == len(list((out / "findings").glob("*.png")))
-    contradiction = out / "findings" / "ypp-contradiction-bump-bump.2-bump.4.yaml"
+    contradiction = next((out / "findings").glob("ypp-contradiction-bump-bump.2-bump.4-*.yaml"))
     case = load_case(contradiction)
     assert case.status == "needs-ruling" and case.finding["kind"] == "contradiction"
     assert [dict(r)["bump"] for r, _ in case.outcomes] == ["class-first", "motion-first", "turn-first"]
@@ -125,7 +128,7 @@ def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
 
 def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, capsys):
     out, cases, _ = explored
-    source = out / "findings" / "ypp-contradiction-bump-bump.2-bump.4.yaml"
+    source = next((out / "findings").glob("ypp-contradiction-bump-bump.2-bump.4-*.yaml"))
     data = yaml.safe_load(source.read_text())
     chosen = data["outcomes"][1]
     data.update(status="ruled", readings=chosen["reading"], expect=chosen["expect"])
@@ -142,10 +145,27 @@ def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, caps
     assert "RESOLVED contradiction:bump:bump.2+bump.4:-" in printed
     assert source.read_text().endswith("# my notes\n")
     report = yaml.safe_load((out / "report.json").read_text())
-    entry = next(f for f in report["findings"] if f["fingerprint"] == "contradiction:bump:bump.2+bump.4:-")
+    entry = next(f for f in report["findings"] if f["fingerprint"].startswith("contradiction:bump:bump.2+bump.4:-@"))
     assert entry["status"] == "resolved" and entry["resolved_by"] == str(ruling)
 
 
 def test_explore_rejects_unknown_ruleset(capsys):
     assert main(["explore", "ypq", "--budget", "1"]) == 2
     assert "did you mean 'ypp'?" in capsys.readouterr().err
+
+
+def test_one_reading_point_in_two_situation_shapes_gives_two_findings():
+    from verifier.explore import analyse
+    from verifier.rulesets.ypp import RULESET as YPP
+    from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
+    turn = Turn(((("A", Token.FORWARD),),))
+    across = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.E)))
+    ahead = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.N)))
+    mirrored = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.W)))
+
+    def knock(scene):
+        return {k for k, f in analyse(YPP, scene, turn).items() if f.point == "knock_direction"}
+    one, two, three = knock(across), knock(ahead), knock(mirrored)
+    assert len(one) == len(two) == 1 and one != two  # different shapes, different findings
+    assert one == three  # a mirror image is the same situation
+    assert all("@" in k for k in one | two)

@@ -4,6 +4,7 @@ overwritten; a finding whose case was ruled is reported as resolved."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -15,7 +16,15 @@ import yaml
 
 from .case import CaseStatus, find_case_files, load_case
 from .errors import VerifierError
-from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
+from .explore import (
+    FINGERPRINT_TEXT,
+    ExampleMatrix,
+    ExhaustiveResult,
+    Finding,
+    SearchResult,
+    finding_readings,
+    reading_label,
+)
 from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .snapshots import png_bytes
@@ -75,6 +84,15 @@ def finding_title(finding: Finding) -> str:
     }.get(finding.kind, finding.kind)
 
 
+def finding_file_name(ruleset: Ruleset, finding: Finding) -> str:
+    """The finding's file name: readable words, plus a short hash of the situation shape
+    where there is one (shapes are sentences, too long for a name)."""
+    name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
+    if finding.situation:
+        name += "-" + hashlib.sha1(finding.situation.encode()).hexdigest()[:6]
+    return name
+
+
 @dataclass
 class WrittenFinding:
     finding: Finding
@@ -106,7 +124,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for finding in findings:
-        name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
+        name = finding_file_name(ruleset, finding)
         case_file, diagram = folder / f"{name}.yaml", folder / f"{name}.png"
         outcomes = []
         for label, reading in finding_readings(ruleset, finding):
@@ -154,7 +172,8 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
         f = w.finding
         entry: dict[str, Any] = {
             "fingerprint": f.fingerprint, "kind": str(f.kind), "point": f.point, "clauses": list(f.clauses),
-            "label": f.label, "summary": f.summary, "status": w.status, "resolved_by": w.resolved_by,
+            "label": f.label, "situation": f.situation, "summary": f.summary, "status": w.status,
+            "resolved_by": w.resolved_by,
             "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
             "outcomes": {label: ruleset.outcome_json(o) for label, _, o in w.outcomes},
         }
@@ -163,8 +182,10 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
                 if f.fingerprint in search.first_seen else None
         if exhaustive is not None:
             entry["exhaustive_scenes"] = exhaustive.counts.get(f.fingerprint, 0)
+            entry["exhaustive_share"] = round(entry["exhaustive_scenes"] / max(exhaustive.scenes, 1), 6)
         findings.append(entry)
     data: dict[str, Any] = {"generator": json_mark("explore"), "ruleset": ruleset.key, "seed": seed,
+                            "fingerprint": FINGERPRINT_TEXT,
                             "budget_seconds": budget,
                             "counts": {k: sum(1 for w in written if w.finding.kind == k)
                                        for k in sorted({w.finding.kind for w in written})},
@@ -233,13 +254,18 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
         lines += ["", "Readings that agree with every documented example: "
                   + ("; ".join(reading_label(r, default) for r in agreeing) or "none") + ".", ""]
     lines += ["## Findings", ""]
+    lines += [FINGERPRINT_TEXT, ""]
+    if "exhaustive" in data:
+        lines += [f"The scenes column counts the scenes of the exhaustive space ({data['exhaustive']['space']}, "
+                  f"{data['exhaustive']['scenes']:,} scenes) that show each finding, and their share of it; one "
+                  "scene can show several findings.", ""]
     lines.append("| # | kind | fingerprint | status | " + ("scenes (exhaustive) | " if "exhaustive" in data else "")
                  + ("first found (s) |" if "search" in data else ""))
     lines.append("|---|---|---|---|" + ("---|" if "exhaustive" in data else "") + ("---|" if "search" in data else ""))
     for i, (w, entry) in enumerate(zip(written, data["findings"]), 1):
         row = f"| {i} | {w.finding.kind} | `{w.finding.fingerprint}` | {w.status} | "
         if "exhaustive" in data:
-            row += f"{entry['exhaustive_scenes']} | "
+            row += f"{entry['exhaustive_scenes']:,} ({100 * entry['exhaustive_share']:.2f}%) | "
         if "search" in data:
             first = entry.get("first_found_seconds")
             row += f"{first if first is not None else '-'} |"

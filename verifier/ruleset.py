@@ -127,6 +127,17 @@ class Term:
         return self.name.lower().replace(" ", "-")
 
 
+@dataclass(frozen=True)
+class ReferenceTable:
+    """A table the rule text refers to (figures by piece type, say), shown on the rule page."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    source: Citation
+    note: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while resolving: a collision, a bump, a hit, ..."""
@@ -356,6 +367,7 @@ class Ruleset:
     # The words the clauses decide by, each defined, or turned into a reading point, or
     # shown to admit one meaning only. Empty where a ruleset has not written one yet.
     glossary: tuple[Term, ...] = ()
+    tables: tuple[ReferenceTable, ...] = ()  # tables the rule refers to, for the rule page
     capabilities: frozenset[Capability] = frozenset()
     # JSON Schemas of the ruleset's parts of a case file.
     before_schema: Mapping[str, Any] = MappingProxyType({})

@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
-from .clauses import CLAUSES, READING_POINTS
+from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
+from .clauses import CLAUSES, READING_POINTS, SEED
 from .glossary import GLOSSARY
 from .interchange import OUTCOME_SCHEMA, outcome_from_json
-from .model import Scene, Turn
+from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
 
@@ -39,6 +39,15 @@ PAGE_NOTES = (
     "with several rounds or steps also play step by step.")
 
 
+RAM_TABLE = ReferenceTable(
+    "Size classes and ram values",
+    ("ship type", "size class", "ram, small-shot hits", "ram, medium-shot hits", "ram, large-shot hits"),
+    tuple((kind, SHIP_TYPES[kind].label, *(f"{v:g}" for v in RAM_VALUES[kind])) for kind in SHIP_TYPES),
+    Citation(SEED, "Collisions during movement / Concepts"),
+    "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
+    "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
+
+
 class YppRuleset(ModularRuleset):
     key = "ypp"
     drawing = "verifier.rulesets.ypp.draw"
@@ -51,6 +60,7 @@ class YppRuleset(ModularRuleset):
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary = GLOSSARY
+    tables = (RAM_TABLE,)
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA

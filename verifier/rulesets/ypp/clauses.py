@@ -6,7 +6,7 @@ the citation says where the original stands.
 
 from __future__ import annotations
 
-from ...ruleset import Citation, Clause, ReadingPoint, Term, TermStatus
+from ...ruleset import Citation, Clause, ReadingPoint
 
 SEED = "000_ddf34e19307a0e0d.txt"
 FACTS = "guide/facts.md"

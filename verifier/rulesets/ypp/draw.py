@@ -788,7 +788,8 @@ def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None) -> str:
 
     def name(ship: str) -> str:
         return ship if tags is None or tags.get(ship, ship) == ship else f"{ship} ({tags[ship]})"
-    return f"in hits by a {unit} shot (the tag under each mark): " + ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
+    listed = ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
+    return f"in hits by a {unit} shot (tags under the marks): {listed}"
 
 
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
@@ -806,7 +807,8 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
                                   f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
                                   _event_words(m.event, m)
-                                  + (f"; ram damage {_damage_text(m.event, tags or {}, ', ')}" if m.event.damage else ""))
+                                  + (f"; ram damage {_damage_text(m.event, tags or {}, ', ')}"
+                                     if m.event.damage else ""))
                    for m in marks]
         entries = capped(entries, noun="events", hint=_ALL_LISTED)
     if outcome is not None and outcome.damage_totals():
