@@ -35,7 +35,9 @@ PAGE_NOTES = (
     "(where they ended, with their tracks solid and their starting places as faint ghosts), side by side, with "
     "a legend of its own. A hull's length shows its size class. Collisions, bumps, rocks and board edges that "
     "stopped a ship are numbered marks in the order the legend lists them; a push is a block arrow from the "
-    "pushed ship's old tile to its new one. Wind tiles carry an arrow and whirlpools a curling arrow. Examples "
+    "pushed ship's old tile to its new one. A small tag beside a collision or bump mark gives the ram damage each "
+    "of the two ships takes (by the initials drawn on the hulls), and the legend adds it up per ship for the "
+    "turn. Wind tiles carry an arrow and whirlpools a curling arrow. Examples "
     "with several rounds or steps also play step by step.")
 
 

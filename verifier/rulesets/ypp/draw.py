@@ -584,6 +584,10 @@ def _round_label(draw, pts, label, colour, style, t) -> None:
 _SPREAD = ((0.0, 0.0), (0.28, -0.28), (-0.28, -0.28), (0.28, 0.28), (-0.28, 0.28), (0.0, -0.4), (0.0, 0.4))
 
 
+# Where a damage tag may go around its mark, in order of preference: below, right, above, left, diagonals.
+_AROUND = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))
+
+
 def _damage_text(event: Event, tags: Mapping[str, str], sep: str = " | ") -> str:
     """The ram damage of one event, short enough to sit beside its mark: "HS 0.5 | SB 3"."""
     return sep.join(f"{tags.get(name, name)} {amount:g}" for name, amount in event.damage)
@@ -603,6 +607,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
     # Bangs keep their cores apart (their spikes may touch): the kit's placer keeps
     # each where it belongs if that is free, else moves it just clear of the others.
     placer = vd.LabelPlacer(gap=0)
+    bangs: list[tuple[Event, float, float, float]] = []  # marks with ram damage: event, centre, radius
     for m in marks:
         if m.kind == "push":
             assert m.start is not None and m.end is not None  # every push mark has both
@@ -636,16 +641,22 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
                      label_size=max(8 * style.s, round(radius * 0.85)))
         if m.event.damage:
-            # The ram damage each ship takes, in a tag just under the mark.
-            size = max(8 * style.s, round(radius * 0.75))
-            words = _damage_text(m.event, tags)
-            half_w, half_h = vd.tag_size(words, size)
-            centre = (cx, cy + radius + half_h + style.px(1))
-            placed = placer.place_box(centre, half_w * 2, half_h * 2, on_anchor=True, hug=True,
-                                      angles=(90, 45, 135, -90), rings=4, step=half_h, leader_after=99)
-            if placed is not None:
-                centre = placed.xy
-            vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
+            bangs.append((m.event, cx, cy, radius))
+    # The ram damage each ship takes, in a tag beside its mark: the first spot around the mark
+    # that keeps clear of the hulls, of every mark and of the tags placed before it.
+    apart = [(*view.centre(tile), t * 0.3, t * 0.3) for tile in occupied]
+    apart += [(x, y, r * 0.8, r * 0.8) for _, x, y, r in bangs]
+    for event, cx, cy, radius in bangs:
+        size = max(8 * style.s, round(radius * 0.75))
+        words = _damage_text(event, tags)
+        half_w, half_h = vd.tag_size(words, size)
+        gap = style.px(2)
+        spots = [(cx + dx * (radius + half_w + gap) * ring, cy + dy * (radius + half_h + gap) * ring)
+                 for ring in (1, 2, 3) for dx, dy in _AROUND]
+        centre = next((spot for spot in spots if all(abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h
+                                                     for x, y, w, h in apart)), spots[0])
+        apart.append((centre[0], centre[1], half_w, half_h))
+        vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
 
 
 # --- legend ----------------------------------------------------------------------------
@@ -733,6 +744,12 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
         vd.block_arrow(draw, (x0, cy), (x1, cy), width=(y1 - y0) * 0.42, fill=vd.PAPER, outline=vd.INK,
                        outline_width=s)
 
+    def damage(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        vd.tag_box(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "3", size=max(7 * s, round(h * 0.6)), fill=vd.PAPER,
+                   outline=vd.INK, width=s)
+
     if style.crowded:
         items = [(track, "actual track (after)")] if after else []
         if marks_present:
@@ -745,6 +762,8 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
             items.append((bang, "collision or stop, numbered as listed"))
         if "push" in marks_present:
             items.append((push, "ship pushed one tile"))
+        if "damage" in marks_present:
+            items.append((damage, "ram damage each ship takes"))
     winds, rocks = _visible_terrain(view)
     if rocks:
         items.append((rock, "rock"))
@@ -789,7 +808,7 @@ def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None) -> str:
     def name(ship: str) -> str:
         return ship if tags is None or tags.get(ship, ship) == ship else f"{ship} ({tags[ship]})"
     listed = ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
-    return f"in hits by a {unit} shot (tags under the marks): {listed}"
+    return f"in hits by a {unit} shot (tags beside the marks): {listed}"
 
 
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
@@ -916,6 +935,8 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     if legend:
         width_hint = legend_width * s if beside else int(max(vd.row_width(images, gap), 560 * s))
         present = {m.kind for ms in all_marks for m in ms}
+        if any(m.event.damage for ms in all_marks for m in ms):
+            present.add("damage")
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
                                     max_width=width_hint, padding=0))
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
