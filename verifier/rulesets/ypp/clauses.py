@@ -46,7 +46,7 @@ CLAUSES = (
        "empty and nobody else claims it, the ship moves in.", _MOVE, readings=["vacate"]),
     _c("move.2b", "Step 2: if the destination holds a ship that is not moving, or one that arrived "
        "there in step 1, the turning ship stops, with a collision, whatever the classes.", _MOVE,
-       readings=["vacate"]),
+       readings=["vacate", "bump_reach"]),
     _c("move.2c", "Step 2: if the destination holds a turning ship that claims this ship's tile, both "
        "stop, with a collision.", _MOVE),
     _c("move.2d", "Step 2: if the destination is empty but also claimed by a ship of equal or larger "
@@ -85,7 +85,7 @@ CLAUSES = (
        "is empty and unclaimed, the ship moves in.", _WIND, readings=["vacate"]),
     _c("wind.2b", "Whirl step 2: if the opposite corner holds a ship that is not moving or one that "
        "arrived in step 1, the whirling ship stops, with a collision, whatever the classes.", _WIND,
-       readings=["vacate"]),
+       readings=["vacate", "bump_reach"]),
     _c("wind.note", "Every ship that a whirlpool tried to move turns a quarter clockwise, even if it "
        "was stopped.", _WIND),
     _c("wind.bump.1", "Bump by a whirling ship: neither ship moves, the whirl ends, and the whirling "
@@ -152,6 +152,20 @@ READING_POINTS = (
         },
         "stay",
         ("bump.2", "bump.4", "wind.bump.2", "wind.bump.4"),
+    ),
+    ReadingPoint(
+        "bump_reach",
+        "A bump is defined as a moving ship entering 'into or through' a standing ship's tile, which takes in a "
+        "turner's destination; but case b of step 2 already says a turner whose destination holds a standing "
+        "ship stops there, with a collision, whatever the classes. Which governs?",
+        {
+            "step-1": "Case b of step 2: the turner stops after step 1 with a collision; only the tile passed "
+                      "through in step 1 starts a bump.",
+            "destination": "A bump: the bump bullets decide, as in step 1 (so, under class-first, a larger turner "
+                           "takes the tile and shoves the standing ship on along its second step).",
+        },
+        "step-1",
+        ("move.2b", "wind.2b", "bump.1", "bump.3", "bump.4", "wind.bump.1", "wind.bump.3", "wind.bump.4"),
     ),
     ReadingPoint(
         "knock_direction",

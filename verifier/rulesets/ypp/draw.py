@@ -843,8 +843,10 @@ def _headline(turn: Turn, outcomes: Sequence[Outcome], title: str | None, subtit
         title = f"{n} round{'s' if n != 1 else ''} of movement"
     if subtitle is None and outcomes:
         readings = [o.reading for o in outcomes if o.reading]
-        if readings and all(r == readings[0] for r in readings):
-            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+        # Only the points the resolution consulted: the others could be set to anything.
+        consulted = set().union(*(o.consulted for o in outcomes))
+        if readings and all(r == readings[0] for r in readings) and consulted & set(readings[0]):
+            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()) if k in consulted)
     return title, subtitle
 
 

@@ -97,12 +97,10 @@ GLOSSARY = (
          ("whirl.tile", "wind.2a", "wind.2b", "wind.note", "wind.bump.1"), _facts("ypp / Wind and whirlpools"),
          kind="motion"),
     Term("bump", "A moving ship trying to enter the tile of a stationary ship. The Bump section says 'into or "
-         "through' that tile, but step 2's case b already decides a turner whose destination holds a "
-         "stationary ship (stop, with a collision), so only the tile passed through in step 1 starts a bump.",
-         DOUBLE, "step 1", ("move.1b", "wind.1b") + _BUMPS, _seed(_MOVE_BUMP), kind="motion",
-         single_meaning="Case 2b (Collisions during movement / Collision rules) names the stationary ship at a "
-                        "turner's destination and prescribes a stop with a collision, and the note after it "
-                        "says 2b does not depend on class, which the class bullets of a bump would contradict."),
+         "through' that tile, which takes in a turner's destination; case b of step 2 says a turner whose "
+         "destination holds a stationary ship stops, with a collision, whatever the classes.", DOUBLE, "the step "
+         "of the claim", ("move.1b", "wind.1b", "move.2b", "wind.2b") + _BUMPS, _seed(_MOVE_BUMP),
+         reading="bump_reach", kind="motion"),
     Term("push", "The standing ship moving one tile because it was bumped: knocked back by an equal ship, or "
          "shoved on by a larger one. The seed uses the word for both.", DEFINED, "end of the step",
          _KNOCKS + _PUSHES, _seed(_MOVE_BUMP), kind="motion"),

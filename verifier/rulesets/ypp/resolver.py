@@ -317,7 +317,27 @@ class _Run:
                         self.event("collision", (name, occupant.name), phase, "vacate=blocked", at=tile,
                                    unordered=True)
                         continue
-                if stands and second:
+                way = m.direction
+                if stands and second and other is None:
+                    # A standing ship at the destination: case b of step 2, or, since a bump is
+                    # entering "into or through" a standing ship's tile, a bump.
+                    way = next(h for h in Heading if here + delta[h] == tile)
+                    relation = ("smaller" if ship.size > occupant.size else
+                                "larger" if ship.size < occupant.size else "the same")
+                    self.decisions.append(Decision(
+                        "bump_reach", (letter("b"), f"{phase.bump}.1"),
+                        ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
+                        (name, occupant.name), self.round,
+                        detail=f"the destination of {name} holds the standing ship {occupant.name}",
+                        situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
+                                  f"ship of {relation} class"))
+                    self.note_reading(ship, "bump_reach")
+                    if self.read("bump_reach") == "step-1":
+                        self.note(ship, letter("b"))
+                        self.event("collision", (name, occupant.name), phase, letter("b"), at=tile,
+                                   unordered=True)
+                        continue
+                elif stands and second:
                     self.note(ship, letter("b"))
                     self.event("collision", (name, occupant.name), phase, letter("b"), at=tile, unordered=True)
                     continue
@@ -328,7 +348,7 @@ class _Run:
                     self.note(occupant, clause)
                     self.event("bump", (name, occupant.name), phase, clause, at=tile)
                     if effect != _STOP:
-                        to = tile + delta[self.knock_direction(m, occupant, clause, effect, phase)]
+                        to = tile + delta[self.knock_direction(m, way, occupant, clause, effect, phase)]
                         pushes[occupant].append((m, to, effect, clause))
                         push_into[to] += 1
                         if effect == _PUSH:
@@ -419,11 +439,12 @@ class _Run:
                 self.event("push", (pusher.name, standing.name), phase, clause, at=to)
         return going
 
-    def knock_direction(self, mover: _Mover, standing: _Ship, clause: str, effect: str, phase: _Phase) -> Heading:
-        """Which way a bump sends the standing ship. A push (bump.4) keeps it in front of the
-        mover, so it goes the mover's way; a knock "back" (bump.2) may also mean towards
-        the standing ship's own stern, which differs unless it faces the mover."""
-        away = mover.direction
+    def knock_direction(self, mover: _Mover, away: Heading, standing: _Ship, clause: str, effect: str,
+                        phase: _Phase) -> Heading:
+        """Which way a bump sends the standing ship; ``away`` is the way the mover was going.
+        A push (bump.4) keeps it in front of the mover, so it goes the mover's way; a knock
+        "back" (bump.2) may also mean towards the standing ship's own stern, which differs
+        unless it faces the mover."""
         if effect == _PUSH:
             return away
         astern = standing.heading.opposite()
