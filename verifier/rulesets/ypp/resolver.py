@@ -295,7 +295,7 @@ class _Run:
                     self.event("collision", (name, occupant.name), phase, letter("c"), at=tile, unordered=True)
                     continue
                 stands = other is None
-                if not stands:
+                if other is not None:
                     if second:
                         self.decisions.append(Decision(
                             "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
@@ -303,12 +303,12 @@ class _Run:
                             situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
                                       f"{other.motion(phase)} reached in step 1 and is leaving"))
                     else:
-                        way = "straight on" if other.direction is m.direction else "across its way"
+                        leaving = "straight on" if other.direction is m.direction else "across its way"
                         self.decisions.append(Decision(
                             "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
                             f"{name} claims the tile of {occupant.name}, which is moving elsewhere",
                             situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
-                                      f"{other.motion(phase)} that leaves {way}"))
+                                      f"{other.motion(phase)} that leaves {leaving}"))
                     vacate = self.read("vacate")
                 if not stands and vacate != "follow":
                     self.note_reading(ship, "vacate")
