@@ -27,9 +27,12 @@ def test_ypp_search_finds_the_contradictory_bump_bullets():
     assert ("bump.2", "bump.4") in contradictions
     assert ("bump.2", "bump.3") in contradictions
     for finding in result.findings.values():
-        if finding.kind == "contradiction":
-            assert finding.point == "bump"
+        if finding.kind == "contradiction" and finding.point == "bump":
             assert all(c.startswith(("bump.", "wind.bump.")) for c in finding.clauses)
+    # The other contradiction: case b of step 2 against a bump at a turner's destination.
+    reach = {f.clauses for f in result.findings.values() if f.kind == "contradiction" and f.point == "bump_reach"}
+    assert reach <= {("bump.1", "move.2b"), ("wind.2b", "wind.bump.1")}
+    assert {f.point for f in result.findings.values() if f.kind == "contradiction"} <= {"bump", "bump_reach"}
 
 
 def test_ypp_search_finds_the_vacate_gap_and_literal_push_breaches():
@@ -96,7 +99,8 @@ def test_documented_examples_matrix():
     assert all(r["bump"] != "motion-first" and r["vacate"] == "follow" for r in agreeing)
     conflicts = {(f.point, f.label) for f in example_conflicts(YPP, matrix)}
     # knock_direction=astern: the Equal Class, Bump layouts have the standing ship face away from the
-    # mover, so "back towards its stern" would send it into the mover.
+    # mover, so "back towards its stern" would send it into the mover. bump_reach=destination agrees
+    # with every documented example: in Forward Versus Turn the ship at the destination arrived in step 1.
     assert conflicts == {("bump", "motion-first"), ("vacate", "blocked"), ("vacate", "stationary"),
                          ("knock_direction", "astern")}
 

@@ -144,6 +144,7 @@ class _Run:
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
         self.causes: dict[tuple, Cause] = {}  # one shared value per provenance entry
         self.step_no = 0
+        self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
         self.snapshot("start")
 
     # --- bookkeeping -------------------------------------------------------
@@ -318,9 +319,9 @@ class _Run:
                                    unordered=True)
                         continue
                 way = m.direction
-                if stands and second and other is None:
-                    # A standing ship at the destination: case b of step 2, or, since a bump is
-                    # entering "into or through" a standing ship's tile, a bump.
+                if stands and second and other is None and occupant not in self.arrived:
+                    # A ship that has not moved this phase at the destination: case b of step 2,
+                    # or, since a bump is entering "into or through" a standing ship's tile, a bump.
                     way = next(h for h in Heading if here + delta[h] == tile)
                     relation = ("smaller" if ship.size > occupant.size else
                                 "larger" if ship.size < occupant.size else "the same")
@@ -504,7 +505,9 @@ class _Run:
         self.snapshot(phase.name, 1)
         onward = [m for m in movers if m.turning and m in first]
         if onward:
+            self.arrived = {m.ship for m in first}
             self.step(onward, second=True, phase=phase)
+            self.arrived = set()
 
     def movement(self, turn: Turn, index: int) -> None:
         movers: list[_Mover] = []
