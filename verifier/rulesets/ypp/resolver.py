@@ -322,7 +322,8 @@ class _Run:
                 if stands and second and other is None and occupant not in self.arrived:
                     # A ship that has not moved this phase at the destination: case b of step 2,
                     # or, since a bump is entering "into or through" a standing ship's tile, a bump.
-                    way = next(h for h in Heading if here + delta[h] == tile)
+                    # The way of the planned second step (the ship may have been shoved off its path).
+                    way = next(h for h in Heading if m.via + delta[h] == m.dest)
                     relation = ("smaller" if ship.size > occupant.size else
                                 "larger" if ship.size < occupant.size else "the same")
                     self.decisions.append(Decision(
