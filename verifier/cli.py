@@ -240,7 +240,7 @@ def cmd_clauses(args: argparse.Namespace) -> int:
         glossary = ruleset.glossary
         counts = {status: sum(t.status == status for t in glossary) for status in TermStatus}
         print(f"\nglossary ({len(glossary)} terms: " + ", ".join(f"{n} {s}" for s, n in counts.items())
-              + f"; {sum(bool(t.reading) for t in glossary)} became reading points):")
+              + f"; {sum(bool(t.reading) for t in glossary)} decided by a reading point):")
         for term in glossary:
             print(f"{term.name} [{term.status}{', ' + term.kind if term.kind else ''}; judged at {term.judged_at}]: "
                   f"{term.definition}")

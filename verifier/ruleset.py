@@ -122,10 +122,6 @@ class Term:
     single_meaning: str = ""  # why only one meaning is possible, if it is not defined plainly
     kind: str = ""  # the sort of word: state, motion, direction, quantity, ...
 
-    @property
-    def anchor_name(self) -> str:
-        return self.name.lower().replace(" ", "-")
-
 
 @dataclass(frozen=True)
 class ReferenceTable:

@@ -107,6 +107,18 @@ GLOSSARY = (
     Term("neither ship moves", "In a bump by a turner or by a smaller ship, neither ship enters a new tile in "
          "that step; the mover keeps the tile it holds.", DEFINED, "the step of the bump",
          ("bump.1", "bump.3", "wind.bump.1", "wind.bump.3"), _seed(_MOVE_BUMP), kind="motion"),
+    Term("all motion stops", "In a bump by a turner, the turner's motion ends for the phase: it skips its second "
+         "step. The standing ship had no motion to stop.", DEFINED, "the step of the bump",
+         ("bump.1", "wind.bump.1"), _seed(_MOVE_BUMP), kind="motion",
+         single_meaning="The bump is by a moving ship against a stationary one (Collisions during movement / "
+                        "Bump, opening sentence), so only the mover has motion that can stop."),
+    Term("desired tile", "The tile the mover claimed in that step. A larger mover that pushes takes it as it would "
+         "an empty tile, and a turner goes on to its second step from there.", DEFINED, "the step of the bump",
+         ("bump.4", "wind.bump.4"), _seed(_MOVE_BUMP), kind="motion",
+         single_meaning="Of the bump bullets only the turning and the smaller-class ones stop motion; the push "
+                        "bullet lets the mover take the tile, as case a of step 1 does, and step 2 is open to "
+                        "every turner that has not stopped entirely (Collisions during movement / Collision "
+                        "rules)."),
     # --- direction ---
     Term("in front", "The tile straight ahead of the ship's heading as the round starts ('started directly in "
          "front'), even if the ship turned in an earlier round.", DEFINED, "start of the round",
