@@ -24,6 +24,7 @@ from .explore import (
     SearchResult,
     finding_readings,
     reading_label,
+    single_point_readings,
 )
 from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
@@ -235,24 +236,33 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
                      + (f"; missed: {', '.join(r['missed'])}" if r["missed"] else "") + ".")
     lines.append("")
     if matrix is not None and matrix.cases:
-        lines += ["## Documented examples against readings", "",
-                  "Each column is a full reading; a cross marks a documented example that the reading gets wrong.", ""]
         default = ruleset.default_reading
-        heads = [reading_label(r, default) for r in matrix.readings]
-        lines.append("| example | " + " | ".join(f"R{i + 1}" for i in range(len(heads))) + " |")
+        index = {tuple(sorted(r.items())): i for i, r in enumerate(matrix.readings)}
+        # The default, then each single-point change: one column per option, however many
+        # full combinations there are.
+        columns = [index[tuple(sorted(r.items()))] for _, _, r in single_point_readings(ruleset)]
+        lines += ["## Documented examples against readings", "",
+                  "Each column is the default reading or one option changed from it; a cross marks a documented "
+                  "example that the reading gets wrong.", ""]
+        heads = [reading_label(matrix.readings[i], default) for i in columns]
+        lines.append("| example | " + " | ".join(f"R{n + 1}" for n in range(len(heads))) + " |")
         lines.append("|---|" + "---|" * len(heads))
-        unanimous = [c for c in matrix.cases if all(matrix.agrees[(c.id, i)] for i in range(len(heads)))]
+        unanimous = [c for c in matrix.cases if all(matrix.agrees[(c.id, i)] for i in columns)]
         for case in matrix.cases:
             if case in unanimous:
                 continue
-            marks = ["ok" if matrix.agrees[(case.id, i)] else "**x**" for i in range(len(heads))]
+            marks = ["ok" if matrix.agrees[(case.id, i)] else "**x**" for i in columns]
             lines.append(f"| {case.id} | " + " | ".join(marks) + " |")
-        lines += ["", f"The other {len(unanimous)} documented examples hold under every reading.", ""]
-        for i, head in enumerate(heads):
-            lines.append(f"- R{i + 1}: {head}")
+        lines += ["", f"The other {len(unanimous)} documented examples hold under every one of these readings.", ""]
+        for n, head in enumerate(heads):
+            lines.append(f"- R{n + 1}: {head}")
         agreeing = matrix.readings_agreeing_with_all()
-        lines += ["", "Readings that agree with every documented example: "
-                  + ("; ".join(reading_label(r, default) for r in agreeing) or "none") + ".", ""]
+        shown = agreeing[:12]
+        lines += ["", f"Of the {len(matrix.readings)} full readings (every combination of options), {len(agreeing)} "
+                  "agree with every documented example" + (": " if shown else ".")
+                  + "; ".join(reading_label(r, default) for r in shown)
+                  + (f"; and {len(agreeing) - len(shown)} more (report.json lists them all)."
+                     if len(agreeing) > len(shown) else ("." if shown else "")), ""]
     lines += ["## Findings", ""]
     lines += [FINGERPRINT_TEXT, ""]
     if "exhaustive" in data:

@@ -258,9 +258,12 @@ class RulesetPage(PageModel):
         if m is not None and m.cases:
             from ..explore import reading_label
             agreeing = m.readings_agreeing_with_all()
+            shown = agreeing[:12]
             out.append(f"<p>Of the {len(m.readings)} full readings, {len(agreeing)} agree with every documented "
                        "example" + (": " + "; ".join(f"<code>{esc(reading_label(r, default))}</code>"
-                                                    for r in agreeing) if agreeing else "") + ".</p>")
+                                                    for r in shown) if shown else "")
+                       + (f"; and {len(agreeing) - len(shown)} more" if len(agreeing) > len(shown) else "")
+                       + ".</p>")
         out.append("</section>")
         return "\n".join(out)
 
