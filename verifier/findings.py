@@ -73,6 +73,11 @@ def finding_question(ruleset: Ruleset, finding: Finding) -> str:
 
 
 def finding_title(finding: Finding) -> str:
+    title = _kind_title(finding)
+    return f"{title}, when {finding.situation}" if finding.situation else title
+
+
+def _kind_title(finding: Finding) -> str:
     clauses = " and ".join(finding.clauses) if finding.clauses else ""
     return {
         "contradiction": f"Contradiction: {clauses} both apply and disagree",
