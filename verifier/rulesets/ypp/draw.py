@@ -800,13 +800,21 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
                      heading=heading, stacked=stacked)
 
 
-def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None) -> str:
-    """Each ship's ram damage over the turn, with the unit the reading counts it in."""
+_DAMAGE_LISTED = 12  # ships named in the legend's damage line; the rest are counted
+
+
+def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None, crowded: bool = False) -> str:
+    """Each ship's ram damage over the turn, with the unit the reading counts it in; on a
+    crowded board or with many damaged ships, the heaviest few and a count of the rest."""
     totals = outcome.damage_totals()
     unit = outcome.reading.get("ram_unit", "small")
 
     def name(ship: str) -> str:
         return ship if tags is None or tags.get(ship, ship) == ship else f"{ship} ({tags[ship]})"
+    if crowded or len(totals) > _DAMAGE_LISTED:
+        heaviest = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return (f"in hits by a {unit} shot: {len(totals):,} ships took {sum(totals.values()):g} in all; most: "
+                + ", ".join(f"{name(n)} {d:g}" for n, d in heaviest))
     listed = ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
     return f"in hits by a {unit} shot (tags beside the marks): {listed}"
 
@@ -831,7 +839,7 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
                    for m in marks]
         entries = capped(entries, noun="events", hint=_ALL_LISTED)
     if outcome is not None and outcome.damage_totals():
-        entries.append(vd.LegendEntry(None, "Ram damage this turn", _damage_line(outcome, tags)))
+        entries.append(vd.LegendEntry(None, "Ram damage this turn", _damage_line(outcome, tags, crowded)))
     return vd.legend(entries, size=size, heading=heading, padding=0, max_width=width, stacked=stacked)
 
 
