@@ -47,10 +47,10 @@ class Finding:
 
 FINGERPRINT_TEXT = (
     "A finding's fingerprint is kind:point:clauses:label, followed by @situation where the ruleset words "
-    "the shape of the situation at the decision point: who claims whose place, who bumps whom, with what "
-    "motion and relative size, named by role rather than by piece and by relative rather than absolute "
-    "direction. Renaming, turning or mirroring a scene keeps its fingerprint; the same reading point met in "
-    "situations of a different shape gives different findings.")
+    "the shape of the situation at the decision point: which piece does what to which, with what motion and "
+    "relative size, named by role rather than by piece and by relative rather than absolute direction. "
+    "Renaming, turning or mirroring a scene keeps its fingerprint; the same reading point met in situations "
+    "of a different shape gives different findings.")
 
 
 def reading_label(reading: Mapping[str, str], default: Mapping[str, str]) -> str:

@@ -250,7 +250,7 @@ class Decision:
     near: tuple[str, ...] = ()
     detail: str = ""
     # The shape of the situation, in words that name no piece and no absolute direction
-    # (who claims whose place, who bumps whom), so that renaming, turning or mirroring the
+    # (which piece does what to which, by role), so that renaming, turning or mirroring the
     # scene gives the same words. The explorer tells findings apart by it.
     situation: str = ""
 
