@@ -316,8 +316,14 @@ def test_explore_finds_the_contact_gap_and_the_footprint_divergence(tmp_path):
     report = json.loads((tmp_path / "ex" / "report.json").read_text())
     found = {(f["kind"], f["point"]) for f in report["findings"]}
     assert ("divergence", "footprint") in found and ("gap", "footprint") in found, found
+    scenes = report["exhaustive"]["scenes"]
     for finding in report["findings"]:
         assert (tmp_path / "ex" / finding["diagram"]).is_file()
+        # Each finding's share of the exhaustive space, in the JSON and in the Markdown table.
+        assert finding["exhaustive_share"] == round(finding["exhaustive_scenes"] / scenes, 6)
+        assert finding["exhaustive_scenes"] == report["exhaustive"]["counts"].get(finding["fingerprint"], 0)
+    markdown = (tmp_path / "ex" / "report.md").read_text()
+    assert "A finding's fingerprint is kind:point:clauses:label" in markdown and "%) |" in markdown
 
 
 def test_docs_and_bench(tmp_path):

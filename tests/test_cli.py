@@ -112,3 +112,17 @@ def test_help_lists_commands(capsys):
 def test_clauses_lists_table_and_readings(capsys):
     code, out, _ = run(capsys, "clauses", "ypp")
     assert code == 0 and "move.1a" in out and "class-first (default)" in out
+
+
+def test_clauses_lists_the_glossary_and_each_clauses_terms(capsys):
+    from verifier.rulesets.ypp import RULESET as YPP
+    code, out, _ = run(capsys, "clauses", "ypp")
+    assert code == 0
+    assert f"glossary ({len(YPP.glossary)} terms: " in out
+    assert "back [doubly defined, direction; judged at the step of the bump]" in out
+    assert "  reading point: knock_direction" in out
+    bump2 = out[out.index("bump.2 "):out.index("bump.3 ")]
+    assert "terms: " in bump2 and "back" in bump2.split("terms: ")[1]
+    # A ruleset without a glossary prints no glossary section.
+    code, out, _ = run(capsys, "clauses", "scatter")
+    assert code == 0 and "glossary (" not in out

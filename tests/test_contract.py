@@ -29,7 +29,7 @@ from verifier import registry
 from verifier.case import CaseStatus, load_case, load_case_text
 from verifier.findings import dump_yaml
 from verifier.kit.modular import ModularRuleset
-from verifier.ruleset import CAPABILITY_METHODS, AnimationFrame, BenchSuite, Capability, Ruleset, Transform
+from verifier.ruleset import CAPABILITY_METHODS, AnimationFrame, BenchSuite, Capability, Ruleset, TermStatus, Transform
 
 BUILT_IN = registry.names()
 PLUGIN_KEYS = [k for k in plugin_keys() if k not in BUILT_IN]
@@ -306,6 +306,27 @@ def test_required_parts_are_there(ruleset):
         assert set(point.clauses) <= set(rs.clause_ids)
     for clause in rs.clauses:
         assert set(clause.readings) <= {p.name for p in rs.reading_points}
+    _check_glossary(rs)
     for name in ("parse", "resolve", "compare", "draw", "describe", "summarise"):
         assert getattr(type(rs), name) is not getattr(Ruleset, name), f"{rs.key} lacks {name}"
     assert _files(rs.key), f"{rs.key} has no case files in {[str(f) for f in FOLDERS]} (VERIFIER_CONTRACT_CASES)"
+
+
+def _check_glossary(rs):
+    """A glossary may be empty; where there is one, every term is tied to real clauses and
+    every word the source leaves open became a reading point or says why it has one meaning."""
+    names = [t.name for t in rs.glossary]
+    assert len(set(names)) == len(names), "glossary terms repeat"
+    points = {p.name for p in rs.reading_points}
+    for term in rs.glossary:
+        assert term.definition and term.judged_at, f"{term.name}: definition and moment required"
+        assert term.clauses and set(term.clauses) <= set(rs.clause_ids), f"{term.name}: unknown clauses"
+        assert not term.reading or term.reading in points, f"{term.name}: unknown reading point {term.reading}"
+        if term.status != TermStatus.DEFINED:
+            assert term.reading or term.single_meaning, f"{term.name} is {term.status} but decides nothing"
+        if term.status == TermStatus.UNDEFINED and term.single_meaning:
+            assert not term.reading, f"{term.name}: a reading point and a single meaning at once"
+        if term.status == TermStatus.DEFINED:
+            assert term.source is not None, f"{term.name} is defined, so it cites where"
+    for table in rs.tables:
+        assert table.rows and all(len(row) == len(table.columns) for row in table.rows), table.title

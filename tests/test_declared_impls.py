@@ -52,9 +52,33 @@ def test_a_positions_only_implementation_is_compared_on_positions_and_told_so(ca
     assert {r.status for r in results.values()} == {Status.PASSED}
     bump = results["ypp-move-1b-equal-class-bump"]  # expects a bump and a push, which are not reported
     assert load_case(YPP / "move-1b-equal-class-bump.yaml").expect.events
-    assert bump.not_compared == ("events", "states")
+    assert bump.not_compared == ("events", "damage", "states")
     notes = comparison_notes(list(results.values()))
     assert f"not compared: events, in {len(results)} of {len(results)} compared cases" in notes[0]
+
+
+RAM = sorted(YPP.glob("ram-*.yaml"))
+
+
+@pytest.mark.parametrize("mode, status", [("none", Status.PASSED), ("double", Status.FAILED),
+                                          ("totals-only", Status.ERRORED)])
+def test_ram_damage_is_compared_only_in_answers_that_carry_it(monkeypatch, mode, status):
+    # An implementation written before damage was in the protocol still passes the cases
+    # that expect damage, and is told that damage was not compared; one that reports it is
+    # held to it; totals that are not the events' sums are a malformed answer.
+    monkeypatch.setenv("VERIFIER_TOY_DAMAGE", mode)
+    assert RAM and all(load_case(path).expect.damage for path in RAM)
+    results = through("ram_damage", RAM)
+    assert {r.status for r in results.values()} == {status}
+    for result in results.values():
+        if mode == "none":
+            assert "damage" in result.not_compared
+        elif mode == "double":
+            assert "damage" not in result.not_compared
+            assert any(p.location.field.startswith("expect.damage") for p in result.problems
+                       if p.kind is ProblemKind.MISMATCH)
+        else:
+            assert "but its events' damage sums to 0" in result.problems[0].message
 
 
 def test_positions_that_differ_still_fail_and_only_on_positions(monkeypatch, tmp_path):
@@ -65,7 +89,7 @@ def test_positions_that_differ_still_fail_and_only_on_positions(monkeypatch, tmp
     mismatches = [p for p in result.problems if p.kind is ProblemKind.MISMATCH]
     assert mismatches and all(p.location.field.startswith("expect.ships") for p in mismatches)
     details = [p.message for p in result.problems if p.kind is ProblemKind.DETAIL]
-    assert "provenance of Haughty Sawfish: reference r1 token.forward, r1 move.1b, r1 bump.2; " \
+    assert "provenance of Haughty Sawfish: reference r1 token.forward, r1 move.1b, r1 bump.2, r1 ram.1; " \
            "implementation not reported" in details
 
 
@@ -102,7 +126,9 @@ def test_the_picture_of_unreported_events_says_so_instead_of_nothing(monkeypatch
 
 
 def test_requests_name_the_reading_points_the_outcome_depends_on():
-    assert case_request(load_case(YPP / "bump-4-larger-turner-class-first.yaml"))["depends_on"] == ["bump"]
+    # bump decides where the ships go; ram_value and ram_unit, what the collision costs.
+    assert case_request(load_case(YPP / "bump-4-larger-turner-class-first.yaml"))["depends_on"] == [
+        "bump", "ram_value", "ram_unit"]
     assert case_request(load_case(YPP / "move-1a-forward.yaml"))["depends_on"] == []
 
 
@@ -114,8 +140,11 @@ def test_another_reading_is_compared_under_that_reading_or_skipped_where_the_cas
     assert "ypp-bump-4-larger-turner-class-first" in under  # unpinned, but its outcome hangs on bump
     assert all("bump=motion-first" in results[i].compared_under for i in under)
     skipped = {i: r.reason for i, r in results.items() if r.status == Status.SKIPPED}
-    assert skipped["ypp-bump-1-larger-turner-turn-first"] == (
-        "the case pins bump=turn-first, which its outcome depends on; the implementation follows bump=motion-first")
+    assert skipped["ypp-chain-forward-blocked"] == (
+        "the case pins vacate=blocked, which its outcome depends on; the implementation follows vacate=follow")
+    # bump=turn-first is pinned here, but under motion-first only the events differ, which
+    # this implementation does not report: compared, not skipped.
+    assert results["ypp-bump-1-larger-turner-turn-first"].status == Status.PASSED
     # Every skip is a pinned reading the implementation does not follow; nothing comparable is skipped.
     for case_id in skipped:
         case = load_case(next(p for p in YPP.glob("*.yaml") if load_case(p).id == case_id))
@@ -127,7 +156,8 @@ def test_another_reading_is_compared_under_that_reading_or_skipped_where_the_cas
 
 
 def test_without_a_declaration_the_same_answers_fail_as_before(tmp_path, monkeypatch):
-    """The same toy with its declaration taken out: every part compared, every reading as requested."""
+    """The same toy with its declaration taken out: every part compared (optional parts, such as
+    damage, where the answer carries them), every reading as requested."""
     module = tmp_path / "undeclared_toy.py"
     module.write_text("from positions_motion_first import handle as toy\n\n"
                       "def handle(message):\n"
@@ -138,13 +168,14 @@ def test_without_a_declaration_the_same_answers_fail_as_before(tmp_path, monkeyp
     monkeypatch.syspath_prepend(str(tmp_path))
     results = through("undeclared_toy")
     failed = {i for i, r in results.items() if r.status == Status.FAILED}
-    assert len(failed) == 36 and not any(r.not_compared or r.compared_under for r in results.values())
+    assert len(failed) == 47 and not any(r.compared_under for r in results.values())
+    assert {r.not_compared for r in results.values()} == {("damage", "states")}  # optional, and absent
 
 
 @pytest.mark.parametrize(("declared", "words"), [
     ({"ypp": {"follows": {"bump": "sideways"}}}, "capabilities.ypp.follows.bump: no option 'sideways'"),
     ({"ypp": {"reports": ["events"]}}, "capabilities.ypp.reports: every ypp answer reports ships"),
-    ({"ypp": {"reports": ["ships", "damage"]}}, "capabilities.ypp.reports: ypp has no outcome part 'damage'"),
+    ({"ypp": {"reports": ["ships", "hull"]}}, "capabilities.ypp.reports: ypp has no outcome part 'hull'"),
     ({"yp": {"reports": ["ships"]}}, "capabilities.yp: there is no ruleset 'yp'"),
 ])
 def test_a_declaration_that_cannot_be_used_is_named(declared, words):
@@ -157,7 +188,7 @@ def test_a_declaration_reads_unlisted_points_at_their_defaults_and_as_requested_
     ypp = registry.get("ypp")
     asked = ypp.reading({"vacate": "blocked", "push_blocked": "literal"})
     reading = Declaration(follows={"bump": "turn-first", "vacate": "as-requested"}).reading(ypp, asked)
-    assert dict(reading) == {"bump": "turn-first", "vacate": "blocked", "push_blocked": "stay"}
+    assert dict(reading) == {**ypp.default_reading, "bump": "turn-first", "vacate": "blocked"}
     assert Declaration().reading(ypp, asked) == asked
 
 
@@ -166,7 +197,7 @@ def test_a_declaration_reads_unlisted_points_at_their_defaults_and_as_requested_
 def test_reported_states_name_the_first_round_that_differs_and_the_clauses_applied_there():
     results = through("round_states")
     failed = {i: r for i, r in results.items() if r.status == Status.FAILED}
-    assert set(failed) == {"ypp-turn-four-rounds", "ypp-whirl-four-rounds-return",
+    assert set(failed) == {"ypp-turn-four-rounds", "ypp-whirl-four-rounds-return", "ypp-ram-sums-over-rounds",
                            "ypp-wind-versus-whirl-ii-four-rounds"}
     states = [p for p in failed["ypp-turn-four-rounds"].problems if "states first differ" in p.message]
     assert len(states) == 1
@@ -204,19 +235,19 @@ def test_a_written_known_failure_list_holds_until_the_implementation_regresses(c
                        "--write-known-failures", listed)
     assert code == 1
     known = load_known_failures(listed)
-    assert len(known.reasons) == 6 and f"wrote {listed}: 6 known failures" in out
+    assert len(known.reasons) == 7 and f"wrote {listed}: 7 known failures" in out
     assert known.differs["ypp-move-1b-larger-class-push"] == (
         "ships.Haughty Sawfish.at = [2, 4]", "states r1 move step 1: Haughty Sawfish.at = [2, 4]")
 
     code, out, _ = run(capsys, "check", YPP, "--impl", "python:regressing:handle", "--no-draw", "--no-table",
                        "--known-failures", listed)
-    assert code == 0 and out.splitlines()[-1] == "39 passed, 0 failed, 6 xfailed"
+    assert code == 0 and out.splitlines()[-1] == "49 passed, 0 failed, 7 xfailed"
 
     monkeypatch.setenv("VERIFIER_TOY_EAST", "1")  # every ship one tile further east
     code, out, _ = run(capsys, "check", YPP, "--impl", "python:regressing:handle", "--no-draw", "--no-table",
                        "--known-failures", listed)
     assert code == 1
-    assert out.splitlines()[-1] == "0 passed, 45 failed"
+    assert out.splitlines()[-1] == "0 passed, 56 failed"
     line = known.lines["ypp-move-1b-larger-class-push"]
     assert (f"fails differently from the way line {line} of {listed} records: now also differs at: "
             "ships.Haughty Sawfish.at = [3, 4]; ships.Self-Centered Blowfish.at = [3, 2]") in out
@@ -261,7 +292,7 @@ def test_known_failure_lists_old_and_new_forms_read_the_same(tmp_path):
 def test_github_annotations_put_real_differences_first_and_say_when_github_hides_some(monkeypatch, tmp_path):
     noted = list(through("positions_motion_first", draw=False).values())  # notices only, all passing
     monkeypatch.setenv("VERIFIER_TOY_EAST", "1")
-    results = noted + list(through("regressing", draw=False).values())  # then 45 failing cases
+    results = noted + list(through("regressing", draw=False).values())  # then 56 failing cases
     lines = github_annotations(results, summary_file=str(tmp_path / "summary.md"))
     assert lines[0].startswith("::warning title=more annotations than GitHub shows::")
     assert "the full list is in the step summary" in lines[0]
@@ -269,7 +300,7 @@ def test_github_annotations_put_real_differences_first_and_say_when_github_hides
     assert kinds == sorted(kinds, key=lambda k: k != "::error")  # every error before every notice
     notices = [line for line in lines if line.startswith("::notice")]
     assert any("bump=motion-first" in line for line in notices)
-    assert any("events not compared in 41 cases" in line for line in notices)
+    assert any("events not compared in 49 cases" in line for line in notices)
     assert lines[1].startswith("::error") and "should" in lines[1]
     table = annotations_markdown(results)
     assert table.count("\n| error |") == sum(k == "::error" for k in kinds)
@@ -283,7 +314,7 @@ def test_check_writes_every_annotation_to_the_step_summary(capsys, monkeypatch, 
     assert code == 0
     assert "  declares ypp: reports ships; follows bump=motion-first (other points: the defaults)" in out
     text = summary.read_text()
-    assert "not compared: events, in 41 of 41 compared cases" in text
+    assert "not compared: events, in 49 of 49 compared cases" in text
     assert "#### every annotation" in text and "| notice |" in text
     assert "::notice title=not compared%3A events::" in out
 

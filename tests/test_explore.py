@@ -27,9 +27,12 @@ def test_ypp_search_finds_the_contradictory_bump_bullets():
     assert ("bump.2", "bump.4") in contradictions
     assert ("bump.2", "bump.3") in contradictions
     for finding in result.findings.values():
-        if finding.kind == "contradiction":
-            assert finding.point == "bump"
+        if finding.kind == "contradiction" and finding.point == "bump":
             assert all(c.startswith(("bump.", "wind.bump.")) for c in finding.clauses)
+    # The other contradiction: case b of step 2 against a bump at a turner's destination.
+    reach = {f.clauses for f in result.findings.values() if f.kind == "contradiction" and f.point == "bump_reach"}
+    assert reach <= {("bump.1", "move.2b"), ("wind.2b", "wind.bump.1")}
+    assert {f.point for f in result.findings.values() if f.kind == "contradiction"} <= {"bump", "bump_reach"}
 
 
 def test_ypp_search_finds_the_vacate_gap_and_literal_push_breaches():
@@ -95,7 +98,11 @@ def test_documented_examples_matrix():
     assert YPP.default_reading in agreeing
     assert all(r["bump"] != "motion-first" and r["vacate"] == "follow" for r in agreeing)
     conflicts = {(f.point, f.label) for f in example_conflicts(YPP, matrix)}
-    assert conflicts == {("bump", "motion-first"), ("vacate", "blocked"), ("vacate", "stationary")}
+    # knock_direction=astern: the Equal Class, Bump layouts have the standing ship face away from the
+    # mover, so "back towards its stern" would send it into the mover. bump_reach=destination agrees
+    # with every documented example: in Forward Versus Turn the ship at the destination arrived in step 1.
+    assert conflicts == {("bump", "motion-first"), ("vacate", "blocked"), ("vacate", "stationary"),
+                         ("knock_direction", "astern")}
 
 
 @pytest.fixture
@@ -114,7 +121,7 @@ def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
     assert (out / "report.md").exists() and (out / "report.json").exists()
     yamls = sorted((out / "findings").glob("*.yaml"))
     assert yamls and len(yamls) == len(list((out / "findings").glob("*.png")))
-    contradiction = out / "findings" / "ypp-contradiction-bump-bump.2-bump.4.yaml"
+    contradiction = next((out / "findings").glob("ypp-contradiction-bump-bump.2-bump.4-*.yaml"))
     case = load_case(contradiction)
     assert case.status == "needs-ruling" and case.finding["kind"] == "contradiction"
     assert [dict(r)["bump"] for r, _ in case.outcomes] == ["class-first", "motion-first", "turn-first"]
@@ -125,7 +132,7 @@ def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
 
 def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, capsys):
     out, cases, _ = explored
-    source = out / "findings" / "ypp-contradiction-bump-bump.2-bump.4.yaml"
+    source = next((out / "findings").glob("ypp-contradiction-bump-bump.2-bump.4-*.yaml"))
     data = yaml.safe_load(source.read_text())
     chosen = data["outcomes"][1]
     data.update(status="ruled", readings=chosen["reading"], expect=chosen["expect"])
@@ -142,7 +149,7 @@ def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, caps
     assert "RESOLVED contradiction:bump:bump.2+bump.4:-" in printed
     assert source.read_text().endswith("# my notes\n")
     report = yaml.safe_load((out / "report.json").read_text())
-    entry = next(f for f in report["findings"] if f["fingerprint"] == "contradiction:bump:bump.2+bump.4:-")
+    entry = next(f for f in report["findings"] if f["fingerprint"].startswith("contradiction:bump:bump.2+bump.4:-@"))
     assert entry["status"] == "resolved" and entry["resolved_by"] == str(ruling)
 
 
@@ -186,3 +193,20 @@ def test_same_seed_same_scenes_whatever_modules_are_loaded():
     plain = digest()
     assert plain.endswith(" 600")
     assert digest("verifier.case", "verifier.cli", "verifier.docs", "verifier.fuzz") == plain
+
+
+def test_one_reading_point_in_two_situation_shapes_gives_two_findings():
+    from verifier.explore import analyse
+    from verifier.rulesets.ypp import RULESET as YPP
+    from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
+    turn = Turn(((("A", Token.FORWARD),),))
+    across = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.E)))
+    ahead = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.N)))
+    mirrored = Scene(Board(7, 7), (Ship("A", "sloop", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.W)))
+
+    def knock(scene):
+        return {k for k, f in analyse(YPP, scene, turn).items() if f.point == "knock_direction"}
+    one, two, three = knock(across), knock(ahead), knock(mirrored)
+    assert len(one) == len(two) == 1 and one != two  # different shapes, different findings
+    assert one == three  # a mirror image is the same situation
+    assert all("@" in k for k in one | two)

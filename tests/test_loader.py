@@ -123,11 +123,17 @@ def test_unknown_clause(write_case):
     ("type: war frigate", "type: war frigat", "did you mean 'war frigate'?", 12),
     ("rocks: [[0, 0]]", "rocks: [[0, 9]]", "the rock at [0, 9] is off the 5x5 board", 9),
     ("  - {A: forward}", "  - {Z: forward}", "'Z' is not a ship in this scene", 14),
+    ("  events: []", "  events: []\n  damage: {Q: 1}", "damaged ship 'Q' is not a ship in this scene", 19),
 ])
 def test_impossible_scenes_are_sentences(write_case, old, new, words, line):
     error, path = error_of(write_case, GOOD.replace(old, new), SceneError)
     assert words in str(error)
     assert error.location.line == line and str(error).startswith(f"{path}:{line}:")
+
+
+def test_expected_damage_must_be_a_number(write_case):
+    error, path = error_of(write_case, GOOD.replace("  events: []", "  events: []\n  damage: {A: lots}"))
+    assert error.location.line == 19 and "damage" in str(error) and str(error).startswith(f"{path}:19:")
 
 
 def test_whirlpool_must_fit_and_not_overlap(write_case):

@@ -124,3 +124,50 @@ def test_unmoved_whirlpool_ship_returns_after_four_rounds():
     # Each round carries it to the opposite corner and turns it a quarter clockwise.
     assert positions == [((2, 2), Heading.E), ((1, 1), Heading.S), ((2, 2), Heading.W), ((1, 1), Heading.N)]
     assert outcome.after.ships[0].at == (1, 1) and outcome.after.ships[0].heading is Heading.N
+
+
+@settings(max_examples=150, deadline=None)
+@given(scenes_and_turns(), st.sampled_from(READINGS))
+def test_every_collision_and_bump_carries_ram_damage_and_the_totals_add_up(scene_turn, reading):
+    from verifier.rulesets.ypp.model import RAM_VALUES, SHOT_SIZES
+    scene, turn = scene_turn
+    outcome = resolve_turn(scene, turn, reading)
+    column = SHOT_SIZES.index(reading["ram_unit"])
+    types = {s.name: s.type for s in scene.ships}
+    expected: Counter = Counter()
+    for event in outcome.events:
+        if event.kind in ("collision", "bump"):
+            a, b = event.pieces
+            taken = dict(event.damage)
+            assert set(taken) == {a, b}
+            for ship, other in ((a, b), (b, a)):
+                source = other if reading["ram_value"] == "other" else ship
+                assert taken[ship] == RAM_VALUES[types[source]][column]
+                expected[ship] += taken[ship]
+        else:
+            assert event.damage == ()
+    assert dict(outcome.damage_totals()) == {n: round(d, 6) for n, d in expected.items() if d}
+
+
+def test_a_knock_back_goes_away_from_the_mover_or_astern_by_reading():
+    scene = Scene(Board(5, 6), (Ship("A", "sloop", (2, 4), Heading.N), Ship("B", "sloop", (2, 3), Heading.E)))
+    turn = Turn(((("A", Token.FORWARD),),))
+    away = resolve_turn(scene, turn, DEFAULT)
+    astern = resolve_turn(scene, turn, {**DEFAULT, "knock_direction": "astern"})
+    assert away.after.by_name["B"].at == (2, 2) and astern.after.by_name["B"].at == (1, 3)
+    decisions = [d for d in away.decisions if d.point == "knock_direction"]
+    assert len(decisions) == 1 and decisions[0].situation.endswith("faces across the mover's way")
+    # Facing the mover, both meanings of "back" agree and the point is not consulted.
+    facing = Scene(scene.board, (scene.ships[0], Ship("B", "sloop", (2, 3), Heading.S)))
+    assert "knock_direction" not in resolve_turn(facing, turn, DEFAULT).consulted
+
+
+def test_situation_shapes_name_no_ship_and_survive_renaming():
+    scene = Scene(Board(7, 7), (Ship("A", "war frigate", (3, 4), Heading.N), Ship("B", "sloop", (3, 3), Heading.E)))
+    turn = Turn(((("A", Token.FORWARD),),))
+    renamed = Scene(scene.board, (Ship("Q", "sloop", (3, 3), Heading.E), Ship("Z", "war frigate", (3, 4), Heading.N)))
+    one = resolve_turn(scene, turn, DEFAULT)
+    two = resolve_turn(renamed, Turn(((("Z", Token.FORWARD),),)), DEFAULT)
+    shapes = sorted(d.situation for d in one.decisions)
+    assert shapes == sorted(d.situation for d in two.decisions)
+    assert shapes and all(s and "A" not in s.split() and "B" not in s.split() for s in shapes)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError
-from .ruleset import Capability, FindingKind
+from .ruleset import Capability, FindingKind, TermStatus
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
@@ -259,6 +259,23 @@ def cmd_clauses(args: argparse.Namespace) -> int:
     for clause in ruleset.clauses:
         print(f"{clause.id:<12} {clause.summary}")
         print(f"{'':<12} [{clause.source}]")
+        terms = ruleset.terms_of(clause.id)
+        if terms:
+            print(f"{'':<12} terms: " + ", ".join(t.name for t in terms))
+    if ruleset.glossary:
+        glossary = ruleset.glossary
+        counts = {status: sum(t.status == status for t in glossary) for status in TermStatus}
+        print(f"\nglossary ({len(glossary)} terms: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+              + f"; {sum(bool(t.reading) for t in glossary)} decided by a reading point):")
+        for term in glossary:
+            print(f"{term.name} [{term.status}{', ' + term.kind if term.kind else ''}; judged at {term.judged_at}]: "
+                  f"{term.definition}")
+            print(f"  source: {term.source or 'undefined in the sources'}")
+            if term.reading:
+                print(f"  reading point: {term.reading}")
+            if term.single_meaning:
+                print(f"  one meaning: {term.single_meaning}")
+            print(f"  used by: {', '.join(term.clauses)}")
     print("\nreadings (default first):")
     for point in ruleset.reading_points:
         print(f"{point.name}: {point.question}")

@@ -3,8 +3,11 @@ is silent, depends on order, breaks symmetry, breaks invariants under a reading,
 or lets readings diverge; and checks documented examples against every reading.
 
 Everything here goes through the ``Ruleset`` interface, so it serves every
-ruleset. Findings are fingerprinted by kind, reading point, clauses and label,
-so one problem is one finding however many scenes show it.
+ruleset. Findings are fingerprinted by kind, reading point, clauses, label and the
+shape of the situation (``Decision.situation``, which the ruleset words without
+piece names or absolute directions), so one problem is one finding however many
+scenes show it, and one reading point met in situations of different shapes gives
+one finding per shape.
 """
 
 from __future__ import annotations
@@ -34,10 +37,20 @@ class Finding:
     # Whether the readings of ``point`` give different outcomes for this scene, so that a
     # picture of it shows the problem. Searches prefer such scenes.
     visible: bool = field(default=True, compare=False)
+    situation: str = ""  # the decision's situation shape, where the ruleset words one
 
     @property
     def fingerprint(self) -> str:
-        return ":".join((self.kind, self.point or "-", "+".join(self.clauses) or "-", self.label or "-"))
+        text = ":".join((self.kind, self.point or "-", "+".join(self.clauses) or "-", self.label or "-"))
+        return f"{text}@{self.situation}" if self.situation else text
+
+
+FINGERPRINT_TEXT = (
+    "A finding's fingerprint is kind:point:clauses:label, followed by @situation where the ruleset words "
+    "the shape of the situation at the decision point: which piece does what to which, with what motion and "
+    "relative size, named by role rather than by piece and by relative rather than absolute direction. "
+    "Renaming, turning or mirroring a scene keeps its fingerprint; the same reading point met in situations "
+    "of a different shape gives different findings.")
 
 
 def reading_label(reading: Mapping[str, str], default: Mapping[str, str]) -> str:
@@ -73,11 +86,11 @@ def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
             said = "; ".join(f"{c} says {p}" for c, p in zip(decision.applicable, decision.prescriptions))
             add(Finding(kind, decision.point, decision.clauses, "",
                         f"{' and '.join(decision.applicable)} both apply and disagree ({decision.detail}): {said}",
-                        before, actions))
+                        before, actions, situation=decision.situation))
         elif kind is FindingKind.GAP:
             add(Finding(kind, decision.point, decision.clauses, "",
                         f"no clause covers this ({decision.detail}); nearest: {', '.join(decision.near)}",
-                        before, actions))
+                        before, actions, situation=decision.situation))
     for point, option, reading in readings:
         if point and point not in base.consulted:
             continue  # the resolver never asked, so this reading cannot change anything
@@ -89,12 +102,13 @@ def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
         if point and ruleset.outcome_key(outcome) != base_key:
             # Fingerprint by the one kind of decision the point was consulted at. A scene with
             # several kinds is not minimal; simpler scenes show each kind on its own.
-            groups = {d.clauses for d in base.decisions + outcome.decisions if d.point == point}
+            groups = {(d.clauses, d.situation) for d in base.decisions + outcome.decisions if d.point == point}
             if len(groups) != 1:
                 continue
-            add(Finding(FindingKind.DIVERGENCE, point, groups.pop(), f"{default[point]} vs {option}",
-                        f"reading {point}={default[point]} and {point}={option} give different outcomes",
-                        before, actions))
+            clauses, situation = groups.pop()
+            add(Finding(FindingKind.DIVERGENCE, point, clauses, f"{default[point]} vs {option}",
+                        f"reading {point}={default[point]} and {point}={option} give different outcomes"
+                        + (f" ({situation})" if situation else ""), before, actions, situation=situation))
     diverging = {f.point for f in found.values() if f.kind is FindingKind.DIVERGENCE}
     for fingerprint, finding in list(found.items()):
         if finding.kind in (FindingKind.CONTRADICTION, FindingKind.GAP) and finding.point not in diverging:

@@ -4,6 +4,7 @@ overwritten; a finding whose case was ruled is reported as resolved."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -15,7 +16,16 @@ import yaml
 
 from .case import CaseStatus, find_case_files, load_case
 from .errors import VerifierError
-from .explore import ExampleMatrix, ExhaustiveResult, Finding, SearchResult, finding_readings, reading_label
+from .explore import (
+    FINGERPRINT_TEXT,
+    ExampleMatrix,
+    ExhaustiveResult,
+    Finding,
+    SearchResult,
+    finding_readings,
+    reading_label,
+    single_point_readings,
+)
 from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .snapshots import png_bytes
@@ -63,6 +73,11 @@ def finding_question(ruleset: Ruleset, finding: Finding) -> str:
 
 
 def finding_title(finding: Finding) -> str:
+    title = _kind_title(finding)
+    return f"{title}, when {finding.situation}" if finding.situation else title
+
+
+def _kind_title(finding: Finding) -> str:
     clauses = " and ".join(finding.clauses) if finding.clauses else ""
     return {
         "contradiction": f"Contradiction: {clauses} both apply and disagree",
@@ -73,6 +88,15 @@ def finding_title(finding: Finding) -> str:
         "symmetry": f"Broken symmetry: {finding.label}",
         "example-conflict": f"Documented example contradicts {finding.point}={finding.label}",
     }.get(finding.kind, finding.kind)
+
+
+def finding_file_name(ruleset: Ruleset, finding: Finding) -> str:
+    """The finding's file name: readable words, plus a short hash of the situation shape
+    where there is one (shapes are sentences, too long for a name)."""
+    name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
+    if finding.situation:
+        name += "-" + hashlib.sha1(finding.situation.encode()).hexdigest()[:6]
+    return name
 
 
 @dataclass
@@ -106,7 +130,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for finding in findings:
-        name = slug(f"{ruleset.key}-{finding.kind}-{finding.point}-{'-'.join(finding.clauses)}-{finding.label}")
+        name = finding_file_name(ruleset, finding)
         case_file, diagram = folder / f"{name}.yaml", folder / f"{name}.png"
         outcomes = []
         for label, reading in finding_readings(ruleset, finding):
@@ -154,7 +178,8 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
         f = w.finding
         entry: dict[str, Any] = {
             "fingerprint": f.fingerprint, "kind": str(f.kind), "point": f.point, "clauses": list(f.clauses),
-            "label": f.label, "summary": f.summary, "status": w.status, "resolved_by": w.resolved_by,
+            "label": f.label, "situation": f.situation, "summary": f.summary, "status": w.status,
+            "resolved_by": w.resolved_by,
             "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
             "outcomes": {label: ruleset.outcome_json(o) for label, _, o in w.outcomes},
         }
@@ -163,8 +188,10 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
                 if f.fingerprint in search.first_seen else None
         if exhaustive is not None:
             entry["exhaustive_scenes"] = exhaustive.counts.get(f.fingerprint, 0)
+            entry["exhaustive_share"] = round(entry["exhaustive_scenes"] / max(exhaustive.scenes, 1), 6)
         findings.append(entry)
     data: dict[str, Any] = {"generator": json_mark("explore"), "ruleset": ruleset.key, "seed": seed,
+                            "fingerprint": FINGERPRINT_TEXT,
                             "budget_seconds": budget,
                             "counts": {k: sum(1 for w in written if w.finding.kind == k)
                                        for k in sorted({w.finding.kind for w in written})},
@@ -214,32 +241,46 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
                      + (f"; missed: {', '.join(r['missed'])}" if r["missed"] else "") + ".")
     lines.append("")
     if matrix is not None and matrix.cases:
-        lines += ["## Documented examples against readings", "",
-                  "Each column is a full reading; a cross marks a documented example that the reading gets wrong.", ""]
         default = ruleset.default_reading
-        heads = [reading_label(r, default) for r in matrix.readings]
-        lines.append("| example | " + " | ".join(f"R{i + 1}" for i in range(len(heads))) + " |")
+        index = {tuple(sorted(r.items())): i for i, r in enumerate(matrix.readings)}
+        # The default, then each single-point change: one column per option, however many
+        # full combinations there are.
+        columns = [index[tuple(sorted(r.items()))] for _, _, r in single_point_readings(ruleset)]
+        lines += ["## Documented examples against readings", "",
+                  "Each column is the default reading or one option changed from it; a cross marks a documented "
+                  "example that the reading gets wrong.", ""]
+        heads = [reading_label(matrix.readings[i], default) for i in columns]
+        lines.append("| example | " + " | ".join(f"R{n + 1}" for n in range(len(heads))) + " |")
         lines.append("|---|" + "---|" * len(heads))
-        unanimous = [c for c in matrix.cases if all(matrix.agrees[(c.id, i)] for i in range(len(heads)))]
+        unanimous = [c for c in matrix.cases if all(matrix.agrees[(c.id, i)] for i in columns)]
         for case in matrix.cases:
             if case in unanimous:
                 continue
-            marks = ["ok" if matrix.agrees[(case.id, i)] else "**x**" for i in range(len(heads))]
+            marks = ["ok" if matrix.agrees[(case.id, i)] else "**x**" for i in columns]
             lines.append(f"| {case.id} | " + " | ".join(marks) + " |")
-        lines += ["", f"The other {len(unanimous)} documented examples hold under every reading.", ""]
-        for i, head in enumerate(heads):
-            lines.append(f"- R{i + 1}: {head}")
+        lines += ["", f"The other {len(unanimous)} documented examples hold under every one of these readings.", ""]
+        for n, head in enumerate(heads):
+            lines.append(f"- R{n + 1}: {head}")
         agreeing = matrix.readings_agreeing_with_all()
-        lines += ["", "Readings that agree with every documented example: "
-                  + ("; ".join(reading_label(r, default) for r in agreeing) or "none") + ".", ""]
+        shown = agreeing[:12]
+        lines += ["", f"Of the {len(matrix.readings)} full readings (every combination of options), {len(agreeing)} "
+                  "agree with every documented example" + (": " if shown else ".")
+                  + "; ".join(reading_label(r, default) for r in shown)
+                  + (f"; and {len(agreeing) - len(shown)} more (report.json lists them all)."
+                     if len(agreeing) > len(shown) else ("." if shown else "")), ""]
     lines += ["## Findings", ""]
+    lines += [FINGERPRINT_TEXT, ""]
+    if "exhaustive" in data:
+        lines += [f"The scenes column counts the scenes of the exhaustive space ({data['exhaustive']['space']}, "
+                  f"{data['exhaustive']['scenes']:,} scenes) that show each finding, and their share of it; one "
+                  "scene can show several findings.", ""]
     lines.append("| # | kind | fingerprint | status | " + ("scenes (exhaustive) | " if "exhaustive" in data else "")
                  + ("first found (s) |" if "search" in data else ""))
     lines.append("|---|---|---|---|" + ("---|" if "exhaustive" in data else "") + ("---|" if "search" in data else ""))
     for i, (w, entry) in enumerate(zip(written, data["findings"]), 1):
         row = f"| {i} | {w.finding.kind} | `{w.finding.fingerprint}` | {w.status} | "
         if "exhaustive" in data:
-            row += f"{entry['exhaustive_scenes']} | "
+            row += f"{entry['exhaustive_scenes']:,} ({100 * entry['exhaustive_share']:.2f}%) | "
         if "search" in data:
             first = entry.get("first_found_seconds")
             row += f"{first if first is not None else '-'} |"

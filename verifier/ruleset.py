@@ -68,12 +68,15 @@ class OutcomePart:
     """A part of a ruleset's outcome that another implementation may or may not report
     (the adapter protocol's hello declares which). ``fields`` are the top-level fields
     of the case's ``expect`` and of the answer's outcome that belong to the part; a part
-    that is ``required`` is in every answer."""
+    that is ``required`` is in every answer. An ``optional`` part, added to the protocol
+    after implementations were written against it, is compared only in answers that carry
+    one of its fields, unless the hello's ``reports`` names it (then every answer must)."""
 
     name: str
     summary: str
     fields: tuple[str, ...]
     required: bool = False
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,44 @@ class ReadingPoint:
     clauses: tuple[str, ...] = ()
 
 
+class TermStatus(StrEnum):
+    """What the source says about a term of the glossary."""
+
+    DEFINED = "defined"  # the source gives one meaning
+    UNDEFINED = "undefined"  # the source uses the word without saying what it means
+    DOUBLY_DEFINED = "doubly defined"  # the source gives two meanings that can disagree
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word the clauses rely on to decide an outcome: what it means in our words,
+    where the source defines it (``source`` None when it does not), and the moment it
+    is judged at. A term that is not plainly defined either names the reading point
+    it became (``reading``) or says why only one meaning is possible
+    (``single_meaning``, citing the sentence that forces it in ``source``)."""
+
+    name: str
+    definition: str
+    status: TermStatus
+    judged_at: str  # the moment its value is taken, e.g. "start of the step"
+    clauses: tuple[str, ...]  # clause ids that use it
+    source: Citation | None = None
+    reading: str = ""  # the reading point it became, if any
+    single_meaning: str = ""  # why only one meaning is possible, if it is not defined plainly
+    kind: str = ""  # the sort of word: state, motion, direction, quantity, ...
+
+
+@dataclass(frozen=True)
+class ReferenceTable:
+    """A table the rule text refers to (figures by piece type, say), shown on the rule page."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    source: Citation
+    note: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while resolving: a collision, a bump, a hit, ..."""
@@ -123,6 +164,7 @@ class Event:
     detail: str = ""
     at: Any = None  # where it happened: the contested, blocked or destination place
     step: int = 0  # the step within the phase, where the ruleset has steps
+    damage: tuple[tuple[str, float], ...] = ()  # (piece, damage it takes), where the ruleset counts damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +267,10 @@ class Decision:
     round: int = 1
     near: tuple[str, ...] = ()
     detail: str = ""
+    # The shape of the situation, in words that name no piece and no absolute direction
+    # (which piece does what to which, by role), so that renaming, turning or mirroring the
+    # scene gives the same words. The explorer tells findings apart by it.
+    situation: str = ""
 
     @property
     def kind(self) -> FindingKind | None:
@@ -256,6 +302,14 @@ class Outcome:
     # Parts of the outcome (OutcomePart names) that an implementation did not report:
     # drawings say so instead of drawing nothing.
     unreported: frozenset[str] = frozenset()
+
+    def damage_totals(self) -> Mapping[str, float]:
+        """Damage per piece, summed over the events (pieces that took none are left out)."""
+        totals: dict[str, float] = {}
+        for event in self.events:
+            for piece, amount in event.damage:
+                totals[piece] = totals.get(piece, 0.0) + amount
+        return MappingProxyType({piece: round(total, 6) for piece, total in sorted(totals.items())})
 
     def clauses_used(self) -> frozenset[str]:
         """Clause ids that decided some piece's fate."""
@@ -327,6 +381,10 @@ class Ruleset:
     title: str = ""
     clauses: tuple[Clause, ...] = ()
     reading_points: tuple[ReadingPoint, ...] = ()
+    # The words the clauses decide by, each defined, or turned into a reading point, or
+    # shown to admit one meaning only. Empty where a ruleset has not written one yet.
+    glossary: tuple[Term, ...] = ()
+    tables: tuple[ReferenceTable, ...] = ()  # tables the rule refers to, for the rule page
     capabilities: frozenset[Capability] = frozenset()
     # JSON Schemas of the ruleset's parts of a case file.
     before_schema: Mapping[str, Any] = MappingProxyType({})
@@ -361,6 +419,10 @@ class Ruleset:
     @property
     def clause_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.clauses)
+
+    def terms_of(self, clause_id: str) -> tuple[Term, ...]:
+        """The glossary's terms that ``clause_id`` uses, in glossary order."""
+        return tuple(t for t in self.glossary if clause_id in t.clauses)
 
     @property
     def default_reading(self) -> Mapping[str, str]:

@@ -46,7 +46,7 @@ def parts(ruleset: Ruleset) -> tuple[OutcomePart, ...]:
     found = tuple(ruleset.outcome_parts)
     if ruleset.supports(Capability.STATES):
         found += (OutcomePart(STATES, "the state after each round, phase or step, where the ruleset has them",
-                              (STATES,)),)
+                              (STATES,), optional=True),)
     return found
 
 
@@ -61,8 +61,19 @@ class Declaration:
         return tuple(p for p in parts(ruleset) if self.reports is None or p.name in self.reports)
 
     def unreported(self, ruleset: Ruleset) -> tuple[OutcomePart, ...]:
-        """The parts that are not compared (states are only compared when an answer has them)."""
+        """The parts the hello says are not reported (optional parts are, besides, only
+        compared in the answers that carry them: see ``absent``)."""
         return tuple(p for p in parts(ruleset) if self.reports is not None and p.name not in self.reports)
+
+    def promised(self, ruleset: Ruleset) -> tuple[OutcomePart, ...]:
+        """The optional parts the hello names in ``reports``: every answer must carry them."""
+        return tuple(p for p in parts(ruleset) if p.optional and self.reports is not None and p.name in self.reports)
+
+    def absent(self, ruleset: Ruleset, answer: Mapping[str, Any]) -> tuple[OutcomePart, ...]:
+        """The optional parts this answer leaves out and the hello does not promise."""
+        promised = self.promised(ruleset)
+        return tuple(p for p in parts(ruleset) if p.optional and p not in promised and p not in
+                     self.unreported(ruleset) and not any(f in answer for f in p.fields))
 
     def reading(self, ruleset: Ruleset, requested: Mapping[str, str]) -> Mapping[str, str]:
         """The full reading the implementation resolves under, when asked for ``requested``."""

@@ -88,17 +88,29 @@ def _expectation(case: Case, outcome: Outcome) -> Any:
     return expect
 
 
+def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: set[str]) -> bool:
+    """Whether resolving ``case`` with ``options`` instead of its own changes what is
+    compared with its expectation, outside the fields in ``left_out``."""
+    ruleset = case.ruleset
+    other = ruleset.resolve(case.before, case.actions, ruleset.reading({**case.readings, **options}))
+    return any(not (m.path and m.path[0] in left_out) for m in ruleset.compare(case.before, case.expect, other))
+
+
 def _read_outcome(case: Case, declaration: Declaration, data: Any) -> Outcome | str:
     """The answer's outcome read back, or why it cannot be."""
     ruleset = case.ruleset
     unreported = declaration.unreported(ruleset)
+    if isinstance(data, Mapping):
+        unreported += declaration.absent(ruleset, data)
     omitted = [f for part in unreported for f in part.fields]
     problem = outcome_problem(ruleset, data, omitted)
     if problem:
         return (f"the outcome does not fit the {ruleset.key} outcome schema "
                 f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
-    if declaration.reports is not None and STATES in declaration.reports and "states" not in data:
-        return "the hello declares that it reports states, but this answer has no 'states'"
+    for part in declaration.promised(ruleset):
+        if not any(f in data for f in part.fields):
+            return (f"the hello declares that it reports {part.name}, but this answer has no "
+                    + " or ".join(repr(f) for f in part.fields))
     try:
         outcome = ruleset.outcome_from_json(case.before, data)
     except ImplementationError as exc:
@@ -145,7 +157,20 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     follows = declaration.reading(ruleset, case.readings)
     differing = [p.name for p in ruleset.reading_points
                  if p.name in depends_on and follows[p.name] != case.readings[p.name]]
+    declared_out = {f for part in declaration.unreported(ruleset) for f in part.fields}
     pinned = [p for p in differing if p in case.pinned]
+    if pinned:
+        # A pinned point that changes only parts the implementation does not report (say the
+        # unit of damage, for one that reports positions) is no reason to skip the case.
+        try:
+            changed = _changes_compared_parts(case, {p: follows[p] for p in pinned}, declared_out)
+        except Exception as exc:
+            return CaseResult(case.path, case, Status.FAILED, (Problem(
+                crash_message(f"resolving the case under {_options(follows, pinned)}", exc), _case_location(case),
+                ProblemKind.ERROR),))
+        if not changed:
+            differing = [p for p in differing if p not in pinned]
+            pinned = []
     if pinned:
         return _skip(case, f"the case pins {_options(case.readings, pinned)}, which its outcome depends on; the "
                            f"implementation follows {_options(follows, pinned)}")
@@ -177,12 +202,12 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     outcome = _read_outcome(case, declaration, answer.data)
     if isinstance(outcome, str):
         return _errored(case, outcome, answer.seconds)
+    not_compared = tuple(p.name for p in parts(ruleset) if p.name in outcome.unreported)
     left_out = {f for name in not_compared for part in parts(ruleset) if part.name == name for f in part.fields}
     problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
                 if not (m.path and m.path[0] in left_out)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
-    if ruleset.supports(Capability.STATES) and STATES not in not_compared and \
-            isinstance(answer.data.get("states"), list):
+    if ruleset.supports(Capability.STATES) and STATES not in not_compared:
         matched = _matched_states(reference, answer.data["states"])
         problems += _state_problems(case, reference, matched)
     if run.check_order:
@@ -332,7 +357,7 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
         theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
         expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
-        actual = replace(outcome, frames=start + theirs, reading=reference.reading)
+        actual = replace(outcome, frames=start + theirs, reading=reference.reading, consulted=reference.consulted)
         expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
         actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)
         paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,

@@ -37,6 +37,7 @@ REPORT_SCHEMA = {
                            "kind": {"type": "string"}, "point": {"type": ["string", "null"]},
                            "clauses": {"type": "array", "items": {"type": "string"}},
                            "label": {"type": ["string", "null"]}, "summary": {"type": ["string", "null"]},
+                           "situation": {"type": ["string", "null"]},
                            "resolved_by": {"type": ["string", "null"]}}}},
     },
 }
@@ -91,7 +92,8 @@ def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
                  f"{', '.join(k.value for k in FindingKind)}")
             continue
         finding = Finding(kind, str(item.get("point") or ""), tuple(item.get("clauses") or ()),
-                          str(item.get("label") or ""), str(item.get("summary") or ""), case.before, case.actions)
+                          str(item.get("label") or ""), str(item.get("summary") or ""), case.before, case.actions,
+                          situation=str(item.get("situation") or ""))
         resolved_by = ruled.get(finding.fingerprint) or item.get("resolved_by")
         entries.append(FindingEntry(finding, "resolved" if resolved_by else "open", resolved_by))
     return entries

@@ -65,9 +65,11 @@ class PageModel:
         self.folder = folder
         self.files = files
         self.findings = findings
-        taken: set[str] = {"top", "clauses", "readings", "findings", "coverage", "pictures", "resolved"}
+        taken: set[str] = {"top", "clauses", "readings", "findings", "coverage", "pictures", "resolved", "glossary",
+                           "tables"}
         self.clause_anchor = {c.id: _anchor("clause-", c.id, taken) for c in ruleset.clauses}
         self.reading_anchor = {p.name: _anchor("reading-", p.name, taken) for p in ruleset.reading_points}
+        self.term_anchor = {t.name: _anchor("term-", t.name, taken) for t in ruleset.glossary}
         order = {s: i for i, s in enumerate(STATUS_ORDER)}
         self.cases = [self._case_view(c, taken) for c in sorted(cases, key=lambda c: (order.get(c.status, 9), c.id))]
         self.matrix = findings.matrix

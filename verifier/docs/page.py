@@ -21,6 +21,10 @@ class RulesetPage(PageModel):
         code = f"<code>{esc(clause_id)}</code>"
         return f'<a href="#{anchor}">{code}</a>' if anchor else code
 
+    def term_link(self, name: str) -> str:
+        anchor = self.term_anchor.get(name)
+        return f'<a href="#{anchor}">{esc(name)}</a>' if anchor else esc(name)
+
     def reading_link(self, name: str) -> str:
         anchor = self.reading_anchor.get(name)
         return f'<a href="#{anchor}">{esc(name)}</a>' if anchor else esc(name)
@@ -106,6 +110,8 @@ class RulesetPage(PageModel):
                     '<li><a href="#clauses">Clauses</a><ul class="clause-index">'
                     + "".join(f'<li><a href="#{self.clause_anchor[c.id]}">{esc(c.id)}</a></li>' for c in rs.clauses)
                     + "</ul></li>"
+                    + ('<li><a href="#glossary">Glossary</a></li>' if rs.glossary else "")
+                    + ('<li><a href="#tables">Tables</a></li>' if rs.tables else "")
                     + ('<li><a href="#readings">Readings</a></li>' if rs.reading_points else "")
                     + '<li><a href="#findings">Open questions</a></li>'
                     '<li><a href="#coverage">Clause coverage</a></li></ol></nav>')
@@ -130,6 +136,10 @@ class RulesetPage(PageModel):
             body.append(f'<h3><a class="self" href="#{anchor}"><code>{esc(clause.id)}</code></a></h3>')
             body.append(f'<p class="summary">{esc(clause.summary)}</p>')
             body.append(f'<p class="source">Source: {_citation(clause.source)}</p>')
+            terms = rs.terms_of(clause.id)
+            if terms:
+                body.append('<p class="terms">Terms it decides by: '
+                            + ", ".join(self.term_link(t.name) for t in terms) + ".</p>")
             points = list(dict.fromkeys(list(clause.readings) + points_by_clause.get(clause.id, [])))
             if points:
                 body.append('<p class="readings-note">Where the text leaves it open, a named reading decides: '
@@ -163,6 +173,8 @@ class RulesetPage(PageModel):
                 body.append(self.full_case(view))
             body.append("</article>")
         body.append("</section>")
+        body.append(self.render_glossary())
+        body.append(self.render_tables())
         body.append(self.render_readings())
         body.append(self.render_findings())
         body.append(self.render_coverage())
@@ -172,6 +184,49 @@ class RulesetPage(PageModel):
                     "</footer>")
         return _page(f"{rs.title} \u2013 rule pages", "\n".join(body), css_href,
                      f"The clauses of {rs.title}, each with the cases that exercise it.")
+
+    def render_glossary(self) -> str:
+        rs = self.ruleset
+        if not rs.glossary:
+            return ""
+        undefined = sum(t.status != "defined" for t in rs.glossary)
+        out = [('<section id="glossary"><h2>Glossary</h2><p>Every word the clauses decide an outcome by, in our '
+                f"words: {_plural(len(rs.glossary), 'term')}, {undefined} of them not plainly defined by the source. "
+                "Each undefined or doubly defined term either became a named reading or says why only one meaning "
+                "is possible. <em>Judged at</em> is the moment of the round the word is evaluated at.</p>"),
+               '<div class="table-wrap"><table><thead><tr><th scope="col">term</th><th scope="col">meaning</th>'
+               '<th scope="col">source</th><th scope="col">judged at</th><th scope="col">decided by</th>'
+               '<th scope="col">clauses</th></tr></thead><tbody>']
+        for term in rs.glossary:
+            anchor = self.term_anchor[term.name]
+            source = _citation(term.source) if term.source else "<em>undefined</em>"
+            decided = (f"reading {self.reading_link(term.reading)}" if term.reading else "")
+            if term.single_meaning:
+                decided += ("; " if decided else "") + "one meaning only: " + esc(term.single_meaning)
+            out.append(f'<tr id="{anchor}"><th scope="row"><a class="self" href="#{anchor}">{esc(term.name)}</a>'
+                       f'<br><small>{esc(term.status)}{", " + esc(term.kind) if term.kind else ""}</small></th>'
+                       f"<td>{esc(term.definition)}</td><td>{source}</td><td>{esc(term.judged_at)}</td>"
+                       f"<td>{decided or 'the source'}</td>"
+                       f"<td>{', '.join(self.clause_link(c) for c in term.clauses)}</td></tr>")
+        out.append("</tbody></table></div></section>")
+        return "\n".join(out)
+
+    def render_tables(self) -> str:
+        rs = self.ruleset
+        if not rs.tables:
+            return ""
+        out = ['<section id="tables"><h2>Tables</h2>']
+        for table in rs.tables:
+            out.append(f"<h3>{esc(table.title)}</h3>")
+            if table.note:
+                out.append(f"<p>{esc(table.note)}</p>")
+            out.append('<div class="table-wrap"><table><thead><tr>'
+                       + "".join(f'<th scope="col">{esc(c)}</th>' for c in table.columns) + "</tr></thead><tbody>")
+            for row in table.rows:
+                out.append("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>")
+            out.append(f"</tbody></table></div><p class=\"source\">Source: {_citation(table.source)}</p>")
+        out.append("</section>")
+        return "\n".join(out)
 
     def render_readings(self) -> str:
         rs = self.ruleset
@@ -203,9 +258,12 @@ class RulesetPage(PageModel):
         if m is not None and m.cases:
             from ..explore import reading_label
             agreeing = m.readings_agreeing_with_all()
+            shown = agreeing[:12]
             out.append(f"<p>Of the {len(m.readings)} full readings, {len(agreeing)} agree with every documented "
                        "example" + (": " + "; ".join(f"<code>{esc(reading_label(r, default))}</code>"
-                                                    for r in agreeing) if agreeing else "") + ".</p>")
+                                                    for r in shown) if shown else "")
+                       + (f"; and {len(agreeing) - len(shown)} more" if len(agreeing) > len(shown) else "")
+                       + ".</p>")
         out.append("</section>")
         return "\n".join(out)
 

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, provenance_json
-from .clauses import CLAUSES, READING_POINTS
+from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
+from .clauses import CLAUSES, READING_POINTS, SEED
+from .glossary import GLOSSARY
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
-from .model import Scene, Turn
+from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
 
@@ -34,8 +35,19 @@ PAGE_NOTES = (
     "(where they ended, with their tracks solid and their starting places as faint ghosts), side by side, with "
     "a legend of its own. A hull's length shows its size class. Collisions, bumps, rocks and board edges that "
     "stopped a ship are numbered marks in the order the legend lists them; a push is a block arrow from the "
-    "pushed ship's old tile to its new one. Wind tiles carry an arrow and whirlpools a curling arrow. Examples "
+    "pushed ship's old tile to its new one. A small tag beside a collision or bump mark gives the ram damage each "
+    "of the two ships takes (by the initials drawn on the hulls), and the legend adds it up per ship for the "
+    "turn. Wind tiles carry an arrow and whirlpools a curling arrow. Examples "
     "with several rounds or steps also play step by step.")
+
+
+RAM_TABLE = ReferenceTable(
+    "Size classes and ram values",
+    ("ship type", "size class", "ram, small-shot hits", "ram, medium-shot hits", "ram, large-shot hits"),
+    tuple((kind, SHIP_TYPES[kind].label, *(f"{v:g}" for v in RAM_VALUES[kind])) for kind in SHIP_TYPES),
+    Citation(SEED, "Collisions during movement / Concepts"),
+    "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
+    "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
 
 
 class YppRuleset(ModularRuleset):
@@ -50,6 +62,8 @@ class YppRuleset(ModularRuleset):
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary = GLOSSARY
+    tables = (RAM_TABLE,)
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
@@ -104,6 +118,14 @@ class YppRuleset(ModularRuleset):
                 problems.append(Mismatch(("events",), None, _event_text(e.kind, e.pieces, e.round),
                                          f"unexpected event: {_event_text(e.kind, e.pieces, e.round)}"
                                          + (f" [{e.clause}]" if e.clause else "")))
+        if expect.damage is not None:
+            totals = outcome.damage_totals()
+            wanted_damage = dict(expect.damage)
+            for ship in before.ships:
+                want, got = wanted_damage.get(ship.name, 0.0), totals.get(ship.name, 0.0)
+                if abs(want - got) > 1e-6:
+                    problems.append(Mismatch(("damage", ship.name), want, got,
+                                             f"{ship.name} should take {want:g} ram damage but takes {got:g}"))
         return problems
 
     def summarise(self, before: Scene, outcome: Outcome) -> str:
@@ -127,14 +149,22 @@ class YppRuleset(ModularRuleset):
         lines.append("events:" if outcome.events else "events: none")
         for e in outcome.events:
             lines.append(f"  r{e.round} {e.phase:<4} {_event_text(e.kind, e.pieces, e.round)}"
-                         + (f"  [{e.clause}]" if e.clause else "") + (f"  {e.detail}" if e.detail else ""))
+                         + (f"  [{e.clause}]" if e.clause else "") + (f"  {e.detail}" if e.detail else "")
+                         + ("  damage " + ", ".join(f"{n} {d:g}" for n, d in e.damage) if e.damage else ""))
+        totals = outcome.damage_totals()
+        if totals:
+            unit = outcome.reading.get("ram_unit", "small")
+            lines.append(f"ram damage (hits by a {unit} shot): "
+                         + ", ".join(f"{n} {d:g}" for n, d in totals.items()))
         return "\n".join(lines)
 
     def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
         return {
             "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
             "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                        "clause": e.clause} for e in outcome.events],
+                        "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
+                       for e in outcome.events],
+            "damage": dict(outcome.damage_totals()),
             "provenance": provenance_json(outcome.provenance),
         }
 

@@ -46,7 +46,7 @@ CLAUSES = (
        "empty and nobody else claims it, the ship moves in.", _MOVE, readings=["vacate"]),
     _c("move.2b", "Step 2: if the destination holds a ship that is not moving, or one that arrived "
        "there in step 1, the turning ship stops, with a collision, whatever the classes.", _MOVE,
-       readings=["vacate"]),
+       readings=["vacate", "bump_reach"]),
     _c("move.2c", "Step 2: if the destination holds a turning ship that claims this ship's tile, both "
        "stop, with a collision.", _MOVE),
     _c("move.2d", "Step 2: if the destination is empty but also claimed by a ship of equal or larger "
@@ -58,8 +58,8 @@ CLAUSES = (
     # --- movement bump bullets, in the order the seed lists them ---
     _c("bump.1", "Bump by a turning ship: neither ship moves, the turner's motion ends, and the "
        "turner still changes its facing.", _MOVE_BUMP, readings=["bump"]),
-    _c("bump.2", "Bump by a ship going forward: the standing ship is knocked one tile onward and the "
-       "mover stays where it was.", _MOVE_BUMP, readings=["bump", "push_blocked"]),
+    _c("bump.2", "Bump by a ship going forward: the standing ship is knocked one tile back and the "
+       "mover stays where it was.", _MOVE_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
     _c("bump.3", "Bump by a ship of smaller class than the standing ship: neither ship moves.",
        _MOVE_BUMP, readings=["bump"]),
     _c("bump.4", "Bump by a ship of larger class: the mover takes the tile and the standing ship is "
@@ -85,13 +85,13 @@ CLAUSES = (
        "is empty and unclaimed, the ship moves in.", _WIND, readings=["vacate"]),
     _c("wind.2b", "Whirl step 2: if the opposite corner holds a ship that is not moving or one that "
        "arrived in step 1, the whirling ship stops, with a collision, whatever the classes.", _WIND,
-       readings=["vacate"]),
+       readings=["vacate", "bump_reach"]),
     _c("wind.note", "Every ship that a whirlpool tried to move turns a quarter clockwise, even if it "
        "was stopped.", _WIND),
     _c("wind.bump.1", "Bump by a whirling ship: neither ship moves, the whirl ends, and the whirling "
        "ship still turns.", _WIND_BUMP, readings=["bump"]),
-    _c("wind.bump.2", "Bump by a wind-blown ship: the standing ship is knocked one tile onward and the "
-       "blown ship stays.", _WIND_BUMP, readings=["bump", "push_blocked"]),
+    _c("wind.bump.2", "Bump by a wind-blown ship: the standing ship is knocked one tile back and the "
+       "blown ship stays.", _WIND_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
     _c("wind.bump.3", "Bump by a smaller ship than the standing one: neither ship moves.", _WIND_BUMP,
        readings=["bump"]),
     _c("wind.bump.4", "Bump by a larger ship: it takes the tile and the standing ship is shoved one "
@@ -102,6 +102,10 @@ CLAUSES = (
        "ypp / Rocks and board edges", FACTS),
     _c("edge.1", "The edge of the board stops a ship as a rock would.", "ypp / Rocks and board edges",
        FACTS),
+    # --- ramming (seed 000's class table; facts.md) ---
+    _c("ram.1", "Every collision and every bump between two ships is a ram: each of the two ships takes ram "
+       "damage, a number from the class table counted in hits of one shot size. A ship's damage for the turn "
+       "is the sum over its rams.", "Collisions during movement / Concepts", readings=["ram_value", "ram_unit"]),
 )
 
 
@@ -148,5 +152,54 @@ READING_POINTS = (
         },
         "stay",
         ("bump.2", "bump.4", "wind.bump.2", "wind.bump.4"),
+    ),
+    ReadingPoint(
+        "bump_reach",
+        "A bump is defined as a moving ship entering 'into or through' a standing ship's tile, which takes in a "
+        "turner's destination; but case b of step 2 already says a turner whose destination holds a standing "
+        "ship stops there, with a collision, whatever the classes. Which governs?",
+        {
+            "step-1": "Case b of step 2: the turner stops after step 1 with a collision; only the tile passed "
+                      "through in step 1 starts a bump.",
+            "destination": "A bump: the bump bullets decide, as in step 1 (so, under class-first, a larger turner "
+                           "takes the tile and shoves the standing ship on along its second step).",
+        },
+        "step-1",
+        ("move.2b", "wind.2b", "bump.1", "bump.3", "bump.4", "wind.bump.1", "wind.bump.3", "wind.bump.4"),
+    ),
+    ReadingPoint(
+        "knock_direction",
+        "A forward or wind-blown ship of equal class knocks the standing ship 'back' one tile. Back from the "
+        "mover, or back towards the standing ship's own stern? The two differ unless the standing ship faces "
+        "the mover.",
+        {
+            "away": "Away from the mover: one tile further along the mover's way.",
+            "astern": "Towards the standing ship's own stern, whichever way the mover came from.",
+        },
+        "away",
+        ("bump.2", "wind.bump.2"),
+    ),
+    ReadingPoint(
+        "ram_value",
+        "The class table gives every ship a ram value, but not whose value a rammed ship takes when two "
+        "ships of different values collide or bump.",
+        {
+            "other": "Each ship takes the other ship's value: a heavy ship hurts a light one more.",
+            "own": "Each ship takes its own value.",
+        },
+        "other",
+        ("ram.1",),
+    ),
+    ReadingPoint(
+        "ram_unit",
+        "The table gives each ram value three times, as hits by a small, a medium and a large shot. In which "
+        "of them is ram damage counted?",
+        {
+            "small": "In hits by a small shot (the table's first column).",
+            "medium": "In hits by a medium shot (second column).",
+            "large": "In hits by a large shot (third column).",
+        },
+        "small",
+        ("ram.1",),
     ),
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from PIL import Image, ImageDraw
@@ -549,7 +549,7 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                     scale = 0.7
                 _paint_ship(draw, view, style, (x, y), ship.heading, ship.size, colours[ship.name],
                             tags[ship.name], scale=scale)
-        _paint_marks(draw, view, style, marks or [], {ship.at for ship in outcome.after.ships})
+        _paint_marks(draw, view, style, marks or [], {ship.at for ship in outcome.after.ships}, tags)
     for a, b in arrows:
         vd.arrow(draw, [view.centre(a), view.centre(b)], fill=vd.INK, width=line, head=t * 0.26)
     # Frame it with the coordinates along the top and left edges.
@@ -584,8 +584,17 @@ def _round_label(draw, pts, label, colour, style, t) -> None:
 _SPREAD = ((0.0, 0.0), (0.28, -0.28), (-0.28, -0.28), (0.28, 0.28), (-0.28, 0.28), (0.0, -0.4), (0.0, 0.4))
 
 
+# Where a damage tag may go around its mark, in order of preference: below, right, above, left, diagonals.
+_AROUND = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))
+
+
+def _damage_text(event: Event, tags: Mapping[str, str], sep: str = " | ") -> str:
+    """The ram damage of one event, short enough to sit beside its mark: "HS 0.5 | SB 3"."""
+    return sep.join(f"{tags.get(name, name)} {amount:g}" for name, amount in event.damage)
+
+
 def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: list[_Mark],
-                 occupied: set[Tile]) -> None:
+                 occupied: set[Tile], tags: Mapping[str, str]) -> None:
     t = view.t
     if style.crowded:
         # A summary: small unnumbered marks where things happened, none moved aside.
@@ -598,6 +607,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
     # Bangs keep their cores apart (their spikes may touch): the kit's placer keeps
     # each where it belongs if that is free, else moves it just clear of the others.
     placer = vd.LabelPlacer(gap=0)
+    bangs: list[tuple[Event, float, float, float]] = []  # marks with ram damage: event, centre, radius
     for m in marks:
         if m.kind == "push":
             assert m.start is not None and m.end is not None  # every push mark has both
@@ -630,6 +640,23 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
             cx, cy = spot.xy
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
                      label_size=max(8 * style.s, round(radius * 0.85)))
+        if m.event.damage:
+            bangs.append((m.event, cx, cy, radius))
+    # The ram damage each ship takes, in a tag beside its mark: the first spot around the mark
+    # that keeps clear of the hulls, of every mark and of the tags placed before it.
+    apart = [(*view.centre(tile), t * 0.3, t * 0.3) for tile in occupied]
+    apart += [(x, y, r * 0.8, r * 0.8) for _, x, y, r in bangs]
+    for event, cx, cy, radius in bangs:
+        size = max(8 * style.s, round(radius * 0.75))
+        words = _damage_text(event, tags)
+        half_w, half_h = vd.tag_size(words, size)
+        gap = style.px(2)
+        spots = [(cx + dx * (radius + half_w + gap) * ring, cy + dy * (radius + half_h + gap) * ring)
+                 for ring in (1, 2, 3) for dx, dy in _AROUND]
+        centre = next((spot for spot in spots if all(abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h
+                                                     for x, y, w, h in apart)), spots[0])
+        apart.append((centre[0], centre[1], half_w, half_h))
+        vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
 
 
 # --- legend ----------------------------------------------------------------------------
@@ -717,6 +744,12 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
         vd.block_arrow(draw, (x0, cy), (x1, cy), width=(y1 - y0) * 0.42, fill=vd.PAPER, outline=vd.INK,
                        outline_width=s)
 
+    def damage(draw, box):
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        vd.tag_box(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "3", size=max(7 * s, round(h * 0.6)), fill=vd.PAPER,
+                   outline=vd.INK, width=s)
+
     if style.crowded:
         items = [(track, "actual track (after)")] if after else []
         if marks_present:
@@ -729,6 +762,8 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
             items.append((bang, "collision or stop, numbered as listed"))
         if "push" in marks_present:
             items.append((push, "ship pushed one tile"))
+        if "damage" in marks_present:
+            items.append((damage, "ram damage each ship takes"))
     winds, rocks = _visible_terrain(view)
     if rocks:
         items.append((rock, "rock"))
@@ -765,8 +800,36 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
                      heading=heading, stacked=stacked)
 
 
+_DAMAGE_LISTED = 12  # ships named in the legend's damage line; the rest are counted
+
+
+def _damage_line(outcome: Outcome, tags: Mapping[str, str] | None, crowded: bool = False) -> str:
+    """Each ship's ram damage over the turn, with the unit the reading counts it in; on a
+    crowded board or with many damaged ships, the heaviest few and a count of the rest."""
+    totals = outcome.damage_totals()
+    unit = outcome.reading.get("ram_unit", "small")
+
+    def name(ship: str) -> str:
+        return ship if tags is None or tags.get(ship, ship) == ship else f"{ship} ({tags[ship]})"
+    if crowded or len(totals) > _DAMAGE_LISTED:
+        heaviest = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return (f"in hits by a {unit} shot: {len(totals):,} ships took {sum(totals.values()):g} in all; most: "
+                + ", ".join(f"{name(n)} {d:g}" for n, d in heaviest))
+    listed = ", ".join(f"{name(n)} {d:g}" for n, d in totals.items())
+    return f"in hits by a {unit} shot (tags beside the marks): {listed}"
+
+
+def _reported(outcome: Outcome) -> Outcome:
+    """The outcome without the ram damage another implementation does not report, so that
+    the expected and the actual picture of a failure show the same parts."""
+    if "damage" not in outcome.unreported:
+        return outcome
+    return replace(outcome, events=tuple(replace(e, damage=()) for e in outcome.events))
+
+
 def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int, width: int,
-                     stacked: bool, crowded: bool = False, unreported: bool = False) -> Image.Image:
+                     stacked: bool, crowded: bool = False, unreported: bool = False,
+                     outcome: Outcome | None = None, tags: Mapping[str, str] | None = None) -> Image.Image:
     """What happened: each event's mark, numbered as on the board, with its round,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
     many events of each kind. ``unreported``: the events are not known (another
@@ -782,8 +845,13 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
     else:
         entries = [vd.LegendEntry(_push_glyph(str(m.number), s) if m.kind == "push" else _bang_glyph(str(m.number), s),
                                   f"round {m.event.round}, {_PHASE_WORDS.get(m.event.phase, m.event.phase)}:",
-                                  _event_words(m.event, m)) for m in marks]
+                                  _event_words(m.event, m)
+                                  + (f"; ram damage {_damage_text(m.event, tags or {}, ', ')}"
+                                     if m.event.damage else ""))
+                   for m in marks]
         entries = capped(entries, noun="events", hint=_ALL_LISTED)
+    if outcome is not None and outcome.damage_totals():
+        entries.append(vd.LegendEntry(None, "Ram damage this turn", _damage_line(outcome, tags, crowded)))
     return vd.legend(entries, size=size, heading=heading, padding=0, max_width=width, stacked=stacked)
 
 
@@ -795,8 +863,10 @@ def _headline(turn: Turn, outcomes: Sequence[Outcome], title: str | None, subtit
         title = f"{n} round{'s' if n != 1 else ''} of movement"
     if subtitle is None and outcomes:
         readings = [o.reading for o in outcomes if o.reading]
-        if readings and all(r == readings[0] for r in readings):
-            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()))
+        # Only the points the resolution consulted: the others could be set to anything.
+        consulted = set().union(*(o.consulted for o in outcomes))
+        if readings and all(r == readings[0] for r in readings) and consulted & set(readings[0]):
+            subtitle = "reading: " + ", ".join(f"{k}={v}" for k, v in sorted(readings[0].items()) if k in consulted)
     return title, subtitle
 
 
@@ -834,7 +904,7 @@ def _parts(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]
     outcome's after; ``row`` panels side by side share ``max_width``."""
     highlight, arrows = tuple(highlight), tuple(arrows)
     plans = _plan(scene, turn)
-    outcomes = [o for _, o in panels if o is not None]
+    outcomes = [_reported(o) for _, o in panels if o is not None]
     all_states = [_states(scene, o) for o in outcomes]
     all_marks = [[] if "events" in o.unreported else _marks(scene, turn, o, st) for o, st in zip(outcomes, all_states)]
     interest = _interest(scene, plans, all_states, all_marks, list(highlight) + [p for a in arrows for p in a])
@@ -887,6 +957,8 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     if legend:
         width_hint = legend_width * s if beside else int(max(vd.row_width(images, gap), 560 * s))
         present = {m.kind for ms in all_marks for m in ms}
+        if any(m.event.damage for ms in all_marks for m in ms):
+            present.add("damage")
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
                                     max_width=width_hint, padding=0))
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
@@ -895,7 +967,8 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         for name, marks, outcome in zip(named, all_marks, outcomes):
             heading = "What happened" if len(outcomes) == 1 else f"What happened ({name})"
             legends.append(_happened_legend(marks, heading, s, size=fs, width=width_hint, stacked=beside,
-                                            crowded=style.crowded, unreported="events" in outcome.unreported))
+                                            crowded=style.crowded, unreported="events" in outcome.unreported,
+                                            outcome=outcome, tags=tags))
 
     title, subtitle = _headline(turn, outcomes, title, subtitle)
     if style.crowded:

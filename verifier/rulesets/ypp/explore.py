@@ -22,22 +22,22 @@ def outcome_key(outcome: Outcome) -> OutcomeKey:
     ships = tuple(sorted((s.name, s.at, s.heading.name) for s in outcome.after.ships))
     events = Counter((e.round, e.phase, e.kind, e.pieces if e.kind in ("bump", "push") else tuple(sorted(e.pieces)))
                      for e in outcome.events)
-    return ships, tuple(sorted(events.items()))
+    return ships, tuple(sorted(events.items())), tuple(outcome.damage_totals().items())
 
 
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
-    ships, events = key
+    ships, events, damage = key
     ships = tuple(sorted((names[n], at, h) for n, at, h in ships))
     renamed: Counter[tuple] = Counter()
     for (r, phase, kind, pieces), count in events:
         pieces = tuple(names[p] for p in pieces)
         renamed[(r, phase, kind, pieces if kind in ("bump", "push") else tuple(sorted(pieces)))] += count
-    return ships, tuple(sorted(renamed.items()))
+    return ships, tuple(sorted(renamed.items())), tuple(sorted((names[n], d) for n, d in damage))
 
 
 def _map_key(key: OutcomeKey, tile: Callable, heading: Callable) -> OutcomeKey:
-    ships, events = key
-    return tuple(sorted((n, tile(at), heading(Heading[h]).name) for n, at, h in ships)), events
+    ships, events, damage = key
+    return tuple(sorted((n, tile(at), heading(Heading[h]).name) for n, at, h in ships)), events, damage
 
 
 def _rebuild(scene: Scene, board: Board, tile: Callable, heading: Callable) -> Scene:
@@ -267,4 +267,8 @@ def expect_data(scene: Scene, outcome: Outcome) -> dict:
              if (s.at, s.heading) != (before[s.name].at, before[s.name].heading)}
     events = [{"kind": e.kind, "ships": list(e.pieces), **({"round": e.round} if e.round != 1 else {})}
               for e in outcome.events]
-    return {"ships": ships, "events": events} if ships else {"events": events}
+    data: dict[str, Any] = {"ships": ships, "events": events} if ships else {"events": events}
+    totals = outcome.damage_totals()
+    if totals:
+        data["damage"] = dict(totals)
+    return data

@@ -28,6 +28,8 @@ _SHIPS = {
 OUTCOME_PARTS = (
     OutcomePart("ships", "where every ship ends and where it faces", ("ships",), required=True),
     OutcomePart("events", "collisions, bumps, pushes, rocks and edges", ("events",)),
+    OutcomePart("damage", "ram damage: each collision's and bump's on its event, and the totals per ship",
+                ("damage",), optional=True),
 )
 
 OUTCOME_SCHEMA = {
@@ -50,6 +52,8 @@ OUTCOME_SCHEMA = {
                     "round": {"type": "integer", "minimum": 1, "maximum": 4, "default": 1},
                     "phase": {"enum": ["move", "wind"], "description": "informative; not compared"},
                     "clause": {"type": "string", "description": "informative; not compared"},
+                    "damage": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                               "description": "optional: ram damage each ship of a collision or bump takes"},
                 },
             },
         },
@@ -65,6 +69,14 @@ OUTCOME_SCHEMA = {
                                "step": {"type": "integer", "minimum": 0, "maximum": 2, "default": 0},
                                "ships": _SHIPS},
             },
+        },
+        "damage": {
+            "type": "object",
+            "additionalProperties": {"type": "number", "minimum": 0},
+            "description": "optional: total ram damage per ship over the turn, which must be the sum of the "
+                           "events' damage. Damage is compared (the events' sums against a case's expected "
+                           "damage) only in answers that carry this field, or when the hello's reports name "
+                           "'damage'",
         },
         "provenance": {
             "type": "object",
@@ -101,9 +113,27 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             if name not in known:
                 raise ImplementationError(f"events[{i}] names ship {name!r}, which is not in the scene; "
                                           f"{did_you_mean(name, list(known))}")
-        events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", "")))
+        damage = tuple(sorted((str(n), float(d)) for n, d in (item.get("damage") or {}).items()))
+        for name, _ in damage:
+            if name not in known:
+                raise ImplementationError(f"events[{i}].damage names ship {name!r}, which is not in the scene; "
+                                          f"{did_you_mean(name, list(known))}")
+        events.append(Event(kind, names, item.get("round", 1), item.get("phase", "move"), item.get("clause", ""),
+                            damage=damage))
     provenance = provenance_from_json(data)
-    return Outcome(after, tuple(events), MappingProxyType(provenance))
+    outcome = Outcome(after, tuple(events), MappingProxyType(provenance))
+    if "damage" in data:
+        summed = outcome.damage_totals()
+        given = {str(name): float(total) for name, total in data["damage"].items()}
+        for name in sorted(set(given) | set(summed)):
+            if name not in known:
+                raise ImplementationError(f"damage names ship {name!r}, which is not in the scene; "
+                                          f"{did_you_mean(name, list(known))}")
+            if abs(given.get(name, 0.0) - summed.get(name, 0.0)) > 1e-6:
+                raise ImplementationError(f"damage gives {name!r} {given.get(name, 0.0):g} in all, but its events' "
+                                          f"damage sums to {summed.get(name, 0.0):g}: put each collision's and "
+                                          "bump's damage on its event, and their sums in 'damage'")
+    return outcome
 
 
 def state_json(state: tuple[tuple[str, tuple[int, int], Heading], ...]) -> dict[str, Any]:

@@ -32,6 +32,9 @@ class Heading(Enum):
     def dy(self) -> int:
         return self.value[1]
 
+    def opposite(self) -> Heading:
+        return _CLOCKWISE[_CLOCKWISE[self]]
+
     def clockwise(self) -> Heading:
         return _CLOCKWISE[self]
 
@@ -75,6 +78,26 @@ SHIP_TYPES: Mapping[str, SizeClass] = {
     "war frigate": SizeClass.LARGE,
     "grand frigate": SizeClass.GRAND,
 }
+
+
+# Ram values from the same table: the damage a ram is worth, as an equivalent number of
+# hits by a small, a medium and a large shot.
+RAM_VALUES: Mapping[str, tuple[float, float, float]] = {
+    "sloop": (0.5, 0.333, 0.25),
+    "cutter": (0.5, 0.333, 0.25),
+    "dhow": (0.5, 0.333, 0.25),
+    "fanchuan": (0.5, 0.333, 0.25),
+    "longship": (0.5, 0.333, 0.25),
+    "baghlah": (1.0, 0.667, 0.5),
+    "merchant brig": (1.0, 0.667, 0.5),
+    "junk": (1.5, 1.0, 0.75),
+    "war brig": (2.0, 1.333, 1.0),
+    "merchant galleon": (2.5, 1.667, 1.25),
+    "xebec": (2.5, 1.667, 1.25),
+    "war frigate": (3.0, 2.0, 1.5),
+    "grand frigate": (4.0, 2.667, 2.0),
+}
+SHOT_SIZES = ("small", "medium", "large")  # the columns of RAM_VALUES, in order
 
 
 class Token(Enum):

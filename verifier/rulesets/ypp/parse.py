@@ -84,6 +84,12 @@ EXPECT_SCHEMA = {
                 },
             },
         },
+        "damage": {
+            "type": "object",
+            "description": "optional: the ram damage each ship takes over the turn (clause ram.1), in hits of "
+                           "the reading's shot size; when given, ships not listed are expected to take none",
+            "additionalProperties": {"type": "number", "minimum": 0},
+        },
     },
 }
 
@@ -100,6 +106,7 @@ class ExpectedEvent:
 class Expectation:
     ships: tuple[tuple[str, Tile, Heading], ...]
     events: tuple[ExpectedEvent, ...]
+    damage: tuple[tuple[str, float], ...] | None = None  # ship -> total ram damage, where the case says
 
 
 def _tile(value: list[int]) -> Tile:
@@ -231,4 +238,9 @@ def parse_expect(doc: Located, path: tuple, scene: Scene, turn: Turn, off_board_
             raise doc.error(where + ("round",), f"round {round_no} is past the last round of this turn "
                                                 f"({len(turn.rounds)})", SceneError)
         events.append(ExpectedEvent(kind, names, round_no, i))
-    return Expectation(tuple(sorted(ships)), tuple(events))
+    damage = None
+    if "damage" in data:
+        for name in data["damage"]:
+            _ship_name(doc, path + ("damage", name), name, known, "damaged ship")
+        damage = tuple(sorted((name, float(amount)) for name, amount in data["damage"].items()))
+    return Expectation(tuple(sorted(ships)), tuple(events), damage)

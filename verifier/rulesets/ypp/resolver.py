@@ -23,7 +23,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from ...ruleset import Cause, Decision, Event, Frame, Outcome
-from .model import Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
+from .model import RAM_VALUES, SHOT_SIZES, Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 
@@ -77,6 +77,7 @@ def _by_name(ship: _Ship | Ship) -> str:
 _STOP, _KNOCK, _PUSH = "stop", "knock", "push"
 _MOTION = {("move", False): "going forward", ("move", True): "turning",
            ("wind", False): "blown by wind", ("wind", True): "whirling"}
+_EFFECT_WORD = {_KNOCK: "knock", _PUSH: "push"}
 _EFFECT_TEXT = {
     _STOP: "neither ship moves",
     _KNOCK: "the standing ship is knocked on, the mover stays",
@@ -87,10 +88,10 @@ _EFFECT_TEXT = {
 class _Ship:
     """One ship's working state, kept together so that one lookup finds all of it."""
 
-    __slots__ = ("name", "size", "at", "heading", "prov")
+    __slots__ = ("name", "type", "size", "at", "heading", "prov")
 
     def __init__(self, ship: Ship, at: Key):
-        self.name, self.size, self.at, self.heading = ship.name, int(ship.size), at, ship.heading
+        self.name, self.type, self.size, self.at, self.heading = ship.name, ship.type, int(ship.size), at, ship.heading
         self.prov: list[Cause] = []  # provenance entries, in order
 
 
@@ -106,6 +107,9 @@ class _Mover:
     @property
     def name(self) -> str:
         return self.ship.name
+
+    def motion(self, phase: _Phase) -> str:
+        return _MOTION[phase.name, self.turning]
 
 
 @dataclass
@@ -140,6 +144,7 @@ class _Run:
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
         self.causes: dict[tuple, Cause] = {}  # one shared value per provenance entry
         self.step_no = 0
+        self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
         self.snapshot("start")
 
     # --- bookkeeping -------------------------------------------------------
@@ -245,8 +250,10 @@ class _Run:
             self.decisions.append(Decision(
                 "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
                 (mover.name, other.name), self.round,
-                detail=f"{mover.name}, {_MOTION[phase.name, mover.turning]} as a {SizeClass(mine).label} ship, "
-                       f"bumps the standing {SizeClass(theirs).label} ship {other.name}"))
+                detail=f"{mover.name}, {mover.motion(phase)} as a {SizeClass(mine).label} ship, "
+                       f"bumps the standing {SizeClass(theirs).label} ship {other.name}",
+                situation=f"a ship {mover.motion(phase)} bumps a standing ship of "
+                          f"{'smaller' if mine > theirs else 'larger'} class"))
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
@@ -289,15 +296,20 @@ class _Run:
                     self.event("collision", (name, occupant.name), phase, letter("c"), at=tile, unordered=True)
                     continue
                 stands = other is None
-                if not stands:
+                if other is not None:
                     if second:
                         self.decisions.append(Decision(
                             "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
-                            self.round, detail=f"{occupant.name} arrived in step 1 but moves on in step 2"))
+                            self.round, detail=f"{occupant.name} arrived in step 1 but moves on in step 2",
+                            situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
+                                      f"{other.motion(phase)} reached in step 1 and is leaving"))
                     else:
+                        leaving = "straight on" if other.direction is m.direction else "across its way"
                         self.decisions.append(Decision(
                             "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
-                            f"{name} claims the tile of {occupant.name}, which is moving elsewhere"))
+                            f"{name} claims the tile of {occupant.name}, which is moving elsewhere",
+                            situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
+                                      f"{other.motion(phase)} that leaves {leaving}"))
                     vacate = self.read("vacate")
                 if not stands and vacate != "follow":
                     self.note_reading(ship, "vacate")
@@ -306,7 +318,28 @@ class _Run:
                         self.event("collision", (name, occupant.name), phase, "vacate=blocked", at=tile,
                                    unordered=True)
                         continue
-                if stands and second:
+                way = m.direction
+                if stands and second and other is None and occupant not in self.arrived:
+                    # A ship that has not moved this phase at the destination: case b of step 2,
+                    # or, since a bump is entering "into or through" a standing ship's tile, a bump.
+                    # The way of the planned second step (the ship may have been shoved off its path).
+                    way = next(h for h in Heading if m.via + delta[h] == m.dest)
+                    relation = ("smaller" if ship.size > occupant.size else
+                                "larger" if ship.size < occupant.size else "the same")
+                    self.decisions.append(Decision(
+                        "bump_reach", (letter("b"), f"{phase.bump}.1"),
+                        ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
+                        (name, occupant.name), self.round,
+                        detail=f"the destination of {name} holds the standing ship {occupant.name}",
+                        situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
+                                  f"ship of {relation} class"))
+                    self.note_reading(ship, "bump_reach")
+                    if self.read("bump_reach") == "step-1":
+                        self.note(ship, letter("b"))
+                        self.event("collision", (name, occupant.name), phase, letter("b"), at=tile,
+                                   unordered=True)
+                        continue
+                elif stands and second:
                     self.note(ship, letter("b"))
                     self.event("collision", (name, occupant.name), phase, letter("b"), at=tile, unordered=True)
                     continue
@@ -317,7 +350,7 @@ class _Run:
                     self.note(occupant, clause)
                     self.event("bump", (name, occupant.name), phase, clause, at=tile)
                     if effect != _STOP:
-                        to = tile + delta[m.direction]
+                        to = tile + delta[self.knock_direction(m, way, occupant, clause, effect, phase)]
                         pushes[occupant].append((m, to, effect, clause))
                         push_into[to] += 1
                         if effect == _PUSH:
@@ -359,10 +392,12 @@ class _Run:
             elif to in occ and occ[to] not in moving:
                 reason = "a ship stands behind it"
             if reason is not None:
+                effects = "+".join(sorted({_EFFECT_WORD[b[2]] for b in bumps}))
                 self.decisions.append(Decision(
                     "push_blocked", (), (), (bumps[0][0].name, standing.name), self.round,
                     tuple(sorted({b[3] for b in bumps})),
-                    f"{standing.name} would be pushed to {list(self.tile(to))}, but {reason}"))
+                    f"{standing.name} would be pushed to {list(self.tile(to))}, but {reason}",
+                    situation=f"{effects}: {reason}"))
             literal = reason is not None and self.read("push_blocked") == "literal"
             if reason is not None and not literal:
                 push_ok[standing] = False
@@ -383,7 +418,8 @@ class _Run:
                     if push_ok[standing]:
                         self.decisions.append(Decision(
                             "push_blocked", (), (), (pushes[standing][0][0].name, standing.name), self.round,
-                            (pushes[standing][0][3],), f"the ship behind {standing.name} does not leave"))
+                            (pushes[standing][0][3],), f"the ship behind {standing.name} does not leave",
+                            situation=f"{_EFFECT_WORD[pushes[standing][0][2]]}: the ship behind does not leave"))
                     if push_ok[standing] and self.read("push_blocked") != "literal":
                         push_ok[standing] = False
                         pusher, _, effect, _ = pushes[standing][0]
@@ -405,6 +441,52 @@ class _Run:
                 self.event("push", (pusher.name, standing.name), phase, clause, at=to)
         return going
 
+    def knock_direction(self, mover: _Mover, away: Heading, standing: _Ship, clause: str, effect: str,
+                        phase: _Phase) -> Heading:
+        """Which way a bump sends the standing ship; ``away`` is the way the mover was going.
+        A push (bump.4) keeps it in front of the mover, so it goes the mover's way; a knock
+        "back" (bump.2) may also mean towards the standing ship's own stern, which differs
+        unless it faces the mover."""
+        if effect == _PUSH:
+            return away
+        astern = standing.heading.opposite()
+        if astern is away:
+            return away
+        facing = "the same way as the mover goes" if standing.heading is away else "across the mover's way"
+        self.decisions.append(Decision(
+            "knock_direction", (clause,), (f"knocked {away.name} (away from the mover) or {astern.name} (astern)",),
+            (mover.name, standing.name), self.round,
+            detail=f"{mover.name} knocks {standing.name} back, and {standing.name} faces {standing.heading.name}",
+            situation=f"a ship {mover.motion(phase)} knocks back a standing ship that faces {facing}"))
+        self.note_reading(standing, "knock_direction")
+        return away if self.read("knock_direction") == "away" else astern
+
+    # --- ram damage ----------------------------------------------------------
+
+    def rammed(self, event: Event) -> Event:
+        """``event`` with the ram damage each of its two ships takes (collisions and bumps)."""
+        if event.kind not in ("collision", "bump") or len(event.pieces) != 2:
+            return event
+        first, second = (self.ships[n] for n in event.pieces)
+        unit = SHOT_SIZES.index(self.read("ram_unit"))
+        what = "a collision" if event.kind == "collision" else "a bump"
+        self.decisions.append(Decision(
+            "ram_unit", ("ram.1",), ("damage counted in hits of one shot size",), event.pieces, event.round,
+            detail=f"{what} between {event.pieces[0]} and {event.pieces[1]}", situation=f"damage of {what}"))
+        whose = "other"
+        if RAM_VALUES[first.type] != RAM_VALUES[second.type]:
+            self.decisions.append(Decision(
+                "ram_value", ("ram.1",), ("each ship takes one of the two ram values",), event.pieces, event.round,
+                detail=f"{what} between {first.type} {first.name} and {second.type} {second.name}",
+                situation=f"damage of {what} between ships of different ram values"))
+            whose = self.read("ram_value")
+        damage = []
+        for ship, other in ((first, second), (second, first)):
+            self.note(ship, "ram.1")
+            damage.append((ship.name, RAM_VALUES[(other if whose == "other" else ship).type][unit]))
+        return Event(event.kind, event.pieces, event.round, event.phase, event.clause, event.detail, event.at,
+                     event.step, tuple(damage))
+
     def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
         self.note_reading(standing, "push_blocked")
@@ -424,7 +506,9 @@ class _Run:
         self.snapshot(phase.name, 1)
         onward = [m for m in movers if m.turning and m in first]
         if onward:
+            self.arrived = {m.ship for m in first}
             self.step(onward, second=True, phase=phase)
+            self.arrived = set()
 
     def movement(self, turn: Turn, index: int) -> None:
         movers: list[_Mover] = []
@@ -482,6 +566,9 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
         run.round = index + 1
         run.movement(turn, index)
         run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
+    for i, event in enumerate(run.events):
+        run.round = event.round
+        run.events[i] = run.rammed(event)
     final = {name: (run.tile(s.at), s.heading) for name, s in run.ships.items()}
     after = Scene(scene.board, tuple(Ship(s.name, s.type, *final[s.name]) for s in sorted(scene.ships, key=_by_name)))
     events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
