@@ -182,8 +182,13 @@ def naive_expectations():
         elif data["before"]["board"].get("whirlpools"):
             expected[case.id] = ("errored", [])
         else:
-            outcome = case.ruleset.outcome_from_json(case.before, naive_outcome(data["before"], data["actions"]))
-            mismatches = case.ruleset.compare(case.before, case.expect, outcome)
+            answer = naive_outcome(data["before"], data["actions"])
+            outcome = case.ruleset.outcome_from_json(case.before, answer)
+            # Optional parts the answer leaves out (ypp: damage) are not compared.
+            absent = {f for part in case.ruleset.outcome_parts if part.optional for f in part.fields
+                      if not any(g in answer for g in part.fields)}
+            mismatches = [m for m in case.ruleset.compare(case.before, case.expect, outcome)
+                          if not (m.path and m.path[0] in absent)]
             expected[case.id] = ("failed" if mismatches else "passed", [m.message for m in mismatches])
     return expected
 
