@@ -11,18 +11,33 @@ value); Dask itself moves the tasks of a lost worker to the others.
 """
 from __future__ import annotations
 
+import copyreg
 import itertools
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import IO, Any, TypeVar
 
 from .errors import CaseError, Location, VerifierError
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+def _mapping_proxy(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(mapping)
+
+
+def _reduce_mapping_proxy(proxy: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    return _mapping_proxy, (dict(proxy),)
+
+
+# Read-only mappings are all over the value types (readings, provenance); results that carry
+# them must cross to and from workers.
+copyreg.pickle(MappingProxyType, _reduce_mapping_proxy)
 
 
 class ExecutionError(VerifierError):
@@ -167,7 +182,7 @@ def map_as_completed(function: Callable[[Item], Result], items: Iterable[Item], 
     chunksize = max(1, chunksize)
     if execution.scheduler:
         yield from _on_cluster(function, items, execution.scheduler, chunksize, progress)
-    elif execution.in_process:
+    elif execution.in_process or (isinstance(items, Sequence) and len(items) <= 1):
         for index, item in enumerate(items):
             result = function(item)
             if progress is not None:
@@ -281,7 +296,7 @@ def _client(address: str) -> Any:
         except ImportError as error:
             raise ExecutionError("--scheduler needs the 'distributed' package (pip install distributed)") from error
         try:
-            _clients[address] = Client(address, timeout=30, set_as_default=False)
+            _clients[address] = Client(address, timeout=30, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as error:
             raise ExecutionError(f"cannot reach a Dask scheduler at {address} ({error}); start one with "
                                  "'dask scheduler' and workers with 'dask worker ADDRESS'") from None
@@ -317,7 +332,8 @@ def _on_cluster(function: Callable[[Any], Any], items: Iterable[Any], address: s
         starts[future] = chunk[0]
         return future
 
-    pending = as_completed([submit(c) for c in itertools.islice(chunks, window)], loop=client.loop)
+    pending = as_completed([submit(c) for c in itertools.islice(chunks, window)],  # type: ignore[no-untyped-call]
+                           loop=client.loop)
     for future in pending:
         results = future.result()
         start = starts.pop(future)
@@ -328,4 +344,4 @@ def _on_cluster(function: Callable[[Any], Any], items: Iterable[Any], address: s
             progress.advance(len(results))
         following = next(chunks, None)
         if following is not None:
-            pending.add(submit(following))
+            pending.add(submit(following))  # type: ignore[no-untyped-call]

@@ -463,6 +463,18 @@ class Ruleset:
         """(size, scenes) of the space called ``name``."""
         raise NotImplementedError
 
+    def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
+        """Shard ``index`` of ``count`` of the space ``name``: its scenes, each with its weight,
+        how many scenes of the unreduced space it stands for (more than 1 where the space holds
+        one scene per class of scenes that symmetry makes equivalent). The shards of one count
+        hold every scene of the space once, always in the same order. Optional: by default every
+        ``count``-th scene of ``exhaustive_space`` with weight 1; a ruleset overrides it to
+        enumerate only its shard where the shard runs."""
+        _, scenes = self.exhaustive_space(name)
+        for n, (before, actions) in enumerate(scenes):
+            if n % count == index:
+                yield before, actions, 1
+
     # --- Capability.FRAMES, NARROW, SCENE_TEXT, PAGE_NOTES (the rule pages) -------
 
     def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:

@@ -6,10 +6,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
 from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
+from .execute import IN_PROCESS, Execution, Progress, map_ordered
 from .ruleset import Outcome
 from .snapshots import SnapshotResult, SnapshotStore
 
@@ -181,11 +183,30 @@ def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
     return replace(result, case=case, seconds=time.perf_counter() - start)
 
 
-def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> Iterator[CaseResult]:
-    """Check every case under ``paths``, one result per case file, as they are done."""
+def _check_detached(case: Case, options: RunOptions) -> CaseResult:
+    """``check_case``, guarded, with the case left out of the result: the caller has it, and a
+    worker need not send it back."""
+    return replace(guarded(case, lambda c: check_case(c, options)), case=None)
+
+
+def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
+                execution: Execution = IN_PROCESS, progress: Progress | None = None) -> Iterator[CaseResult]:
+    """Check every case under ``paths``, one result per case file, in file order, on
+    ``execution`` (snapshots are written by the worker that checks the case)."""
     run_options = options or RunOptions()
-    for item in load_cases(paths):
-        yield item if isinstance(item, CaseResult) else guarded(item, lambda c: check_case(c, run_options))
+    items = list(load_cases(paths))
+    cases = [item for item in items if isinstance(item, Case)]
+    if progress is not None and progress.total is None:
+        progress.total = len(cases)
+    chunk = max(1, min(16, len(cases) // (8 * max(1, execution.worker_count))))
+    checked = map_ordered(partial(_check_detached, options=run_options), cases, execution, chunksize=chunk)
+    failing = 0
+    for item in items:
+        result = item if isinstance(item, CaseResult) else replace(next(checked), case=item)
+        failing += result.failing
+        if progress is not None and isinstance(item, Case):
+            progress.advance(1, noted=failing)
+        yield result
 
 
 FAILING = (Status.FAILED, Status.ERRORED, Status.XPASS)

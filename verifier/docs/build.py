@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import registry
+from ..execute import Execution
 from ..ruleset import Capability, Ruleset
 from .findings import QUICK_EXAMPLES, Findings, quick_findings, read_findings
 from .output import check_out_dir, write_site
@@ -75,16 +75,12 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     return Findings(entries, origin, matrix)
 
 
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
-
-
 def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "cases",
                findings_dir: Path | str | None = "explore", rulesets: Sequence[str] | None = None,
-               examples: int = QUICK_EXAMPLES, seed: int = 0, jobs: int | None = None,
+               examples: int = QUICK_EXAMPLES, seed: int = 0, execution: Execution | None = None,
                log: Callable[[str], None] = lambda m: None) -> BuildResult:
-    """Build the site into ``out``: gather cases and findings, draw (in ``jobs``
-    processes; default one per core), write. Refuses an unsafe ``out`` before any work."""
+    """Build the site into ``out``: gather cases and findings, draw (on ``execution``;
+    default every local core), write. Refuses an unsafe ``out`` before any work."""
     start = time.perf_counter()
     out = Path(out)
     cases_dir = Path(cases_dir) if cases_dir is not None else None
@@ -103,7 +99,7 @@ def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "case
     for ruleset in chosen:
         findings[ruleset.key] = gather_findings(ruleset, cases, findings_dir=findings_dir, cases_dir=cases_dir,
                                                 examples=examples, seed=seed, warn=warn)
-    files, summaries = render_site(chosen, cases, findings, warn, jobs=default_jobs() if jobs is None else jobs)
+    files, summaries = render_site(chosen, cases, findings, warn, execution=execution or Execution())
     root = write_site(out, files, protect=protect)
     return BuildResult(root, len(files), sum(len(b) for b in files.values()),
                        sum(1 for name in files if name.endswith(".html")), time.perf_counter() - start,
