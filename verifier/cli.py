@@ -276,8 +276,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
             flag = "--ships" if option == "pieces" else f"--{option}"
             raise CaseError(f"{flag} only means something with --exhaustive", Location(None, None, None, flag))
     if args.exhaustive:
-        space = _space_of(ruleset, args)
-        print(f"enumerating the exhaustive {ruleset.key} space {space or ''} on {execution.describe()} ...",
+        ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
+        space = _space_of(ruleset, args) or next(iter(ruleset.exhaustive_spaces()))
+        print(f"enumerating the exhaustive {ruleset.key} space {space} on {execution.describe()} ...",
               flush=True)
         exhaustive_result = exhaustive(ruleset, space=space, execution=execution, shards=args.shards,
                                        results=Path(args.results) if args.results else None)

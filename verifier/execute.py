@@ -287,6 +287,7 @@ def _on_local_pool(function: Callable[[Any], Any], items: Iterable[Any], workers
 # --- a Dask cluster ------------------------------------------------------------------------
 
 _clients: dict[str, Any] = {}
+CONNECT_SECONDS = 30  # how long to wait for a scheduler to answer
 
 
 def _client(address: str) -> Any:
@@ -296,7 +297,7 @@ def _client(address: str) -> Any:
         except ImportError as error:
             raise ExecutionError("--scheduler needs the 'distributed' package (pip install distributed)") from error
         try:
-            _clients[address] = Client(address, timeout=30, set_as_default=False)  # type: ignore[no-untyped-call]
+            _clients[address] = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as error:
             raise ExecutionError(f"cannot reach a Dask scheduler at {address} ({error}); start one with "
                                  "'dask scheduler' and workers with 'dask worker ADDRESS'") from None
