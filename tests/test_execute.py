@@ -149,4 +149,4 @@ def test_an_address_with_no_scheduler_is_a_clear_error(monkeypatch):
     from verifier.execute import ExecutionError
     monkeypatch.setattr(execute, "CONNECT_SECONDS", 1)
     with pytest.raises(ExecutionError, match="cannot reach a Dask scheduler at tcp://127.0.0.1:9"):
-        Execution(scheduler="tcp://127.0.0.1:9").worker_count
+        print(Execution(scheduler="tcp://127.0.0.1:9").worker_count)

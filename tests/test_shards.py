@@ -56,7 +56,8 @@ def test_a_results_file_resumes_a_run_without_redoing_shards(tmp_path):
     (lambda lines: ['{"results": "something else"}'] + lines[1:], "not an exhaustive results file"),
     (lambda lines: [lines[0].replace("two-sides", "landings")] + lines[1:], "records space 'landings'"),
     (lambda lines: lines[:2] + [lines[1]], ".jsonl:3: shard: shard 0 is recorded twice"),
-    (lambda lines: lines[:1] + [lines[1].replace('"scenes": ', '"scenes": -')], ".jsonl:2: scenes: scenes must be a whole number"),
+    (lambda lines: lines[:1] + [lines[1].replace('"scenes": ', '"scenes": -')],
+     ".jsonl:2: scenes: scenes must be a whole number"),
     (lambda lines: lines[:1] + [lines[1].replace('"shard": 0', '"shard": 9')], "from 0 to 3"),
 ])
 def test_a_results_file_that_cannot_be_trusted_is_a_located_error(tmp_path, change, message):
