@@ -21,6 +21,7 @@ from verifier.rulesets.ypp import spaces
 from verifier.rulesets.ypp.spaces import Space, symmetries
 from verifier.shards import read_results
 
+pytest_plugins = ["pytester"]
 CIV = registry.get("civ")
 forked = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="local workers are forked on Linux")
 
@@ -208,3 +209,21 @@ def test_an_exhaustive_space_runs_on_a_dask_cluster(tmp_path):
             close_clients()
     assert remote.workers == 2 and summary(remote) == summary(local)
     assert len((tmp_path / "civ.jsonl").read_text().splitlines()) == 5
+
+
+@forked
+def test_the_pytest_plugin_checks_ahead_in_workers_with_the_same_results(pytester):
+    cases = pytester.path / "cases"
+    cases.mkdir()
+    for path in sorted((CASES / "civ").glob("*.yaml"))[:6]:
+        shutil.copy(path, cases)
+    broken = cases / "broken.yaml"
+    broken.write_text((CASES / "civ" / "a6-advantage-order.yaml").read_text().replace(
+        "id: ", "id: broken-", 1).replace("expect:", "expect:\n  nothing: here", 1))
+    outcomes = []
+    for workers in ("1", "2"):
+        result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--verifier-no-draw", "--verifier-workers",
+                                              workers, str(cases))
+        outcomes.append(result.parseoutcomes())
+        assert "broken-" in result.stdout.str()
+    assert outcomes[0] == outcomes[1] and outcomes[0]["failed"] == 1 and outcomes[0]["passed"] >= 5

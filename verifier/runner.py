@@ -183,7 +183,7 @@ def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
     return replace(result, case=case, seconds=time.perf_counter() - start)
 
 
-def _check_detached(case: Case, options: RunOptions) -> CaseResult:
+def check_detached(case: Case, options: RunOptions) -> CaseResult:
     """``check_case``, guarded, with the case left out of the result: the caller has it, and a
     worker need not send it back."""
     return replace(guarded(case, lambda c: check_case(c, options)), case=None)
@@ -199,7 +199,7 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
     if progress is not None and progress.total is None:
         progress.total = len(cases)
     chunk = max(1, min(16, len(cases) // (8 * max(1, execution.worker_count))))
-    checked = map_ordered(partial(_check_detached, options=run_options), cases, execution, chunksize=chunk)
+    checked = map_ordered(partial(check_detached, options=run_options), cases, execution, chunksize=chunk)
     failing = 0
     for item in items:
         result = item if isinstance(item, CaseResult) else replace(next(checked), case=item)
