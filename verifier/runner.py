@@ -141,24 +141,29 @@ def crash_message(doing: str, error: BaseException) -> str:
             "; this is a bug of the ruleset or the verifier, not of the case: please report it with this file")
 
 
-def load_cases(paths: Iterable[str | Path]) -> Iterator[Case | CaseResult]:
-    """Every case under ``paths``, loaded, or a failed result that says why the file is not
-    one: unreadable, malformed, a repeated id, or a crash of the loader. One bad file never
-    stops the others."""
+def _load_one(scanned: tuple[Path, str | None]) -> Case | CaseResult:
+    path, problem = scanned
+    if problem:
+        return CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)), ProblemKind.ERROR),))
+    try:
+        return load_case(path)
+    except VerifierError as error:
+        return _error_result(str(path), error)
+    except Exception as error:  # one bad file is one failed case, whatever went wrong
+        return CaseResult(str(path), None, Status.FAILED, (Problem(
+            crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
+
+
+def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Iterator[Case | CaseResult]:
+    """Every case under ``paths``, loaded (on ``execution``), or a failed result that says
+    why the file is not one: unreadable, malformed, a repeated id, or a crash of the loader.
+    One bad file never stops the others."""
     seen: dict[tuple[str, str], str] = {}
-    for path, problem in scan_case_files(paths):
-        if problem:
-            yield CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)),
-                                                                      ProblemKind.ERROR),))
-            continue
-        try:
-            case = load_case(path)
-        except VerifierError as error:
-            yield _error_result(str(path), error)
-            continue
-        except Exception as error:  # one bad file is one failed case, whatever went wrong
-            yield CaseResult(str(path), None, Status.FAILED, (Problem(
-                crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
+    scanned = list(scan_case_files(paths))
+    chunk = max(1, min(16, len(scanned) // (8 * max(1, execution.worker_count))))
+    for case in map_ordered(_load_one, scanned, execution, chunksize=chunk):
+        if isinstance(case, CaseResult):
+            yield case
             continue
         key = (case.ruleset.key, case.id)
         if key in seen:
@@ -194,7 +199,7 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
     """Check every case under ``paths``, one result per case file, in file order, on
     ``execution`` (snapshots are written by the worker that checks the case)."""
     run_options = options or RunOptions()
-    items = list(load_cases(paths))
+    items = list(load_cases(paths, execution))
     cases = [item for item in items if isinstance(item, Case)]
     if progress is not None and progress.total is None:
         progress.total = len(cases)
