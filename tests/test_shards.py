@@ -227,3 +227,14 @@ def test_the_pytest_plugin_checks_ahead_in_workers_with_the_same_results(pyteste
         outcomes.append(result.parseoutcomes())
         assert "broken-" in result.stdout.str()
     assert outcomes[0] == outcomes[1] and outcomes[0]["failed"] == 1 and outcomes[0]["passed"] >= 5
+
+
+def test_bad_shard_counts_and_unusable_results_files_are_located_errors(tmp_path):
+    for shards in (0, -3):
+        with pytest.raises(CaseError, match="--shards must be from 1"):
+            exhaustive(CIV, space="two-sides", execution=Execution(1), shards=shards)
+    with pytest.raises(CaseError) as error:
+        exhaustive(CIV, space="two-sides", execution=Execution(1), results=tmp_path)  # a folder
+    assert str(tmp_path) in str(error.value) and "cannot read the results file" in str(error.value)
+    with pytest.raises(CaseError, match="cannot write the results file"):
+        exhaustive(CIV, space="two-sides", execution=Execution(1), results=tmp_path / "no" / "such.jsonl")

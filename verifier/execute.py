@@ -97,6 +97,7 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.quiet_for, self.every, self.clock = quiet_for, every, clock
         self.done = 0
+        self.resumed = 0  # counted as done from the start, so not in the rate
         self.noted: int | None = None
         self.start = clock()
         self.last_shown = 0.0
@@ -117,7 +118,7 @@ class Progress:
     def line(self, now: float | None = None) -> str:
         now = self.clock() if now is None else now
         elapsed = max(now - self.start, 1e-9)
-        rate = self.done / elapsed
+        rate = (self.done - self.resumed) / elapsed
         parts = [f"{self.done:,}" + (f"/{self.total:,}" if self.total else "") + f" {self.unit}",
                  f"{rate:,.1f}/s" if rate < 100 else f"{rate:,.0f}/s"]
         if self.total and rate > 0 and self.done < self.total:
@@ -335,14 +336,18 @@ def _on_cluster(function: Callable[[Any], Any], items: Iterable[Any], address: s
 
     pending = as_completed([submit(c) for c in itertools.islice(chunks, window)],  # type: ignore[no-untyped-call]
                            loop=client.loop)
-    for future in pending:
-        results = future.result()
-        start = starts.pop(future)
-        future.release()
-        for offset, result in enumerate(results):
-            yield start + offset, result
-        if progress is not None:
-            progress.advance(len(results))
-        following = next(chunks, None)
-        if following is not None:
-            pending.add(submit(following))  # type: ignore[no-untyped-call]
+    try:
+        for future in pending:
+            results = future.result()
+            start = starts.pop(future)
+            future.release()
+            for offset, result in enumerate(results):
+                yield start + offset, result
+            if progress is not None:
+                progress.advance(len(results))
+            following = next(chunks, None)
+            if following is not None:
+                pending.add(submit(following))  # type: ignore[no-untyped-call]
+    finally:
+        if starts:  # stopped early (an error, or the caller stopped reading): free the cluster
+            client.cancel(list(starts))

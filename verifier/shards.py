@@ -114,8 +114,11 @@ def read_results(path: Path, ruleset: str, space: str, shards: int | None) -> tu
         raise fail(f"cannot read the results file ({error.strerror})") from None
     if size > MAX_RESULTS_BYTES:
         raise fail(f"the results file is {size:,} bytes, more than any run writes ({MAX_RESULTS_BYTES:,})")
-    with path.open("rb") as handle:
-        raw_lines = handle.read().split(b"\n")
+    try:
+        with path.open("rb") as handle:
+            raw_lines = handle.read().split(b"\n")
+    except OSError as error:
+        raise fail(f"cannot read the results file ({error.strerror})") from None
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()
     elif raw_lines and len(raw_lines) > 1:
@@ -212,19 +215,22 @@ def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *
     With ``results``, shards recorded there are not run again and new ones are appended as
     they finish. ``only`` runs just those shard indices (to sample a space too large to run)."""
     start = time.perf_counter()
+    if shards is not None and not 1 <= shards <= MAX_SHARDS:
+        raise CaseError(f"--shards must be from 1 to {MAX_SHARDS:,}", Location(None, None, None, "--shards"))
     done: dict[int, ShardResult] = {}
     if results is not None and results.exists():
         shards, done = read_results(results, ruleset.key, space, shards)
     count = shards or DEFAULT_SHARDS
-    if not 1 <= count <= MAX_SHARDS:
-        raise CaseError(f"--shards must be from 1 to {MAX_SHARDS:,}", Location(None, None, None, "--shards"))
     resumed = len(done)
     wanted = [i for i in (only if only is not None else range(count)) if i not in done]
     jobs = [Shard(ruleset.key, space, i, count) for i in wanted]
     worker = partial(run_shard, ruleset=None if execution.scheduler else ruleset)
     handle: IO[str] | None = None
     if results is not None:
-        handle = results.open("a", encoding="utf-8")
+        try:
+            handle = results.open("a", encoding="utf-8")
+        except OSError as error:
+            raise CaseError(f"cannot write the results file ({error.strerror})", Location(str(results))) from None
         if not done:
             handle.write(json.dumps(_header(ruleset.key, space, count), sort_keys=True) + "\n")
             handle.flush()
@@ -232,7 +238,7 @@ def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *
     meter = Progress(f"exhaustive {ruleset.key} {space}", len(done) + len(jobs), unit="shards",
                      noted="finding classes") if progress else None
     if meter is not None:
-        meter.done = len(done)
+        meter.done = meter.resumed = len(done)
     try:
         for _, result in map_as_completed(worker, jobs, execution):
             done[result.index] = result
