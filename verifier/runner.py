@@ -154,12 +154,23 @@ def _load_one(scanned: tuple[Path, str | None]) -> Case | CaseResult:
             crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
 
 
+def _import_rulesets() -> None:
+    from . import registry
+    for key in registry.names():
+        try:
+            registry.get(key)
+        except VerifierError:
+            pass  # a broken ruleset is reported by the cases that name it
+
+
 def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Iterator[Case | CaseResult]:
     """Every case under ``paths``, loaded (on ``execution``), or a failed result that says
     why the file is not one: unreadable, malformed, a repeated id, or a crash of the loader.
     One bad file never stops the others."""
     seen: dict[tuple[str, str], str] = {}
     scanned = list(scan_case_files(paths))
+    if not execution.in_process and not execution.scheduler:
+        _import_rulesets()  # once here, before the workers fork, rather than in each of them
     chunk = max(1, min(16, len(scanned) // (8 * max(1, execution.worker_count))))
     for case in map_ordered(_load_one, scanned, execution, chunksize=chunk):
         if isinstance(case, CaseResult):

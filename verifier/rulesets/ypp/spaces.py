@@ -54,13 +54,13 @@ class Space:
 SPACES = {
     "three-ships": Space(3, 4, ("sloop",), False,
                          "three sloops anywhere on an open 4x4 board, every heading and token: 13,762,560 scenes "
-                         "in about 287,000 classes"),
+                         "in 286,720 classes"),
     "three-ships-terrain": Space(3, 4, ("sloop",), True,
                                  "three sloops and one rock anywhere on a 4x4 board, every heading and token: "
                                  "178,913,280 scenes in about 3.7 million classes (for a cluster)"),
     "four-ships": Space(4, 4, ("sloop",), False,
                         "four sloops anywhere on an open 4x4 board, every heading and token: 2,862,612,480 scenes "
-                        "in about 15 million classes (for a cluster)"),
+                        "in 14,913,104 classes (for a cluster)"),
     "four-ships-terrain": Space(4, 4, ("sloop",), True,
                                "four sloops and one rock anywhere on a 4x4 board, every heading and token: "
                                "34,351,349,760 scenes in about 179 million classes (for a cluster)"),
