@@ -287,6 +287,9 @@ def test_declared_capabilities_are_implemented(ruleset, tmp_path):
         before, actions = next(iter(scenes))
         assert size > 0
         rs.resolve(before, actions, rs.default_reading)
+        # Shards hold the space's scenes between them, each with a weight of at least one.
+        sharded = [item for index in range(3) for item in rs.exhaustive_shard(next(iter(spaces)), index, 3)]
+        assert len(sharded) == size and all(isinstance(w, int) and w >= 1 for _, _, w in sharded)
     if rs.supports(Capability.BENCHMARKS):
         suites = rs.benchmarks()
         assert suites and all(isinstance(s, BenchSuite) for s in suites)

@@ -20,6 +20,7 @@ from verifier import registry
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.docs import MARKER, FindingEntry, Findings, SiteError, build_site, check_out_dir, render_site
+from verifier.execute import Execution
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).parent))
@@ -223,8 +224,10 @@ def test_the_same_input_gives_the_same_site(tmp_path):
     for name in ("move-2d-turn-versus-turn", "push-blocked-by-rock"):
         (cases / f"{name}.yaml").write_text((ROOT / f"cases/ypp/{name}.yaml").read_text(encoding="utf-8"))
     # Drawn in this process, then in two forked ones: the same bytes either way.
-    a = build_site(tmp_path / "a", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20, jobs=1)
-    b = build_site(tmp_path / "b", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20, jobs=2)
+    a = build_site(tmp_path / "a", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20,
+                   execution=Execution(1))
+    b = build_site(tmp_path / "b", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=20,
+                   execution=Execution(2))
     assert a.files > 8  # enough drawing tasks that two processes share them
     files_a = sorted(p.relative_to(a.out) for p in a.out.rglob("*") if p.is_file())
     assert files_a == sorted(p.relative_to(b.out) for p in b.out.rglob("*") if p.is_file())

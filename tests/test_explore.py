@@ -84,7 +84,8 @@ def test_shrunk_ypp_contradiction_still_shows_the_disagreement():
 
 
 def test_exhaustive_two_ship_space_counts_scenes_per_class():
-    assert list(YPP.exhaustive_spaces()) == ["two-ships", "terrain"]
+    assert list(YPP.exhaustive_spaces()) == ["two-ships", "terrain", "three-ships", "three-ships-terrain",
+                                             "four-ships", "four-ships-terrain"]
     total, scenes = YPP.exhaustive_space("two-ships")
     assert total == 24 * 16 * 16 * 16
     first = [next(scenes) for _ in range(3)]

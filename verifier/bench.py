@@ -203,7 +203,8 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
 
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     from .case import find_case_files
-    from .runner import CaseResult, RunOptions, check_case, load_cases
+    from .execute import Execution
+    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_paths, load_cases
     from .snapshots import SnapshotStore
 
     try:
@@ -215,13 +216,19 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         result["error"] = f"no case files under {cases}"
         return result
 
-    def timed(options: RunOptions) -> dict[str, Any]:
+    def timed(options: RunOptions, workers: int = 1) -> dict[str, Any]:
         last: list[CaseResult] = []
 
         def run() -> None:
-            # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
-            last[:] = [item if isinstance(item, CaseResult) else check_case(item, options)
-                       for item in load_cases([cases])]
+            if workers == 1:
+                # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
+                last[:] = [item if isinstance(item, CaseResult) else check_case(item, options)
+                           for item in load_cases([cases])]
+                return
+            last[:] = check_paths([cases], options, Execution(workers))
+            crashed = [p for r in last if r.case is not None for p in r.problems if p.kind == ProblemKind.ERROR]
+            if crashed:
+                raise RuntimeError(str(crashed[0]))
 
         try:
             timing = measure(run, repeats)
@@ -244,6 +251,10 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         folder = Path(temp)
         # update_snapshots stays False throughout: mismatches only write into the temporary folder.
         result["with_draw"] = timed(RunOptions(SnapshotStore(snapshots, folder / "failures"), draw=True))
+        # The same in two worker processes, in the same run, for the speed-up of the execution layer.
+        if "cases_per_second" in result["with_draw"]:  # not where drawing is unavailable or broken
+            result["with_draw_2_workers"] = timed(RunOptions(SnapshotStore(snapshots, folder / "failures"),
+                                                             draw=True), workers=2)
         result["without_draw"] = timed(RunOptions(SnapshotStore(snapshots, folder / "failures"), draw=False))
         missing = result["with_draw"].get("snapshot_statuses", {}).get("missing", 0)
         if missing:
@@ -272,6 +283,7 @@ def check_rows(check: Mapping[str, Any]) -> list[Row]:
     if "error" in check:
         rows.append(("check: cases/s", "unavailable", check["error"]))
     labels = (("with_draw", "check: cases/s (with drawing)"),
+              ("with_draw_2_workers", "check: cases/s (with drawing, 2 worker processes)"),
               ("with_draw_all_snapshots", "check: cases/s (drawing, snapshots complete)"),
               ("without_draw", "check: cases/s (no drawing)"))
     for key, label in labels:
@@ -290,6 +302,9 @@ def check_rows(check: Mapping[str, Any]) -> list[Row]:
         else:
             rows.append((label, "unavailable" if "unavailable" in entry else "error",
                          entry.get("unavailable") or entry.get("error", "")))
+    one, two = (check.get(k, {}).get("cases_per_second") for k in ("with_draw", "with_draw_2_workers"))
+    if one and two:
+        rows.append(("check: speed-up of 2 workers", f"{two / one:.2f}x", "with drawing, best passes compared"))
     if "draw_share" in check:
         rows.append(("check: drawing share", f"{check['draw_share'] * 100:.0f} %",
                      "of the time per case spent drawing and comparing snapshots"

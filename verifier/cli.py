@@ -18,6 +18,7 @@ from .ruleset import Capability, FindingKind, TermStatus
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
+    from .ruleset import Ruleset
     from .runner import CaseResult
 
 DESCRIPTION = """\
@@ -120,10 +121,12 @@ def cmd_check(args: argparse.Namespace) -> int:
                              check_order=args.check_order)
         meta["implementation"] = {"command": args.impl, "protocol": PROTOCOL, "hello": impl.info}
     else:
+        from .execute import Progress
         options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
                              update_snapshots=args.update_snapshots)
-        for result in check_paths(paths, options):
-            report(result)
+        with Progress("checking", None, unit="cases", noted="failing") as progress:
+            for result in check_paths(paths, options, _execution(args), progress):
+                report(result)
         if options.draw and not args.paths:
             used = {(r.ruleset, r.id) for r in results if r.case is not None}
             for path in options.snapshots.unused(used):
@@ -292,7 +295,7 @@ def cmd_clauses(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     from .case import Case
-    from .explore import example_conflicts, example_matrix, exhaustive, search, shrink
+    from .explore import example_conflicts, example_matrix, exhaustive, search
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
@@ -310,18 +313,32 @@ def cmd_explore(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     found = {}
     exhaustive_result = None
-    if args.space and not args.exhaustive:
-        raise CaseError("--space only means something with --exhaustive", Location(None, None, None, "--space"))
+    execution = _execution(args)
+    for option in ("space", "pieces", "shards", "results"):
+        if getattr(args, option) is not None and not args.exhaustive:
+            flag = "--ships" if option == "pieces" else f"--{option}"
+            raise CaseError(f"{flag} only means something with --exhaustive", Location(None, None, None, flag))
     if args.exhaustive:
-        print(f"enumerating the exhaustive {ruleset.key} space {args.space or ''}...", flush=True)
-        exhaustive_result = exhaustive(ruleset, space=args.space)
+        ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
+        space = _space_of(ruleset, args) or next(iter(ruleset.exhaustive_spaces()))
+        print(f"enumerating the exhaustive {ruleset.key} space {space} on {execution.describe()} ...",
+              flush=True)
+        exhaustive_result = exhaustive(ruleset, space=space, execution=execution, shards=args.shards,
+                                       results=Path(args.results) if args.results else None)
         found.update(exhaustive_result.examples)
-        print(f"  {exhaustive_result.scenes} scenes in {exhaustive_result.seconds:.1f} s: "
-              f"{len(exhaustive_result.counts)} finding classes", flush=True)
+        e = exhaustive_result
+        reduced = (f" (standing for {e.raw_scenes:,} scenes: symmetry saved {e.raw_scenes - e.scenes:,})"
+                   if e.raw_scenes != e.scenes else "")
+        print(f"  {e.scenes:,} scenes{reduced} in {e.seconds:.1f} s, {e.shards} shards"
+              + (f" ({e.resumed} read from {args.results})" if e.resumed else "")
+              + f": {len(e.counts)} finding classes", flush=True)
     print(f"searching with Hypothesis (seed {args.seed}, budget {args.budget:g} s) ...", flush=True)
     ruleset.require(Capability.SEARCH, "verifier explore")
     ruleset.require(Capability.FINDINGS, "verifier explore")
-    search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples)
+    from .execute import Progress
+    with Progress("searching", args.max_examples, unit="scenes", noted="finding classes") as progress:
+        search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples,
+                               progress=progress)
     for fingerprint, finding in search_result.findings.items():
         found.setdefault(fingerprint, finding)
     print(f"  {search_result.examples} scenes in {search_result.seconds:.1f} s: "
@@ -335,8 +352,10 @@ def cmd_explore(args: argparse.Namespace) -> int:
     matrix = example_matrix(ruleset, cases)
     for finding in example_conflicts(ruleset, matrix):
         found.setdefault(finding.fingerprint, finding)
-    minimal = [shrink(ruleset, found[k]) if found[k].kind is not FindingKind.EXAMPLE_CONFLICT else found[k]
-               for k in sorted(found)]
+    from functools import partial
+
+    from .execute import map_ordered
+    minimal = list(map_ordered(partial(_shrunk, ruleset), [found[k] for k in sorted(found)], execution))
     ruled = rulings(ruleset, [cases_dir, out / "findings"])
     written = write_findings(ruleset, minimal, out, ruled)
     data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
@@ -351,6 +370,48 @@ def cmd_explore(args: argparse.Namespace) -> int:
         print(f"recall of the search: {r['found']}/{r['of']} exhaustive classes")
     print(f"{len(written)} findings ({data['open']} open, {data['resolved']} resolved); report: {md_path}, {json_path}")
     return 0
+
+
+def _shrunk(ruleset: Any, finding: Any) -> Any:
+    from .explore import shrink
+    return finding if finding.kind is FindingKind.EXAMPLE_CONFLICT else shrink(ruleset, finding)
+
+
+# Spaces named for how many pieces they hold, for --ships N.
+_COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _space_of(ruleset: Ruleset, args: argparse.Namespace) -> str | None:
+    """The space --space names, or the first whose name starts with the number --ships gives."""
+    if args.pieces is None:
+        return str(args.space) if args.space else None
+    where = Location(None, None, None, "--ships")
+    if args.space:
+        raise CaseError("give --space or --ships, not both", where)
+    spaces = list(ruleset.exhaustive_spaces()) if ruleset.supports(Capability.EXHAUSTIVE) else []
+    word = _COUNT_WORDS[args.pieces - 1] if 1 <= args.pieces <= len(_COUNT_WORDS) else str(args.pieces)
+    for name in spaces:
+        if name.split("-")[0] == word:
+            return name
+    raise CaseError(f"ruleset {ruleset.key!r} has no exhaustive space of {args.pieces} pieces; its spaces: "
+                    + (", ".join(spaces) or "none"), where)
+
+
+def _add_execution(parser: argparse.ArgumentParser, *, workers: bool = True) -> None:
+    """--workers and --scheduler: where the command's work runs (verifier/execute.py)."""
+    if workers:
+        parser.add_argument("--workers", type=int, metavar="N",
+                            help="local processes (default: one per core; 1 runs everything in this process, "
+                                 "the easy way to debug); the output is the same with any number")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the work on the Dask cluster whose scheduler is at ADDRESS (such as "
+                             "tcp://10.0.0.5:8786) instead of local processes; its workers need this verifier "
+                             "installed, and the case and snapshot folders at the same paths")
+
+
+def _execution(args: argparse.Namespace) -> Any:
+    from .execute import execution_from_options
+    return execution_from_options(getattr(args, "workers", None), args.scheduler)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -373,12 +434,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if not report.is_file() or refusal(report, "fuzz report"):
             raise CaseError("--out names a folder that holds files verifier fuzz did not write (a case folder?); "
                             "give an empty or new folder, or pass --force", Location(str(out)))
+    _execution(args)  # a bad --scheduler is refused before the implementation starts
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
     print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
           f"budget {args.budget:g} s) ...", flush=True)
     try:
         result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
-                     workers=args.workers, log=lambda m: print(m, flush=True))
+                     workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True))
     finally:
         impl.close()
     out.mkdir(parents=True, exist_ok=True)
@@ -412,10 +474,9 @@ def cmd_docs(args: argparse.Namespace) -> int:
     from .docs import build_site
     if args.examples < 0:
         raise CaseError("--examples must be a number of scenes, 0 or more", Location(None, None, None, "--examples"))
-    if args.jobs is not None and args.jobs < 1:
-        raise CaseError("--jobs must be 1 or more", Location(None, None, None, "--jobs"))
     result = build_site(args.out, cases_dir=args.cases, findings_dir=args.findings, rulesets=args.ruleset or None,
-                        examples=args.examples, seed=args.seed, jobs=args.jobs, log=lambda m: print(m, flush=True))
+                        examples=args.examples, seed=args.seed, execution=_execution(args),
+                        log=lambda m: print(m, flush=True))
     def n(count: int, word: str) -> str:
         return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -476,6 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--allow-empty", action="store_true",
                        help="let a run that checks no case pass (every case skipped or needing a ruling); "
                             "without it such a run fails, so a green run always checked something")
+    _add_execution(check)
     check.set_defaults(func=cmd_check)
 
     show = sub.add_parser("show", help="print a case's outcome with clause provenance")
@@ -523,11 +585,21 @@ def build_parser() -> argparse.ArgumentParser:
                          help="scenes the search may try (default: 20000); the same seed and count give the "
                               "same findings")
     explore.add_argument("--exhaustive", action="store_true",
-                         help="also enumerate the ruleset's small bounded space on every core, and measure "
-                              "the search's recall against it")
+                         help="also enumerate one of the ruleset's bounded spaces, in shards over the workers, "
+                              "and measure the search's recall against it")
     explore.add_argument("--space", metavar="NAME",
                          help="with --exhaustive: which of the ruleset's spaces to enumerate (default: its first; "
                               "'verifier clauses RULESET' lists them)")
+    explore.add_argument("--ships", "--pieces", type=int, dest="pieces", metavar="N",
+                         help="with --exhaustive: the space of N pieces (the first space whose name starts with "
+                              "the number, such as three-ships for 3)")
+    explore.add_argument("--shards", type=int, metavar="N",
+                         help="with --exhaustive: cut the space into N shards, each enumerated where it runs "
+                              "(default: 64; more for a large cluster); the findings are the same with any workers")
+    explore.add_argument("--results", metavar="FILE",
+                         help="with --exhaustive: record each finished shard in FILE (JSON lines); run again with "
+                              "the same FILE to resume without redoing them")
+    _add_execution(explore)
     explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
     explore.add_argument("--force", action="store_true",
                          help="write into an --out folder that holds files the explorer did not write")
@@ -557,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--workers", type=int, default=1, metavar="N",
                       help="processes resolving the reference under every reading (default: 1); the "
                            "implementation is asked from one; the report is the same whatever N is")
+    _add_execution(fuzz, workers=False)
     fuzz.add_argument("--force", action="store_true",
                       help="write into an --out folder that holds files verifier fuzz did not write")
     fuzz.set_defaults(func=cmd_fuzz)
@@ -595,8 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="scenes for the quick explorer pass where there is no report (default: 150; "
                            "0 skips the search)")
     docs.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the quick explorer pass (default: 0)")
-    docs.add_argument("--jobs", type=int, metavar="N", help="processes that draw (default: one per core); the site "
-                                                             "is the same with any number")
+    _add_execution(docs)
+    docs.add_argument("--jobs", type=int, dest="workers", help=argparse.SUPPRESS)  # the former name of --workers
     docs.set_defaults(func=cmd_docs)
     return parser
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from .execute import Execution, Progress
 from .ruleset import Capability, FindingKind, Ruleset
 
 Kept = TypeVar("Kept")
@@ -187,38 +189,25 @@ class SearchResult:
     stopped_by_budget: bool
 
 
-class _OutOfTime(Exception):
-    pass
-
 
 def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_examples: int = 20000,
-           on_new: Callable[[Finding, float], None] | None = None) -> SearchResult:
+           on_new: Callable[[Finding, float], None] | None = None,
+           progress: Progress | None = None) -> SearchResult:
     """Let Hypothesis generate scenes for ``budget`` seconds (or ``max_examples``);
     keep the first scene of every fingerprint. Same seed and same example count give
     the same fingerprints."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hyp_seed
-
-    from .generation import seed_only_generation
+    from .generation import each_scene
 
     ruleset.require(Capability.SEARCH, "the explorer's search")
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
     start = time.perf_counter()
     count = 0
-    stopped = False
 
-    @hyp_seed(seed)
-    @settings(max_examples=max_examples, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, derandomize=False,
-              report_multiple_bugs=False)
-    @given(ruleset.strategy())
-    def probe(example: tuple[Any, Any]) -> None:
+    def probe(before: Any, actions: Any) -> None:
         nonlocal count
-        if time.perf_counter() - start > budget:
-            raise _OutOfTime
         count += 1
-        for fingerprint, finding in analyse(ruleset, *example).items():
+        for fingerprint, finding in analyse(ruleset, before, actions).items():
             if fingerprint not in findings:
                 findings[fingerprint] = finding
                 first_seen[fingerprint] = time.perf_counter() - start
@@ -226,12 +215,10 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
                     on_new(finding, first_seen[fingerprint])
             elif finding.visible and not findings[fingerprint].visible:
                 findings[fingerprint] = finding
+        if progress is not None:
+            progress.advance(1, noted=len(findings))
 
-    try:
-        with seed_only_generation():
-            probe()
-    except _OutOfTime:
-        stopped = True
+    stopped = each_scene(ruleset.strategy(), probe, seed=seed, examples=max_examples, deadline=start + budget)
     return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped)
 
 
@@ -241,45 +228,26 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
 class ExhaustiveResult:
     space: str
     counts: dict[str, int]  # fingerprint -> number of scenes that show it
-    examples: dict[str, Finding]  # fingerprint -> first scene in enumeration order
+    examples: dict[str, Finding]  # fingerprint -> its example: a visible one first, then the earliest
     scenes: int
     seconds: float
     workers: int
+    # A space reduced by symmetry enumerates one scene per class: the unreduced figures.
+    raw_scenes: int = 0
+    raw_counts: dict[str, int] = field(default_factory=dict)
+    shards: int = 1
+    resumed: int = 0  # shards read from a results file instead of run
+    first_seen: dict[str, float] = field(default_factory=dict)  # fingerprint -> seconds to its first shard
+    shard_seconds: float = 0.0  # time the shards took, summed over workers
 
 
-# One worker's share: scenes per fingerprint, the first (index, scene) of each, and the scenes seen.
-_Chunk = tuple[dict[str, int], dict[str, tuple[int, Finding]], int]
-
-
-def _chunk_worker(args: tuple[Ruleset | str, str, int, int]) -> _Chunk:
-    key, space, index, workers = args
-    if isinstance(key, Ruleset):
-        ruleset = key
-    else:
-        from . import registry
-        ruleset = registry.get(key)
-    _, scenes = ruleset.exhaustive_space(space)
-    counts: dict[str, int] = {}
-    first: dict[str, tuple[int, Finding]] = {}
-    seen = 0
-    for n, (before, actions) in enumerate(scenes):
-        if n % workers != index:
-            continue
-        seen += 1
-        for fingerprint, finding in analyse(ruleset, before, actions).items():
-            counts[fingerprint] = counts.get(fingerprint, 0) + 1
-            if fingerprint not in first or (finding.visible and not first[fingerprint][1].visible):
-                first[fingerprint] = (n, finding)
-    return counts, first, seen
-
-
-def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | None = None) -> ExhaustiveResult:
-    """Analyse every scene of one of the ruleset's small bounded spaces (its first by
-    default), on every core."""
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
+def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | None = None,
+               execution: Execution | None = None, shards: int | None = None, results: Path | None = None,
+               progress: bool = True) -> ExhaustiveResult:
+    """Analyse every scene of one of the ruleset's bounded spaces (its first by default), in
+    shards over ``execution`` (every local core by default), resuming from ``results``."""
     from .errors import UnsupportedError, did_you_mean
+    from .shards import run_space
 
     ruleset.require(Capability.EXHAUSTIVE, "exhaustive enumeration")
     spaces = list(ruleset.exhaustive_spaces())
@@ -287,29 +255,11 @@ def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | Non
     if space not in spaces:
         raise UnsupportedError(f"ruleset {ruleset.key!r} has no exhaustive space {space!r}; "
                                f"{did_you_mean(space, spaces)}")
-
-    workers = workers or os.cpu_count() or 1
-    start = time.perf_counter()
-    # Worker processes find the ruleset again through the registry.
-    jobs = [(ruleset if workers == 1 else ruleset.key, space, i, workers) for i in range(workers)]
-    if workers == 1:
-        parts = [_chunk_worker(jobs[0])]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_chunk_worker, jobs))
-    counts: dict[str, int] = {}
-    first: dict[str, tuple[int, Finding]] = {}
-    total = 0
-    for part_counts, part_first, seen in parts:
-        total += seen
-        for fingerprint, count in part_counts.items():
-            counts[fingerprint] = counts.get(fingerprint, 0) + count
-        for fingerprint, (n, finding) in part_first.items():
-            best = first.get(fingerprint)
-            if best is None or (finding.visible, -n) > (best[1].visible, -best[0]):
-                first[fingerprint] = (n, finding)
-    return ExhaustiveResult(space, dict(sorted(counts.items())), {k: v[1] for k, v in sorted(first.items())},
-                            total, time.perf_counter() - start, workers)
+    execution = execution or Execution(workers)
+    run = run_space(ruleset, space, execution, shards=shards, results=results, progress=progress)
+    return ExhaustiveResult(space, run.counts, run.examples, run.scenes, run.seconds, execution.worker_count,
+                            run.raw_scenes, run.raw_counts, run.shards, run.resumed, run.first_seen,
+                            run.shard_seconds)
 
 
 # --- documented examples against readings ------------------------------------------------

@@ -207,7 +207,13 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
                               "seconds": round(exhaustive.seconds, 2), "workers": exhaustive.workers,
                               "classes": len(classes),
                               "scenes_per_second": round(exhaustive.scenes / max(exhaustive.seconds, 1e-9)),
-                              "counts": exhaustive.counts}
+                              "counts": exhaustive.counts,
+                              "shards": exhaustive.shards,
+                              "last_class_seconds": round(max(exhaustive.first_seen.values(), default=0.0), 2)}
+        if exhaustive.raw_scenes != exhaustive.scenes:
+            # One scene per class of symmetric scenes: what the classes stand for.
+            data["exhaustive"].update(raw_scenes=exhaustive.raw_scenes, raw_counts=exhaustive.raw_counts,
+                                      saved_by_symmetry=exhaustive.raw_scenes - exhaustive.scenes)
         if search is not None:
             found = classes & set(search.findings)
             data["recall"] = {"found": len(found), "of": len(classes),
@@ -235,6 +241,10 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
         e = data["exhaustive"]
         lines.append(f"- Exhaustive enumeration: {e['scenes']} scenes in {e['seconds']} s on {e['workers']} "
                      f"processes ({e['scenes_per_second']} scenes/s), {e['classes']} finding classes.")
+        if "raw_scenes" in e:
+            lines.append(f"- The space holds one scene per class of scenes equal up to symmetry: its {e['scenes']} "
+                         f"scenes stand for {e['raw_scenes']}, so the reduction saved "
+                         f"{e['saved_by_symmetry']} scenes.")
     if "recall" in data:
         r = data["recall"]
         lines.append(f"- Recall of the search against the exhaustive classes: {r['found']}/{r['of']}"

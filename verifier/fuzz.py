@@ -509,30 +509,12 @@ class FuzzResult:
         return [t for t in self.trials if t.actual is not None]
 
 
-class _OutOfTime(Exception):
-    pass
-
 
 def _scenes(ruleset: Ruleset, seed: int, examples: int, budget: float, start: float,
             visit: Callable[[Any, Any], None]) -> bool:
     """Hand ``visit`` each scene Hypothesis draws; True when the budget stopped it."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hyp_seed
-
-    @hyp_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, report_multiple_bugs=False)
-    @given(ruleset.strategy())
-    def probe(example: tuple[Any, Any]) -> None:
-        if time.perf_counter() - start > budget:
-            raise _OutOfTime
-        visit(*example)
-
-    try:
-        probe()
-    except _OutOfTime:
-        return True
-    return False
+    from .generation import each_scene
+    return each_scene(ruleset.strategy(), visit, seed=seed, examples=examples, deadline=start + budget)
 
 
 def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
@@ -848,15 +830,15 @@ def _shrink_order(ruleset: Ruleset, caller: Caller, found: Divergence, limit: in
 
 def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: float = 60.0, seed: int = 0,
         max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
-        log: Callable[[str], None] | None = None) -> FuzzResult:
+        scheduler: str | None = None, log: Callable[[str], None] | None = None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
-    reference under every reading runs on ``workers`` processes. The report is the same
-    whatever ``workers`` is."""
+    reference under every reading runs on ``workers`` processes (or on the Dask cluster at
+    ``scheduler``). The report is the same whatever ``workers`` is."""
     require(ruleset)
     start = time.perf_counter()
     caller = Caller(ruleset, impl)
-    execution = Execution(workers)
-    handed: Ruleset | str = ruleset if workers == 1 else ruleset.key
+    execution = Execution(workers, scheduler)
+    handed: Ruleset | str = ruleset if execution.in_process else ruleset.key
     counts = {"order": 0, "repeat": 0}
     sent: dict[int, _Sent] = {}
     given_up = ""

@@ -8,7 +8,8 @@ in different processes. While generating, the pool is pinned to empty, and the d
 caches built from it are dropped on the way in and out."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -34,3 +35,32 @@ def seed_only_generation() -> Iterator[None]:
     finally:
         providers._get_local_constants = original
         cache.cache.clear()
+
+
+def each_scene(strategy: Any, visit: Callable[[Any, Any], None], *, seed: int, examples: int,
+               deadline: float) -> bool:
+    """Hand ``visit`` every (before, actions) that ``strategy`` draws for ``seed``, up to
+    ``examples`` of them or until ``time.perf_counter()`` passes ``deadline``; True when
+    the deadline stopped it. The same seed and count give the same scenes in any process."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hyp_seed
+
+    class OutOfTime(Exception):
+        pass
+
+    @hyp_seed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, derandomize=False,
+              report_multiple_bugs=False)
+    @given(strategy)
+    def probe(example: tuple[Any, Any]) -> None:
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        visit(*example)
+
+    try:
+        with seed_only_generation():
+            probe()
+    except OutOfTime:
+        return True
+    return False

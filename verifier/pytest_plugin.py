@@ -36,7 +36,7 @@ import pytest
 if TYPE_CHECKING:
     from .adapter import ImplRun
     from .case import Case
-    from .runner import CaseResult
+    from .runner import CaseResult, RunOptions
 
 from .errors import CaseError, CaseErrors, Location, VerifierError
 
@@ -47,6 +47,7 @@ _seen_key = pytest.StashKey[dict[tuple[str, str], Path]]()
 _known_key = pytest.StashKey[Any]()
 _markers_key = pytest.StashKey[set[str]]()
 _results_key = pytest.StashKey[list[bool]]()
+_checked_key = pytest.StashKey[dict[int, 'CaseResult']]()  # with --verifier-workers: results by item, checked ahead
 _empty_key = pytest.StashKey[bool]()  # per case item run: was it checked (not skipped or open)
 
 
@@ -70,6 +71,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(docs/protocol.md): a command, or python:MODULE:FUNCTION")
     group.addoption("--verifier-impl-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="verifier cases: how long one case may take with --verifier-impl (default: 10)")
+    group.addoption("--verifier-workers", type=int, default=1, metavar="N",
+                    help="verifier cases: resolve and draw every collected case in N local processes before "
+                         "the items run (default: 1, each item in turn); the results are the same")
     group.addoption("--verifier-known-failures", metavar="FILE",
                     help="verifier cases: 'CASE-ID: reason' lines; listed cases are strict xfails")
     parser.addini("verifier_case_dirs", type="args", default=["cases"],
@@ -300,6 +304,26 @@ class CaseItem(_Item):
             self.config.stash[_impl_key] = run
         return run
 
+    def _checked_ahead(self, options: RunOptions) -> dict[int, CaseResult]:
+        """With --verifier-workers N: every case item of the session checked at once, in N
+        processes, the first time an item runs; each item then takes its own result."""
+        ahead = self.config.stash.get(_checked_key, None)
+        if ahead is None:
+            ahead = self.config.stash[_checked_key] = {}
+            workers = self.config.getoption("--verifier-workers", 1) or 1
+            if workers > 1:
+                from dataclasses import replace
+                from functools import partial
+
+                from .execute import Execution, map_ordered
+                from .runner import check_detached
+                items = [item for item in self.session.items if isinstance(item, CaseItem)]
+                checked = map_ordered(partial(check_detached, options=options), [item.case for item in items],
+                                      Execution(workers))
+                for item, result in zip(items, checked):
+                    ahead[id(item)] = replace(result, case=item.case)
+        return ahead
+
     def runtest(self) -> None:
         from .runner import CHECKED, RunOptions, Status, check_case, guarded
         from .snapshots import SnapshotStore
@@ -315,7 +339,8 @@ class CaseItem(_Item):
                           or config.getoption("--snapshot-update", False))
             options = RunOptions(SnapshotStore(snapshots, failures), draw=not config.getoption("--verifier-no-draw"),
                                  update_snapshots=update)
-            result = guarded(case, lambda c: check_case(c, options))
+            ahead = self._checked_ahead(options)
+            result = ahead.pop(id(self)) if id(self) in ahead else guarded(case, lambda c: check_case(c, options))
         through_impl = bool(config.getoption("--verifier-impl", None))
         checked = result.status in CHECKED or (result.status == Status.OPEN and not through_impl)
         config.stash[_results_key].append(checked)

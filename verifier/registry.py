@@ -49,5 +49,10 @@ def get(key: str, location: Location | None = None) -> Ruleset:
     return ruleset
 
 
+def is_registered(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` is the one the registry gives for its key (already loaded)."""
+    return _loaded.get(ruleset.key) is ruleset
+
+
 def all_rulesets() -> list[Ruleset]:
     return [get(key) for key in names()]

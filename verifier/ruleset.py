@@ -547,6 +547,14 @@ class Ruleset:
         panel with no outcome is the scene before)."""
         raise NotImplementedError
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """A registered ruleset crosses to a worker process by its key, and comes back as the
+        same object, so cases loaded in workers still name the registry's ruleset."""
+        from . import registry
+        if registry.is_registered(self):
+            return registry.get, (self.key,)
+        return super().__reduce_ex__(protocol)
+
     # --- Capability.EXHAUSTIVE ---------------------------------------------------
 
     def exhaustive_spaces(self) -> Mapping[str, str]:
@@ -557,6 +565,18 @@ class Ruleset:
     def exhaustive_space(self, name: str) -> tuple[int, Iterator[tuple[Any, Any]]]:
         """(size, scenes) of the space called ``name``."""
         raise NotImplementedError
+
+    def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
+        """Shard ``index`` of ``count`` of the space ``name``: its scenes, each with its weight,
+        how many scenes of the unreduced space it stands for (more than 1 where the space holds
+        one scene per class of scenes that symmetry makes equivalent). The shards of one count
+        hold every scene of the space once, always in the same order. Optional: by default every
+        ``count``-th scene of ``exhaustive_space`` with weight 1; a ruleset overrides it to
+        enumerate only its shard where the shard runs."""
+        _, scenes = self.exhaustive_space(name)
+        for n, (before, actions) in enumerate(scenes):
+            if n % count == index:
+                yield before, actions, 1
 
     # --- Capability.FRAMES, NARROW, SCENE_TEXT, PAGE_NOTES (the rule pages) -------
 

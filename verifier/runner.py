@@ -8,10 +8,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
 from .case import Case, CaseStatus, load_case, scan_case_files
 from .errors import CaseError, CaseErrors, Location, VerifierError
+from .execute import IN_PROCESS, Execution, Progress, map_ordered
 from .ruleset import Mismatch, Outcome
 from .snapshots import SnapshotResult, SnapshotStore
 from .source import format_path
@@ -177,24 +179,40 @@ def crash_message(doing: str, error: BaseException) -> str:
             "; this is a bug of the ruleset or the verifier, not of the case: please report it with this file")
 
 
-def load_cases(paths: Iterable[str | Path]) -> Iterator[Case | CaseResult]:
-    """Every case under ``paths``, loaded, or a failed result that says why the file is not
-    one: unreadable, malformed, a repeated id, or a crash of the loader. One bad file never
-    stops the others."""
-    seen: dict[tuple[str, str], str] = {}
-    for path, problem in scan_case_files(paths):
-        if problem:
-            yield CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)),
-                                                                      ProblemKind.ERROR),))
-            continue
+def _load_one(scanned: tuple[Path, str | None]) -> Case | CaseResult:
+    path, problem = scanned
+    if problem:
+        return CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)), ProblemKind.ERROR),))
+    try:
+        return load_case(path)
+    except VerifierError as error:
+        return _error_result(str(path), error)
+    except Exception as error:  # one bad file is one failed case, whatever went wrong
+        return CaseResult(str(path), None, Status.FAILED, (Problem(
+            crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
+
+
+def _import_rulesets() -> None:
+    from . import registry
+    for key in registry.names():
         try:
-            case = load_case(path)
-        except VerifierError as error:
-            yield _error_result(str(path), error)
-            continue
-        except Exception as error:  # one bad file is one failed case, whatever went wrong
-            yield CaseResult(str(path), None, Status.FAILED, (Problem(
-                crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
+            registry.get(key)
+        except VerifierError:
+            pass  # a broken ruleset is reported by the cases that name it
+
+
+def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Iterator[Case | CaseResult]:
+    """Every case under ``paths``, loaded (on ``execution``), or a failed result that says
+    why the file is not one: unreadable, malformed, a repeated id, or a crash of the loader.
+    One bad file never stops the others."""
+    seen: dict[tuple[str, str], str] = {}
+    scanned = list(scan_case_files(paths))
+    if not execution.in_process and not execution.scheduler:
+        _import_rulesets()  # once here, before the workers fork, rather than in each of them
+    chunk = max(1, min(16, len(scanned) // (8 * max(1, execution.worker_count))))
+    for case in map_ordered(_load_one, scanned, execution, chunksize=chunk):
+        if isinstance(case, CaseResult):
+            yield case
             continue
         key = (case.ruleset.key, case.id)
         if key in seen:
@@ -219,11 +237,30 @@ def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
     return replace(result, case=case, seconds=time.perf_counter() - start)
 
 
-def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None) -> Iterator[CaseResult]:
-    """Check every case under ``paths``, one result per case file, as they are done."""
+def check_detached(case: Case, options: RunOptions) -> CaseResult:
+    """``check_case``, guarded, with the case left out of the result: the caller has it, and a
+    worker need not send it back."""
+    return replace(guarded(case, lambda c: check_case(c, options)), case=None)
+
+
+def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
+                execution: Execution = IN_PROCESS, progress: Progress | None = None) -> Iterator[CaseResult]:
+    """Check every case under ``paths``, one result per case file, in file order, on
+    ``execution`` (snapshots are written by the worker that checks the case)."""
     run_options = options or RunOptions()
-    for item in load_cases(paths):
-        yield item if isinstance(item, CaseResult) else guarded(item, lambda c: check_case(c, run_options))
+    items = list(load_cases(paths, execution))
+    cases = [item for item in items if isinstance(item, Case)]
+    if progress is not None and progress.total is None:
+        progress.total = len(cases)
+    chunk = max(1, min(16, len(cases) // (8 * max(1, execution.worker_count))))
+    checked = map_ordered(partial(check_detached, options=run_options), cases, execution, chunksize=chunk)
+    failing = 0
+    for item in items:
+        result = item if isinstance(item, CaseResult) else replace(next(checked), case=item)
+        failing += result.failing
+        if progress is not None and isinstance(item, Case):
+            progress.advance(1, noted=failing)
+        yield result
 
 
 FAILING = (Status.FAILED, Status.ERRORED, Status.XPASS)

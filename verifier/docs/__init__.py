@@ -20,7 +20,7 @@ tasks, PNG and GIF, worker processes), ``html`` and ``page`` (a ruleset's page),
 
 from __future__ import annotations
 
-from .build import BuildResult, build_site, default_jobs, gather_findings, load_cases
+from .build import BuildResult, build_site, gather_findings, load_cases
 from .findings import QUICK_EXAMPLES, FindingEntry, Findings, quick_findings, read_findings
 from .model import CaseView, FindingView
 from .output import MARKER, SiteError, check_out_dir, write_site
@@ -29,6 +29,6 @@ from .site import ASSETS, RulesetSummary, render_site
 
 __all__ = [
     "ASSETS", "MARKER", "QUICK_EXAMPLES", "BuildResult", "CaseView", "FindingEntry", "FindingView", "Findings",
-    "RulesetSummary", "SiteError", "build_site", "check_out_dir", "default_jobs", "gather_findings", "load_cases",
+    "RulesetSummary", "SiteError", "build_site", "check_out_dir", "gather_findings", "load_cases",
     "quick_findings", "read_findings", "render_site", "run_tasks", "write_site",
 ]

@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .. import registry
+from ..execute import Execution, map_ordered
 from ..ruleset import Capability, Ruleset
 from .findings import QUICK_EXAMPLES, Findings, quick_findings, read_findings
 from .output import check_out_dir, write_site
@@ -29,13 +30,14 @@ class BuildResult:
     warnings: list[str]
 
 
-def load_cases(cases_dir: Path | None, warn: Callable[[str], None]) -> list[Any]:
+def load_cases(cases_dir: Path | None, warn: Callable[[str], None], execution: Execution | None = None) -> list[Any]:
+    from ..execute import IN_PROCESS
     from ..runner import CaseResult
     from ..runner import load_cases as load_each
     cases: list[Any] = []
     if cases_dir is None or not cases_dir.exists():
         return cases
-    for item in load_each([cases_dir]):
+    for item in load_each([cases_dir], execution or IN_PROCESS):
         if isinstance(item, CaseResult):
             problem = item.problems[0] if item.problems else None
             warn(f"skipped a case that does not load (see 'verifier check'): {problem or item.file}")
@@ -75,16 +77,21 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     return Findings(entries, origin, matrix)
 
 
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
+def _gather_quietly(ruleset: Ruleset, *, cases: Sequence[Any], findings_dir: Path | None, cases_dir: Path | None,
+                    examples: int, seed: int) -> tuple[Findings, list[str]]:
+    """``gather_findings`` with its warnings returned, for a worker process to send back."""
+    said: list[str] = []
+    found = gather_findings(ruleset, cases, findings_dir=findings_dir, cases_dir=cases_dir, examples=examples,
+                            seed=seed, warn=said.append)
+    return found, said
 
 
 def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "cases",
                findings_dir: Path | str | None = "explore", rulesets: Sequence[str] | None = None,
-               examples: int = QUICK_EXAMPLES, seed: int = 0, jobs: int | None = None,
+               examples: int = QUICK_EXAMPLES, seed: int = 0, execution: Execution | None = None,
                log: Callable[[str], None] = lambda m: None) -> BuildResult:
-    """Build the site into ``out``: gather cases and findings, draw (in ``jobs``
-    processes; default one per core), write. Refuses an unsafe ``out`` before any work."""
+    """Build the site into ``out``: gather cases and findings, draw (on ``execution``;
+    default every local core), write. Refuses an unsafe ``out`` before any work."""
     start = time.perf_counter()
     out = Path(out)
     cases_dir = Path(cases_dir) if cases_dir is not None else None
@@ -97,13 +104,17 @@ def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "case
         warnings.append(message)
         log(f"warning: {message}")
 
+    execution = execution or Execution()
     chosen = [registry.get(k) for k in (rulesets or registry.names())]
-    cases = load_cases(cases_dir, warn)
+    cases = load_cases(cases_dir, warn, execution)
     findings = {}
-    for ruleset in chosen:
-        findings[ruleset.key] = gather_findings(ruleset, cases, findings_dir=findings_dir, cases_dir=cases_dir,
-                                                examples=examples, seed=seed, warn=warn)
-    files, summaries = render_site(chosen, cases, findings, warn, jobs=default_jobs() if jobs is None else jobs)
+    gather = partial(_gather_quietly, cases=cases, findings_dir=findings_dir, cases_dir=cases_dir,
+                     examples=examples, seed=seed)
+    for ruleset, (found, said) in zip(chosen, map_ordered(gather, chosen, execution)):
+        for message in said:
+            warn(message)
+        findings[ruleset.key] = found
+    files, summaries = render_site(chosen, cases, findings, warn, execution=execution)
     root = write_site(out, files, protect=protect)
     return BuildResult(root, len(files), sum(len(b) for b in files.values()),
                        sum(1 for name in files if name.endswith(".html")), time.perf_counter() - start,

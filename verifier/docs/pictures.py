@@ -1,15 +1,14 @@
 """The pictures of the pages: the drawing tasks of cases and findings (diagram, the
 same for narrow screens, animation), PNG and GIF encoding without metadata, and
-running the tasks in forked worker processes."""
+running the tasks through the execution layer."""
 
 from __future__ import annotations
 
 import io
-import pickle
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..execute import IN_PROCESS, Execution, Progress, map_ordered
 from ..ruleset import Capability, Outcome, Ruleset
 from .common import _attempt, _optional
 
@@ -94,28 +93,13 @@ def _draw_finding(rs: Ruleset, finding: Any, panels: list[Any], title: str, name
     return {"files": files, "fields": fields, "warnings": warnings}
 
 
-# The drawing tasks of one build, for worker processes forked from the builder: they
-# inherit this list, so only an index goes to them and only bytes come back.
-_TASKS: list[Callable[[], dict[str, Any]]] = []
+def _run_task(task: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    return task()
 
 
-def _run_task(index: int) -> dict[str, Any]:
-    return _TASKS[index]()
-
-
-def run_tasks(tasks: Sequence[Callable[[], dict[str, Any]]], jobs: int = 1) -> list[dict[str, Any]]:
-    """Run the drawing tasks, in ``jobs`` forked processes on Linux when there is
-    enough to do; in this process otherwise. The results come back in
-    order, so the site is the same either way."""
-    import multiprocessing
-    global _TASKS
-    if jobs > 1 and len(tasks) >= 2 * jobs and sys.platform.startswith("linux"):
-        _TASKS = list(tasks)
-        try:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                return pool.map(_run_task, range(len(tasks)), chunksize=1)
-        except (OSError, pickle.PicklingError):
-            pass  # no processes to be had here: draw in this one
-        finally:
-            _TASKS = []
-    return [task() for task in tasks]
+def run_tasks(tasks: Sequence[Callable[[], dict[str, Any]]], execution: Execution = IN_PROCESS,
+              progress: Progress | None = None) -> list[dict[str, Any]]:
+    """Run the drawing tasks on ``execution``. Local workers inherit the tasks, so only an
+    index goes to them and only bytes come back; the results come back in order, so the
+    site is the same either way."""
+    return list(map_ordered(_run_task, list(tasks), execution, progress=progress))

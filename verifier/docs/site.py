@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..execute import IN_PROCESS, Execution, Progress
 from ..ruleset import Ruleset
 from .common import _anchor, _plural
 from .findings import Findings
@@ -33,10 +34,10 @@ class RulesetSummary:
 
 
 def render_site(rulesets: Sequence[Ruleset], cases: Sequence[Any], findings: Mapping[str, Findings],
-                warn: Callable[[str], None] = lambda m: None, jobs: int = 1
+                warn: Callable[[str], None] = lambda m: None, execution: Execution = IN_PROCESS
                 ) -> tuple[dict[str, bytes], list[RulesetSummary]]:
     """Every file of the site, by its path inside the site's folder. Pure: the same
-    rulesets, cases and findings give the same bytes, with any number of ``jobs``."""
+    rulesets, cases and findings give the same bytes, on any ``execution``."""
     files: dict[str, bytes] = {"style.css": (ASSETS / "style.css").read_bytes()}
     summaries = []
     taken: set[str] = {"style.css", "index.html"}
@@ -47,7 +48,9 @@ def render_site(rulesets: Sequence[Ruleset], cases: Sequence[Any], findings: Map
         pages.append((folder, RulesetPage(ruleset, mine, findings.get(ruleset.key)
                                            or Findings([], "No findings were looked for."), files, folder, warn)))
     work = [(page, view, task) for _, page in pages for view, task in page.tasks]
-    for (page, view, _), drawn in zip(work, run_tasks([task for _, _, task in work], jobs)):
+    with Progress("drawing", len(work), unit="pictures") as progress:
+        drawn_all = run_tasks([task for _, _, task in work], execution, progress)
+    for (page, view, _), drawn in zip(work, drawn_all):
         page.take(view, drawn)
     for folder, page in pages:
         ruleset = page.ruleset

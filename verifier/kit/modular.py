@@ -81,3 +81,9 @@ class ModularRuleset(Ruleset):
 
     def exhaustive_space(self, name: str) -> tuple[int, Iterator[tuple[Any, Any]]]:
         return self._function("explorer", "exhaustive_space")(name)  # type: ignore[no-any-return]
+
+    def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
+        shard = getattr(import_module(self.explorer), "exhaustive_shard", None) if self.explorer else None
+        if shard is None:
+            return super().exhaustive_shard(name, index, count)
+        return iter(shard(name, index, count))

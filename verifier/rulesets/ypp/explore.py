@@ -13,6 +13,7 @@ from typing import Any
 from ...ruleset import Outcome, Transform
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn
+from .spaces import SPACES, shard, space_scenes
 from .strategies import TYPES_BY_CLASS
 
 OutcomeKey = tuple
@@ -203,7 +204,14 @@ EXHAUSTIVE_SPACES = {
                  "98,304 scenes",
     "terrain": "two ships within 2 tiles, small and large classes, with one rock, wind tile or whirlpool "
                "around the first: 143,360 scenes",
+    **{name: space.summary for name, space in SPACES.items()},  # reduced by symmetry: spaces.py
 }
+
+
+def exhaustive_shard(name: str, index: int, count: int) -> Iterator[tuple[Scene, Turn, int]]:
+    if name in SPACES:
+        return shard(name, index, count)
+    return ((scene, turn, 1) for n, (scene, turn) in enumerate(exhaustive_space(name)[1]) if n % count == index)
 
 
 def exhaustive_space(name: str = "two-ships", radius: int = 3) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
@@ -217,6 +225,8 @@ def exhaustive_space(name: str = "two-ships", radius: int = 3) -> tuple[int, Ite
     size = 2 * radius + 5
     centre = (size // 2, size // 2)
     types: tuple[str, ...] = TYPES_BY_CLASS
+    if name in SPACES:
+        return space_scenes(name)
     if name not in EXHAUSTIVE_SPACES:
         raise KeyError(name)
     boards: list[Board] = [Board(size, size)]
