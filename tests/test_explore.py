@@ -11,8 +11,9 @@ from toy_ruleset import CONSISTENT, PLANTED, ToyRuleset
 
 from verifier.case import load_case
 from verifier.cli import main
-from verifier.explore import analyse, example_conflicts, example_matrix, exhaustive, search, shrink
+from verifier.explore import analyse, example_conflicts, example_matrix, search, shrink
 from verifier.rulesets.ypp import RULESET as YPP
+from verifier.shards import exhaustive
 
 
 def kinds_and_clauses(findings):

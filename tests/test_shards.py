@@ -16,10 +16,9 @@ from verifier import registry
 from verifier.cli import main
 from verifier.errors import CaseError
 from verifier.execute import Execution, close_clients
-from verifier.explore import exhaustive
 from verifier.rulesets.ypp import spaces
 from verifier.rulesets.ypp.spaces import Space, symmetries
-from verifier.shards import read_results
+from verifier.shards import exhaustive, read_results
 
 pytest_plugins = ["pytester"]
 CIV = registry.get("civ")

@@ -295,8 +295,9 @@ def cmd_clauses(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     from .case import Case
-    from .explore import example_conflicts, example_matrix, exhaustive, search
+    from .explore import example_conflicts, example_matrix, search
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
+    from .shards import exhaustive
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     out = Path(args.out or f"explore/{ruleset.key}")

@@ -19,7 +19,6 @@ from .errors import VerifierError
 from .explore import (
     FINGERPRINT_TEXT,
     ExampleMatrix,
-    ExhaustiveResult,
     Finding,
     SearchResult,
     finding_readings,
@@ -28,6 +27,7 @@ from .explore import (
 )
 from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
+from .shards import ExhaustiveResult
 from .snapshots import png_bytes
 
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copyreg
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from .errors import Location, UnknownRulesetError, VerifierError, did_you_mean
 from .ruleset import Ruleset
@@ -46,7 +48,17 @@ def get(key: str, location: Location | None = None) -> Ruleset:
         raise BrokenRulesetError(f"entry point {key!r} ({ep.value}) gives a ruleset whose key is {ruleset.key!r}; "
                                  "the two must be the same")
     _loaded[key] = ruleset
+    copyreg.pickle(type(ruleset), _by_key)
     return ruleset
+
+
+def _by_key(ruleset: Ruleset) -> Any:
+    """How a ruleset pickles: a registered one crosses to a worker process by its key and
+    comes back as the same object there, so cases loaded in workers still name the
+    registry's ruleset; any other instance of the class pickles as usual."""
+    if is_registered(ruleset):
+        return get, (ruleset.key,)
+    return object.__reduce_ex__(ruleset, 2)
 
 
 def is_registered(ruleset: Ruleset) -> bool:

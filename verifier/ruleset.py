@@ -547,14 +547,6 @@ class Ruleset:
         panel with no outcome is the scene before)."""
         raise NotImplementedError
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """A registered ruleset crosses to a worker process by its key, and comes back as the
-        same object, so cases loaded in workers still name the registry's ruleset."""
-        from . import registry
-        if registry.is_registered(self):
-            return registry.get, (self.key,)
-        return super().__reduce_ex__(protocol)
-
     # --- Capability.EXHAUSTIVE ---------------------------------------------------
 
     def exhaustive_spaces(self) -> Mapping[str, str]:

@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .errors import CaseError, Location
 from .execute import IN_PROCESS, Execution, Progress, map_as_completed
-from .ruleset import Ruleset
+from .ruleset import Capability, Ruleset
 
 if TYPE_CHECKING:
     from .explore import Finding
@@ -288,3 +288,43 @@ def _merge(ruleset: Ruleset, space: str, count: int, done: Mapping[int, ShardRes
                       sum(r.scenes for r in done.values()), sum(r.raw_scenes for r in done.values()), seconds,
                       sum(r.seconds for r in done.values()), resumed, dict(sorted(first_seen.items())))
 
+
+# --- exhaustive enumeration -----------------------------------------------------------
+
+@dataclass
+class ExhaustiveResult:
+    """What an exhaustive run found: per fingerprint, the scenes that show it and one example."""
+
+    space: str
+    counts: dict[str, int]  # fingerprint -> number of scenes that show it
+    examples: dict[str, Finding]  # fingerprint -> its example: a visible one first, then the earliest
+    scenes: int
+    seconds: float
+    workers: int
+    # A space reduced by symmetry enumerates one scene per class: the unreduced figures.
+    raw_scenes: int = 0
+    raw_counts: dict[str, int] = field(default_factory=dict)
+    shards: int = 1
+    resumed: int = 0  # shards read from a results file instead of run
+    first_seen: dict[str, float] = field(default_factory=dict)  # fingerprint -> seconds to its first shard
+    shard_seconds: float = 0.0  # time the shards took, summed over workers
+
+
+def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | None = None,
+               execution: Execution | None = None, shards: int | None = None, results: Path | None = None,
+               progress: bool = True) -> ExhaustiveResult:
+    """Analyse every scene of one of the ruleset's bounded spaces (its first by default), in
+    shards over ``execution`` (every local core by default), resuming from ``results``."""
+    from .errors import UnsupportedError, did_you_mean
+
+    ruleset.require(Capability.EXHAUSTIVE, "exhaustive enumeration")
+    spaces = list(ruleset.exhaustive_spaces())
+    space = space or spaces[0]
+    if space not in spaces:
+        raise UnsupportedError(f"ruleset {ruleset.key!r} has no exhaustive space {space!r}; "
+                               f"{did_you_mean(space, spaces)}")
+    execution = execution or Execution(workers)
+    run = run_space(ruleset, space, execution, shards=shards, results=results, progress=progress)
+    return ExhaustiveResult(space, run.counts, run.examples, run.scenes, run.seconds, execution.worker_count,
+                            run.raw_scenes, run.raw_counts, run.shards, run.resumed, run.first_seen,
+                            run.shard_seconds)

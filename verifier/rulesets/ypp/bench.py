@@ -476,7 +476,8 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
     """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise the exhaustive
     space on every core, then a search of ``budget`` seconds, and when it first found each
     class of finding the exhaustive run found."""
-    from ...explore import exhaustive, search
+    from ...explore import search
+    from ...shards import exhaustive
 
     key = ruleset.key
     if quick:
