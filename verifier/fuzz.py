@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from .adapter import Implementation, schema_problem
+from .adapter.protocol import answer_text
 from .errors import ImplementationError
 from .execute import Execution, map_ordered
 from .explore import reading_label, shrink_greedily
@@ -369,7 +370,7 @@ def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
             if key is None:
                 continue
             data = ruleset.outcome_json(table.outcomes[key])
-            seen.add(_canonical([_value_at(data, path) for path in sorted(paths)]))
+            seen.add(answer_text([_value_at(data, path) for path in sorted(paths)]))
         if len(seen) > 1:
             found.append(point.name)
     return tuple(found)
@@ -562,15 +563,6 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
     return shares
 
 
-def _canonical(data: Any) -> str:
-    """An answer as text that does not depend on the order of its lists (events may come in any order)."""
-    def norm(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: norm(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return sorted((norm(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
-        return value
-    return json.dumps(norm(data), sort_keys=True)
 
 
 def _order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: Outcome) -> bool:
@@ -692,7 +684,7 @@ def _send(ruleset: Ruleset, caller: Caller, index: int, scene_id: str, before: A
             again = caller.answer(f"{scene_id}-again", before, actions)
             if again is not None:
                 answers.append(("again", f"{scene_id}-again", again.data))
-                again_differs = _canonical(again.data) != _canonical(first.data)
+                again_differs = answer_text(again.data) != answer_text(first.data)
     problems = tuple(caller.problems[mark:])
     del caller.problems[mark:]
     return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
@@ -879,7 +871,7 @@ def run(ruleset: Ruleset, impl: Implementation, *, examples: int = 200, budget: 
             data = {what: d for what, _, d in record.answers if what in done.readable}
             actual = ruleset.outcome_from_json(record.before, data[""]) if "" in data else None
             trials.append(Trial(record.scene_id, record.before, record.actions, table, actual, done.matches,
-                                _canonical(data[""]) if "" in data else None))
+                                answer_text(data[""]) if "" in data else None))
             if actual is None:
                 continue
             for transform in record.transforms:

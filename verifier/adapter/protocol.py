@@ -4,6 +4,7 @@ case) and how an answer is read and checked."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -257,3 +258,16 @@ def check_hello_reply(raw: Any) -> tuple[dict[str, Any], str | None]:
     if problem:
         return {}, f"the hello answer's declaration cannot be used: {problem}"
     return raw, None
+
+
+def answer_text(value: Any) -> str:
+    """An answer (or part of one) as JSON text that does not depend on the order of its
+    mappings or its lists, since events and the like may come in any order: two answers
+    that mean the same give the same text."""
+    def norm(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {k: norm(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return sorted((norm(v) for v in item), key=lambda v: json.dumps(v, sort_keys=True))
+        return item
+    return json.dumps(norm(value), sort_keys=True)

@@ -29,7 +29,7 @@ from .implementation import DEFAULT_TIMEOUT, Implementation
 from .inprocess import InProcessImplementation
 from .limits import ReadLimits
 from .process import SubprocessImplementation
-from .protocol import case_request, outcome_problem, supports_protocol
+from .protocol import answer_text, case_request, outcome_problem, supports_protocol
 
 MAX_START_FAILURES = 3  # in a row; after that the remaining cases are not tried
 
@@ -289,15 +289,6 @@ def _reversed_listing(value: Any) -> Any:
     return value
 
 
-def _canonical(value: Any) -> str:
-    """JSON that does not depend on the order of mappings or of lists (events come in any order)."""
-    def norm(item: Any) -> Any:
-        if isinstance(item, dict):
-            return {k: norm(v) for k, v in item.items()}
-        if isinstance(item, list):
-            return sorted((norm(v) for v in item), key=lambda v: json.dumps(v, sort_keys=True))
-        return item
-    return json.dumps(norm(value), sort_keys=True)
 
 
 def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: Any,
@@ -317,9 +308,9 @@ def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: An
         return []
     one = {k: v for k, v in first.items() if k not in ignored}
     two = {k: v for k, v in answer.data.items() if k not in ignored}
-    if _canonical(one) == _canonical(two):
+    if answer_text(one) == answer_text(two):
         return []
-    changed = sorted(k for k in one.keys() | two.keys() if _canonical(one.get(k)) != _canonical(two.get(k)))
+    changed = sorted(k for k in one.keys() | two.keys() if answer_text(one.get(k)) != answer_text(two.get(k)))
     return [Problem(f"the answer depends on the order the pieces are listed in: with them listed in reverse "
                     f"order, {', '.join(changed)} change{'s' if len(changed) == 1 else ''}; the order of a "
                     "request carries no meaning", where, ProblemKind.MISMATCH, "listing order")]
