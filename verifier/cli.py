@@ -293,6 +293,20 @@ def cmd_clauses(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
+    """``out`` if a command that writes a report there may use it: new, empty, or holding a
+    report of its own (``report.json`` marked as ``report``), unless ``force``."""
+    from .output import refusal
+    if out.exists() and not out.is_dir():
+        raise CaseError("--out must be a folder", Location(str(out)))
+    if out.is_dir() and any(out.iterdir()) and not force:
+        mine = out / "report.json"
+        if not mine.is_file() or refusal(mine, report):
+            raise CaseError(f"--out names a folder that holds files {writer} did not write (a case folder?); "
+                            "give an empty or new folder, or pass --force", Location(str(out)))
+    return out
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     from .case import Case
     from .explore import example_conflicts, example_matrix, search
@@ -300,15 +314,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from .shards import exhaustive
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
-    out = Path(args.out or f"explore/{ruleset.key}")
-    if out.exists() and not out.is_dir():
-        raise CaseError("--out must be a folder", Location(str(out)))
-    if out.is_dir() and any(out.iterdir()) and not args.force:
-        from .output import refusal
-        report = out / "report.json"
-        if not report.is_file() or refusal(report, "explorer report"):
-            raise CaseError("--out names a folder that holds files the explorer did not write (a case folder?); "
-                            "give an empty or new folder, or pass --force", Location(str(out)))
+    out = _report_folder(Path(args.out or f"explore/{ruleset.key}"), args.force, "the explorer", "explorer report")
     if args.budget <= 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
     out.mkdir(parents=True, exist_ok=True)
@@ -418,7 +424,6 @@ def _execution(args: argparse.Namespace) -> Any:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .adapter import open_implementation
     from .fuzz import require, run, timing, verdict, write_report
-    from .output import refusal
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     require(ruleset)
@@ -427,14 +432,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             raise CaseError(f"{name} must be 1 or more", Location(None, None, None, name))
     if not args.budget > 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
-    out = Path(args.out or f"fuzz/{ruleset.key}")
-    if out.exists() and not out.is_dir():
-        raise CaseError("--out must be a folder", Location(str(out)))
-    if out.is_dir() and any(out.iterdir()) and not args.force:
-        report = out / "report.json"
-        if not report.is_file() or refusal(report, "fuzz report"):
-            raise CaseError("--out names a folder that holds files verifier fuzz did not write (a case folder?); "
-                            "give an empty or new folder, or pass --force", Location(str(out)))
+    out = _report_folder(Path(args.out or f"fuzz/{ruleset.key}"), args.force, "verifier fuzz", "fuzz report")
     _execution(args)  # a bad --scheduler is refused before the implementation starts
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
     print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
