@@ -8,7 +8,7 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
-from .clauses import CLAUSES, READING_POINTS, SEED
+from .clauses import CLAUSES, CONCEPTS, READING_POINTS, SEED
 from .glossary import GLOSSARY
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
@@ -45,7 +45,7 @@ RAM_TABLE = ReferenceTable(
     "Size classes and ram values",
     ("ship type", "size class", "ram, small-shot hits", "ram, medium-shot hits", "ram, large-shot hits"),
     tuple((kind, SHIP_TYPES[kind].label, *(f"{v:g}" for v in RAM_VALUES[kind])) for kind in SHIP_TYPES),
-    Citation(SEED, "Collisions during movement / Concepts"),
+    Citation(SEED, CONCEPTS),
     "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
     "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
 

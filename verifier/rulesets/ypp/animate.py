@@ -41,7 +41,6 @@ from .draw import (
     _Style,
     _summary_note,
     _tags,
-    _token_table,
     _View,
 )
 from .model import Scene, Ship, Token, Turn
@@ -72,8 +71,7 @@ def _second_step(scene: Scene, turn: Turn, state: State, round_no: int, phase: s
     if phase == "move":
         if round_no > len(turn.rounds):
             return False
-        tokens = dict(turn.rounds[round_no - 1])
-        return any(tokens.get(name, Token.NONE) in (Token.LEFT, Token.RIGHT) for name in state)
+        return any(turn.token(round_no - 1, name) in (Token.LEFT, Token.RIGHT) for name in state)
     whirl_at = scene.board.whirl_at
     return any(tile in whirl_at for tile, _ in state.values())
 
@@ -203,7 +201,7 @@ def describe_scene(scene: Scene, turn: Turn) -> str:
     listed = ", ".join(terrain[:-1]) + " and " + terrain[-1] if len(terrain) > 1 else "".join(terrain)
     where = f"a {board.width}x{board.height} board" + (f" with {listed}" if terrain else "")
     ships = []
-    table = _token_table(turn)
+    table = turn.by_round
     for ship in scene.ships:
         tokens = [played.get(ship.name, Token.NONE) for played in table]
         if all(t is Token.NONE for t in tokens):

@@ -11,10 +11,11 @@ from ...ruleset import Citation, Clause, ReadingPoint
 SEED = "000_ddf34e19307a0e0d.txt"
 FACTS = "guide/facts.md"
 
-_MOVE = "Collisions during movement / Collision rules"
-_MOVE_BUMP = "Collisions during movement / Bump"
-_WIND = "Collisions during wind / Collision rules"
-_WIND_BUMP = "Collisions during wind / Bump"
+MOVE = "Collisions during movement / Collision rules"
+MOVE_BUMP = "Collisions during movement / Bump"
+WIND = "Collisions during wind / Collision rules"
+WIND_BUMP = "Collisions during wind / Bump"
+CONCEPTS = "Collisions during movement / Concepts"
 
 
 def _c(id, summary, section, seed=SEED, readings=()):
@@ -29,41 +30,41 @@ CLAUSES = (
        "ypp / Movement", FACTS),
     _c("token.turn", "A left or right token carries the ship one tile ahead and then one tile to that "
        "side, so it passes through two tiles; afterwards it faces that side.",
-       "Collisions during movement / Concepts"),
+       CONCEPTS),
     # --- movement, step 1 ---
     _c("move.1a", "Step 1: every moving ship claims the tile that was straight ahead of it. If that "
-       "tile is empty and nobody else claims it, the ship moves in.", _MOVE, readings=["vacate"]),
+       "tile is empty and nobody else claims it, the ship moves in.", MOVE, readings=["vacate"]),
     _c("move.1b", "Step 1: if the claimed tile holds a ship that is not moving, the mover bumps it "
-       "(see the bump clauses).", _MOVE, readings=["bump"]),
+       "(see the bump clauses).", MOVE, readings=["bump"]),
     _c("move.1c", "Step 1: if the claimed tile holds a moving ship that claims the mover's own tile, "
-       "both stop where they are, with a collision.", _MOVE),
+       "both stop where they are, with a collision.", MOVE),
     _c("move.1d", "Step 1: if the claimed tile is empty but another ship of equal or larger class also "
-       "claims it, the mover stops where it is, with a collision.", _MOVE),
+       "claims it, the mover stops where it is, with a collision.", MOVE),
     _c("move.1e", "Step 1: if the claimed tile is empty and every other claimant is of a smaller class, "
-       "the mover moves in, with a collision.", _MOVE),
+       "the mover moves in, with a collision.", MOVE),
     # --- movement, step 2 ---
     _c("move.2a", "Step 2: a turning ship that was not stopped claims its destination tile. If it is "
-       "empty and nobody else claims it, the ship moves in.", _MOVE, readings=["vacate"]),
+       "empty and nobody else claims it, the ship moves in.", MOVE, readings=["vacate"]),
     _c("move.2b", "Step 2: if the destination holds a ship that is not moving, or one that arrived "
-       "there in step 1, the turning ship stops, with a collision, whatever the classes.", _MOVE,
+       "there in step 1, the turning ship stops, with a collision, whatever the classes.", MOVE,
        readings=["vacate", "bump_reach"]),
     _c("move.2c", "Step 2: if the destination holds a turning ship that claims this ship's tile, both "
-       "stop, with a collision.", _MOVE),
+       "stop, with a collision.", MOVE),
     _c("move.2d", "Step 2: if the destination is empty but also claimed by a ship of equal or larger "
-       "class, the ship stops, with a collision.", _MOVE),
+       "class, the ship stops, with a collision.", MOVE),
     _c("move.2e", "Step 2: if the destination is empty and every other claimant is smaller, the ship "
-       "moves in, with a collision.", _MOVE),
+       "moves in, with a collision.", MOVE),
     _c("move.note", "Every ship that tried to turn ends facing its new direction, even if it was "
-       "stopped.", _MOVE),
+       "stopped.", MOVE),
     # --- movement bump bullets, in the order the seed lists them ---
     _c("bump.1", "Bump by a turning ship: neither ship moves, the turner's motion ends, and the "
-       "turner still changes its facing.", _MOVE_BUMP, readings=["bump"]),
+       "turner still changes its facing.", MOVE_BUMP, readings=["bump"]),
     _c("bump.2", "Bump by a ship going forward: the standing ship is knocked one tile back and the "
-       "mover stays where it was.", _MOVE_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
+       "mover stays where it was.", MOVE_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
     _c("bump.3", "Bump by a ship of smaller class than the standing ship: neither ship moves.",
-       _MOVE_BUMP, readings=["bump"]),
+       MOVE_BUMP, readings=["bump"]),
     _c("bump.4", "Bump by a ship of larger class: the mover takes the tile and the standing ship is "
-       "shoved one tile onward, staying in front of it (a push).", _MOVE_BUMP,
+       "shoved one tile onward, staying in front of it (a push).", MOVE_BUMP,
        readings=["bump", "push_blocked"]),
     # --- wind and whirlpools ---
     _c("wind.tile", "A wind tile carries a ship on it one tile in the wind's direction, without "
@@ -72,30 +73,30 @@ CLAUSES = (
        "next corner and then to the opposite corner, and turns a quarter clockwise. For collisions it "
        "behaves like a turn.", "ypp / Wind and whirlpools", FACTS),
     _c("wind.1a", "Wind step 1: every ship carried by wind or whirlpool claims the next tile on its "
-       "way. If it is empty and unclaimed, the ship moves in.", _WIND, readings=["vacate"]),
+       "way. If it is empty and unclaimed, the ship moves in.", WIND, readings=["vacate"]),
     _c("wind.1b", "Wind step 1: if that tile holds a ship that is not moving, a bump follows (see the "
-       "wind bump clauses).", _WIND, readings=["bump"]),
+       "wind bump clauses).", WIND, readings=["bump"]),
     _c("wind.1c", "Wind step 1: if that tile holds a moving ship that claims this ship's tile, both "
-       "stop, with a collision.", _WIND),
+       "stop, with a collision.", WIND),
     _c("wind.1d", "Wind step 1: if the tile is empty but claimed by a ship of equal or larger class, "
-       "the ship stops, with a collision.", _WIND),
+       "the ship stops, with a collision.", WIND),
     _c("wind.1e", "Wind step 1: if the tile is empty and every other claimant is smaller, the ship "
-       "moves in, with a collision.", _WIND),
+       "moves in, with a collision.", WIND),
     _c("wind.2a", "Whirl step 2: a whirling ship that was not stopped claims the opposite corner. If it "
-       "is empty and unclaimed, the ship moves in.", _WIND, readings=["vacate"]),
+       "is empty and unclaimed, the ship moves in.", WIND, readings=["vacate"]),
     _c("wind.2b", "Whirl step 2: if the opposite corner holds a ship that is not moving or one that "
-       "arrived in step 1, the whirling ship stops, with a collision, whatever the classes.", _WIND,
+       "arrived in step 1, the whirling ship stops, with a collision, whatever the classes.", WIND,
        readings=["vacate", "bump_reach"]),
     _c("wind.note", "Every ship that a whirlpool tried to move turns a quarter clockwise, even if it "
-       "was stopped.", _WIND),
+       "was stopped.", WIND),
     _c("wind.bump.1", "Bump by a whirling ship: neither ship moves, the whirl ends, and the whirling "
-       "ship still turns.", _WIND_BUMP, readings=["bump"]),
+       "ship still turns.", WIND_BUMP, readings=["bump"]),
     _c("wind.bump.2", "Bump by a wind-blown ship: the standing ship is knocked one tile back and the "
-       "blown ship stays.", _WIND_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
-    _c("wind.bump.3", "Bump by a smaller ship than the standing one: neither ship moves.", _WIND_BUMP,
+       "blown ship stays.", WIND_BUMP, readings=["bump", "push_blocked", "knock_direction"]),
+    _c("wind.bump.3", "Bump by a smaller ship than the standing one: neither ship moves.", WIND_BUMP,
        readings=["bump"]),
     _c("wind.bump.4", "Bump by a larger ship: it takes the tile and the standing ship is shoved one "
-       "tile onward, keeping its place relative to the larger ship (a push).", _WIND_BUMP,
+       "tile onward, keeping its place relative to the larger ship (a push).", WIND_BUMP,
        readings=["bump", "push_blocked"]),
     # --- rocks and edges (facts.md) ---
     _c("rock.1", "A rock stops a ship that tries to enter it, and the ship takes rock damage.",
@@ -105,7 +106,7 @@ CLAUSES = (
     # --- ramming (seed 000's class table; facts.md) ---
     _c("ram.1", "Every collision and every bump between two ships is a ram: each of the two ships takes ram "
        "damage, a number from the class table counted in hits of one shot size. A ship's damage for the turn "
-       "is the sum over its rams.", "Collisions during movement / Concepts", readings=["ram_value", "ram_unit"]),
+       "is the sum over its rams.", CONCEPTS, readings=["ram_value", "ram_unit"]),
 )
 
 

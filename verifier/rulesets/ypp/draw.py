@@ -161,17 +161,11 @@ def _interest(scene: Scene, plans: Mapping[str, list[tuple[int, list[Tile]]]],
 # --- what the ships planned and did -----------------------------------------------------
 
 
-def _token_table(turn: Turn) -> list[dict[str, Token]]:
-    """Each round's tokens by ship name (``Turn.token`` searches the round, which
-    costs a scan per ship on a big fleet)."""
-    return [dict(tokens) for tokens in turn.rounds]
-
-
 def _plan(scene: Scene, turn: Turn) -> dict[str, list[tuple[int, list[Tile]]]]:
     """Each ship's planned path per round, as if nothing stood in the way:
     (round number, tiles from start of the round to its end)."""
     plans: dict[str, list[tuple[int, list[Tile]]]] = {}
-    table = _token_table(turn)
+    table = turn.by_round
     for ship in scene.ships:
         at, heading, legs = ship.at, ship.heading, []
         for index in range(len(turn.rounds)):
@@ -790,7 +784,7 @@ def _ship_legend(scene: Scene, turn: Turn, colours: Mapping[str, vd.RGB], tags: 
         summary.append(vd.LegendEntry(None, f"{len(scene.ships):,} ships in all {_ALL_LISTED}"))
         return vd.legend(summary, size=size, padding=0, max_width=width, heading=heading, stacked=stacked)
     rows = []
-    table = _token_table(turn)
+    table = turn.by_round
     for sh in scene.ships:
         name = sh.name if tags is None or tags[sh.name] == sh.name else f"{sh.name} ({tags[sh.name]})"
         tokens = _tokens_text(table, sh.name)

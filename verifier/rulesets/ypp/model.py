@@ -192,8 +192,10 @@ class Turn:
 
     rounds: tuple[tuple[tuple[str, Token], ...], ...]
 
+    @cached_property
+    def by_round(self) -> tuple[Mapping[str, Token], ...]:
+        """Each round's tokens by ship name."""
+        return tuple(dict(tokens) for tokens in self.rounds)
+
     def token(self, round_index: int, ship: str) -> Token:
-        for name, token in self.rounds[round_index]:
-            if name == ship:
-                return token
-        return Token.NONE
+        return self.by_round[round_index].get(ship, Token.NONE)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -484,8 +484,7 @@ class _Run:
         for ship, other in ((first, second), (second, first)):
             self.note(ship, "ram.1")
             damage.append((ship.name, RAM_VALUES[(other if whose == "other" else ship).type][unit]))
-        return Event(event.kind, event.pieces, event.round, event.phase, event.clause, event.detail, event.at,
-                     event.step, tuple(damage))
+        return replace(event, damage=tuple(damage))
 
     def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
