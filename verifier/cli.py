@@ -395,7 +395,7 @@ def _space_of(ruleset: Ruleset, args: argparse.Namespace) -> str | None:
     where = Location(None, None, None, "--ships")
     if args.space:
         raise CaseError("give --space or --ships, not both", where)
-    spaces = list(ruleset.exhaustive_spaces()) if ruleset.supports(Capability.EXHAUSTIVE) else []
+    spaces = list(ruleset.exhaustive_spaces())  # the caller has required Capability.EXHAUSTIVE
     word = _COUNT_WORDS[args.pieces - 1] if 1 <= args.pieces <= len(_COUNT_WORDS) else str(args.pieces)
     for name in spaces:
         if name.split("-")[0] == word:

@@ -201,6 +201,11 @@ def _import_rulesets() -> None:
             pass  # a broken ruleset is reported by the cases that name it
 
 
+def _chunksize(items: int, execution: Execution) -> int:
+    """Cases per task: about eight tasks per worker, so the load evens out, and at most 16."""
+    return max(1, min(16, items // (8 * max(1, execution.worker_count))))
+
+
 def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Iterator[Case | CaseResult]:
     """Every case under ``paths``, loaded (on ``execution``), or a failed result that says
     why the file is not one: unreadable, malformed, a repeated id, or a crash of the loader.
@@ -209,8 +214,7 @@ def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -
     scanned = list(scan_case_files(paths))
     if not execution.in_process and not execution.scheduler:
         _import_rulesets()  # once here, before the workers fork, rather than in each of them
-    chunk = max(1, min(16, len(scanned) // (8 * max(1, execution.worker_count))))
-    for case in map_ordered(_load_one, scanned, execution, chunksize=chunk):
+    for case in map_ordered(_load_one, scanned, execution, chunksize=_chunksize(len(scanned), execution)):
         if isinstance(case, CaseResult):
             yield case
             continue
@@ -252,8 +256,8 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
     cases = [item for item in items if isinstance(item, Case)]
     if progress is not None and progress.total is None:
         progress.total = len(cases)
-    chunk = max(1, min(16, len(cases) // (8 * max(1, execution.worker_count))))
-    checked = map_ordered(partial(check_detached, options=run_options), cases, execution, chunksize=chunk)
+    checked = map_ordered(partial(check_detached, options=run_options), cases, execution,
+                          chunksize=_chunksize(len(cases), execution))
     failing = 0
     for item in items:
         result = item if isinstance(item, CaseResult) else replace(next(checked), case=item)

@@ -16,7 +16,7 @@ from ..case import Case
 from ..errors import VerifierError
 from ..ruleset import Capability, Ruleset
 from .declare import CAPABILITIES_SCHEMA, read_capabilities
-from .limits import EXCERPT, MESSAGE, clip_message, excerpt
+from .limits import MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
 SCHEMA_ID = "https://example.invalid/verifier/adapter.schema.json"
@@ -223,7 +223,7 @@ def read_answer(request: dict[str, Any], raw: Any) -> Answer:
     """Check one decoded answer against the protocol."""
     problem = answer_problem(raw)
     if problem:
-        return Answer("errored", message=f"the answer does not fit the protocol ({problem}): {_excerpt(raw)}",
+        return Answer("errored", message=f"the answer does not fit the protocol ({problem}): {excerpt(raw)}",
                       protocol=True)
     if "id" in raw and raw["id"] != request["id"]:
         return Answer("errored", message=f"the answer is for case {excerpt(raw['id'], 80)}, not "
@@ -236,10 +236,6 @@ def read_answer(request: dict[str, Any], raw: Any) -> Answer:
     return Answer("outcome", data=raw["outcome"])
 
 
-def _excerpt(value: Any, limit: int = EXCERPT) -> str:
-    return excerpt(value, limit)
-
-
 class ProtocolMismatch(VerifierError):
     """The implementation speaks another version of the protocol: nothing can be checked."""
 
@@ -247,7 +243,7 @@ class ProtocolMismatch(VerifierError):
 def check_hello_reply(raw: Any) -> tuple[dict[str, Any], str | None]:
     """(reply, problem): the hello answer, and why it is unusable (or None)."""
     if not isinstance(raw, dict) or raw.get("type") != "hello":
-        return {}, f"the first answer must be a hello, got {_excerpt(raw)}"
+        return {}, f"the first answer must be a hello, got {excerpt(raw)}"
     if isinstance(raw.get("protocol"), str) and raw["protocol"] != PROTOCOL:
         raise ProtocolMismatch(f"the implementation speaks {clip_message(raw['protocol'], 80)}, but this verifier "
                                f"speaks {PROTOCOL}; see docs/protocol.md")

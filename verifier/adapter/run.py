@@ -189,7 +189,6 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
                 _case_location(case), ProblemKind.ERROR),))
         compared_under = (f"compared with the reference resolver under {_options(follows, differing)} (the "
                           f"implementation's reading); the case expects {_options(case.readings, differing)}")
-    not_compared = tuple(p.name for p in declaration.unreported(ruleset))
     request = case_request(case, depends_on)
     answer = run.impl.ask(request)
     if answer.kind == "skipped":

@@ -323,7 +323,8 @@ def _fan(run: _Run, action: Action) -> None:
         return
     marks = run.enemy_marks(ship.player)
     passable = marks if run.reading["flag-contact"] == "wins" else frozenset()
-    intervals, touches = fan(ship, run.world(), run.reading, frozenset({ship.name}), passable)
+    world = run.world()
+    intervals, touches = fan(ship, world, run.reading, frozenset({ship.name}), passable)
     run.outline((ship.name,), ("move.2b", "move.note"))
     run.cause(ship.name, "move.2b", "move.2c", "move.5", "move.note")
     if touches:
@@ -337,7 +338,7 @@ def _fan(run: _Run, action: Action) -> None:
                                       detail=f"at {len(touches)} heading(s) the step of {ship.name} would touch "
                                              f"{', '.join(what)} without overlapping"))
     reach = TEMPLATES[(ship.size, run.footprint)].reach
-    if marks & set(run.world().index.near(Point(bow(ship, run.footprint)), tolerance=reach + 1e-3)):
+    if marks and marks & set(world.index.near(Point(bow(ship, run.footprint)), tolerance=reach + 1e-3)):
         run.follow(ship.name, "flag-contact")  # a mark within a step's reach: the reading decides whether it blocks
     run.fans[ship.name] = intervals
     if not intervals:

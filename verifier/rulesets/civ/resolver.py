@@ -363,7 +363,7 @@ class _Run:
         fought = set()
         by_area: dict[str, list[_Ship]] = {}
         for ship in self.ships.values():
-            if self.counts(ship, self._involved(ship.at, ship.nation)):
+            if self.counts(ship, ship.blockading and self._involved(ship.at, ship.nation)):
                 by_area.setdefault(ship.at, []).append(ship)
         crossed: dict[str, dict[str, str]] = {}
         for ship in self.ships.values():
