@@ -194,23 +194,27 @@ def _shard_record(record: Mapping[str, Any], count: int, fail: Any) -> ShardResu
 # --- the run -------------------------------------------------------------------------------
 
 @dataclass
-class ShardedRun:
+class ExhaustiveResult:
+    """What an exhaustive run found: per fingerprint, the scenes that show it and one example."""
+
     space: str
-    shards: int
-    counts: dict[str, int]  # fingerprint -> scenes showing it
-    raw_counts: dict[str, int]  # fingerprint -> unreduced scenes showing it
-    examples: dict[str, Finding]  # fingerprint -> its best example: visible first, then earliest
+    counts: dict[str, int]  # fingerprint -> number of scenes that show it
+    examples: dict[str, Finding]  # fingerprint -> its example: a visible one first, then the earliest
     scenes: int
-    raw_scenes: int
     seconds: float
-    shard_seconds: float  # the shards' own time, summed over workers
-    resumed: int  # shards taken from the results file
-    first_seen: dict[str, float]  # fingerprint -> seconds after the start when its first shard came back
+    workers: int
+    # A space reduced by symmetry enumerates one scene per class: the unreduced figures.
+    raw_scenes: int = 0
+    raw_counts: dict[str, int] = field(default_factory=dict)
+    shards: int = 1
+    resumed: int = 0  # shards read from a results file instead of run
+    first_seen: dict[str, float] = field(default_factory=dict)  # fingerprint -> seconds to its first shard
+    shard_seconds: float = 0.0  # time the shards took, summed over workers
 
 
 def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *, shards: int | None = None,
               results: Path | None = None, progress: bool = True,
-              only: tuple[int, ...] | None = None) -> ShardedRun:
+              only: tuple[int, ...] | None = None) -> ExhaustiveResult:
     """Every shard of ``space`` analysed on ``execution`` and merged, order-independently.
     With ``results``, shards recorded there are not run again and new ones are appended as
     they finish. ``only`` runs just those shard indices (to sample a space too large to run)."""
@@ -255,11 +259,12 @@ def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *
             handle.close()
         if meter is not None:
             meter.close()
-    return _merge(ruleset, space, count, done, resumed, first_seen, time.perf_counter() - start)
+    return _merge(ruleset, space, count, done, resumed, first_seen, time.perf_counter() - start,
+                  execution.worker_count)
 
 
 def _merge(ruleset: Ruleset, space: str, count: int, done: Mapping[int, ShardResult], resumed: int,
-           first_seen: dict[str, float], seconds: float) -> ShardedRun:
+           first_seen: dict[str, float], seconds: float, workers: int) -> ExhaustiveResult:
     counts: dict[str, int] = {}
     raw_counts: dict[str, int] = {}
     best: dict[str, tuple[bool, int, int]] = {}  # fingerprint -> (hidden, shard, position): smallest wins
@@ -284,30 +289,10 @@ def _merge(ruleset: Ruleset, space: str, count: int, done: Mapping[int, ShardRes
         examples[fingerprint] = example
     for fingerprint in counts:
         first_seen.setdefault(fingerprint, 0.0)  # found in a resumed shard
-    return ShardedRun(space, count, dict(sorted(counts.items())), dict(sorted(raw_counts.items())), examples,
-                      sum(r.scenes for r in done.values()), sum(r.raw_scenes for r in done.values()), seconds,
-                      sum(r.seconds for r in done.values()), resumed, dict(sorted(first_seen.items())))
-
-
-# --- exhaustive enumeration -----------------------------------------------------------
-
-@dataclass
-class ExhaustiveResult:
-    """What an exhaustive run found: per fingerprint, the scenes that show it and one example."""
-
-    space: str
-    counts: dict[str, int]  # fingerprint -> number of scenes that show it
-    examples: dict[str, Finding]  # fingerprint -> its example: a visible one first, then the earliest
-    scenes: int
-    seconds: float
-    workers: int
-    # A space reduced by symmetry enumerates one scene per class: the unreduced figures.
-    raw_scenes: int = 0
-    raw_counts: dict[str, int] = field(default_factory=dict)
-    shards: int = 1
-    resumed: int = 0  # shards read from a results file instead of run
-    first_seen: dict[str, float] = field(default_factory=dict)  # fingerprint -> seconds to its first shard
-    shard_seconds: float = 0.0  # time the shards took, summed over workers
+    return ExhaustiveResult(space, dict(sorted(counts.items())), examples, sum(r.scenes for r in done.values()),
+                            seconds, workers, sum(r.raw_scenes for r in done.values()),
+                            dict(sorted(raw_counts.items())), count, resumed, dict(sorted(first_seen.items())),
+                            sum(r.seconds for r in done.values()))
 
 
 def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | None = None,
@@ -324,7 +309,4 @@ def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | Non
         raise UnsupportedError(f"ruleset {ruleset.key!r} has no exhaustive space {space!r}; "
                                f"{did_you_mean(space, spaces)}")
     execution = execution or Execution(workers)
-    run = run_space(ruleset, space, execution, shards=shards, results=results, progress=progress)
-    return ExhaustiveResult(space, run.counts, run.examples, run.scenes, run.seconds, execution.worker_count,
-                            run.raw_scenes, run.raw_counts, run.shards, run.resumed, run.first_seen,
-                            run.shard_seconds)
+    return run_space(ruleset, space, execution, shards=shards, results=results, progress=progress)
