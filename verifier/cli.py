@@ -103,8 +103,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if impl is not None and impl.info and not getattr(report, "introduced", False):
             report.introduced = True
             print(f"implementation: {impl.describe()} [{args.impl}]")
-            from .adapter.declare import describe, read_capabilities
-            for key, declaration in read_capabilities(impl.info)[0].items():
+            from .adapter.declare import describe
+            for key, declaration in impl.declarations().items():
                 words = describe(registry.get(key), declaration)
                 if words:
                     print(f"  declares {words}")

@@ -20,6 +20,7 @@ class Implementation:
 
     label: str = ""
     info: dict[str, Any] = {}  # the hello reply
+    _declared: tuple[dict[str, Any], dict[str, Declaration]] | None = None  # (hello, what it declares)
 
     def start(self) -> str | None:
         """Say hello, if not running. Returns why it could not start, or None."""
@@ -36,10 +37,15 @@ class Implementation:
         listed = self.info.get("rulesets")
         return set(listed) if isinstance(listed, list) else None
 
+    def declarations(self) -> dict[str, Declaration]:
+        """What the hello declares, per ruleset (checked when it arrived); read once per
+        hello, not once per case."""
+        if self._declared is None or self._declared[0] is not self.info:
+            self._declared = (self.info, read_capabilities(self.info)[0])
+        return self._declared[1]
+
     def declaration(self, ruleset: Ruleset) -> Declaration:
-        """What the hello declares for ``ruleset`` (checked when it arrived)."""
-        declared, _ = read_capabilities(self.info)
-        return declared.get(ruleset.key, EVERYTHING)
+        return self.declarations().get(ruleset.key, EVERYTHING)
 
     def describe(self) -> str:
         impl = self.info.get("implementation") or {}
