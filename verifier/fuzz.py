@@ -33,14 +33,12 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from .adapter import Implementation, schema_problem
-from .adapter.protocol import answer_text
-from .errors import ImplementationError
+from .adapter.protocol import answer_text, read_outcome, restated_expectation
 from .execute import Execution, map_ordered
 from .explore import reading_label, shrink_greedily
 from .findings import dump_yaml, slug
 from .output import json_mark, write_bytes, write_text
 from .ruleset import Capability, Event, Outcome, Ruleset, Transform
-from .source import Located
 
 MAX_START_FAILURES = 3  # in a row; then the run stops and says so
 REPEAT_EVERY = 5  # every fifth scene is sent a second time, to catch answers that change
@@ -218,12 +216,8 @@ def read_answer(ruleset: Ruleset, before: Any, data: Any) -> tuple[Outcome | Non
         problem = schema_problem(f"outcome_{ruleset.key}", data)
         if problem:
             return None, f"the outcome does not fit the {ruleset.key} outcome schema: {problem}"
-    try:
-        return ruleset.outcome_from_json(before, data), ""
-    except ImplementationError as exc:
-        return None, f"the outcome cannot be read: {exc}"
-    except Exception as exc:  # a gap in a ruleset's reader must not end the run
-        return None, f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+    outcome = read_outcome(ruleset, before, data)
+    return (None, outcome) if isinstance(outcome, str) else (outcome, "")
 
 
 # --- fingerprints: what matters about a difference ------------------------------------------
@@ -376,9 +370,12 @@ def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
     return tuple(found)
 
 
-def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> str:
-    """The cheap part of a fingerprint, used to sort scenes before they are shrunk."""
-    paths = _differing_paths(ruleset, before, reference, actual)
+def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+                        paths: set[tuple[str, ...]] | None = None) -> str:
+    """The cheap part of a fingerprint, used to sort scenes before they are shrunk
+    (``paths``: the differing paths, where the caller has them already)."""
+    if paths is None:
+        paths = _differing_paths(ruleset, before, reference, actual)
     pieces = _pieces(ruleset, before, actions, reference, actual)
     return ":".join(("+".join(_situation(reference, actual, paths, pieces)) or "-", "+".join(_starred(paths, pieces))))
 
@@ -392,7 +389,8 @@ def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
     scene are left out, so one fault met in several scenes is one fingerprint."""
     paths = _differing_paths(ruleset, before, reference, actual)
     points = _deciding_points(ruleset, before, actions, best, paths)
-    return ":".join(("+".join(points) or "-", situation_and_shape(ruleset, before, actions, reference, actual)))
+    return ":".join(("+".join(points) or "-", situation_and_shape(ruleset, before, actions, reference, actual,
+                                                                    paths)))
 
 
 def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -400,10 +398,8 @@ def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
     """The ruleset's own words for how ``actual`` departs from ``reference``: its comparison
     against the expectation the reference's outcome makes (``missing`` where it cannot make one)."""
     before_data, actions_data = ruleset.case_data(before, actions)
-    data = {"before": before_data, "actions": actions_data, "expect": ruleset.expect_data(before, reference)}
     try:
-        _, _, expect = ruleset.parse(Located("<fuzz>", data, {}, {}), ("before",), ("actions",), ("expect",),
-                                     breaches_allowed=True)
+        expect = restated_expectation(ruleset, "<fuzz>", before, before_data, actions_data, reference)
         return tuple(m.message for m in ruleset.compare(before, expect, actual))
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return missing

@@ -13,8 +13,9 @@ import jsonschema
 
 from .. import __version__, registry
 from ..case import Case
-from ..errors import VerifierError
-from ..ruleset import Capability, Ruleset
+from ..errors import ImplementationError, VerifierError
+from ..ruleset import Capability, Outcome, Ruleset
+from ..source import Located
 from .declare import CAPABILITIES_SCHEMA, read_capabilities
 from .limits import MESSAGE, clip_message, excerpt
 
@@ -267,3 +268,23 @@ def answer_text(value: Any) -> str:
             return sorted((norm(v) for v in item), key=lambda v: json.dumps(v, sort_keys=True))
         return item
     return json.dumps(norm(value), sort_keys=True)
+
+
+def read_outcome(ruleset: Ruleset, before: Any, data: Any) -> Outcome | str:
+    """The outcome an answer's (schema-checked) data gives, or why the ruleset cannot read it."""
+    try:
+        return ruleset.outcome_from_json(before, data)
+    except ImplementationError as exc:
+        return f"the outcome cannot be read: {exc}"
+    except Exception as exc:  # a gap in a ruleset's reader must not end the run
+        return f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+
+
+def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,
+                         outcome: Outcome) -> Any:
+    """An expectation that ``outcome`` satisfies, parsed as a case's would be: how a reference
+    outcome under another reading is compared with an implementation's answer."""
+    data = {"before": before_data, "actions": actions_data, "expect": ruleset.expect_data(before, outcome)}
+    _, _, expect = ruleset.parse(Located(file, data, {}, {}), ("before",), ("actions",), ("expect",),
+                                 breaches_allowed=True)
+    return expect

@@ -23,13 +23,19 @@ from ..runner import (
     crash_message,
     mismatch_problem,
 )
-from ..source import Located
 from .declare import STATES, Declaration, parts
 from .implementation import DEFAULT_TIMEOUT, Implementation
 from .inprocess import InProcessImplementation
 from .limits import ReadLimits
 from .process import SubprocessImplementation
-from .protocol import answer_text, case_request, outcome_problem, supports_protocol
+from .protocol import (
+    answer_text,
+    case_request,
+    outcome_problem,
+    read_outcome,
+    restated_expectation,
+    supports_protocol,
+)
 
 MAX_START_FAILURES = 3  # in a row; after that the remaining cases are not tried
 
@@ -80,12 +86,8 @@ def _options(reading: Mapping[str, str], points: Iterable[str]) -> str:
 
 def _expectation(case: Case, outcome: Outcome) -> Any:
     """An expectation that ``outcome`` (the reference's, under another reading) satisfies."""
-    ruleset = case.ruleset
-    data = {"before": case.doc.data["before"], "actions": case.doc.data["actions"],
-            "expect": ruleset.expect_data(case.before, outcome)}
-    _, _, expect = ruleset.parse(Located(case.path, data, {}, {}), ("before",), ("actions",), ("expect",),
-                                 breaches_allowed=True)
-    return expect
+    return restated_expectation(case.ruleset, case.path, case.before, case.doc.data["before"],
+                                case.doc.data["actions"], outcome)
 
 
 def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: set[str]) -> bool:
@@ -111,12 +113,9 @@ def _read_outcome(case: Case, declaration: Declaration, data: Any) -> Outcome | 
         if not any(f in data for f in part.fields):
             return (f"the hello declares that it reports {part.name}, but this answer has no "
                     + " or ".join(repr(f) for f in part.fields))
-    try:
-        outcome = ruleset.outcome_from_json(case.before, data)
-    except ImplementationError as exc:
-        return f"the outcome cannot be read: {exc}"
-    except Exception as exc:  # a gap in a ruleset's reader must not end the run
-        return f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+    outcome = read_outcome(ruleset, case.before, data)
+    if isinstance(outcome, str):
+        return outcome
     return replace(outcome, unreported=frozenset(p.name for p in unreported))
 
 
