@@ -126,3 +126,18 @@ def test_clauses_lists_the_glossary_and_each_clauses_terms(capsys):
     # A ruleset without a glossary prints no glossary section.
     code, out, _ = run(capsys, "clauses", "scatter")
     assert code == 0 and "glossary (" not in out
+
+
+def test_escaped_output_still_tells_a_terminal_from_a_log():
+    import io
+
+    from verifier.cli import _Printable
+
+    class Terminal(io.StringIO):
+        encoding = "utf-8"
+
+        def isatty(self):
+            return True
+
+    assert _Printable(Terminal()).isatty() and _Printable(Terminal()).encoding == "utf-8"
+    assert not _Printable(io.StringIO()).isatty()

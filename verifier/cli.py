@@ -691,6 +691,15 @@ class _Printable(io.TextIOBase):
     def flush(self) -> None:
         self.stream.flush()
 
+    # TextIOBase defines these itself, so __getattr__ would never pass them on: without
+    # them the progress bar took every terminal for a log.
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.stream.encoding
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
 
