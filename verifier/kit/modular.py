@@ -83,7 +83,9 @@ class ModularRuleset(Ruleset):
         return self._function("explorer", "exhaustive_space")(name)  # type: ignore[no-any-return]
 
     def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
+        # The module's function may shard only some spaces: None leaves a space to the default.
         shard = getattr(import_module(self.explorer), "exhaustive_shard", None) if self.explorer else None
-        if shard is None:
+        scenes = shard(name, index, count) if shard is not None else None
+        if scenes is None:
             return super().exhaustive_shard(name, index, count)
-        return iter(shard(name, index, count))
+        return iter(scenes)

@@ -208,10 +208,10 @@ EXHAUSTIVE_SPACES = {
 }
 
 
-def exhaustive_shard(name: str, index: int, count: int) -> Iterator[tuple[Scene, Turn, int]]:
-    if name in SPACES:
-        return shard(name, index, count)
-    return ((scene, turn, 1) for n, (scene, turn) in enumerate(exhaustive_space(name)[1]) if n % count == index)
+def exhaustive_shard(name: str, index: int, count: int) -> Iterator[tuple[Scene, Turn, int]] | None:
+    """The spaces reduced by symmetry enumerate only their shard; the others are left to the
+    default (every count-th scene of exhaustive_space)."""
+    return shard(name, index, count) if name in SPACES else None
 
 
 def exhaustive_space(name: str = "two-ships", radius: int = 3) -> tuple[int, Iterator[tuple[Scene, Turn]]]:
