@@ -11,9 +11,9 @@ import re
 import pytest
 from PIL import Image, ImageDraw
 
-from verifier.bench import count_calls
 from verifier.errors import VerifierError
 from verifier.kit import draw as vd
+from verifier.kit.bench import count_calls
 from verifier.kit.draw.layout import (
     MAX_LEGEND_ROWS,
     PIXEL_BUDGET,

@@ -290,7 +290,7 @@ class ArmadaRuleset(ModularRuleset):
         return PAGE_NOTES
 
     def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .explore import SUITES
+        from .bench import SUITES
         return SUITES
 
 

@@ -254,7 +254,7 @@ class Armada2kRuleset(ModularRuleset):
         return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(cases, out)]
 
     def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .explore import SUITES
+        from .bench import SUITES
         return SUITES
 
 
