@@ -8,6 +8,10 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
         explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
+        parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
+
+A ruleset that names no ``parsing`` module keeps ``case_data`` and ``expect_data`` in
+its explorer module (a small one may keep everything there).
 
 A module is imported the first time one of its functions is needed, so commands
 that never draw never import Pillow code. Only the methods of the capabilities a
@@ -28,6 +32,7 @@ class ModularRuleset(Ruleset):
     drawing: str = ""
     animation: str = ""
     explorer: str = ""
+    parsing: str = ""
 
     def _function(self, module_attr: str, name: str) -> Any:
         module = getattr(type(self), module_attr)
@@ -70,11 +75,15 @@ class ModularRuleset(Ruleset):
     def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
         return iter(self._function("explorer", "simpler")(before, actions))
 
+    # the case file's writer
+    def _writer(self) -> str:
+        return "parsing" if type(self).parsing else "explorer"
+
     def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
-        return tuple(self._function("explorer", "case_data")(before, actions))
+        return tuple(self._function(self._writer(), "case_data")(before, actions))
 
     def expect_data(self, before: Any, outcome: Outcome) -> dict[str, Any]:
-        return dict(self._function("explorer", "expect_data")(before, outcome))
+        return dict(self._function(self._writer(), "expect_data")(before, outcome))
 
     def exhaustive_spaces(self) -> Mapping[str, str]:
         return dict(self._function("explorer", "EXHAUSTIVE_SPACES"))

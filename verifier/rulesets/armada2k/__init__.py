@@ -13,26 +13,22 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from verifier.errors import ImplementationError
 from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import (
     BenchSuite,
     Capability,
-    Event,
     Mismatch,
     Outcome,
     ReportSection,
-    provenance_from_json,
-    provenance_json,
 )
 
 from .clauses import CLAUSES, READING_POINTS
+from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
-    EVENT_KINDS,
     EXPECT_SCHEMA,
     Expectation,
     parse_actions,
@@ -43,28 +39,6 @@ from .resolver import resolve
 
 POSITION_TOLERANCE = 0.001  # inches
 HEADING_TOLERANCE = 0.01  # degrees
-
-_INTERVAL_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
-OUTCOME_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["ships", "events"],
-    "properties": {
-        "ships": {"type": "object", "description": "every ship: where it ends, its heading, damage and whether sunk",
-                  "additionalProperties": {
-                      "type": "object", "required": ["at", "heading", "damage", "sunk"],
-                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
-                                            "maxItems": 2},
-                                     "heading": {"type": "number"}, "damage": {"type": "integer"},
-                                     "sunk": {"type": "boolean"}}}},
-        "events": {"type": "array", "items": {
-            "type": "object", "required": ["kind", "pieces"],
-            "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                           "pieces": {"type": "array", "items": {"type": "string"}}}}},
-        "fans": {"type": "object", "additionalProperties": {"type": "array", "items": _INTERVAL_JSON},
-                 "description": "ship -> allowed headings of its next step, [from, to] clockwise"},
-        "winner": {"type": ["string", "null"]},
-        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-    },
-}
 
 PAGE_NOTES = (
     "Each example shows the sea from above, north up, on a one-inch grid, before and after. Ships are the "
@@ -108,6 +82,7 @@ class Armada2kRuleset(ModularRuleset):
     drawing = "verifier.rulesets.armada2k.draw"
     animation = "verifier.rulesets.armada2k.draw"  # draw_frames, draw_stacked (describe_scene is this class's own)
     explorer = "verifier.rulesets.armada2k.explore"
+    parsing = "verifier.rulesets.armada2k.parse"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})
@@ -196,42 +171,13 @@ class Armada2kRuleset(ModularRuleset):
         said += [f"{name} may step at {_spans([(i.lo, i.hi) for i in spans])}" for name, spans in state.fans]
         return (", ".join(said) or "nothing happens") + "."
 
-    # --- Capability.INTERCHANGE ------------------------------------------------------------
+    # --- Capability.INTERCHANGE (interchange.py) ------------------------------------------
 
     def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        state: State = outcome.after
-        return {"ships": {s.name: {"at": [round(v, 6) for v in s.at], "heading": round(s.heading, 6),
-                                   "damage": s.damage, "sunk": s.sunk} for s in state.scene.ships},
-                "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause, "detail": e.detail}
-                           for e in outcome.events],
-                "fans": {n: [[round(i.lo, 6), round(i.hi, 6)] for i in spans] for n, spans in state.fans},
-                "winner": state.winner,
-                "provenance": provenance_json(outcome.provenance)}
+        return outcome_json(outcome)
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        from dataclasses import replace
-        names = {s.name for s in before.ships}
-        given = set(data["ships"])
-        if given != names:
-            raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
-                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
-        ships = []
-        for ship in before.ships:
-            d = data["ships"][ship.name]
-            ships.append(replace(ship, at=(float(d["at"][0]), float(d["at"][1])), heading=float(d["heading"]) % 360,
-                                 damage=int(d["damage"]), sunk=bool(d["sunk"])))
-        fans = tuple(sorted((n, tuple(Interval(float(lo), float(hi)) for lo, hi in spans))
-                            for n, spans in (data.get("fans") or {}).items()))
-        unknown = set(dict(fans)) - names
-        if unknown:
-            raise ImplementationError(f"the answer gives fans of ships the scene lacks: {sorted(unknown)}")
-        winner = data.get("winner")
-        if winner is not None and winner not in before.players:
-            raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
-        events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
-                       for e in data["events"])
-        provenance = provenance_from_json(data)
-        return Outcome(State(before.with_ships(tuple(ships)), fans, winner), events, provenance)
+        return outcome_from_json(before, data)
 
     # --- the rule pages and the benchmarks ---------------------------------------------------
 

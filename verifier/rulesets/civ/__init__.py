@@ -84,6 +84,7 @@ class CivRuleset(ModularRuleset):
     drawing = "verifier.rulesets.civ.draw"
     animation = "verifier.rulesets.civ.draw"  # draw_frames, draw_stacked
     explorer = "verifier.rulesets.civ.explore"
+    parsing = "verifier.rulesets.civ.parse"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
+from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, READING_POINTS, SEED
 from .glossary import GLOSSARY
-from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, outcome_json, state_from_json, state_json
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
@@ -55,6 +55,7 @@ class YppRuleset(ModularRuleset):
     drawing = "verifier.rulesets.ypp.draw"
     animation = "verifier.rulesets.ypp.animate"
     explorer = "verifier.rulesets.ypp.explore"
+    parsing = "verifier.rulesets.ypp.parse"
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
@@ -159,14 +160,7 @@ class YppRuleset(ModularRuleset):
         return "\n".join(lines)
 
     def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return {
-            "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
-            "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                        "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
-                       for e in outcome.events],
-            "damage": dict(outcome.damage_totals()),
-            "provenance": provenance_json(outcome.provenance),
-        }
+        return outcome_json(outcome)
 
     def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
         return outcome_from_json(before, data)
