@@ -6,6 +6,7 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
 
     class MyRuleset(ModularRuleset):
         drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
+        draw_options = {"draw": frozenset({"title"}), ...}  # the DrawOptions each drawing honours
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
         explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
         parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
@@ -25,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
-from ..ruleset import AnimationFrame, Outcome, Ruleset, Transform
+from ..ruleset import AnimationFrame, DrawOptions, Outcome, Ruleset, Transform
 
 
 class ModularRuleset(Ruleset):
@@ -40,21 +41,27 @@ class ModularRuleset(Ruleset):
             raise NotImplementedError(f"ruleset {self.key!r} names no {module_attr} module")
         return getattr(import_module(module), name)
 
-    # drawing
-    def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
-        return self._function("drawing", "draw_case")(before, actions, outcome, **options)
+    # drawing: the options asked for are checked against ``draw_options`` before any drawing code runs
+    def draw(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+             **named: Any) -> Any:
+        arguments = self.draw_arguments("draw", options, named)
+        return self._function("drawing", "draw_case")(before, actions, outcome, **arguments)
 
     def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
-                      **options: Any) -> Any:
-        return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **options)
+                      options: DrawOptions | None = None, **named: Any) -> Any:
+        arguments = self.draw_arguments("draw_readings", options, named)
+        return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **arguments)
 
     # animation and the rule pages
-    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:
-        return list(self._function("animation", "draw_frames")(before, actions, outcome, **options))
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+                    **named: Any) -> list[AnimationFrame]:
+        arguments = self.draw_arguments("draw_frames", options, named)
+        return list(self._function("animation", "draw_frames")(before, actions, outcome, **arguments))
 
     def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
-                    **options: Any) -> Any:
-        return self._function("animation", "draw_stacked")(before, actions, list(panels), **options)
+                    options: DrawOptions | None = None, **named: Any) -> Any:
+        arguments = self.draw_arguments("draw_narrow", options, named)
+        return self._function("animation", "draw_stacked")(before, actions, list(panels), **arguments)
 
     def describe_scene(self, before: Any, actions: Any) -> str:
         return str(self._function("animation", "describe_scene")(before, actions))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.compare import event_mismatches
@@ -70,6 +71,8 @@ class ArmadaRuleset(ModularRuleset):
     animation = "verifier.rulesets.armada.animate"
     explorer = "verifier.rulesets.armada.explore"
     parsing = "verifier.rulesets.armada.parse"
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
+                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})

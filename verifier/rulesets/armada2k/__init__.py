@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from verifier.kit.compare import event_mismatches
@@ -83,6 +84,8 @@ class Armada2kRuleset(ModularRuleset):
     animation = "verifier.rulesets.armada2k.draw"  # draw_frames, draw_stacked (describe_scene is this class's own)
     explorer = "verifier.rulesets.armada2k.explore"
     parsing = "verifier.rulesets.armada2k.parse"
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
+                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})

@@ -420,7 +420,7 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
 
 
 def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     """Panels side by side with the key and what happened, beside or under them by the kit's rule."""
     s, fs = supersample, FONT * supersample
     images, legends, subtitle = _parts(scene, actions, panels, s, vd.LEGEND_WIDTH * s)
@@ -431,7 +431,7 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
 
 
 def draw_stacked(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                 title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
+                 title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     """The same panels and legends one under the other, for a narrow screen."""
     s, fs = supersample, FONT * supersample
     images, legends, subtitle = _parts(scene, actions, panels, s, 360 * s)
@@ -464,7 +464,7 @@ def _upto(outcome: Outcome, count: int) -> Outcome:
 
 
 def draw_frames(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
-                supersample: int = SUPERSAMPLE, **_: Any) -> list[AnimationFrame]:
+                supersample: int = SUPERSAMPLE) -> list[AnimationFrame]:
     """The start, then the scene after each action, all of one size; nothing for fewer than two
     actions, or for an answer read from JSON (it has no frames)."""
     if len(actions) < 2 or len(outcome.frames) != len(actions) + 1:

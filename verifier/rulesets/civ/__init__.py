@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
@@ -85,6 +86,8 @@ class CivRuleset(ModularRuleset):
     animation = "verifier.rulesets.civ.draw"  # draw_frames, draw_stacked
     explorer = "verifier.rulesets.civ.explore"
     parsing = "verifier.rulesets.civ.parse"
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
+                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})

@@ -453,8 +453,7 @@ def _differs(moved: State, start: State) -> bool:
 
 
 def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, stacked: bool = False,
-                **_: object) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE, stacked: bool = False) -> Image.Image:
     """The panels side by side (or, ``stacked``, one under another for a narrow screen):
     before the phase, after the movement, and the end of each branch of each outcome;
     then the key, the removal strips and what happened."""
@@ -547,7 +546,7 @@ def _after_steps(moved: State, area: str, steps: tuple[tuple[str, ...], ...]) ->
 
 
 def draw_frames(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
-                supersample: int = SUPERSAMPLE, **_: object) -> list[AnimationFrame]:
+                supersample: int = SUPERSAMPLE) -> list[AnimationFrame]:
     """Before the phase, after the movement, each removal of a ship conflict, and the end:
     the first branch only where the case leaves decisions open."""
     from . import event_text

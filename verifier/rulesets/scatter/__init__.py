@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
@@ -63,6 +64,11 @@ class ScatterRuleset(ModularRuleset):
     animation = "verifier.rulesets.scatter.animate"
     explorer = "verifier.rulesets.scatter.explore"
     parsing = "verifier.rulesets.scatter.parse"
+    draw_options = MappingProxyType({
+        "draw": frozenset({"title", "supersample", "font_size"}),
+        "draw_readings": frozenset({"title", "subtitle", "supersample", "font_size", "max_width"}),
+        "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
+        "draw_narrow": frozenset({"title", "subtitle", "supersample", "font_size"})})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,

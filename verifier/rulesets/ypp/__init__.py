@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
@@ -49,6 +50,10 @@ RAM_TABLE = ReferenceTable(
     "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
     "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
 
+# What the before/after panels honour: a highlight outlines tiles, arrows join tiles.
+PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_size", "max_width", "highlight",
+                           "arrows"})
+
 
 class YppRuleset(ModularRuleset):
     key = "ypp"
@@ -56,6 +61,10 @@ class YppRuleset(ModularRuleset):
     animation = "verifier.rulesets.ypp.animate"
     explorer = "verifier.rulesets.ypp.explore"
     parsing = "verifier.rulesets.ypp.parse"
+    draw_options = MappingProxyType({
+        "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
+        "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
+        "draw_narrow": frozenset({"title", "subtitle", "supersample", "font_size"})})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
