@@ -81,7 +81,7 @@ class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
     drawing = "verifier.rulesets.armada2k.draw"
-    animation = "verifier.rulesets.armada2k.draw"  # draw_frames, draw_stacked (describe_scene is this class's own)
+    animation = "verifier.rulesets.armada2k.animate"
     explorer = "verifier.rulesets.armada2k.explore"
     parsing = "verifier.rulesets.armada2k.parse"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
@@ -183,17 +183,6 @@ class Armada2kRuleset(ModularRuleset):
         return outcome_from_json(before, data)
 
     # --- the rule pages and the benchmarks ---------------------------------------------------
-
-    def describe_scene(self, before: Scene, actions: Actions) -> str:
-        fleets = ", ".join(f"{p}: " + ", ".join(f"{s.name} ({s.size})" for s in before.ships if s.player == p)
-                           for p in before.players)
-        said = []
-        for a in actions:
-            said.append({"move": f"{a.ship} moves {len(a.steps)} step(s)", "fire": f"{a.ship} fires {a.side} at "
-                         f"{a.target}", "fan": f"which way {a.ship} may step", "range": f"what {a.ship} can hit",
-                         "setup": "the set-up is checked", "end": "the turn ends"}[a.kind])
-        area = (f"a circle {2 * before.area.radius:g} inches across" if before.area.is_circle else "a polygon")
-        return f"Armada 2K on {area}; fleets {fleets}. " + ("; ".join(said) or "Nothing happens") + "."
 
     def page_notes(self) -> str:
         return PAGE_NOTES

@@ -83,7 +83,7 @@ class CivRuleset(ModularRuleset):
     key = "civ"
     title = "Civ: Advanced Civilization ship combat (landings, naval conflict, blockades) on a map of areas"
     drawing = "verifier.rulesets.civ.draw"
-    animation = "verifier.rulesets.civ.draw"  # draw_frames, draw_stacked
+    animation = "verifier.rulesets.civ.animate"
     explorer = "verifier.rulesets.civ.explore"
     parsing = "verifier.rulesets.civ.parse"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
@@ -228,10 +228,6 @@ class CivRuleset(ModularRuleset):
         return outcome_from_json(before, data)
 
     # --- pages and benchmarks ------------------------------------------------------------------------
-
-    def describe_scene(self, before: Scene, actions: Actions) -> str:
-        from .draw import describe_scene
-        return describe_scene(before, actions)
 
     def page_notes(self) -> str:
         return PAGE_NOTES
