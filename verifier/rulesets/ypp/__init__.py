@@ -9,8 +9,7 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable
-from .clauses import CLAUSES, CONCEPTS, READING_POINTS, SEED
-from .glossary import GLOSSARY
+from .clauses import CLAUSES, CONCEPTS, GLOSSARY, READING_POINTS, SEED
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, outcome_json, state_from_json, state_json
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
