@@ -10,6 +10,8 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
         explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
         parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
+        interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
+        suites = "mygame.bench"          # SUITES, the benchmark suites
 
 A ruleset that names no ``parsing`` module keeps ``case_data`` and ``expect_data`` in
 its explorer module (a small one may keep everything there).
@@ -26,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
-from ..ruleset import AnimationFrame, DrawOptions, Outcome, Ruleset, Transform
+from ..ruleset import AnimationFrame, BenchSuite, DrawOptions, Outcome, Ruleset, Transform
 
 
 class ModularRuleset(Ruleset):
@@ -34,6 +36,8 @@ class ModularRuleset(Ruleset):
     animation: str = ""
     explorer: str = ""
     parsing: str = ""
+    interchange: str = ""
+    suites: str = ""
 
     def _function(self, module_attr: str, name: str) -> Any:
         module = getattr(type(self), module_attr)
@@ -65,6 +69,23 @@ class ModularRuleset(Ruleset):
 
     def describe_scene(self, before: Any, actions: Any) -> str:
         return str(self._function("animation", "describe_scene")(before, actions))
+
+    # the adapter protocol
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        return dict(self._function("interchange", "outcome_json")(outcome))
+
+    def outcome_from_json(self, before: Any, data: dict[str, Any]) -> Outcome:
+        return self._function("interchange", "outcome_from_json")(before, data)  # type: ignore[no-any-return]
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        return dict(self._function("interchange", "state_json")(state))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self._function("interchange", "state_from_json")(data)
+
+    # the benchmarks
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        return tuple(self._function("suites", "SUITES"))
 
     # the explorer
     def outcome_key(self, outcome: Outcome) -> Any:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome
+from ...ruleset import Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json, pose_json, rounded
+from .interchange import OUTCOME_SCHEMA, pose_json, rounded
 from .model import Attempt, Maneuvers, Move, Result, Scene
 from .parse import (
     ACTIONS_SCHEMA,
@@ -71,6 +70,8 @@ class ArmadaRuleset(ModularRuleset):
     animation = "verifier.rulesets.armada.animate"
     explorer = "verifier.rulesets.armada.explore"
     parsing = "verifier.rulesets.armada.parse"
+    interchange = "verifier.rulesets.armada.interchange"
+    suites = "verifier.rulesets.armada.bench"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
                                      for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
@@ -209,22 +210,10 @@ class ArmadaRuleset(ModularRuleset):
         events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
         return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."
 
-    # --- Capability.INTERCHANGE (interchange.py) ----------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     # --- the rest ------------------------------------------------------------------------------
 
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 def _attempt_text(attempt: Attempt, move: Move) -> str:

@@ -17,7 +17,6 @@ from typing import Any
 from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import (
-    BenchSuite,
     Capability,
     Mismatch,
     Outcome,
@@ -25,7 +24,7 @@ from verifier.ruleset import (
 )
 
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json
+from .interchange import OUTCOME_SCHEMA
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (
     ACTIONS_SCHEMA,
@@ -84,6 +83,8 @@ class Armada2kRuleset(ModularRuleset):
     animation = "verifier.rulesets.armada2k.animate"
     explorer = "verifier.rulesets.armada2k.explore"
     parsing = "verifier.rulesets.armada2k.parse"
+    interchange = "verifier.rulesets.armada2k.interchange"
+    suites = "verifier.rulesets.armada2k.bench"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
                                      for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
@@ -174,14 +175,6 @@ class Armada2kRuleset(ModularRuleset):
         said += [f"{name} may step at {_spans([(i.lo, i.hi) for i in spans])}" for name, spans in state.fans]
         return (", ".join(said) or "nothing happens") + "."
 
-    # --- Capability.INTERCHANGE (interchange.py) ------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     # --- the rule pages and the benchmarks ---------------------------------------------------
 
     def page_notes(self) -> str:
@@ -190,10 +183,6 @@ class Armada2kRuleset(ModularRuleset):
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .explore import report_sections
         return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(cases, out)]
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 def _spans(spans: Any) -> str:

@@ -10,9 +10,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
+from ...ruleset import Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json
+from .interchange import OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
 from .resolver import resolve
@@ -86,6 +86,8 @@ class CivRuleset(ModularRuleset):
     animation = "verifier.rulesets.civ.animate"
     explorer = "verifier.rulesets.civ.explore"
     parsing = "verifier.rulesets.civ.parse"
+    interchange = "verifier.rulesets.civ.interchange"
+    suites = "verifier.rulesets.civ.bench"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
                                      for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
@@ -219,14 +221,6 @@ class CivRuleset(ModularRuleset):
             parts.append((f"if {label_text(branch.choices)}: " if len(branches) > 1 else "") + text)
         return "; ".join(parts) + "."
 
-    # --- interchange ---------------------------------------------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     # --- pages and benchmarks ------------------------------------------------------------------------
 
     def page_notes(self) -> str:
@@ -235,10 +229,6 @@ class CivRuleset(ModularRuleset):
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .explore import report_sections
         return list(report_sections(cases, out))
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 RULESET = CivRuleset()

@@ -9,10 +9,10 @@ from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
+from ...ruleset import Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
 from .exact import decimal_text, fraction_text
-from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json, outcome_json
+from .interchange import OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import direction_words, resolve
@@ -64,6 +64,8 @@ class ScatterRuleset(ModularRuleset):
     animation = "verifier.rulesets.scatter.animate"
     explorer = "verifier.rulesets.scatter.explore"
     parsing = "verifier.rulesets.scatter.parse"
+    interchange = "verifier.rulesets.scatter.interchange"
+    suites = "verifier.rulesets.scatter.bench"
     draw_options = MappingProxyType({
         "draw": frozenset({"title", "supersample", "font_size"}),
         "draw_readings": frozenset({"title", "subtitle", "supersample", "font_size", "max_width"}),
@@ -194,18 +196,8 @@ class ScatterRuleset(ModularRuleset):
         lines.extend(f"  {e.kind}  [{e.clause}]  {e.detail}" for e in outcome.events)
         return "\n".join(lines)
 
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Shot, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .report import report_sections

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable
+from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, READING_POINTS, SEED
-from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, outcome_json, state_from_json, state_json
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
@@ -60,6 +59,8 @@ class YppRuleset(ModularRuleset):
     animation = "verifier.rulesets.ypp.animate"
     explorer = "verifier.rulesets.ypp.explore"
     parsing = "verifier.rulesets.ypp.parse"
+    interchange = "verifier.rulesets.ypp.interchange"
+    suites = "verifier.rulesets.ypp.bench"
     draw_options = MappingProxyType({
         "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
         "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
@@ -167,24 +168,8 @@ class YppRuleset(ModularRuleset):
                          + ", ".join(f"{n} {d:g}" for n, d in totals.items()))
         return "\n".join(lines)
 
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
-    def state_json(self, state: Any) -> dict[str, Any]:
-        return state_json(state)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> Any:
-        return state_from_json(data)
-
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 RULESET = YppRuleset()
