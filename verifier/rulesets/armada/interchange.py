@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import ImplementationError
 from ...kit.geometry import Pose
+from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .model import SIDES, Move, Result, Scene, ToolPose
 from .parse import EVENT_KINDS
@@ -62,12 +63,10 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "provenance": provenance_json(outcome.provenance),
     }
 
+
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     names = {s.name for s in before.ships}
-    given = set(data["ships"])
-    if given != names:
-        raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
-                                  f"{sorted(names - given)}, unknown {sorted(given - names)}")
+    require_every_piece(data["ships"], names)
     pieces = names | {q.name for q in before.squadrons} | {o.name for o in before.obstacles}
     for event in data["events"]:
         if not set(event["pieces"]) <= pieces:

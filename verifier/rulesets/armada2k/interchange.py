@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import ImplementationError
+from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .model import Interval, Scene, State
 from .parse import EVENT_KINDS
@@ -44,12 +45,10 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             "winner": state.winner,
             "provenance": provenance_json(outcome.provenance)}
 
+
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     names = {s.name for s in before.ships}
-    given = set(data["ships"])
-    if given != names:
-        raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
-                                  f"{sorted(names - given)}, unknown {sorted(given - names)}")
+    require_every_piece(data["ships"], names)
     ships = []
     for ship in before.ships:
         d = data["ships"][ship.name]
