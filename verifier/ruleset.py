@@ -381,6 +381,7 @@ class DrawOptions:
 
 
 DRAW_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(DrawOptions))
+DRAWING_METHODS = ("draw", "draw_readings", "draw_frames", "draw_narrow")  # the methods that take DrawOptions
 
 
 @dataclass(frozen=True)
@@ -427,9 +428,10 @@ class Ruleset:
     # With Capability.INTERCHANGE: the parts of the outcome an implementation may report
     # separately (none: an answer is compared whole).
     outcome_parts: tuple[OutcomePart, ...] = ()
-    # The DrawOptions each drawing method honours, by method name ("draw", "draw_readings",
-    # "draw_frames", "draw_narrow"); a method not listed honours none.
-    draw_options: Mapping[str, frozenset[str]] = MappingProxyType({})
+    # The DrawOptions each drawing method honours, by method name; a method not listed honours
+    # none. Every drawing must honour at least the title, which every command passes.
+    draw_options: Mapping[str, frozenset[str]] = MappingProxyType(
+        {method: frozenset({"title"}) for method in DRAWING_METHODS})
 
     def supports(self, capability: Capability) -> bool:
         return capability in self.capabilities

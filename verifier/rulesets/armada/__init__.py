@@ -10,7 +10,7 @@ from types import MappingProxyType
 from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
-from ...ruleset import Capability, Mismatch, Outcome
+from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_SCHEMA, pose_json, rounded
 from .model import Attempt, Maneuvers, Move, Result, Scene
@@ -72,8 +72,7 @@ class ArmadaRuleset(ModularRuleset):
     parsing = "verifier.rulesets.armada.parse"
     interchange = "verifier.rulesets.armada.interchange"
     suites = "verifier.rulesets.armada.bench"
-    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
-                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})

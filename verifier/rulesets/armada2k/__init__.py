@@ -17,6 +17,7 @@ from typing import Any
 from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import (
+    DRAWING_METHODS,
     Capability,
     Mismatch,
     Outcome,
@@ -85,8 +86,7 @@ class Armada2kRuleset(ModularRuleset):
     parsing = "verifier.rulesets.armada2k.parse"
     interchange = "verifier.rulesets.armada2k.interchange"
     suites = "verifier.rulesets.armada2k.bench"
-    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
-                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import Capability, Mismatch, Outcome, ReportSection
+from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
@@ -88,8 +88,7 @@ class CivRuleset(ModularRuleset):
     parsing = "verifier.rulesets.civ.parse"
     interchange = "verifier.rulesets.civ.interchange"
     suites = "verifier.rulesets.civ.bench"
-    draw_options = MappingProxyType({method: frozenset({"title", "supersample"})
-                                     for method in ("draw", "draw_readings", "draw_frames", "draw_narrow")})
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
