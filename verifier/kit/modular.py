@@ -13,8 +13,14 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
         suites = "mygame.bench"          # SUITES, the benchmark suites
 
-A ruleset that names no ``parsing`` module keeps ``case_data`` and ``expect_data`` in
-its explorer module (a small one may keep everything there).
+A ruleset laid out as docs/ruleset-guide.md lists names its ``package`` instead, and
+each module it leaves unnamed is the package's module of the layout's name:
+
+    class MyRuleset(ModularRuleset):
+        package = "mygame"               # mygame.draw, mygame.animate, mygame.explore, ...
+
+A ruleset with no ``parsing`` module keeps ``case_data`` and ``expect_data`` in its
+explorer module (a small one may keep everything there).
 
 A module is imported the first time one of its functions is needed, so commands
 that never draw never import Pillow code. Only the methods of the capabilities a
@@ -30,8 +36,13 @@ from typing import Any
 
 from ..ruleset import AnimationFrame, BenchSuite, DrawOptions, Outcome, Ruleset, Transform
 
+# The module of each role in the one layout of a ruleset package (docs/ruleset-guide.md).
+LAYOUT: Mapping[str, str] = {"drawing": "draw", "animation": "animate", "explorer": "explore", "parsing": "parse",
+                             "interchange": "interchange", "suites": "bench"}
+
 
 class ModularRuleset(Ruleset):
+    package: str = ""
     drawing: str = ""
     animation: str = ""
     explorer: str = ""
@@ -39,10 +50,16 @@ class ModularRuleset(Ruleset):
     interchange: str = ""
     suites: str = ""
 
-    def _function(self, module_attr: str, name: str) -> Any:
-        module = getattr(type(self), module_attr)
+    def _module(self, role: str) -> str:
+        """The module named for ``role``, else the package's module of the layout ("" for none)."""
+        named: str = getattr(type(self), role)
+        package = type(self).package
+        return named or (f"{package}.{LAYOUT[role]}" if package else "")
+
+    def _function(self, role: str, name: str) -> Any:
+        module = self._module(role)
         if not module:
-            raise NotImplementedError(f"ruleset {self.key!r} names no {module_attr} module")
+            raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
         return getattr(import_module(module), name)
 
     # drawing: the options asked for are checked against ``draw_options`` before any drawing code runs
@@ -105,7 +122,7 @@ class ModularRuleset(Ruleset):
 
     # the case file's writer
     def _writer(self) -> str:
-        return "parsing" if type(self).parsing else "explorer"
+        return "parsing" if self._module("parsing") else "explorer"
 
     def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
         return tuple(self._function(self._writer(), "case_data")(before, actions))
@@ -121,7 +138,8 @@ class ModularRuleset(Ruleset):
 
     def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
         # The module's function may shard only some spaces: None leaves a space to the default.
-        shard = getattr(import_module(self.explorer), "exhaustive_shard", None) if self.explorer else None
+        explorer = self._module("explorer")
+        shard = getattr(import_module(explorer), "exhaustive_shard", None) if explorer else None
         scenes = shard(name, index, count) if shard is not None else None
         if scenes is None:
             return super().exhaustive_shard(name, index, count)

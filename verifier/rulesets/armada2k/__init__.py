@@ -80,12 +80,7 @@ def fans_of(state: State) -> dict[str, tuple[Interval, ...]]:
 class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
-    drawing = "verifier.rulesets.armada2k.draw"
-    animation = "verifier.rulesets.armada2k.animate"
-    explorer = "verifier.rulesets.armada2k.explore"
-    parsing = "verifier.rulesets.armada2k.parse"
-    interchange = "verifier.rulesets.armada2k.interchange"
-    suites = "verifier.rulesets.armada2k.bench"
+    package = "verifier.rulesets.armada2k"  # its modules as docs/ruleset-guide.md lays them out
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,

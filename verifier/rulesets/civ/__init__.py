@@ -82,12 +82,7 @@ def _steps_text(steps: tuple[tuple[str, ...], ...]) -> str:
 class CivRuleset(ModularRuleset):
     key = "civ"
     title = "Civ: Advanced Civilization ship combat (landings, naval conflict, blockades) on a map of areas"
-    drawing = "verifier.rulesets.civ.draw"
-    animation = "verifier.rulesets.civ.animate"
-    explorer = "verifier.rulesets.civ.explore"
-    parsing = "verifier.rulesets.civ.parse"
-    interchange = "verifier.rulesets.civ.interchange"
-    suites = "verifier.rulesets.civ.bench"
+    package = "verifier.rulesets.civ"  # its modules as docs/ruleset-guide.md lays them out
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,

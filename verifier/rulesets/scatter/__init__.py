@@ -60,12 +60,7 @@ PAGE_NOTES = (
 
 class ScatterRuleset(ModularRuleset):
     key = "scatter"
-    drawing = "verifier.rulesets.scatter.draw"
-    animation = "verifier.rulesets.scatter.animate"
-    explorer = "verifier.rulesets.scatter.explore"
-    parsing = "verifier.rulesets.scatter.parse"
-    interchange = "verifier.rulesets.scatter.interchange"
-    suites = "verifier.rulesets.scatter.bench"
+    package = "verifier.rulesets.scatter"  # its modules as docs/ruleset-guide.md lays them out
     draw_options = MappingProxyType({
         "draw": frozenset({"title", "supersample", "font_size"}),
         "draw_readings": frozenset({"title", "subtitle", "supersample", "font_size", "max_width"}),

@@ -55,12 +55,7 @@ PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_s
 
 class YppRuleset(ModularRuleset):
     key = "ypp"
-    drawing = "verifier.rulesets.ypp.draw"
-    animation = "verifier.rulesets.ypp.animate"
-    explorer = "verifier.rulesets.ypp.explore"
-    parsing = "verifier.rulesets.ypp.parse"
-    interchange = "verifier.rulesets.ypp.interchange"
-    suites = "verifier.rulesets.ypp.bench"
+    package = "verifier.rulesets.ypp"  # its modules as docs/ruleset-guide.md lays them out
     draw_options = MappingProxyType({
         "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
         "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
