@@ -310,7 +310,7 @@ def test_command(tmp_path, capsys):
     code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60", "--out", str(out),
                  "--workers", "2"])
     printed = capsys.readouterr().out
-    assert code == 0
+    assert code == 1  # a disagreement no reading explains
     assert "scenes no reading explains, in 1 group;" in printed
     data = json.loads((out / "report.json").read_text())
     assert data["timing"]["workers"] == 2 and len(data["disagreements"]["groups"]) == 1
@@ -321,14 +321,14 @@ def test_command(tmp_path, capsys):
     assert main(["check", findings, "--no-draw", "--no-table", "--impl", "python:fuzz_planted_bug:handle"]) == 1
     # A second run may replace what the first wrote.
     assert main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60",
-                 "--out", str(out)]) == 0
+                 "--out", str(out)]) == 1
 
 
 def test_command_stops_when_the_implementation_cannot_start(tmp_path, capsys):
     code = main(["fuzz", "ypp", "--impl", str(tmp_path / "no-such-program"), "--examples", "10",
                  "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 2  # nothing could be compared
     assert "the run stopped early: the implementation failed to start 3 times in a row" in err
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert data["given_up"].startswith("the implementation failed to start 3 times")
@@ -353,3 +353,50 @@ def test_command_rejects_bad_numbers(tmp_path, capsys, argv, words):
     code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--out", str(tmp_path / "o"), *argv])
     assert code == 2
     assert words in capsys.readouterr().err
+
+
+# --- the hello: what is compared, and when nothing is ---------------------------------------
+
+def test_a_positions_only_implementation_is_compared_on_positions_alone():
+    # Its hello declares that it reports ships and nothing else: its answers carry no
+    # events, and none is refused for that; every one agrees with the default reading.
+    result = fuzz("python:positions_only:handle", examples=40)
+    assert len(result.answered) == 40
+    assert not [p for p in result.problems if "'events'" in p.message]
+    assert all(t.actual is not None and "events" in t.actual.unreported for t in result.answered)
+    assert dict(result.readings[result.best]) == dict(YPP.default_reading)
+    assert result.explained[result.best] == 40 and result.unexplained == 0
+    assert result.exit_code == 0
+
+
+def test_the_reading_of_a_positions_only_implementation_is_inferred_from_positions_alone():
+    # It follows bump=motion-first and sends "events": [] although its hello says it does
+    # not report them; the empty events are not taken for its answer.
+    result = fuzz("python:positions_motion_first:handle", examples=120)
+    assert result.answered and result.unexplained == 0
+    best = result.readings[result.best]
+    assert best["bump"] == "motion-first"
+    assert result.points["bump"]["informative"] > 0
+    assert result.points["bump"]["options"]["motion-first"]["share"] == 1.0
+
+
+def test_a_run_that_compares_nothing_says_so_and_exits_2(tmp_path, capsys):
+    # The hello lists only ypp, so no civ scene is asked.
+    result = fuzz("python:positions_only:handle", examples=10, ruleset="civ")
+    assert not result.answered and result.exit_code == 2
+    assert result.compared_nothing.startswith("Nothing could be compared: the implementation answered none of the "
+                                              "10 scenes (skipped")
+    assert verdict(result).startswith(result.compared_nothing)
+    assert {p.kind for p in result.problems} == {"skipped"}
+    code = main(["fuzz", "civ", "--impl", "python:positions_only:handle", "--examples", "5",
+                 "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "Nothing could be compared" in capsys.readouterr().out
+
+
+def test_the_exit_code_says_whether_a_departure_was_found():
+    assert fuzz("python:verifier.adapters.reference:handle", examples=20).exit_code == 0
+    planted = fuzz("python:fuzz_planted_bug:handle", examples=60)
+    assert planted.unexplained and planted.exit_code == 1
+    order = fuzz("python:fuzz_listing_order:handle", examples=60)
+    assert order.divergences and order.exit_code == 1
