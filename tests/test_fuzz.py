@@ -357,7 +357,7 @@ def test_command_rejects_bad_numbers(tmp_path, capsys, argv, words):
 
 # --- the hello: what is compared, and when nothing is ---------------------------------------
 
-def test_a_positions_only_implementation_is_compared_on_positions_alone():
+def test_a_positions_only_implementation_is_compared_on_positions_alone(tmp_path):
     # Its hello declares that it reports ships and nothing else: its answers carry no
     # events, and none is refused for that; every one agrees with the default reading.
     result = fuzz("python:positions_only:handle", examples=40)
@@ -367,6 +367,8 @@ def test_a_positions_only_implementation_is_compared_on_positions_alone():
     assert dict(result.readings[result.best]) == dict(YPP.default_reading)
     assert result.explained[result.best] == 40 and result.unexplained == 0
     assert result.exit_code == 0
+    _, md_path, _ = write_report(result, tmp_path)
+    assert "Its hello declares ypp: reports ships; only the parts it reports are compared" in md_path.read_text()
 
 
 def test_the_reading_of_a_positions_only_implementation_is_inferred_from_positions_alone():

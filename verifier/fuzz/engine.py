@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..adapter import Implementation, Session
-from ..adapter.declare import Declaration
+from ..adapter.declare import Declaration, describe
 from ..adapter.protocol import answer_text, reported_outcome
 from ..execute import Execution, map_ordered
 from ..explore import reading_label
@@ -369,4 +369,5 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         divergence_groups=divergence_groups, problems=asker.problems, stopped_by_budget=stopped,
         given_up=session.given_up or given_up, seconds=time.perf_counter() - start, impl_calls=session.calls,
         impl_seconds=session.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
-        divergences_not_shrunk=divergences_not_shrunk)
+        divergences_not_shrunk=divergences_not_shrunk,
+        declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "")

@@ -271,7 +271,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
            for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
         "divergences_not_grouped": result.divergences_not_shrunk,
         "problems": {"counts": dict(sorted(problem_counts.items())),
-                     "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message} for p in result.problems]},
+                     "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message}
+                                for p in result.problems]},
     }
 
 
@@ -324,6 +325,9 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
              f"Implementation: {result.implementation}. Seed {result.seed}; {data['scenes']} generated scenes, "
              f"{answered} answered" + (" (stopped by the time budget)" if result.stopped_by_budget else "") + ".",
              "", f"**{verdict(result)}**", ""]
+    if result.declared:
+        lines += [f"Its hello declares {result.declared}; only the parts it reports are compared, and its "
+                  "reading is inferred from them alone.", ""]
     if result.given_up:
         lines += [f"The run stopped early: {result.given_up}.", ""]
     d = data["disagreements"]

@@ -122,6 +122,7 @@ class FuzzResult:
     mixed: list[Group] = field(default_factory=list)
     mixed_not_shrunk: int = 0
     divergences_not_shrunk: int = 0
+    declared: str = ""  # what the hello declares for the ruleset, in words ("" for nothing)
 
     @property
     def answered(self) -> list[Trial]:
