@@ -402,3 +402,18 @@ def test_the_exit_code_says_whether_a_departure_was_found():
     assert planted.unexplained and planted.exit_code == 1
     order = fuzz("python:fuzz_listing_order:handle", examples=60)
     assert order.divergences and order.exit_code == 1
+
+
+def test_an_answer_that_cannot_be_drawn_is_reported_in_words(tmp_path, monkeypatch):
+    result = fuzz("python:fuzz_planted_bug:handle", examples=60)
+    assert result.groups
+
+    def refuse(*args, **kwargs):
+        raise ValueError("no place for this event")
+    monkeypatch.setattr(type(YPP), "draw_readings", refuse)
+    _, md_path, data = write_report(result, tmp_path)
+    [entry] = data["disagreements"]["groups"]
+    assert entry["diagram"] is None
+    assert entry["undrawn"] == "the answer could not be drawn (ValueError: no place for this event)"
+    assert "(No picture: the answer could not be drawn (ValueError: no place for this event).)" in md_path.read_text()
+    assert not list((tmp_path / "findings").glob("*.png")) and list((tmp_path / "findings").glob("*.yaml"))

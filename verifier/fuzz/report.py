@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ from .result import Divergence, DivergenceGroup, FuzzResult, Group
 class WrittenGroup:
     group: Group
     case_file: Path
-    diagram: Path
+    diagram: Path | None  # None where the answer could not be drawn (``undrawn`` says why)
     reference: Outcome
+    undrawn: str = ""
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -107,7 +109,6 @@ def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None
 def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenGroup]:
     """One case file and one diagram per group of disagreements and of scenes another
     reading explains, under ``out/findings``."""
-    from ..snapshots import png_bytes
 
     ruleset = result.ruleset
     best = result.readings[result.best]
@@ -136,9 +137,8 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
         text = _case_text(result, name, title, note, f"{group.kind}, fingerprint {group.fingerprint}", group.before,
                           group.actions, reference, [("The implementation's outcome", group.before, group.actual)])
         write_text(case_file, text, "fuzz case file", force)
-        image = _draw(ruleset, group, panels, reference, title)
-        write_bytes(diagram, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
-        written.append(WrittenGroup(group, case_file, diagram, reference))
+        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, panels, reference, title), force)
+        written.append(WrittenGroup(group, case_file, drawn, reference, undrawn))
     return written
 
 
@@ -146,7 +146,8 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
 class WrittenDivergence:
     group: DivergenceGroup
     case_file: Path
-    diagram: Path
+    diagram: Path | None
+    undrawn: str = ""
 
     @property
     def divergence(self) -> Divergence:
@@ -169,7 +170,6 @@ def _stack(images: Sequence[Any]) -> Any:
 def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenDivergence]:
     """Per group of order-dependent answers (shrunk) and of changing answers, a case file
     and a diagram of the implementation's two answers."""
-    from ..snapshots import png_bytes
 
     ruleset = result.ruleset
     best = result.readings[result.best]
@@ -187,32 +187,33 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
             theirs = [("The implementation's outcome, as listed here", d.before, d.first),
                       (f"Its outcome for the same scene after the {d.label} (names as sent)", d.second_before,
                        d.second)]
-            top = ruleset.draw_readings(d.before, d.actions, [("before", None), ("reference, best reading", reference),
-                                                              ("implementation, as listed", _with_places(d.first,
-                                                                                                         reference))],
-                                        title=title)
-            moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
-            bottom = ruleset.draw_readings(d.second_before, d.second_actions,
-                                           [("before, listed in another order", None),
-                                            ("implementation, listed in another order",
-                                             _with_places(d.second, moved_reference))],
-                                           title=f"The same scene after the {d.label}")
-            image = _stack([top, bottom])
+
+            def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
+                top = ruleset.draw_readings(d.before, d.actions, [
+                    ("before", None), ("reference, best reading", reference),
+                    ("implementation, as listed", _with_places(d.first, reference))], title=title)
+                moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
+                bottom = ruleset.draw_readings(d.second_before, d.second_actions, [
+                    ("before, listed in another order", None),
+                    ("implementation, listed in another order", _with_places(d.second, moved_reference))],
+                    title=f"The same scene after the {d.label}")
+                return _stack([top, bottom])
         else:
             title = "An implementation answers the same scene differently when it is sent again"
             note = "The implementation was sent this scene twice and answered differently."
             theirs = [("The implementation's first outcome", d.before, d.first),
                       ("Its outcome when the scene was sent again", d.before, d.second)]
-            image = ruleset.draw_readings(d.before, d.actions,
-                                          [("before", None), ("reference, best reading", reference),
-                                           ("implementation, first", _with_places(d.first, reference)),
-                                           ("implementation, again", _with_places(d.second, reference))],
-                                          title=title)
+
+            def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
+                return ruleset.draw_readings(d.before, d.actions, [
+                    ("before", None), ("reference, best reading", reference),
+                    ("implementation, first", _with_places(d.first, reference)),
+                    ("implementation, again", _with_places(d.second, reference))], title=title)
         text = _case_text(result, name, title, note, f"{d.kind} divergence, fingerprint {group.fingerprint}",
                           d.before, d.actions, reference, theirs)
         write_text(case_file, text, "fuzz case file", force)
-        write_bytes(diagram, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
-        written.append(WrittenDivergence(group, case_file, diagram))
+        drawn, undrawn = _write_diagram(diagram, image, force)
+        written.append(WrittenDivergence(group, case_file, drawn, undrawn))
     return written
 
 
@@ -233,7 +234,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
-                "diagram": str(w.diagram.relative_to(out)), "reference": ruleset.outcome_json(w.reference),
+                **_diagram_entry(w.diagram, w.undrawn, out), "reference": ruleset.outcome_json(w.reference),
                 "implementation": ruleset.outcome_json(g.actual),
                 "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}
 
@@ -241,7 +242,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
         g, d = w.group, w.divergence
         return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
                 "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
-                "case": str(w.case_file.relative_to(out)), "diagram": str(w.diagram.relative_to(out)),
+                "case": str(w.case_file.relative_to(out)), **_diagram_entry(w.diagram, w.undrawn, out),
                 "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
 
     problem_counts: dict[str, int] = {}
@@ -301,6 +302,26 @@ def verdict(result: FuzzResult) -> str:
 def _scene_yaml(ruleset: Ruleset, before: Any, actions: Any) -> list[str]:
     before_data, actions_data = ruleset.case_data(before, actions)
     return ["```yaml", dump_yaml({"before": before_data, "actions": actions_data}).rstrip(), "```", ""]
+
+
+def _write_diagram(path: Path, draw: Callable[[], Any], force: bool) -> tuple[Path | None, str]:
+    """The diagram drawn and written to ``path``; where the ruleset cannot draw the answer,
+    no diagram and why, so that the finding is reported in words alone."""
+    from ..snapshots import png_bytes
+    try:
+        image = draw()
+    except Exception as exc:  # an answer the drawing cannot place must not lose the report
+        return None, f"the answer could not be drawn ({type(exc).__name__}: {exc})"
+    write_bytes(path, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
+    return path, ""
+
+
+def _diagram_entry(diagram: Path | None, undrawn: str, out: Path) -> dict[str, Any]:
+    return {"diagram": str(diagram.relative_to(out))} if diagram else {"diagram": None, "undrawn": undrawn}
+
+
+def _picture(alt: str, diagram: Path | None, undrawn: str) -> str:
+    return f"![{alt}]({_link(diagram)})" if diagram else f"(No picture: {undrawn}.)"
 
 
 def _link(path: Path) -> str:
@@ -377,7 +398,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   f"while the same reading explains the answer.", "",
                   f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   f"- implementation (as {g.fingerprint}): " + ruleset.summarise(g.before, g.actual), "",
-                  f"![the scene before, the reference's outcome and the implementation's]({_link(w.diagram)})", "",
+                  _picture("the scene before, the reference's outcome and the implementation's", w.diagram, w.undrawn),
+                  "",
                   f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
         lines += _scene_yaml(ruleset, g.before, g.actions)
 
@@ -400,7 +422,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   "- implementation: " + ruleset.summarise(g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
-        lines += ["", f"![the scene before, the reference's outcome and the implementation's]({_link(w.diagram)})",
+        lines += ["", _picture("the scene before, the reference's outcome and the implementation's", w.diagram,
+                               w.undrawn),
                   "", f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
         lines += _scene_yaml(ruleset, g.before, g.actions)
 
@@ -431,7 +454,7 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   "- first answer: " + ruleset.summarise(dv.before, dv.first),
                   ("- listed in another order: " if dv.kind == "order" else "- sent again: ")
                   + ruleset.summarise(dv.second_before, dv.second), "",
-                  f"![the implementation's two answers]({_link(wd.diagram)})", ""]
+                  _picture("the implementation's two answers", wd.diagram, wd.undrawn), ""]
         lines += _scene_yaml(ruleset, dv.before, dv.actions)
     problems = data["problems"]
     lines += ["## Timeouts, crashes and malformed answers", ""]
