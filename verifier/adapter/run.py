@@ -1,4 +1,4 @@
-"""Opening an implementation from its spec, and checking cases through it: the
+"""Checking cases through an implementation (asked through its ``Session``): the
 protocol checks, then the comparison the reference resolver gets, with the two
 outcomes drawn side by side on a mismatch."""
 

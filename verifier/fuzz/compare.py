@@ -155,13 +155,6 @@ def _starred(paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
         or ("outcome",)
 
 
-def shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> tuple[str, ...]:
-    """The fields of the outcome's JSON form where ``actual`` departs from ``reference``,
-    with piece names as "*"."""
-    return _starred(_differing_paths(ruleset, before, reference, actual),
-                    _pieces(ruleset, before, actions, reference, actual))
-
-
 def _event_role(event: Event, piece: str) -> str:
     """An event as the kind and the place of ``piece`` among its pieces: ``hit(*,_)``."""
     return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..explore import reading_label
 from ..ruleset import Outcome, Ruleset
 from .reference import Reading, ReadingTable
 
@@ -150,7 +149,4 @@ class FuzzResult:
         if self.compared_nothing:
             return 2
         return 1 if self.departures or self.given_up else 0
-
-    def best_label(self) -> str:
-        return reading_label(self.readings[self.best], self.ruleset.default_reading)
 
