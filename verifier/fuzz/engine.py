@@ -192,8 +192,7 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 
 
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
-        seed: int = 0,
-        max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
+        seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
