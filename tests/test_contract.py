@@ -26,6 +26,8 @@ import pytest
 from conftest import CASES, PLUGINS, plugin_keys
 
 from verifier import registry
+from verifier.adapter.declare import Declaration, carries, left_out, parts, unreported_fields, without_fields
+from verifier.adapter.protocol import reported_outcome
 from verifier.case import CaseStatus, load_case, load_case_text
 from verifier.findings import dump_yaml
 from verifier.kit.modular import ModularRuleset
@@ -131,6 +133,33 @@ def test_outcome_survives_the_adapter_json(registered, key, path):
         assert [m.path for m in rs.compare(case.before, expect, back)] == [m.path for m in direct]
         if case.expect is not None:
             assert not direct, [m.message for m in direct]
+
+
+@pytest.mark.parametrize("key,path", _params())
+def test_each_outcome_part_can_be_left_out(registered, key, path):
+    # An answer without a part's fields, from an implementation whose hello does not list that
+    # part (or lists only the parts every answer has), is read and compared on the rest alone.
+    case = _load(registered, key, path)
+    rs = case.ruleset
+    if not rs.supports(Capability.INTERCHANGE):
+        pytest.skip(f"{key} does not declare 'interchange'")
+    required = frozenset(p.name for p in rs.outcome_parts if p.required)
+    for reading, expect in _checks(case):
+        outcome = rs.resolve(case.before, case.actions, reading)
+        data = json.loads(json.dumps(rs.outcome_json(outcome)))
+        names = frozenset(p.name for p in parts(rs) if not p.optional or any(carries(data, f) for f in p.fields))
+        left_outs = [frozenset({p.name}) for p in rs.outcome_parts if not p.required and p.name in names]
+        left_outs.append(names - required)
+        for unreported in left_outs:
+            unreported |= {p.name for p in parts(rs) if set(p.needs) & unreported and p.name in names}
+            fields = unreported_fields(rs, unreported)
+            answer = without_fields(data, fields)
+            assert not any(carries(answer, f) for f in fields)
+            read = reported_outcome(rs, Declaration(names - unreported), case.before, answer)
+            assert not isinstance(read, str), f"without {sorted(unreported)}: {read}"
+            assert unreported <= read.unreported <= unreported | (frozenset(p.name for p in parts(rs)) - names)
+            found = [m.message for m in rs.compare(case.before, expect, read) if not left_out(m.path, fields)]
+            assert not found or case.expect is None, f"without {sorted(unreported)}: {found}"
 
 
 @pytest.mark.parametrize("key,path", _params())
@@ -267,12 +296,14 @@ def test_declared_capabilities_are_implemented(ruleset, tmp_path):
             else:
                 assert any(own is getattr(base, name) for base in stock), \
                     f"{rs.key} implements {name} but does not declare {capability}"
-    if rs.outcome_parts:  # each part's fields are fields of the expectation and of the answer
-        assert rs.supports(Capability.INTERCHANGE)
+    if rs.supports(Capability.INTERCHANGE):  # each part's fields start at fields of the expectation or the answer
+        assert rs.outcome_parts, f"{rs.key} names no parts of its outcome (Ruleset.outcome_parts)"
         properties = set((rs.outcome_schema or {}).get("properties", {}))
         expected = set(rs.expect_schema.get("properties", {}))
         for part in rs.outcome_parts:
-            assert set(part.fields) <= properties | expected, f"{rs.key} part {part.name} names unknown fields"
+            assert {f.split(".")[0] for f in part.fields} <= properties | expected, \
+                f"{rs.key} part {part.name} names unknown fields"
+        assert len({p.name for p in rs.outcome_parts}) == len(rs.outcome_parts), f"{rs.key}: part names repeat"
         assert any(p.required for p in rs.outcome_parts), f"{rs.key}: some part must be in every answer"
     if rs.supports(Capability.SEARCH):  # the optional parts, which the explorer calls all the same
         assert all(isinstance(t, Transform) for t in rs.transforms(case.before, case.actions))

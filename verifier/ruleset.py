@@ -66,17 +66,22 @@ CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
 @dataclass(frozen=True)
 class OutcomePart:
     """A part of a ruleset's outcome that another implementation may or may not report
-    (the adapter protocol's hello declares which). ``fields`` are the top-level fields
-    of the case's ``expect`` and of the answer's outcome that belong to the part; a part
+    (the adapter protocol's hello declares which). ``fields`` are the fields of the case's
+    ``expect`` and of the answer's outcome that belong to the part, as dotted paths in which
+    ``*`` stands for any key or index ("ships.*.damage"); ``compare`` puts each mismatch on
+    the path of the field it is about, so that a part left out is left out alone. A part
     that is ``required`` is in every answer. An ``optional`` part, added to the protocol
     after implementations were written against it, is compared only in answers that carry
-    one of its fields, unless the hello's ``reports`` names it (then every answer must)."""
+    one of its fields, unless the hello's ``reports`` names it (then every answer must).
+    ``needs`` names the parts it is read through (ypp's damage sits on the events): where
+    one of those is not reported, neither is this part."""
 
     name: str
     summary: str
     fields: tuple[str, ...]
     required: bool = False
     optional: bool = False
+    needs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

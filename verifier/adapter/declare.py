@@ -52,8 +52,120 @@ def parts(ruleset: Ruleset) -> tuple[OutcomePart, ...]:
 
 def unreported_fields(ruleset: Ruleset, unreported: frozenset[str]) -> frozenset[str]:
     """The outcome fields of the parts named in ``unreported`` (``Outcome.unreported``):
-    the fields a comparison leaves out."""
+    the fields a comparison leaves out, as ``OutcomePart.fields`` writes them (dotted
+    paths, ``*`` for any key or index)."""
     return frozenset(f for part in parts(ruleset) if part.name in unreported for f in part.fields)
+
+
+def _steps(field: str) -> tuple[str, ...]:
+    return tuple(field.split("."))
+
+
+def covers(field: str, path: tuple[Any, ...]) -> bool:
+    """Whether ``path`` (a Mismatch path in the expectation, or a place in an answer) lies
+    inside ``field`` (an OutcomePart field: a dotted path, ``*`` for any key or index)."""
+    steps = _steps(field)
+    return len(path) >= len(steps) and all(s == "*" or s == str(p) for s, p in zip(steps, path))
+
+
+def left_out(path: tuple[Any, ...], fields: frozenset[str] | set[str]) -> bool:
+    """Whether a mismatch at ``path`` belongs to one of ``fields`` (the unreported ones)."""
+    return bool(path) and any(covers(f, path) for f in fields)
+
+
+def carries(data: Any, field: str) -> bool:
+    """Whether an answer's ``data`` has something at ``field`` (somewhere, for ``*``)."""
+    def found(value: Any, steps: tuple[str, ...]) -> bool:
+        if not steps:
+            return True
+        head, rest = steps[0], steps[1:]
+        if isinstance(value, dict):
+            return any(found(v, rest) for k, v in value.items() if head in ("*", k))
+        if isinstance(value, list) and head == "*":
+            return any(found(v, rest) for v in value)
+        return False
+    return found(data, _steps(field))
+
+
+def _without(data: Any, steps: tuple[str, ...]) -> Any:
+    if not steps:
+        return data
+    head, rest = steps[0], steps[1:]
+    if isinstance(data, dict):
+        if not rest:
+            return {k: v for k, v in data.items() if not (head == "*" or k == head)}
+        return {k: _without(v, rest) if head in ("*", k) else v for k, v in data.items()}
+    if isinstance(data, list) and head == "*":
+        return [_without(v, rest) for v in data] if rest else []
+    return data
+
+
+def without_fields(data: Any, fields: frozenset[str] | set[str]) -> Any:
+    """An answer's data less ``fields`` (OutcomePart fields), so that what the hello says is
+    not reported is read as absent, whatever the answer carries there."""
+    for field in sorted(fields):
+        data = _without(data, _steps(field))
+    return data
+
+
+def _graft(theirs: Any, ours: Any, steps: tuple[str, ...]) -> Any:
+    head, rest = steps[0], steps[1:]
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        out = dict(theirs)
+        for key in (ours if head == "*" else [head] if head in ours else []):
+            if not rest:
+                out[key] = ours[key]
+            elif key in theirs:
+                out[key] = _graft(theirs[key], ours[key], rest)
+        return out
+    if isinstance(theirs, list) and isinstance(ours, list) and head == "*" and rest:
+        return [_graft(t, o, rest) for t, o in zip(theirs, ours)] + theirs[len(ours):]
+    return theirs
+
+
+def with_fields_from(theirs: Any, ours: Any, fields: frozenset[str] | set[str]) -> Any:
+    """``theirs`` with ``fields`` taken from ``ours`` where both have the place they sit in."""
+    for field in sorted(fields):
+        theirs = _graft(_without(theirs, _steps(field)), ours, _steps(field))
+    return theirs
+
+
+def _relaxed(schema: Any, steps: tuple[str, ...]) -> Any:
+    """``schema`` with the field at ``steps`` no longer required, at that place (in every
+    branch of ``if``/``then``/``else``, ``allOf``, ``anyOf`` and ``oneOf``)."""
+    if not isinstance(schema, dict) or not steps:
+        return schema
+    head, rest = steps[0], steps[1:]
+    out = dict(schema)
+    for key in ("then", "else", "if"):
+        if key in out and key != "if":
+            out[key] = _relaxed(out[key], steps)
+    for key in ("allOf", "anyOf", "oneOf"):
+        if key in out:
+            out[key] = [_relaxed(s, steps) for s in out[key]]
+    if not rest:
+        if "required" in out:
+            out["required"] = [f for f in out["required"] if not (head == "*" or f == head)]
+        return out
+    if head == "*":
+        for key in ("additionalProperties", "items"):
+            if isinstance(out.get(key), dict):
+                out[key] = _relaxed(out[key], rest)
+        if isinstance(out.get("properties"), dict):
+            out["properties"] = {k: _relaxed(v, rest) for k, v in out["properties"].items()}
+    elif isinstance(out.get("properties"), dict) and head in out["properties"]:
+        out["properties"] = {**out["properties"], head: _relaxed(out["properties"][head], rest)}
+    elif isinstance(out.get("additionalProperties"), dict):
+        out["additionalProperties"] = _relaxed(out["additionalProperties"], rest)
+    return out
+
+
+def relaxed_schema(schema: Mapping[str, Any], fields: frozenset[str] | set[str]) -> dict[str, Any]:
+    """An outcome schema in which ``fields`` (of parts not reported) may be absent."""
+    out: Any = dict(schema)
+    for field in sorted(fields):
+        out = _relaxed(out, _steps(field))
+    return dict(out)
 
 
 @dataclass(frozen=True)
@@ -68,8 +180,12 @@ class Declaration:
 
     def unreported(self, ruleset: Ruleset) -> tuple[OutcomePart, ...]:
         """The parts the hello says are not reported (optional parts are, besides, only
-        compared in the answers that carry them: see ``absent``)."""
-        return tuple(p for p in parts(ruleset) if self.reports is not None and p.name not in self.reports)
+        compared in the answers that carry them: see ``absent``), with the parts that need them."""
+        if self.reports is None:
+            return ()
+        out = {p.name for p in parts(ruleset) if p.name not in self.reports}
+        out |= {p.name for p in parts(ruleset) if set(p.needs) & out}
+        return tuple(p for p in parts(ruleset) if p.name in out)
 
     def promised(self, ruleset: Ruleset) -> tuple[OutcomePart, ...]:
         """The optional parts the hello names in ``reports``: every answer must carry them."""
@@ -79,7 +195,7 @@ class Declaration:
         """The optional parts this answer leaves out and the hello does not promise."""
         promised = self.promised(ruleset)
         return tuple(p for p in parts(ruleset) if p.optional and p not in promised and p not in
-                     self.unreported(ruleset) and not any(f in answer for f in p.fields))
+                     self.unreported(ruleset) and not any(carries(answer, f) for f in p.fields))
 
     def reading(self, ruleset: Ruleset, requested: Mapping[str, str]) -> Mapping[str, str]:
         """The full reading the implementation resolves under, when asked for ``requested``."""

@@ -16,7 +16,7 @@ from ..case import Case
 from ..errors import ImplementationError, VerifierError
 from ..ruleset import Capability, Outcome, Ruleset
 from ..source import Located
-from .declare import CAPABILITIES_SCHEMA, Declaration, read_capabilities
+from .declare import CAPABILITIES_SCHEMA, Declaration, carries, read_capabilities, relaxed_schema, without_fields
 from .limits import MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
@@ -162,9 +162,7 @@ def outcome_problem(ruleset: Ruleset, data: Any, omitted: Iterable[str] = ()) ->
         return None
     key = (ruleset.key, frozenset(omitted))
     if key not in _outcome_validators:
-        schema = dict(ruleset.outcome_schema)
-        schema["required"] = [f for f in schema.get("required", ()) if f not in key[1]]
-        _outcome_validators[key] = jsonschema.Draft202012Validator(schema)
+        _outcome_validators[key] = jsonschema.Draft202012Validator(relaxed_schema(ruleset.outcome_schema, key[1]))
     errors = sorted(_outcome_validators[key].iter_errors(data),
                     key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if not errors:
@@ -289,12 +287,14 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     unreported = declaration.unreported(ruleset)
     if isinstance(data, dict):
         unreported += declaration.absent(ruleset, data)
-    problem = outcome_problem(ruleset, data, [f for part in unreported for f in part.fields])
+    omitted = frozenset(f for part in unreported for f in part.fields)
+    data = without_fields(data, omitted)
+    problem = outcome_problem(ruleset, data, omitted)
     if problem:
         return (f"the outcome does not fit the {ruleset.key} outcome schema "
                 f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
     for part in declaration.promised(ruleset):
-        if not any(f in data for f in part.fields):
+        if not any(carries(data, f) for f in part.fields):
             return (f"the hello declares that it reports {part.name}, but this answer has no "
                     + " or ".join(repr(f) for f in part.fields))
     outcome = read_outcome(ruleset, before, data)

@@ -23,7 +23,7 @@ from ..runner import (
     crash_message,
     mismatch_problem,
 )
-from .declare import STATES, parts, unreported_fields
+from .declare import STATES, left_out, parts, unreported_fields
 from .implementation import Implementation
 from .protocol import answer_text, case_request, restated_expectation, supports_protocol
 from .session import MAX_START_FAILURES, Session, open_implementation
@@ -72,12 +72,12 @@ def _expectation(case: Case, outcome: Outcome) -> Any:
                                 case.doc.data["actions"], outcome)
 
 
-def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: frozenset[str]) -> bool:
+def _changes_compared_parts(case: Case, options: Mapping[str, str], unreported: frozenset[str]) -> bool:
     """Whether resolving ``case`` with ``options`` instead of its own changes what is
     compared with its expectation, outside the fields in ``left_out``."""
     ruleset = case.ruleset
     other = ruleset.resolve(case.before, case.actions, ruleset.reading({**case.readings, **options}))
-    return any(not (m.path and m.path[0] in left_out) for m in ruleset.compare(case.before, case.expect, other))
+    return any(not left_out(m.path, unreported) for m in ruleset.compare(case.before, case.expect, other))
 
 
 def check_case_with(case: Case, run: ImplRun) -> CaseResult:
@@ -157,15 +157,15 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     if isinstance(outcome, str):
         return _errored(case, outcome, answer.seconds)
     not_compared = tuple(p.name for p in parts(ruleset) if p.name in outcome.unreported)
-    left_out = set(unreported_fields(ruleset, outcome.unreported))
+    unreported = unreported_fields(ruleset, outcome.unreported)
     problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
-                if not (m.path and m.path[0] in left_out)]
+                if not left_out(m.path, unreported)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
     if ruleset.supports(Capability.STATES) and STATES not in not_compared:
         matched = _matched_states(reference, answer.data["states"])
         problems += _state_problems(case, reference, matched)
     if run.check_order:
-        problems += _order_problems(case, run, request, answer.data, left_out | {"provenance"})
+        problems += _order_problems(case, run, request, answer.data, set(unreported) | {"provenance"})
     if problems:
         problems += _provenance_details(case, reference, outcome, problems)
         if run.draw:

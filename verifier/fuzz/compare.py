@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..adapter.declare import unreported_fields
+from ..adapter.declare import left_out, unreported_fields, with_fields_from
 from ..adapter.protocol import answer_text, restated_expectation
 from ..explore import reading_label
 from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform
@@ -29,13 +29,13 @@ def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
     reference cannot be restated as an expectation. ``data``: the scene's case data,
     where the caller has it."""
     data = data or SceneData.of(ruleset, before, actions)
-    left_out = unreported_fields(ruleset, actual.unreported)
+    unreported = unreported_fields(ruleset, actual.unreported)
     try:
         expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
         found = ruleset.compare(before, expect, actual)
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return None
-    return tuple(m for m in found if not (m.path and m.path[0] in left_out))
+    return tuple(m for m in found if not left_out(m.path, unreported))
 
 
 def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -81,12 +81,10 @@ def order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: O
 def as_compared(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome) -> Outcome:
     """``actual`` with the parts it does not report taken from ``reference``, so that a
     fingerprint sees only the differences in the parts that are compared."""
-    left_out = unreported_fields(ruleset, actual.unreported)
-    if not left_out:
+    unreported = unreported_fields(ruleset, actual.unreported)
+    if not unreported:
         return actual
-    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
-    data = {k: v for k, v in theirs.items() if k not in left_out}
-    data.update({k: v for k, v in ours.items() if k in left_out})
+    data = with_fields_from(ruleset.outcome_json(actual), ruleset.outcome_json(reference), unreported)
     try:
         return replace(ruleset.outcome_from_json(before, data), unreported=frozenset())
     except Exception:  # a mixed outcome the reader refuses: the answer as it is

@@ -11,7 +11,18 @@ from typing import Any
 
 from verifier.errors import ImplementationError
 from verifier.kit.modular import ModularRuleset
-from verifier.ruleset import BenchSuite, Capability, Cause, Citation, Clause, Event, Mismatch, Outcome, ReadingPoint
+from verifier.ruleset import (
+    BenchSuite,
+    Capability,
+    Cause,
+    Citation,
+    Clause,
+    Event,
+    Mismatch,
+    Outcome,
+    OutcomePart,
+    ReadingPoint,
+)
 
 from .model import (
     ACTIONS_SCHEMA,
@@ -86,6 +97,8 @@ class DiscsRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = (OutcomePart("discs", "where every disc ends", ("discs",), required=True),
+                     OutcomePart("events", "what stopped a disc", ("events",)))
 
     # --- required ------------------------------------------------------------------------
 
@@ -154,13 +167,13 @@ class DiscsRuleset(ModularRuleset):
         if given != names:
             raise ImplementationError(f"the answer must place every disc of the scene and no other: missing "
                                       f"{sorted(names - given)}, unknown {sorted(given - names)}")
-        for event in data["events"]:
+        for event in data.get("events", ()):  # absent where events are not reported
             if len(event["discs"]) != EVENT_SIZES[event["kind"]] or not set(event["discs"]) <= names:
                 raise ImplementationError(f"the answer's event {event} names discs the scene lacks, or too many")
         at = {name: (float(x), float(y)) for name, (x, y) in ((n, d["at"]) for n, d in data["discs"].items())}
         after = Scene(before.width, before.height,
                       tuple(Disc(d.name, at[d.name], d.radius) for d in sorted(before.discs, key=lambda d: d.name)))
-        events = tuple(Event(e["kind"], tuple(e["discs"]), clause=e.get("clause", "")) for e in data["events"])
+        events = tuple(Event(e["kind"], tuple(e["discs"]), clause=e.get("clause", "")) for e in data.get("events", ()))
         provenance = {k: tuple(Cause.from_text(t) for t in v) for k, v in data.get("provenance", {}).items()}
         return Outcome(after, events, provenance)
 

@@ -12,7 +12,7 @@ from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, pose_json, rounded
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, pose_json, rounded
 from .model import Attempt, Maneuvers, Move, Result, Scene
 from .parse import (
     ACTIONS_SCHEMA,
@@ -77,6 +77,7 @@ class ArmadaRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = OUTCOME_PARTS
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_scene(doc, before_path)
@@ -120,14 +121,16 @@ class ArmadaRuleset(ModularRuleset):
                                              f"{ship.name} should end with {name} {wanted} but has {got}"))
         for i, (speed, side, switched) in enumerate(expect.moves):
             move = after.moves[i] if i < len(after.moves) else None
-            if move is None:
-                problems.append(Mismatch(("moves", i), "a maneuver", None, f"maneuver {i + 1} was not made"))
-                continue
-            got_side = move.side or "none"
             checks: tuple[tuple[str, object, object], ...] = (
-                ("speed", speed, move.speed), ("side", side, got_side), ("switched", switched, move.switched))
+                ("speed", speed, move and move.speed), ("side", side, move and (move.side or "none")),
+                ("switched", switched, move and move.switched))
             for field_name, wanted_value, got_value in checks:
-                if wanted_value is not None and wanted_value != got_value:
+                # Each field on its own path, so that a part left out (the side, say) is left out alone.
+                if wanted_value is not None and move is None:
+                    problems.append(Mismatch(("moves", i, field_name), wanted_value, None,
+                                             f"maneuver {i + 1} was not made, so it has no {field_name}"))
+                elif wanted_value is not None and wanted_value != got_value:
+                    assert move is not None
                     problems.append(Mismatch(("moves", i, field_name), wanted_value, got_value,
                                              f"maneuver {i + 1} ({move.ship}) should have {field_name} "
                                              f"{wanted_value} but has {got_value}"))

@@ -10,9 +10,21 @@ from typing import Any
 from ...errors import ImplementationError
 from ...kit.geometry import Pose
 from ...kit.interchange import require_every_piece
-from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import SIDES, Move, Result, Scene, ToolPose
 from .parse import EVENT_KINDS
+
+OUTCOME_PARTS = (
+    OutcomePart("pose", "where every ship ends and where it faces", ("ships.*.at", "ships.*.heading"), required=True),
+    OutcomePart("speed", "the speed each ship ends at and each maneuver was made at",
+                ("ships.*.speed", "moves.*.speed")),
+    OutcomePart("side", "the side of the maneuver tool, whether it was switched, and the other side where the "
+                        "owner's choice was open", ("moves.*.side", "moves.*.switched", "moves.*.choice", "choice")),
+    OutcomePart("tool", "the tool's pose after every joint", ("moves.*.tool",)),
+    OutcomePart("damage", "the damage each ship ends with, and whether it is destroyed",
+                ("ships.*.damage", "ships.*.destroyed")),
+    OutcomePart("events", "overlaps, bumps, obstacles and the like", ("events",)),
+)
 
 _POSE_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3,
               "description": "[x, y, heading] in mm and compass degrees"}
@@ -37,7 +49,9 @@ OUTCOME_SCHEMA = {
                                 "tool": {"type": "array", "items": _POSE_JSON,
                                          "description": "the tool's pose after every joint: starting guides, "
                                                         "joints, final guides"},
-                                "attempts": {"type": "array", "items": {"type": "object"}},
+                                "attempts": {"type": "array", "items": {"type": "object"},
+                                             "description": "the speeds tried before one fitted; informative, "
+                                                            "not compared"},
                                 "choice": {"type": "object", "description": "the other side, when the owner's "
                                                                             "choice was open"}}}},
         "events": {"type": "array", "items": {"type": "object", "required": ["kind", "pieces"],
@@ -68,7 +82,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     names = {s.name for s in before.ships}
     require_every_piece(data["ships"], names)
     pieces = names | {q.name for q in before.squadrons} | {o.name for o in before.obstacles}
-    for event in data["events"]:
+    for event in data.get("events", ()):  # absent where events are not reported
         if not set(event["pieces"]) <= pieces:
             raise ImplementationError(f"the answer's event {event} names pieces the scene lacks")
     ships = []
@@ -83,7 +97,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
         if m["ship"] not in names:
             raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
         moves.append(_move_from_json(m, before))
-    events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data["events"])
+    events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data.get("events", ()))
     provenance = provenance_from_json(data)
     return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
 
@@ -112,5 +126,6 @@ def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
     tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
                                                             for x, y, h in data["tool"]))
             if data.get("tool") else None)
-    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, (), bool(data.get("switched")),
+    speed = int(data.get("speed", before.ship(data["ship"]).speed))  # absent where speeds are not reported
+    return Move(data["ship"], start, end, speed, data.get("side"), tool, (), bool(data.get("switched")),
                 alternative=alternative)

@@ -25,7 +25,7 @@ from verifier.ruleset import (
 )
 
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (
     ACTIONS_SCHEMA,
@@ -91,6 +91,7 @@ class Armada2kRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = OUTCOME_PARTS
 
     def parse(self, doc: Any, before_path: tuple[Any, ...], actions_path: tuple[Any, ...],
               expect_path: tuple[Any, ...] | None, *, breaches_allowed: bool = False) -> tuple[Any, Any, Any]:

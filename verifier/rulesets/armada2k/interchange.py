@@ -8,9 +8,18 @@ from typing import Any
 
 from ...errors import ImplementationError
 from ...kit.interchange import require_every_piece
-from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import Interval, Scene, State
 from .parse import EVENT_KINDS
+
+OUTCOME_PARTS = (
+    OutcomePart("poses", "where every ship ends and where it heads", ("ships.*.at", "ships.*.heading"),
+                required=True),
+    OutcomePart("damage", "the damage each ship ends with, and whether it is sunk", ("ships.*.damage", "ships.*.sunk")),
+    OutcomePart("events", "steps, shots, hits, obstructions, sinkings and the like", ("events",)),
+    OutcomePart("fans", "the headings each ship's next step may take", ("fans",)),
+    OutcomePart("winner", "the player who has won, if any", ("winner",)),
+)
 
 _INTERVAL_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 OUTCOME_SCHEMA: dict[str, Any] = {
@@ -53,7 +62,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     for ship in before.ships:
         d = data["ships"][ship.name]
         ships.append(replace(ship, at=(float(d["at"][0]), float(d["at"][1])), heading=float(d["heading"]) % 360,
-                             damage=int(d["damage"]), sunk=bool(d["sunk"])))
+                             damage=int(d.get("damage", ship.damage)), sunk=bool(d.get("sunk", ship.sunk))))
     fans = tuple(sorted((n, tuple(Interval(float(lo), float(hi)) for lo, hi in spans))
                         for n, spans in (data.get("fans") or {}).items()))
     unknown = set(dict(fans)) - names
@@ -63,6 +72,6 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     if winner is not None and winner not in before.players:
         raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
     events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
-                   for e in data["events"])
+                   for e in data.get("events", ()))  # absent where events are not reported
     provenance = provenance_from_json(data)
     return Outcome(State(before.with_ships(tuple(ships)), fans, winner), events, provenance)

@@ -12,7 +12,7 @@ from typing import Any
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
 from .resolver import resolve
@@ -93,6 +93,7 @@ class CivRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = OUTCOME_PARTS
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_scene(doc, before_path)

@@ -9,10 +9,22 @@ from typing import Any
 
 from ...errors import ImplementationError
 from ...kit.interchange import require_every_piece
-from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import Branch, Result, Scene, ShipState, State, label_text
 
 _NAME = {"type": "string"}
+
+# Each part's fields as the answer carries them (in every branch) and as a case expects them
+# (at the top, or in every branch).
+OUTCOME_PARTS = (
+    OutcomePart("ships", "where every ship ends, the tokens aboard, blockades and sinkings",
+                ("branches.*.ships", "ships"), required=True),
+    OutcomePart("land", "every nation's tokens in each land area at the end, landings included",
+                ("branches.*.land", "land")),
+    OutcomePart("removals", "each conflict's removals in order, the pieces removed together as one step",
+                ("branches.*.removals", "removals")),
+    OutcomePart("events", "conflicts, landings, blockades, sinkings and the like", ("branches.*.events", "events")),
+)
 OUTCOME_SCHEMA = {
     "type": "object", "required": ["branches"],
     "properties": {
@@ -87,7 +99,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                                    bool(spec.get("blockading", False)), spec.get("blocked_by", ""),
                                    bool(spec["sunk"])))
         land = []
-        for area, counts in item["land"].items():
+        for area, counts in item.get("land", {}).items():  # absent where land is not reported
             for nation, count in counts.items():
                 if area not in areas or nation not in nations:
                     raise ImplementationError(f"the answer puts tokens of {nation!r} in {area!r}, which the scene "
@@ -95,13 +107,13 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                 if count:
                     land.append((area, nation, int(count)))
         removals = tuple((area, tuple(tuple(step) for step in steps))
-                         for area, steps in sorted(item["removals"].items()))
+                         for area, steps in sorted(item.get("removals", {}).items()))
         label = tuple(sorted((kind, key, str(value)) for kind, keys in item["when"].items()
                              for key, value in keys.items()))
         state = State(tuple(ships), tuple(sorted(land)), (), removals)
         branches.append(Branch(label, state, state))
         events += [Event(e["kind"], tuple(e["pieces"]), number if several else 1,
                          label_text(label) if several else "", e.get("clause", ""), e.get("detail", ""))
-                   for e in item["events"]]
+                   for e in item.get("events", ())]
     provenance = provenance_from_json(data)
     return Outcome(Result(tuple(branches)), tuple(events), provenance, reading=MappingProxyType({}))

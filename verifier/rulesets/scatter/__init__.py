@@ -12,7 +12,7 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
 from .exact import decimal_text, fraction_text
-from .interchange import OUTCOME_SCHEMA, ReportedOdds
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import direction_words, resolve
@@ -77,6 +77,7 @@ class ScatterRuleset(ModularRuleset):
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
+    outcome_parts = OUTCOME_PARTS
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         shot = parse_before(doc, before_path)

@@ -24,11 +24,19 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
-from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .exact import PlanePoint, QSqrt3, fraction_text, number
 from .model import ROLLS, Landing, Odds, Roll, Shot
 
 PIECES = ("template", "target")
+
+OUTCOME_PARTS = (
+    OutcomePart("hit", "whether the template covers the base (one roll), or the chance of a hit (all rolls)",
+                ("result", "touching", "probability", "hits"), required=True),
+    OutcomePart("landing", "where the template lands, how far it moved, and the gaps before and after deviating",
+                ("landing", "landing_exact", "moved", "clearance", "start_clearance")),
+    OutcomePart("rolls", "all rolls: which of the 36 rolls hit", ("hit_rolls",)),
+)
 
 _NUMBER = {"type": "number"}
 _DICE = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2, "maxItems": 2,
@@ -164,6 +172,12 @@ def _events(data: dict[str, Any]) -> tuple[Event, ...]:
 
 def _single(shot: Shot, data: dict[str, Any]) -> Landing:
     reach = shot.reach
+    if "landing" not in data:
+        # The landing part is not reported: only the hit is known, so the template is drawn as
+        # not moving, touching the base, half over it on a hit, or an inch clear of it on a miss.
+        gap = 0.0 if data.get("touching") else -float(reach) / 2 if data["result"] == "hit" else 1.0
+        data = {**data, "landing": [0.0, -float(reach) - gap], "moved": 0.0, "clearance": gap,
+                "start_clearance": gap}
     x, y = data["landing"]
     if not all(math.isfinite(v) for v in (x, y, data["moved"], data["clearance"], data["start_clearance"])):
         raise ImplementationError("landing, moved and the clearances must be finite numbers")
@@ -202,17 +216,18 @@ def _odds(shot: Shot, data: dict[str, Any]) -> ReportedOdds:
     if probability > 1 or (probability * 36).denominator != 1:
         raise ImplementationError(f"probability {text.strip()} is not a number of 36ths between 0 and 1: "
                                   f"a chance over two dice is some of their 36 rolls")
-    rolls = tuple(sorted(Roll(d, k) for d, k in data["hit_rolls"]))
-    if len(rolls) != probability * 36:
+    rolls = tuple(sorted(Roll(d, k) for d, k in data.get("hit_rolls", ())))  # absent where not reported
+    if "hit_rolls" in data and len(rolls) != probability * 36:
         raise ImplementationError(f"probability {text.strip()} is {int(probability * 36)}/36, but hit_rolls lists "
                                   f"{len(rolls)} roll{'s' if len(rolls) != 1 else ''}; the two must agree")
     if "hits" in data and data["hits"] != probability * 36:
         raise ImplementationError(f"hits {data['hits']} is not probability {text.strip()} "
                                   f"({fraction_text(probability * 36)} of 36)")
-    if not math.isfinite(data["start_clearance"]):
+    start_clearance = data.get("start_clearance", 0.0)  # absent where the landing part is not reported
+    if not math.isfinite(start_clearance):
         raise ImplementationError("start_clearance must be a finite number")
-    _gap_to_distance(data["start_clearance"], shot.reach, "start_clearance")
-    return ReportedOdds(probability, rolls, float(data["start_clearance"]))
+    _gap_to_distance(start_clearance, shot.reach, "start_clearance")
+    return ReportedOdds(probability, rolls, float(start_clearance))
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

@@ -29,7 +29,7 @@ OUTCOME_PARTS = (
     OutcomePart("ships", "where every ship ends and where it faces", ("ships",), required=True),
     OutcomePart("events", "collisions, bumps, pushes, rocks and edges", ("events",)),
     OutcomePart("damage", "ram damage: each collision's and bump's on its event, and the totals per ship",
-                ("damage",), optional=True),
+                ("damage",), optional=True, needs=("events",)),
 )
 
 OUTCOME_SCHEMA = {
