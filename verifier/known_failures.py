@@ -180,6 +180,17 @@ def apply_known_failures(results: Iterable[CaseResult], known: KnownFailures) ->
 
 
 FAILED_STATUSES = (Status.FAILED, Status.ERRORED, Status.XFAIL)
+REASON_LENGTH = 200
+
+
+def clipped_reason(reason: str, most: int = REASON_LENGTH) -> str:
+    """``reason`` in at most about ``most`` characters, cut in the middle so that the value
+    that came out ("... but lands at [1, 2]") is kept."""
+    if len(reason) <= most:
+        return reason
+    cut = reason.rfind(" but ")
+    tail = reason[cut:] if 0 < cut and len(reason) - cut <= most // 2 else reason[-(most // 3):]
+    return reason[:most - len(tail) - 4].rstrip() + " ..." + tail
 
 
 def known_failures_text(results: Iterable[CaseResult]) -> tuple[str, int]:
@@ -196,7 +207,7 @@ def known_failures_text(results: Iterable[CaseResult]) -> tuple[str, int]:
                                                           ProblemKind.CHANGED)]
         reason = r.reason if r.status == Status.XFAIL else (real[0].message if real else r.reason)
         reason = " ".join((reason or "fails").split())
-        lines.append(f"{r.id}: {reason[:200] + ('...' if len(reason) > 200 else '')}")
+        lines.append(f"{r.id}: {clipped_reason(reason)}")
         lines += [f"  differs: {' '.join(d.split())}" for d in r.fingerprint]
         count += 1
     return "\n".join(lines) + "\n", count

@@ -130,6 +130,31 @@ def with_fields_from(theirs: Any, ours: Any, fields: frozenset[str] | set[str]) 
     return theirs
 
 
+def _informative(schema: Any) -> bool:
+    text = schema.get("description", "") if isinstance(schema, dict) else ""
+    return "not compared" in text or "informative" in text
+
+
+def described(data: Any, schema: Any) -> Any:
+    """``data`` with only what ``schema`` describes and compares: fields it does not name
+    (which the protocol says are allowed and ignored) and fields it calls informative or
+    not compared are left out, at every depth."""
+    if not isinstance(schema, dict):
+        return data
+    if isinstance(data, dict) and ("properties" in schema or "additionalProperties" in schema):
+        named = schema.get("properties") or {}
+        other = schema.get("additionalProperties")
+        out = {}
+        for key, value in data.items():
+            inner = named.get(key, other if isinstance(other, dict) else None)
+            if inner is not None and not _informative(inner):
+                out[key] = described(value, inner)
+        return out
+    if isinstance(data, list) and isinstance(schema.get("items"), dict):
+        return [described(item, schema["items"]) for item in data]
+    return data
+
+
 def _relaxed(schema: Any, steps: tuple[str, ...]) -> Any:
     """``schema`` with the field at ``steps`` no longer required, at that place (in every
     branch of ``if``/``then``/``else``, ``allOf``, ``anyOf`` and ``oneOf``)."""
