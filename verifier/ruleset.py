@@ -85,6 +85,16 @@ class OutcomePart:
 
 
 @dataclass(frozen=True)
+class Feature:
+    """An optional rule, a variant or a feature a case may have (an option of the rules, a
+    case's own measuring tool) that another implementation may lack. Its hello lists the
+    features it supports; a case that needs one it lacks is skipped, saying so."""
+
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Citation:
     seed: str
     section: str
@@ -433,6 +443,9 @@ class Ruleset:
     # With Capability.INTERCHANGE: the parts of the outcome an implementation may report
     # separately (none: an answer is compared whole).
     outcome_parts: tuple[OutcomePart, ...] = ()
+    # Optional rules, variants and case features an implementation may lack (see Feature);
+    # ``features_needed`` says which a scene needs.
+    features: tuple[Feature, ...] = ()
     # The DrawOptions each drawing method honours, by method name; a method not listed honours
     # none. Every drawing must honour at least the title, which every command passes.
     draw_options: Mapping[str, frozenset[str]] = MappingProxyType(
@@ -538,6 +551,10 @@ class Ruleset:
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
         raise NotImplementedError
 
+    def features_needed(self, before: Any, actions: Any) -> frozenset[str]:
+        """The names of the ``features`` the scene needs (none by default)."""
+        return frozenset()
+
     def draw(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
              **named: Any) -> Any:
         """The case's before/after picture, a Pillow image. ``options`` (or its fields ``named``
@@ -582,8 +599,9 @@ class Ruleset:
         """A hashable value; two outcomes are the same iff their keys are equal."""
         raise NotImplementedError
 
-    def strategy(self) -> Any:
-        """A Hypothesis strategy of (before, actions) pairs that favour interaction."""
+    def strategy(self, features: frozenset[str] | None = None) -> Any:
+        """A Hypothesis strategy of (before, actions) pairs that favour interaction. With
+        ``features`` (names of ``Ruleset.features``), only scenes that need none but those."""
         raise NotImplementedError
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:

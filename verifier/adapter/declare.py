@@ -1,12 +1,16 @@
 """What an implementation declares in its hello, per ruleset: which parts of the
-outcome it reports, and which option it follows at each reading point.
+outcome it reports, which option it follows at each reading point, and which of the
+ruleset's optional rules, variants and case features it supports.
 
-    "capabilities": {"ypp": {"reports": ["ships", "states"], "follows": {"bump": "motion-first"}}}
+    "capabilities": {"ypp": {"reports": ["ships", "states"], "follows": {"bump": "motion-first"}},
+                     "civ": {"supports": ["option-B"]}}
 
-Without ``reports`` every part is compared. Without ``follows`` the implementation is
-taken to resolve every case under the reading its request names (as before hellos
-declared anything); with it, a point it leaves out is taken at the ruleset's default,
-and ``as-requested`` says that it follows the request at that point.
+Without ``reports`` every part is compared; without ``supports`` every feature is
+supported, and with it a case that needs a feature it does not list is skipped. Without
+``follows`` the implementation is taken to resolve every case under the reading its
+request names (as before hellos declared anything); with it, a point it leaves out is
+taken at the ruleset's default, and ``as-requested`` says that it follows the request
+at that point.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ CAPABILITIES_SCHEMA: dict[str, Any] = {
         "properties": {
             "reports": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "minItems": 1,
                         "description": "the outcome parts it reports; only these are compared (default: all)"},
+            "supports": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                         "description": "the ruleset's optional rules, variants and case features it supports; "
+                                        "cases that need another are skipped (default: all)"},
             "follows": {"type": "object", "additionalProperties": {"type": "string"},
                         "description": "reading point -> the option it always follows, or 'as-requested'; a "
                                        "point left out is taken at the ruleset's default. Without 'follows' "
@@ -199,6 +206,18 @@ class Declaration:
 
     reports: frozenset[str] | None = None  # None: every part
     follows: Mapping[str, str] | None = None  # None: every point as requested
+    supports: frozenset[str] | None = None  # None: every feature
+
+    def supported(self, ruleset: Ruleset) -> frozenset[str]:
+        """The names of the ruleset's features the implementation supports."""
+        names = frozenset(f.name for f in ruleset.features)
+        return names if self.supports is None else names & self.supports
+
+    def lacking(self, ruleset: Ruleset, before: Any, actions: Any) -> tuple[str, ...]:
+        """The features the scene needs that the implementation does not support, in the
+        ruleset's order."""
+        needed = ruleset.features_needed(before, actions) - self.supported(ruleset)
+        return tuple(f.name for f in ruleset.features if f.name in needed)
 
     def reported(self, ruleset: Ruleset) -> tuple[OutcomePart, ...]:
         return tuple(p for p in parts(ruleset) if self.reports is None or p.name in self.reports)
@@ -270,7 +289,15 @@ def read_capabilities(reply: Mapping[str, Any]) -> tuple[dict[str, Declaration],
                     return {}, (f"{where}.follows.{name}: no option {option!r}; "
                                 f"{did_you_mean(option, [*points[name].options, AS_REQUESTED])}")
             follows = MappingProxyType(dict(entry["follows"]))
-        declared[key] = Declaration(reports, follows)
+        supports = None
+        if "supports" in entry:
+            names = [f.name for f in ruleset.features]
+            for name in entry["supports"]:
+                if name not in names:
+                    return {}, (f"{where}.supports: {key} has no optional rule, variant or case feature {name!r}; "
+                                + (did_you_mean(name, names) if names else "it has none, so leave 'supports' out"))
+            supports = frozenset(entry["supports"])
+        declared[key] = Declaration(reports, follows, supports)
     return declared, None
 
 
@@ -287,4 +314,13 @@ def describe(ruleset: Ruleset, declaration: Declaration) -> str:
         said += [", ".join(asked) + " as requested"] if asked else []
         words.append("follows " + ("; ".join(said) + " (other points: the defaults)" if said
                                    else "the default reading"))
+    if declaration.supports is not None:
+        lacks = [f.name for f in ruleset.features if f.name not in declaration.supports]
+        words.append("lacks " + ", ".join(lacks) if lacks else "supports every optional rule")
     return f"{ruleset.key}: " + "; ".join(words) if words else ""
+
+
+def feature_words(ruleset: Ruleset, names: tuple[str, ...]) -> str:
+    """Features by name and summary, for a skip's reason."""
+    summaries = {f.name: f.summary for f in ruleset.features}
+    return ", ".join(f"{name} ({summaries[name]})" for name in names)

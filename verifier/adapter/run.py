@@ -23,7 +23,7 @@ from ..runner import (
     crash_message,
     mismatch_problem,
 )
-from .declare import STATES, described, left_out, parts, unreported_fields, without_fields
+from .declare import STATES, described, feature_words, left_out, parts, unreported_fields, without_fields
 from .implementation import Implementation
 from .protocol import answer_text, case_request, restated_expectation, supports_protocol
 from .session import MAX_START_FAILURES, Session, open_implementation
@@ -102,6 +102,10 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     if unsupported:
         return _skip(case, unsupported)
     declaration = session.declaration(ruleset)
+    lacking = declaration.lacking(ruleset, case.before, case.actions)
+    if lacking:
+        return _skip(case, f"the case needs {feature_words(ruleset, lacking)}, which the implementation's hello "
+                           "does not list in 'supports'")
     try:
         reference = ruleset.resolve(case.before, case.actions, case.readings)
     except Exception as exc:  # a bug of the ruleset is this case's failure, not the end of the run

@@ -209,8 +209,14 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     sent: dict[int, _Sent] = {}
     given_up = ""
     scenes: list[tuple[Any, Any]] = []
+    # Its hello says which optional rules it supports; a start that fails here is tried again,
+    # and reported, with the first scene.
+    if not session.given_up:
+        session.impl.start()
+    supports = session.declaration(ruleset).supports
     stopped = draw_scenes(ruleset, seed, examples, start + budget,
-                          lambda before, actions: scenes.append((before, actions)))
+                          lambda before, actions: scenes.append((before, actions)),
+                          None if supports is None else session.declaration(ruleset).supported(ruleset))
 
     def batches() -> Iterator[list[_ReferenceWork]]:
         nonlocal stopped, given_up

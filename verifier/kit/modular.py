@@ -108,8 +108,11 @@ class ModularRuleset(Ruleset):
     def outcome_key(self, outcome: Outcome) -> Any:
         return self._function("explorer", "outcome_key")(outcome)
 
-    def strategy(self) -> Any:
-        return self._function("explorer", "strategy")()
+    def strategy(self, features: frozenset[str] | None = None) -> Any:
+        """The explorer module's ``strategy()``, or ``strategy(features)`` where only some of the
+        ruleset's features may be used."""
+        make = self._function("explorer", "strategy")
+        return make() if features is None else make(features)
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:
         return list(self._function("explorer", "transforms")(before, actions))

@@ -13,7 +13,7 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, pose_json, rounded
-from .model import Attempt, Maneuvers, Move, Result, Scene
+from .model import FEATURES, Attempt, Maneuvers, Move, Result, Scene, features_needed
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
@@ -78,6 +78,10 @@ class ArmadaRuleset(ModularRuleset):
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
     outcome_parts = OUTCOME_PARTS
+    features = FEATURES
+
+    def features_needed(self, before: Scene, actions) -> frozenset[str]:
+        return features_needed(before, actions)
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_scene(doc, before_path)

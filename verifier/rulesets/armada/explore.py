@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ...kit.geometry import Pose
 from ...ruleset import Outcome, Transform
 from .model import (
+    FEATURES,
     PLAY_AREA,
     SHIP_TYPES,
     TOOL_MODELS,
@@ -62,14 +63,14 @@ def _fits(scene_w: float, scene_h: float, ship: Ship, others: list[Ship]) -> boo
 
 
 @st.composite
-def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
+def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Maneuvers]:
     """A moving ship, with other ships, a squadron or an obstacle set near where its course
     would take it, often near an edge; headings and positions on a 5 mm and 22.5 degree
     lattice so that bases often just touch."""
     width = height = PLAY_AREA
     types = sorted(SHIP_TYPES)
     # now and then a case's own short tool and a large ship of a case's own type, whose base spans two joints
-    own_tool = draw(st.integers(0, 3)) == 0
+    own_tool = "own-tool" in features and draw(st.integers(0, 3)) == 0
     kind = LARGE if own_tool and draw(st.booleans()) else SHIP_TYPES[draw(st.sampled_from(types))]
     speed = draw(st.integers(0, kind.max_speed))
     near_edge = draw(st.booleans())
@@ -105,14 +106,14 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
         if _fits(width, height, other, ships):
             ships.append(other)
     squadrons = []
-    if draw(st.booleans()):
+    if "squadrons" in features and draw(st.booleans()):
         at = (round(target.x) + draw(st.integers(-12, 12)) * 5.0, round(target.y) + draw(st.integers(-12, 12)) * 5.0)
         squadron = Squadron("s", "blue", at, 20.0)
         inside = 20 <= at[0] <= width - 20 and 20 <= at[1] <= height - 20
         if inside and not any(round_contact(at, 20.0, s.base).value == "overlapping" for s in ships):
             squadrons.append(squadron)
     obstacles = []
-    if draw(st.booleans()):
+    if "obstacles" in features and draw(st.booleans()):
         ox, oy = round(target.x) + draw(st.integers(-10, 10)) * 5.0, round(target.y) + draw(st.integers(-10, 10)) * 5.0
         r = draw(st.integers(3, 8)) * 5.0
         kind = draw(st.sampled_from(("asteroids", "station")))
@@ -130,8 +131,9 @@ def _scenes(draw: Any) -> tuple[Scene, Maneuvers]:
             maneuvers)
 
 
-def strategy() -> Any:
-    return _scenes()
+def strategy(features: frozenset[str] | None = None) -> Any:
+    """Scenes with only the features in ``features`` (default: all of them)."""
+    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
 
 
 def _mirror_pose(pose: Pose, width: float) -> Pose:

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from shapely.geometry import Polygon
 
 from ...kit.geometry import Pose, rectangle
+from ...ruleset import Feature
 
 XY = tuple[float, float]
 
@@ -215,3 +216,16 @@ class Result:
 
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
+
+
+FEATURES = (
+    Feature("squadrons", "squadrons, which a ship's move may overlap"),
+    Feature("obstacles", "obstacles (asteroids, debris, stations), which a ship's move may overlap"),
+    Feature("own-tool", "a case's own maneuver tool, given by its measurements instead of a model"),
+)
+
+
+def features_needed(scene: Scene, maneuvers: Maneuvers) -> frozenset[str]:
+    """Squadrons, obstacles and a tool of the case's own, where the scene has them."""
+    return frozenset(name for name, present in (("squadrons", scene.squadrons), ("obstacles", scene.obstacles),
+                                                ("own-tool", scene.tool is not None)) if present)

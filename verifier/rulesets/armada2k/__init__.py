@@ -26,7 +26,7 @@ from verifier.ruleset import (
 
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
-from .model import XY, Actions, Interval, Scene, State
+from .model import FEATURES, XY, Actions, Interval, Scene, State, features_needed
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
@@ -92,6 +92,10 @@ class Armada2kRuleset(ModularRuleset):
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
     outcome_parts = OUTCOME_PARTS
+    features = FEATURES
+
+    def features_needed(self, before: Scene, actions) -> frozenset[str]:
+        return features_needed(before, actions)
 
     def parse(self, doc: Any, before_path: tuple[Any, ...], actions_path: tuple[Any, ...],
               expect_path: tuple[Any, ...] | None, *, breaches_allowed: bool = False) -> tuple[Any, Any, Any]:

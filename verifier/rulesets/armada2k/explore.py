@@ -19,6 +19,7 @@ from verifier.kit.geometry import Contact, classify
 from verifier.ruleset import Outcome, Transform
 
 from .model import (
+    FEATURES,
     FOOTPRINTS,
     MAX_STEPS,
     SIZES,
@@ -77,7 +78,7 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
 
 
 @st.composite
-def _scenes(draw: Any) -> tuple[Scene, Actions]:
+def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
     area = Area((0.0, 0.0), SEA / 2)
     obstacles: list[Obstacle] = []
     ships: list[Ship] = []
@@ -94,21 +95,21 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
         else:
             if name == "a":
                 ships.append(Ship("a", "blue", "small", (0.0, 0.0), 0.0))
-    if draw(st.booleans()):
+    if "obstructed" in features and draw(st.booleans()):
         x, y = draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2
         reef = Obstacle("reef", ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)))
         if all(classify(Polygon(reef.points), footprint(s, r)) is not Contact.OVERLAPPING
                for s in ships for r in FOOTPRINTS):
             obstacles.append(reef)
     flags: list[Flag] = []
-    if draw(st.booleans()):  # capture the flag: red's marker somewhere near
+    if "capture-the-flag" in features and draw(st.booleans()):  # capture the flag: red's marker somewhere near
         flag = Flag("red", (draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2))
         shape = flag_shape(flag)
         if all(math.hypot(x, y) <= area.radius for x, y in shape.exterior.coords) and all(
                 classify(shape, footprint(s, r)) is not Contact.OVERLAPPING for s in ships for r in FOOTPRINTS) and all(
                 classify(shape, Polygon(o.points)) is not Contact.OVERLAPPING for o in obstacles):
             flags.append(flag)
-    rear = draw(st.booleans())
+    rear = "rear-cannon" in features and draw(st.booleans())
     names = [s.name for s in ships]
     scene = Scene(area, tuple(ships), ("blue", "red"), "blue", tuple(obstacles), tuple(flags),
                   (), Variants(obstructed=bool(obstacles), flag=bool(flags), rear_cannon=rear))
@@ -137,8 +138,9 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
     return scene, tuple(actions)
 
 
-def strategy() -> Any:
-    return _scenes()
+def strategy(features: frozenset[str] | None = None) -> Any:
+    """Scenes with only the variants in ``features`` (default: all of them)."""
+    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
 
 
 _SWAP = {"port": "starboard", "starboard": "port", "stern": "stern"}

@@ -16,6 +16,7 @@ from functools import lru_cache
 from shapely.geometry import Polygon
 
 from verifier.kit.geometry import Pose, Rigid
+from verifier.ruleset import Feature
 
 XY = tuple[float, float]
 ANGLE_TOLERANCE = 1e-7  # degrees: critical headings closer than this are one
@@ -238,3 +239,17 @@ def area_shape(area: Area) -> Polygon:
     """The area as a polygon, for drawing and for polygon areas; circles are tested exactly elsewhere."""
     from verifier.kit.geometry import circle
     return circle(area.centre, area.radius, 256) if area.is_circle else Polygon(area.points)
+
+
+FEATURES = (
+    Feature("obstructed", "the obstructed variant: reefs and islands that block movement and shots"),
+    Feature("point-purchase", "the point-purchase variant: fleets bought with points"),
+    Feature("stashes", "more than one stash of pieces per player"),
+    Feature("capture-the-flag", "the capture-the-flag variant: flag markers and flagships"),
+    Feature("rear-cannon", "the rear-cannon variant: large ships fire from the stern"),
+)
+
+
+def features_needed(scene: Scene, actions: Actions) -> frozenset[str]:
+    """The variants the scene plays."""
+    return frozenset(scene.variants.names)

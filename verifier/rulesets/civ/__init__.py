@@ -13,7 +13,7 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
-from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
+from .model import FEATURES, Actions, Branch, Expectation, Scene, ShipState, State, features_needed, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
 from .resolver import resolve
 
@@ -94,6 +94,10 @@ class CivRuleset(ModularRuleset):
     expect_schema = EXPECT_SCHEMA
     outcome_schema = OUTCOME_SCHEMA
     outcome_parts = OUTCOME_PARTS
+    features = FEATURES
+
+    def features_needed(self, before: Scene, actions) -> frozenset[str]:
+        return features_needed(before, actions)
 
     def parse(self, doc, before_path, actions_path, expect_path, *, breaches_allowed=False):
         scene = parse_scene(doc, before_path)

@@ -16,6 +16,7 @@ from .model import (
     ASTRONOMY,
     CAPACITY,
     CLOTH_MAKING,
+    FEATURES,
     LAND,
     OPEN_SEA,
     WATER,
@@ -92,9 +93,9 @@ def _walk(draw: Any, game_map: Map, start: str, nation: Nation, steps: int) -> l
 
 
 @st.composite
-def _scenes(draw: Any) -> tuple[Scene, Actions]:
+def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
     game_map = draw(st.sampled_from((HUB, CHAIN)))
-    options = frozenset(o for o in ("A", "B") if draw(st.booleans()) or o == "A")
+    options = frozenset(o for o in ("A", "B") if f"option-{o}" in features and (draw(st.booleans()) or o == "A"))
     count = draw(st.integers(2, 3))
     nations = tuple(Nation(n, frozenset(draw(st.sets(st.sampled_from(ADVANTAGE_ADVANCES + (ASTRONOMY,
                                                                                            CLOTH_MAKING))))))
@@ -131,8 +132,9 @@ def _scenes(draw: Any) -> tuple[Scene, Actions]:
                                                                                            choices)
 
 
-def strategy() -> Any:
-    return _scenes()
+def strategy(features: frozenset[str] | None = None) -> Any:
+    """Scenes that play only the options in ``features`` (default: both, A always)."""
+    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
 
 
 def transforms(scene: Scene, actions: Actions) -> list[Transform]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ...ruleset import Feature
+
 XY = tuple[float, float]
 
 LAND, WATER, OPEN_SEA = "land", "water", "open-sea"
@@ -202,3 +204,14 @@ class Expectation:
 
 def label_text(label: Label) -> str:
     return ", ".join(f"{kind} {key}={value}" for kind, key, value in label)
+
+
+FEATURES = (
+    Feature("option-A", "the seed's option A: naval battles, ship conflicts and landings from the water edge"),
+    Feature("option-B", "the seed's option B: blockades"),
+)
+
+
+def features_needed(scene: Scene, actions: Actions) -> frozenset[str]:
+    """The options the scene plays."""
+    return frozenset(f"option-{o}" for o in scene.options)
