@@ -551,6 +551,12 @@ class Ruleset:
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
         raise NotImplementedError
 
+    def request_before(self, before_data: Any, before: Any) -> Any:
+        """A case's ``before`` section as a request to another implementation carries it, with
+        every named resource the case refers to (a map file, say) written out inline, so that
+        the request is all an implementation needs. As it is by default."""
+        return before_data
+
     def features_needed(self, before: Any, actions: Any) -> frozenset[str]:
         """The names of the ``features`` the scene needs (none by default)."""
         return frozenset()

@@ -199,7 +199,7 @@ def case_request(case: Case, depends_on: Iterable[str] | None = None) -> dict[st
     order = [p.name for p in case.ruleset.reading_points]
     return {"type": "case", "id": case.id, "ruleset": case.ruleset.key, "readings": dict(case.readings),
             "pinned": dict(case.pinned), "depends_on": sorted(depends_on, key=order.index),
-            "before": data["before"], "actions": data["actions"]}
+            "before": case.ruleset.request_before(data["before"], case.before), "actions": data["actions"]}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSec
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import FEATURES, Actions, Branch, Expectation, Scene, ShipState, State, features_needed, label_text
-from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
+from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, map_data, parse_actions, parse_expect, parse_scene
 from .resolver import resolve
 
 PAGE_NOTES = (
@@ -95,6 +95,12 @@ class CivRuleset(ModularRuleset):
     outcome_schema = OUTCOME_SCHEMA
     outcome_parts = OUTCOME_PARTS
     features = FEATURES
+
+    def request_before(self, before_data: Any, before: Scene) -> Any:
+        """The map travels inside the request, not by the name of a file the implementation lacks."""
+        if isinstance(before_data, dict) and isinstance(before_data.get("map"), str):
+            return {**before_data, "map": map_data(before.map, inline=True)}
+        return before_data
 
     def features_needed(self, before: Scene, actions) -> frozenset[str]:
         return features_needed(before, actions)

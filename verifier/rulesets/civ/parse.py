@@ -475,13 +475,15 @@ def _n(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-def map_data(game_map: Map) -> dict | str:
-    if game_map.name:
+def map_data(game_map: Map, inline: bool = False) -> dict | str:
+    """A map as a case writes it: by name where it has one (unless ``inline``), else its areas."""
+    if game_map.name and not inline:
         return game_map.name
-    return {"areas": {a.name: {"kind": a.kind, **({"coast": a.coast} if a.kind == LAND else {}),
-                               "touches": list(a.touches), "at": [_n(v) for v in a.at],
-                               **({"shape": [[_n(x), _n(y)] for x, y in a.shape]} if a.shape else {})}
-                      for a in game_map.areas}}
+    areas = {a.name: {"kind": a.kind, **({"coast": a.coast} if a.kind == LAND else {}),
+                      "touches": list(a.touches), "at": [_n(v) for v in a.at],
+                      **({"shape": [[_n(x), _n(y)] for x, y in a.shape]} if a.shape else {})}
+             for a in game_map.areas}
+    return {**({"name": game_map.name} if game_map.name else {}), "areas": areas}
 
 
 def _stop_data(stop: Stop) -> Any:
