@@ -184,9 +184,13 @@ def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = Non
     if area is not None:
         draw.rectangle([left, top, right, bottom], fill=area)
     step = step if step is not None else nice_step(view.scale, 6 * width)
+    while view.scale * step < 2 and step < 1e300:  # a vast window (an answer far off the table): fewer lines
+        step *= 10
     if label_step is None:
         spacing = min_label_px if min_label_px is not None else size * 2.2
         label_step = step * _whole_multiple(view.scale * step, spacing)
+    while view.scale * label_step < size * 2 and label_step < 1e300:  # numbers too close to read: fewer
+        label_step *= 10
     xs = _multiples(view.x0, view.x1, step)
     ys = _multiples(view.y0, view.y1, step)
     for x in xs:

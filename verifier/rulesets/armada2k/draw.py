@@ -45,7 +45,7 @@ def _colours(scene: Scene) -> dict[str, vd.RGB]:
 
 def _state_before(outcome: Outcome | None, scene: Scene, step: int) -> Scene:
     """The scene just before action ``step`` (1-based)."""
-    if outcome is not None and len(outcome.frames) >= step:
+    if outcome is not None and 1 <= step <= len(outcome.frames):
         return outcome.frames[step - 1].state.scene
     return scene
 
@@ -233,7 +233,8 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             vd.polygon(image, area, fill=colour[firer.player], alpha=55, outline=colour[firer.player], width=s,
                        dash=dash, view=view)
         for e in outcome.events:
-            if e.kind == "move":
+            # An implementation's events say what happened but not where (``at``): their tracks are not drawn.
+            if e.kind == "move" and e.at:
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 vd.polygon(image, footprint(start, fp), fill=colour[start.player], alpha=45,
                            outline=vd.mix(colour[start.player]), width=s, dash=dash, view=view)
@@ -255,7 +256,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 if touched:
                     marks.append(("win", f"{e.detail}: {e.pieces[0]} wins"))
                     vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
-            elif e.kind == "blocked":
+            elif e.kind == "blocked" and e.at:
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at
                 chain = _chain(start, actions[e.step - 1].steps[:step], fp)

@@ -10,7 +10,7 @@ from ...errors import ImplementationError
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import Interval, Scene, State
-from .parse import EVENT_KINDS
+from .parse import EVENT_KINDS, PIECE_COUNTS
 
 OUTCOME_PARTS = (
     OutcomePart("poses", "where every ship ends and where it heads", ("ships.*.at", "ships.*.heading"),
@@ -34,8 +34,11 @@ OUTCOME_SCHEMA: dict[str, Any] = {
                                      "sunk": {"type": "boolean"}}}},
         "events": {"type": "array", "items": {
             "type": "object", "required": ["kind", "pieces"],
+            "description": "each kind names as many pieces as its words need: a hit the shooter and the target, "
+                           "an obstructed shot the shooter, the target and what is in the way, a win the player",
             "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                           "pieces": {"type": "array", "items": {"type": "string"}}}}},
+                           "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+            "allOf": PIECE_COUNTS}},
         "fans": {"type": "object", "additionalProperties": {"type": "array", "items": _INTERVAL_JSON},
                  "description": "ship -> allowed headings of its next step, [from, to] clockwise"},
         "winner": {"type": ["string", "null"]},
@@ -71,6 +74,20 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     winner = data.get("winner")
     if winner is not None and winner not in before.players:
         raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
+    obstacles = {o.name for o in before.obstacles}
+    for e in data.get("events", ()):
+        for i, piece in enumerate(e["pieces"]):
+            # a win names a player, a set-up breach players or ships; what obstructs a shot is an obstacle or
+            # a ship; what blocks a step is not drawn; every other piece is a ship
+            if e["kind"] == "blocked" and i == 1:
+                continue
+            allowed, what = ((set(before.players), "player") if e["kind"] == "win" else
+                             (names | set(before.players), "ship or player") if e["kind"] == "setup-breach" else
+                             (names | obstacles, "ship or obstacle") if e["kind"] == "obstructed" and i == 2 else
+                             (names, "ship"))
+            if piece not in allowed:
+                raise ImplementationError(f"the answer's {e['kind']} event names {piece!r}, which is not a {what} "
+                                          "of the scene")
     events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
                    for e in data.get("events", ()))  # absent where events are not reported
     provenance = provenance_from_json(data)

@@ -97,9 +97,17 @@ ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"oneOf": _ACTION_FO
                                   "description": "what happens, in order: moves, shots, queries, the end of a turn"}
 EVENT_KINDS = ("move", "blocked", "stuck", "refused", "hit", "sunk", "no-shot", "obstructed", "in-range",
                "setup-breach", "win")
+# How many pieces each kind of event names, fewest and most: a blocked step may name what
+# blocks it; a set-up breach names the players or pieces at fault.
+EVENT_SIZES = {"move": (1, 1), "blocked": (1, 2), "stuck": (1, 1), "refused": (1, 1), "hit": (2, 2),
+               "sunk": (1, 1), "no-shot": (2, 2), "obstructed": (3, 3), "in-range": (2, 2), "win": (1, 1)}
+PIECE_COUNTS = [{"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                 "then": {"properties": {"pieces": {"minItems": fewest, "maxItems": most}}}}
+                for kind, (fewest, most) in EVENT_SIZES.items()]
 _EVENT = {"type": "object", "required": ["kind", "pieces"],
           "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                         "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}}}
+                         "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}},
+          "allOf": PIECE_COUNTS}
 _SHIP_END = {"type": "object", "additionalProperties": False,
              "properties": {"at": _XY, "heading": {"type": "number"}, "damage": {"type": "integer", "minimum": 0},
                             "sunk": {"type": "boolean"}}}
