@@ -162,3 +162,15 @@ def test_known_failure_reasons_keep_the_value_that_came_out():
     assert len(clipped) <= 200 and clipped.endswith("... but lands at [4.125, 7.5]")
     assert clipped.startswith("Haughty Sawfish should end at [2, 3]")
     assert clipped_reason("short") == "short"
+
+
+def test_the_protocol_document_is_written_from_the_rulesets():
+    from verifier.adapter.protocol_doc import DOC, generated, updated
+    text = DOC.read_text(encoding="utf-8")
+    assert updated(text) == text, "docs/protocol.md is stale: run python -m verifier.adapter.protocol_doc"
+    section = generated()
+    for key in ("armada", "armada2k", "civ", "scatter", "ypp"):
+        ruleset = registry.get(key)
+        assert f"### {key}\n" in section
+        assert all(f"- `{p.name}` (" in section for p in ruleset.outcome_parts)
+        assert all(f"- `{f.name}`: " in section for f in ruleset.features)
