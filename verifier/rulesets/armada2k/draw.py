@@ -92,7 +92,7 @@ def _aims(scene: Scene, actions: Actions, outcome: Outcome, fp: str, placement: 
         sides = [action.side] if action.kind == "fire" else ["port", "starboard"] + (
             ["stern"] if scene.variants.rear_cannon and firer.size == "large" else [])
         for side in sides:
-            area, mid, _ = firing_area(firer, side, fp, placement)
+            area, mid = firing_area(firer, side, fp, placement)
             found.append((step, firer, area, mid, side))
     return found
 
