@@ -142,6 +142,23 @@ def test_a_tip_under_a_raised_corner_does_not_meet_it_but_a_tip_on_the_face_does
     assert pieces_contact(on_face, flagship, "pentagon") is Contact.OVERLAPPING
 
 
+def test_a_start_with_outlines_overlapping_in_the_air_is_no_overlap():
+    case = _case("""\
+        before:
+          ships:
+            flagship: {player: red, size: large, at: [0, 0], heading: 0}
+            scout: {player: blue, size: small, at: [1.5088, 0.25], heading: 270}
+        actions: []
+        expect: {events: []}
+        """)
+    ships = {s.name: s for s in case.before.ships}
+    assert classify(footprint(ships["scout"], "pentagon"), footprint(ships["flagship"], "pentagon")) \
+        is Contact.OVERLAPPING
+    from verifier.rulesets.armada2k.explore import invariant_breaches
+    outcome = RULESET.resolve(case.before, case.actions, RULESET.reading({"footprint": "pentagon"}))
+    assert invariant_breaches(case.before, case.actions, outcome) == []
+
+
 def test_a_fan_cut_by_solids_agrees_with_testing_every_quarter_degree():
     flagship = Ship("flagship", "red", "large", (0.0, 0.0), 0.0)
     scout = Ship("scout", "blue", "small", (2.4476, 0.25), 270.0)  # one step puts its tip on the large's face

@@ -34,6 +34,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    pieces_contact,
 )
 
 SEA = 8.0  # the strategies' sea: a circle this wide, so the edge is never far
@@ -188,7 +189,7 @@ def invariant_breaches(scene: Scene, actions: Actions, outcome: Outcome) -> list
     found: list[tuple[str, tuple[str, ...], str]] = []
     for i, a in enumerate(afloat):
         for b in afloat[i + 1:]:
-            if classify(footprint(a, fp), footprint(b, fp)) is Contact.OVERLAPPING:
+            if pieces_contact(a, b, fp) is Contact.OVERLAPPING:
                 found.append(("two ships end overlapping", (a.name, b.name), f"under footprint={fp}"))
     return found
 
