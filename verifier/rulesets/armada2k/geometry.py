@@ -86,6 +86,8 @@ class World:
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
         self.index = ShapeIndex(shapes)
+        # Under a reading of solids: the same pieces by the faces they rest on, at table level.
+        self.table = World(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
         self.area_polygon = None if self.area.is_circle else area_shape(self.area)
 
     def edge_contact(self, shape: Polygon) -> Contact:
@@ -231,8 +233,27 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
         return check.allowed(reading, passable), check
 
     flags = {f.name for f in world.scene.flags}
-    if world.reading in SOLID_READINGS and any(n in world.ships or n in flags for n in names):
-        cuts = _solid_cuts(cuts, lambda d: ok(d)[0])
+    if world.table is not None and any(n in world.ships or n in flags for n in names):
+        for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
+            d = _rel(h - ship.heading)
+            if -limit < d < limit:
+                cuts.append(d)  # where the faces on the table start or stop meeting
+        cuts = sorted(cuts)
+
+        def in_the_air(d: float) -> bool:
+            """Whether some ship or flag meets the new piece's outline but not the face it rests on:
+            only then may the solids meet otherwise than the outlines do."""
+            x, y = p
+            pose = Pose(x, y, ship.heading + d)
+            face = footprint(ship, resting(world.reading), pose)
+            assert world.table is not None
+            for name in world.index.near(footprint(ship, world.reading, pose)):
+                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and classify(
+                        face, world.table.shapes[name]) is not Contact.OVERLAPPING:
+                    return True
+            return False
+
+        cuts = _solid_cuts(cuts, lambda d: ok(d)[0], in_the_air)
 
     points = [ok(c) for c in cuts]
     gaps = [ok((a + b) / 2)[0] for a, b in zip(cuts, cuts[1:])]
@@ -258,12 +279,17 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
     return intervals, touches
 
 
-def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool]) -> list[float]:
-    """The critical headings of outlines do not catch where two solids start or stop meeting
-    (a raised edge passing over or into another piece), so between them headings are tested
-    ``SOLID_SAMPLE`` apart and every change found is narrowed down by bisection."""
+def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
+                in_the_air: Callable[[float], bool]) -> list[float]:
+    """The critical headings of outlines and of resting faces do not catch where two solids
+    start or stop meeting above the table (a raised edge passing over or into another piece).
+    Between two cuts, where a piece meets the outline but not the resting face (the same all
+    through the gap), headings are tested ``SOLID_SAMPLE`` apart and every change found is
+    narrowed down by bisection."""
     found = list(cuts)
     for lo, hi in zip(cuts, cuts[1:]):
+        if hi - lo <= ANGLE_TOLERANCE or not in_the_air((lo + hi) / 2):
+            continue
         count = max(1, math.ceil((hi - lo) / SOLID_SAMPLE))
         probes = [lo + (hi - lo) * k / count for k in range(1, count)]
         states = [(d, allowed(d)) for d in probes]
