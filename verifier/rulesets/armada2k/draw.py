@@ -185,7 +185,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
     draw = ImageDraw.Draw(image)
     _background(image, scene, view)
     placer = vd.LabelPlacer(bounds=view.area, gap=2 * s)
-    reading = _reading(outcome)
+    reading = _reading(outcome if outcome is not None else guide)  # a before panel draws the outline read after
     fp = reading["footprint"]
     colour = _colours(scene)
     for flag in scene.flags:
@@ -477,7 +477,7 @@ def draw_frames(scene: Scene, actions: Actions, outcome: Outcome, *, title: str 
     for count in range(len(actions) + 1):
         marks: list[tuple[str, str]] = []
         if count == 0:
-            panel = _panel(scene, (), None, view, marks, None)
+            panel = _panel(scene, (), None, view, marks, outcome)
             heading, detail = "start", f"{len(actions)} actions follow"
         else:
             panel = _panel(scene, actions[:count], _upto(outcome, count), view, marks, outcome)
