@@ -308,7 +308,6 @@ def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .case import Case
     from .explore import example_conflicts, example_matrix, search
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
     from .shards import exhaustive
@@ -353,9 +352,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     cases_dir = Path(args.cases)
     cases = []
     if cases_dir.exists():
-        from .runner import load_cases
-        # Broken case files are left out here: 'verifier check' reports them.
-        cases = [item for item in load_cases([cases_dir]) if isinstance(item, Case)]
+        from .case import collect
+        cases = list(collect([cases_dir]).cases)  # broken case files are left out: 'verifier check' reports them
     matrix = example_matrix(ruleset, cases)
     for finding in example_conflicts(ruleset, matrix):
         found.setdefault(finding.fingerprint, finding)
