@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 from .errors import CaseError, VerifierError
 
+# The shipped contract suite is a test module: its asserts explain themselves.
+pytest.register_assert_rewrite("verifier.testing")
+
 _RULESET_LINE = re.compile(r"(?m)^ruleset[ \t]*:")
 _QUOTE_ALL_BELOW = 45  # lines: shorter case files are quoted whole in a failure
 _checker_key: pytest.StashKey[CaseChecker] = pytest.StashKey()
@@ -84,12 +87,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "the items run (default: 1, each item in turn); the results are the same")
     group.addoption("--verifier-known-failures", metavar="FILE",
                     help="verifier cases: 'CASE-ID: reason' lines; listed cases are strict xfails")
+    group.addoption("--verifier-contract", action="append", metavar="KEY[,KEY...]",
+                    help="run verifier's ruleset contract suite (verifier.testing) on these rulesets, instead of "
+                         "the tests the run would collect")
+    group.addoption("--verifier-contract-cases", action="append", metavar="FOLDER",
+                    help="with --verifier-contract: a folder holding a KEY/ folder of case files per ruleset "
+                         "(default: cases)")
     parser.addini("verifier_case_dirs", type="args", default=["cases"],
                   help="verifier: names of folders whose YAML case files pytest collects (default: cases)")
     parser.addini("verifier_snapshots", default="snapshots",
                   help="verifier: snapshot folder, relative to the rootdir (default: snapshots)")
     parser.addini("verifier_failures", default=".verifier-failures",
                   help="verifier: where expected/actual/diff images go, relative to the rootdir")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """With --verifier-contract, the run is the shipped contract suite."""
+    if getattr(early_config.known_args_namespace, "verifier_contract", None):
+        args.append(str(Path(__file__).with_name("testing.py")))
 
 
 def pytest_configure(config: pytest.Config) -> None:
