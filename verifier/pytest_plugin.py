@@ -114,6 +114,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_results_key] = []
     for status in STATUSES:
         config.addinivalue_line("markers", f"{marker_name('status', status)}: verifier cases with status {status}")
+    if config.getoption("--verifier-contract", None):
+        from .testing import contract_rulesets
+        contract_rulesets(config)  # an unknown key is a usage error now, not at collection
     path = config.getoption("--verifier-known-failures", None)
     if path:
         from .known_failures import load_known_failures

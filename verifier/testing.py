@@ -35,7 +35,7 @@ import pytest
 
 from . import registry
 from .case import Case, CaseStatus, dump_case, load_case, load_case_text
-from .errors import VerifierError
+from .errors import CaseError, VerifierError
 from .kit.modular import ModularRuleset
 from .ruleset import CAPABILITY_METHODS, AnimationFrame, BenchSuite, Capability, Ruleset, TermStatus, Transform
 
@@ -62,6 +62,8 @@ def contract_rulesets(config: pytest.Config, module: Any = None) -> list[str]:
     for key in keys:
         try:
             registry.get(key)
+        except CaseError as error:
+            raise pytest.UsageError(f"--verifier-contract: {error.message}") from None
         except VerifierError as error:
             raise pytest.UsageError(f"--verifier-contract: {error}") from None
     return list(keys)
