@@ -5,12 +5,16 @@ installed. It only collects YAML files that are case files (a top-level
 ``ruleset:`` key) and that lie in a folder named ``cases`` (the ``verifier_case_dirs``
 ini option) or were named on the command line, so other projects' YAML is left alone.
 
-Each item resolves its case with the reference resolver (or, with
-``--verifier-impl``, another implementation through the adapter protocol), compares
-the outcome with the case's expectation, checks that the clauses it lists are used,
-and compares its diagram with the PNG snapshot. A failure quotes the case's own YAML
-lines, lists the differences field by field, shows which clauses decided each
-piece's fate, and names the expected, actual and diff images.
+Each item is checked by the check engine (``verifier.check``, as ``verifier check``
+does): resolved with the reference resolver (or, with ``--verifier-impl``, another
+implementation through the adapter protocol), compared with the case's expectation,
+its listed clauses checked, and its diagram compared with the PNG snapshot. A failure
+quotes the case's own YAML lines, lists the differences field by field, shows which
+clauses decided each piece's fate, and names the expected, actual and diff images.
+A run over whole case folders also fails on snapshots that no case names (also those
+of the syrupy extension, ``verifier.syrupy_png``); ``--snapshot-update`` deletes them.
+
+``--verifier-contract KEY`` runs the ruleset contract suite (``verifier.testing``) instead.
 
 Selecting cases:
 
