@@ -168,5 +168,5 @@ class CaseChecker:
 
     def close(self) -> None:
         if self._run is not None:
-            self._run.impl.close()
+            self._run.session.close()
             self._run = None
