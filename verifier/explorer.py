@@ -13,7 +13,7 @@ all three, so that none of them imports it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,7 +59,7 @@ class ExploreRun:
     search: SearchResult | None
     exhaustive: ExhaustiveResult | None
     findings: tuple[FindingEntry, ...]  # shrunk, in fingerprint order, each open or resolved
-    written: tuple[WrittenFinding, ...] = field(default=())  # with ``options.out``: the files of each finding
+    written: tuple[WrittenFinding, ...] = ()  # with ``options.out``: the files of each finding
 
     def report(self) -> tuple[dict[str, Any], str]:
         """The JSON and Markdown report of a run that wrote its findings (``options.out``),
@@ -85,12 +85,7 @@ def run_explore(ruleset: Ruleset, options: ExploreOptions = ExploreOptions(), *,
     """Explore ``ruleset`` as ``options`` say. ``cases`` are the loaded cases (of any
     ruleset); None reads them from ``options.cases_dir``, leaving out files that do
     not load ('verifier check' reports those). ``log`` gets a line as each stage
-    starts and ends.
-
-    Findings are drawn and written as cases, so they need Capability.FINDINGS: a
-    ruleset without it gets the examples checked against every reading and no
-    findings, and a run with a report folder is refused."""
-    can_find = ruleset.supports(Capability.FINDINGS)
+    starts and ends. Writing findings (``options.out``) needs Capability.FINDINGS."""
     if options.out is not None:
         ruleset.require(Capability.FINDINGS, "the explorer's report")
     if options.search:
@@ -101,17 +96,16 @@ def run_explore(ruleset: Ruleset, options: ExploreOptions = ExploreOptions(), *,
         options.out.mkdir(parents=True, exist_ok=True)
     loaded = tuple(cases) if cases is not None else _read_cases(options.cases_dir)
     found: dict[str, Finding] = {}
-    space_result = _enumerate(ruleset, options, log) if options.exhaustive and can_find else None
+    space_result = _enumerate(ruleset, options, log) if options.exhaustive else None
     if space_result is not None:
         found.update(space_result.examples)
-    search_result = _search(ruleset, options, log) if options.search and can_find else None
+    search_result = _search(ruleset, options, log) if options.search else None
     if search_result is not None:
         for fingerprint, finding in search_result.findings.items():
             found.setdefault(fingerprint, finding)
     matrix = example_matrix(ruleset, loaded)
-    if can_find:
-        for finding in example_conflicts(ruleset, matrix):
-            found.setdefault(finding.fingerprint, finding)
+    for finding in example_conflicts(ruleset, matrix):
+        found.setdefault(finding.fingerprint, finding)
     minimal = list(map_ordered(partial(shrunk, ruleset), [found[k] for k in sorted(found)], options.execution))
     folders = [p for p in (options.cases_dir, options.out / "findings" if options.out else None) if p is not None]
     ruled = rulings(ruleset, folders)

@@ -42,7 +42,9 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
             report = read_report(ruleset, folder, cases_dir, warn)
             if report is not None:
                 break
-    searching = report is None and examples > 0 and ruleset.supports(Capability.SEARCH)
+    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
+    drawable = ruleset.supports(Capability.FINDINGS)
+    searching = report is None and drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
     # With a report, the run only checks the examples: its rulings come from the report's reader.
     options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
                              cases_dir=cases_dir if report is None else None)
@@ -62,4 +64,4 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     else:
         origin = ("This ruleset has no explorer search yet: only its documented examples were checked against "
                   "every reading.")
-    return Findings(run.findings, origin, run.matrix)
+    return Findings(run.findings if drawable else (), origin, run.matrix)
