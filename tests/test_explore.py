@@ -208,6 +208,12 @@ def test_explore_rejects_unknown_ruleset(capsys):
     assert "did you mean 'ypp'?" in capsys.readouterr().err
 
 
+def test_explore_refuses_a_search_of_no_scenes(tmp_path, capsys):
+    assert main(["explore", "ypp", "--max-examples", "0", "--out", str(tmp_path / "out")]) == 2
+    assert "--max-examples must be 1 or more" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 _SCENE_DIGEST = """
 import hashlib, sys
 for name in sys.argv[1:]:

@@ -315,6 +315,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     out = _report_folder(Path(args.out or f"explore/{ruleset.key}"), args.force, "the explorer", "explorer report")
     if args.budget <= 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
+    if args.max_examples < 1:
+        raise CaseError("--max-examples must be 1 or more", Location(None, None, None, "--max-examples"))
     for option in ("space", "pieces", "shards", "results"):
         if getattr(args, option) is not None and not args.exhaustive:
             flag = "--ships" if option == "pieces" else f"--{option}"
