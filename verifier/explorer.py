@@ -4,7 +4,7 @@ checked against every reading, every finding is shrunk to a small scene, and the
 rulings among the cases mark findings resolved. Given a report folder, each finding
 is written there as a needs-ruling case with a diagram.
 
-``verifier explore``, the docs builder and the benchmarks call ``run_explore``; the
+``verifier explore`` and the docs builder call ``run_explore``; the
 stages themselves live in ``explore`` (search, shrinking, examples), ``shards``
 (exhaustive spaces) and ``findings`` (case files and reports). This module sits above
 all three, so that none of them imports it.
