@@ -4,6 +4,7 @@ network), pictures that open at full size, badges and citations."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,52 @@ def _verdict_class(view: CaseView) -> str:
     return "ok" if view.verdict_ok else "bad"
 
 
-def _citation(source: Any) -> str:
-    text = f"<cite>{esc(source.seed)}</cite>, {esc(source.section)}"
-    return text + (f", \u201c{esc(source.example)}\u201d" if getattr(source, "example", None) else "")
+def _citation(source: Any, titles: Mapping[str, str] | None = None) -> str:
+    """A source named by its title and section; the file it was read from is the detail
+    (shown small, and whole on hover), for a reader who wants to open it."""
+    title = (titles or {}).get(source.seed)
+    text = f"<cite>{esc(title or source.seed)}</cite>, {esc(source.section)}"
+    text += f", \u201c{esc(source.example)}\u201d" if getattr(source, "example", None) else ""
+    if title:
+        text += f' <small class="file" title="{esc(source.seed)}">({esc(source.seed)})</small>'
+    return text
+
+
+# Where a picture may be shown smaller than drawn: never below this share of its drawn width.
+MIN_SHOWN = 0.6
+# The widest picture each layout shows shrunk to fit its column (in CSS px): the desktop
+# column (72rem less padding) and a 390 px phone (less padding), each over MIN_SHOWN.
+DESKTOP_FIT, PHONE_FIT = int(1120 / MIN_SHOWN), int(366 / MIN_SHOWN)
+
+
+def _legible_picture(src: str, size: tuple[int, int] | None, alt: str, narrow: str | None = None,
+                     narrow_size: tuple[int, int] | None = None) -> str:
+    """A picture that stays legible on any screen: a strip too wide for the desktop column
+    is shown stacked (its narrow layout) where there is one; a phone gets the narrow
+    layout; whatever would still shrink below MIN_SHOWN of its drawn width is shown at
+    full size in a box that scrolls on its own, so the page never does."""
+    wide_ok = size is None or size[0] <= DESKTOP_FIT
+    desk, desk_size = (src, size) if wide_ok or not (narrow and narrow_size) else (narrow, narrow_size)
+    phone, phone_size = (narrow, narrow_size) if narrow and narrow_size else (desk, desk_size)
+    classes = ["zoom"]
+    if desk_size and desk_size[0] > DESKTOP_FIT:
+        classes.append("scroll-desk")
+    if phone_size and phone_size[0] > PHONE_FIT:
+        classes.append("scroll-phone")
+    dimensions = f' width="{desk_size[0]}" height="{desk_size[1]}"' if desk_size else ""
+    img = f'<img src="{esc(desk)}"{dimensions} alt="{esc(alt)}">'
+    if phone != desk and phone_size:
+        img = (f'<picture><source media="(max-width: 40rem)" srcset="{esc(phone)}" width="{phone_size[0]}" '
+               f'height="{phone_size[1]}">{img}</picture>')
+    return f'<a class="{" ".join(classes)}" href="{esc(desk)}">{img}</a>'
+
+
+def _shown_height(size: tuple[int, int] | None, narrow_size: tuple[int, int] | None = None) -> int:
+    """About how tall ``_legible_picture`` shows a picture in the desktop column, in px."""
+    if size is None:
+        return 0
+    w, h = size if size[0] <= DESKTOP_FIT or narrow_size is None else narrow_size
+    return int(h * min(1.0, 1120 / w)) if w <= DESKTOP_FIT else h
 
 
 def _read_text(path: str | None) -> str:
