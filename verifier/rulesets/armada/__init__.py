@@ -15,6 +15,7 @@ from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Event, Mismatch, Outcome, provenance_from_json, provenance_json
 from .clauses import CLAUSES, READING_POINTS
+from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
 from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene, ToolPose
 from .parse import (
     ACTIONS_SCHEMA,
@@ -115,6 +116,7 @@ class ArmadaRuleset(ModularRuleset):
                               Capability.BENCHMARKS})
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA

@@ -9,7 +9,7 @@ from typing import Any
 from ...kit.modular import ModularRuleset
 from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
 from .clauses import CLAUSES, CONCEPTS, READING_POINTS, SEED
-from .glossary import GLOSSARY
+from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
@@ -62,7 +62,7 @@ class YppRuleset(ModularRuleset):
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
-    glossary = GLOSSARY
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     tables = (RAM_TABLE,)
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
