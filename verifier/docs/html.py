@@ -64,17 +64,31 @@ def _legible_picture(src: str, size: tuple[int, int] | None, alt: str, narrow: s
     wide_ok = size is None or size[0] <= DESKTOP_FIT
     desk, desk_size = (src, size) if wide_ok or not (narrow and narrow_size) else (narrow, narrow_size)
     phone, phone_size = (narrow, narrow_size) if narrow and narrow_size else (desk, desk_size)
-    classes = ["zoom"]
-    if desk_size and desk_size[0] > DESKTOP_FIT:
-        classes.append("scroll-desk")
-    if phone_size and phone_size[0] > PHONE_FIT:
-        classes.append("scroll-phone")
+    classes = _scroll_classes(desk_size, phone_size)
     dimensions = f' width="{desk_size[0]}" height="{desk_size[1]}"' if desk_size else ""
     img = f'<img src="{esc(desk)}"{dimensions} alt="{esc(alt)}">'
     if phone != desk and phone_size:
         img = (f'<picture><source media="(max-width: 40rem)" srcset="{esc(phone)}" width="{phone_size[0]}" '
                f'height="{phone_size[1]}">{img}</picture>')
-    return f'<a class="{" ".join(classes)}" href="{esc(desk)}">{img}</a>'
+    return f'<a class="{classes}" href="{esc(desk)}">{img}</a>'
+
+
+# An animation is shown at most this wide on a desktop (it stands beside the case's text).
+ANIMATION_FIT = int(560 / MIN_SHOWN)
+
+
+def _scroll_classes(desk: tuple[int, int] | None, phone: tuple[int, int] | None = None, *,
+                    animation: bool = False) -> str:
+    """The classes of a picture's box: ``zoom``, plus ``scroll-desk`` or ``scroll-phone``
+    where the picture is too wide to shrink legibly on that screen, so it shows at full
+    size in a box that scrolls on its own."""
+    phone = phone or desk
+    classes = ["zoom"]
+    if desk and desk[0] > (ANIMATION_FIT if animation else DESKTOP_FIT):
+        classes.append("scroll-desk")
+    if phone and phone[0] > PHONE_FIT:
+        classes.append("scroll-phone")
+    return " ".join(classes)
 
 
 def _shown_height(size: tuple[int, int] | None, narrow_size: tuple[int, int] | None = None) -> int:

@@ -232,8 +232,8 @@ class PageModel:
                 title, question = f"Reading point \u201c{point.name}\u201d", point.question
                 clauses = tuple(dict.fromkeys(point.clauses + clauses))
             else:
-                title = (" versus ".join(clauses) if len(clauses) > 1 else
-                         (f"Clause {clauses[0]}" if clauses else views[0].title))
+                contradiction = first.kind == "contradiction" and len(clauses) > 1
+                title = " versus ".join(clauses) if contradiction else views[0].title
                 question = views[0].question
             rank = min((order.get(c, len(order)) for c in clauses), default=len(order))
             out.append(QuestionGroup(_anchor("question-", key.split(":", 1)[1] or "other", taken), title, question,

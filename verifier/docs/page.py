@@ -11,14 +11,24 @@ from pathlib import Path
 
 from ..ruleset import Capability
 from .common import _plural, _reading_key, _sentence
-from .html import _citation, _legible_picture, _page, _read_text, _shown_height, _status_badge, _verdict_class, esc
+from .html import (
+    _citation,
+    _legible_picture,
+    _page,
+    _read_text,
+    _scroll_classes,
+    _shown_height,
+    _status_badge,
+    _verdict_class,
+    esc,
+)
 from .model import CaseView, FindingView, PageModel, QuestionGroup
 from .pictures import FIRST_MS, FRAME_MS, LAST_MS
 
 RULE, CASES, FINDINGS = "index.html", "cases.html", "findings.html"
 # How much of the rule page its clause pictures may take, in px of the desktop column, so
 # the page stays a read of some 25 screens; the other clauses link to their example.
-PICTURE_BUDGET = 9000
+PICTURE_BUDGET, CAPTION = 6500, 70
 
 
 class RulesetPage(PageModel):
@@ -131,7 +141,7 @@ class RulesetPage(PageModel):
         budget = PICTURE_BUDGET
         for clause in rs.clauses:
             if clause.id in chosen:
-                cost = _shown_height(chosen[clause.id].size, chosen[clause.id].narrow_size)
+                cost = _shown_height(chosen[clause.id].size, chosen[clause.id].narrow_size) + CAPTION
                 if cost > budget:
                     del chosen[clause.id]
                 else:
@@ -153,9 +163,16 @@ class RulesetPage(PageModel):
             if qs:
                 notes.append("Open: " + ", ".join(f'<a href="{FINDINGS}#{g.anchor}">{esc(g.title)}</a>'
                                                     for g in qs) + ".")
-            out.append('<p class="source">' + " ".join(notes) + "</p>")
             views = self.exercising(clause.id)
             view = chosen.get(clause.id)
+            if views:
+                doc = sum(v.case.status == "documented" for v in views)
+                others = [v for v in views if v is not view]
+                first = next((v for v in others if v.home == clause.id), others[0] if others else None)
+                count = f"{_plural(len(views), 'case')} ({doc} documented)"
+                notes.append((f'<a href="{CASES}#{first.anchor}">{count}</a>' if first is not None else count)
+                             + " exercise it.")
+            out.append('<p class="source">' + " ".join(notes) + "</p>")
             if view is not None and view.image:
                 kind = "A documented example" if view.case.status == "documented" else "An example"
                 out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
@@ -164,14 +181,6 @@ class RulesetPage(PageModel):
                            "</figure>")
             if not views:
                 out.append('<p class="empty">No case exercises this clause yet.</p>')
-            else:
-                doc = sum(v.case.status == "documented" for v in views)
-                others = [v for v in views if v is not view]
-                first = next((v for v in others if v.home == clause.id), others[0] if others else None)
-                more = (f' <a href="{CASES}#{first.anchor}">See {"them" if len(views) > 1 else "it"} on the '
-                        "cases page.</a>") if first is not None else ""
-                out.append(f'<p class="count">{_plural(len(views), "case")} exercise it ({doc} documented).{more}'
-                           "</p>")
             out.append("</article>")
         out.append("</section>")
         return "\n".join(out)
@@ -213,9 +222,10 @@ class RulesetPage(PageModel):
             steps = "; ".join(f"{i}. {s}" for i, s in enumerate(view.steps, 1))
             alt = f"Animation of \u201c{c.title}\u201d in {len(view.steps)} steps: {steps}"
             seconds = (FIRST_MS + LAST_MS + FRAME_MS * (len(view.steps) - 2)) / 1000
-            out.append(f'<figure class="animation"><img src="{esc(view.gif)}" width="{w}" height="{h}" '
-                       f'alt="{esc(alt)}"><figcaption>Step by step: {len(view.steps)} pictures, '
-                       f"{seconds:g} seconds, then again.</figcaption></figure>")
+            out.append(f'<figure class="animation"><span class="{_scroll_classes((w, h), animation=True)}">'
+                       f'<img src="{esc(view.gif)}" width="{w}" height="{h}" alt="{esc(alt)}"></span>'
+                       f"<figcaption>Step by step: {len(view.steps)} pictures, {seconds:g} seconds, then again."
+                       "</figcaption></figure>")
         out.append('<div class="case-text">')
         used = [cid for cid in self.ruleset.clause_ids if cid in view.used]
         extra = [cid for cid in c.clauses if cid not in view.used]
@@ -299,8 +309,6 @@ class RulesetPage(PageModel):
                 detail.append("One meaning only: " + esc(_sentence(term.single_meaning)))
             extra = [f"judged at {esc(term.judged_at)}"] if term.judged_at else []
             extra.append("source: " + (self.cite(term.source) if term.source else "<em>none</em>"))
-            if term.clauses:
-                extra.append("clauses " + ", ".join(self.clause_link(c) for c in term.clauses))
             out.append(f'<dd>{" ".join(detail)} <span class="sub">({"; ".join(extra)})</span></dd>')
         out.append("</dl></section>")
         return "\n".join(out)
@@ -328,26 +336,24 @@ class RulesetPage(PageModel):
             return ""
         from ..explore import single_point_readings
         out = [('<section id="readings"><h2>Readings</h2><p>Where the rule text is silent or contradicts itself, '
-               "the reference resolver follows a named default reading and accepts the others by name. A case "
-               "can pin one. The last column says which readings the documented examples support (each option "
-               "changed alone, the other points at their defaults).</p>")]
+               "the reference resolver follows a named default reading and accepts the others by name; a case "
+               "can pin one. Under each option: what the documented examples say of it (that option alone "
+               "changed, the other points at their defaults).</p>")]
         one = {(p, o): r for p, o, r in single_point_readings(rs) if p}
         default = rs.default_reading
         for point in rs.reading_points:
             anchor = self.reading_anchor[point.name]
             out.append(f'<article class="reading" id="{anchor}"><h3><a class="self" href="#{anchor}">'
-                       f"{esc(point.name)}</a></h3><p>{esc(point.question)}</p>")
-            if point.clauses:
-                out.append("<p>Clauses concerned: " + ", ".join(self.clause_link(c) for c in point.clauses) + "</p>")
-            out.append('<div class="table-wrap"><table><thead><tr><th scope="col">option</th>'
-                       '<th scope="col">meaning</th><th scope="col">documented examples</th></tr></thead><tbody>')
+                       f"{esc(point.name)}</a></h3><p>{esc(point.question)}"
+                       + (' <span class="sub">Clauses: ' + ", ".join(self.clause_link(c) for c in point.clauses)
+                          + ".</span>" if point.clauses else "") + "</p>")
+            out.append('<ul class="options">')
             for option in sorted(point.options, key=lambda o: o != point.default):
                 reading = default if option == point.default else one.get((point.name, option), default)
                 mark = " <em>(default)</em>" if option == point.default else ""
-                out.append(f"<tr><th scope=\"row\"><code>{esc(option)}</code>{mark}</th>"
-                           f"<td>{esc(point.options[option])}</td>"
-                           f"<td>{self.support_html(reading)}</td></tr>")
-            out.append("</tbody></table></div></article>")
+                out.append(f"<li><code>{esc(option)}</code>{mark}: {esc(point.options[option])} "
+                           f'<span class="support">Documented examples: {self.support_html(reading)}.</span></li>')
+            out.append("</ul></article>")
         m = self.matrix
         if m is not None and m.cases:
             from ..explore import reading_label
