@@ -38,14 +38,13 @@ def _verdict_class(view: CaseView) -> str:
 
 
 def _citation(source: Any, titles: Mapping[str, str] | None = None) -> str:
-    """A source named by its title and section; the file it was read from is the detail
-    (shown small, and whole on hover), for a reader who wants to open it."""
+    """A source named by its title and section; the file it was read from is the detail,
+    shown on hover, for a reader who wants to open it."""
     title = (titles or {}).get(source.seed)
-    text = f"<cite>{esc(title or source.seed)}</cite>, {esc(source.section)}"
-    text += f", \u201c{esc(source.example)}\u201d" if getattr(source, "example", None) else ""
-    if title:
-        text += f' <small class="file" title="{esc(source.seed)}">({esc(source.seed)})</small>'
-    return text
+    cite = (f'<cite class="titled" title="read from the file {esc(source.seed)}">{esc(title)}</cite>' if title
+            else f"<cite>{esc(source.seed)}</cite>")
+    text = f"{cite}, {esc(source.section)}"
+    return text + (f", \u201c{esc(source.example)}\u201d" if getattr(source, "example", None) else "")
 
 
 # Where a picture may be shown smaller than drawn: never below this share of its drawn width.

@@ -28,7 +28,7 @@ from .pictures import FIRST_MS, FRAME_MS, LAST_MS
 RULE, CASES, FINDINGS = "index.html", "cases.html", "findings.html"
 # How much of the rule page its clause pictures may take, in px of the desktop column, so
 # the page stays a read of some 25 screens; the other clauses link to their example.
-PICTURE_BUDGET, CAPTION = 6500, 70
+PICTURE_BUDGET, CAPTION = 6000, 70
 
 
 class RulesetPage(PageModel):
@@ -301,7 +301,7 @@ class RulesetPage(PageModel):
         for term in rs.glossary:
             anchor = self.term_anchor[term.name]
             mark = "" if term.status == "defined" else f' <span class="undefined">{esc(term.status)}</span>'
-            out.append(f'<dt id="{anchor}"><a class="self" href="#{anchor}">{esc(term.name)}</a>{mark}</dt>')
+            out.append(f'<div><dt id="{anchor}"><a class="self" href="#{anchor}">{esc(term.name)}</a>{mark}</dt>')
             detail = [esc(term.definition)]
             if term.reading:
                 detail.append(f"Decided by the reading {self.reading_link(term.reading)}.")
@@ -309,7 +309,7 @@ class RulesetPage(PageModel):
                 detail.append("One meaning only: " + esc(_sentence(term.single_meaning)))
             extra = [f"judged at {esc(term.judged_at)}"] if term.judged_at else []
             extra.append("source: " + (self.cite(term.source) if term.source else "<em>none</em>"))
-            out.append(f'<dd>{" ".join(detail)} <span class="sub">({"; ".join(extra)})</span></dd>')
+            out.append(f'<dd>{" ".join(detail)} <span class="sub">({"; ".join(extra)})</span></dd></div>')
         out.append("</dl></section>")
         return "\n".join(out)
 
@@ -341,6 +341,7 @@ class RulesetPage(PageModel):
                "changed, the other points at their defaults).</p>")]
         one = {(p, o): r for p, o, r in single_point_readings(rs) if p}
         default = rs.default_reading
+        out.append('<div class="readings-grid">')
         for point in rs.reading_points:
             anchor = self.reading_anchor[point.name]
             out.append(f'<article class="reading" id="{anchor}"><h3><a class="self" href="#{anchor}">'
@@ -354,6 +355,7 @@ class RulesetPage(PageModel):
                 out.append(f"<li><code>{esc(option)}</code>{mark}: {esc(point.options[option])} "
                            f'<span class="support">Documented examples: {self.support_html(reading)}.</span></li>')
             out.append("</ul></article>")
+        out.append("</div>")
         m = self.matrix
         if m is not None and m.cases:
             from ..explore import reading_label
