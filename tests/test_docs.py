@@ -282,7 +282,8 @@ def test_case_text_is_escaped(tmp_path):
     text = re.sub(r"layout: >-\n(  .*\n)+", "layout: '<img src=x onerror=alert(2)>'\n", text)
     (cases / "evil.yaml").write_text(text, encoding="utf-8")
     result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=0)
-    html = (result.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    html = "".join((result.out / "ypp" / name).read_text(encoding="utf-8")
+                   for name in ("index.html", "cases.html", "findings.html"))
     assert "<script>" not in html and "<b>bold</b>" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;" in html
     assert "&lt;img src=x onerror=alert(2)&gt;" in html
