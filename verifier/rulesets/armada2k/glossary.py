@@ -27,7 +27,7 @@ INTRODUCTION = (
     "The rule decides where a ship may go and what it may hit. A ship moves in steps of its own length, a "
     "spare pyramid laid at its bow, and may never touch another piece or the edge; to fire, a large "
     "pyramid laid against its long side marks the area its cannons reach. The sea is any flat surface "
-    "at least 20 inches across; the pictures measure it in millimetres.")
+    "at least 20 inches across; the pictures measure it in inches.")
 
 
 def _seed(section: str, example: str | None = None) -> Citation:
