@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..ruleset import Capability
+from ..ruleset import Capability, Ruleset
 from .common import _plural, _reading_key, _sentence
 from .html import (
     _citation,
@@ -26,9 +26,19 @@ from .model import CaseView, FindingView, PageModel, QuestionGroup
 from .pictures import FIRST_MS, FRAME_MS, LAST_MS
 
 RULE, CASES, FINDINGS = "index.html", "cases.html", "findings.html"
-# How much of the rule page its clause pictures may take, in px of the desktop column, so
-# the page stays a read of some 25 screens; the other clauses link to their example.
-PICTURE_BUDGET, CAPTION = 6000, 70
+# The rule page is at most 25 screens of 1280x800 (20,000 px). Its clause pictures get what
+# its text leaves of PAGE_TARGET (some margin below that), at least PICTURE_FLOOR; the
+# clauses past the budget link to their example instead. Heights in px of the desktop column.
+PAGE_TARGET, PICTURE_FLOOR, CAPTION = 18500, 3000, 70
+
+
+def _text_height(rs: Ruleset, questions: int) -> int:
+    """About how tall the rule page's text stands at 1280 px (measured on the bundled
+    rulesets: the glossary and the readings run in two columns there)."""
+    glossary = 200 + 48 * len(rs.glossary) if rs.glossary else 0
+    tables = sum(150 + 35 * len(t.rows) for t in rs.tables)
+    readings = 300 + 150 * len(rs.reading_points) if rs.reading_points else 0
+    return 1200 + glossary + 185 * len(rs.clauses) + tables + readings + 300 + 75 * questions
 
 
 class RulesetPage(PageModel):
@@ -138,7 +148,7 @@ class RulesetPage(PageModel):
                     continue
                 chosen[clause.id] = best
                 shown.add(best.case.id)
-        budget = PICTURE_BUDGET
+        budget = max(PICTURE_FLOOR, PAGE_TARGET - _text_height(rs, len(groups)))
         for clause in rs.clauses:
             if clause.id in chosen:
                 cost = _shown_height(chosen[clause.id].size, chosen[clause.id].narrow_size) + CAPTION
