@@ -29,7 +29,7 @@ RULE, CASES, FINDINGS = "index.html", "cases.html", "findings.html"
 # The rule page is at most 25 screens of 1280x800 (20,000 px). Its clause pictures get what
 # its text leaves of PAGE_TARGET (some margin below that), at least PICTURE_FLOOR; the
 # clauses past the budget link to their example instead. Heights in px of the desktop column.
-PAGE_TARGET, PICTURE_FLOOR, CAPTION = 18500, 3000, 70
+PAGE_TARGET, PICTURE_FLOOR, CAPTION = 17500, 3000, 70
 
 
 def _text_height(rs: Ruleset, questions: int) -> int:
