@@ -148,14 +148,20 @@ class RulesetPage(PageModel):
                     continue
                 chosen[clause.id] = best
                 shown.add(best.case.id)
+        # While the budget lasts, as many clauses as can be get their picture: one for each
+        # family of clauses (bump.*, wind.*) before a second, documented examples before
+        # others, the least tall first.
         budget = max(PICTURE_FLOOR, PAGE_TARGET - _text_height(rs, len(groups)))
-        for clause in rs.clauses:
-            if clause.id in chosen:
-                cost = _shown_height(chosen[clause.id].size, chosen[clause.id].narrow_size) + CAPTION
-                if cost > budget:
-                    del chosen[clause.id]
-                else:
-                    budget -= cost
+        cost = {cid: _shown_height(v.size, v.narrow_size) + CAPTION for cid, v in chosen.items()}
+        cheapest: dict[str, str] = {}
+        for cid in sorted(chosen, key=lambda c: (cost[c], c)):
+            cheapest.setdefault(cid.split(".")[0], cid)
+        seconds = set(chosen) - set(cheapest.values())
+        for cid in sorted(chosen, key=lambda c: (c in seconds, chosen[c].case.status != "documented", cost[c], c)):
+            if cost[cid] > budget:
+                del chosen[cid]
+            else:
+                budget -= cost[cid]
         for clause in rs.clauses:
             anchor = self.clause_anchor[clause.id]
             out.append(f'<article class="clause" id="{anchor}">')
