@@ -36,35 +36,35 @@ def _seed(section: str, example: str | None = None) -> Citation:
 
 GLOSSARY = (
     Term("maneuver tool", "The hinged ruler a ship moves along: a chain of pieces, one speed step each, "
-         "joined by joints that click 22.5 degrees. Its lengths are not published.", UNDEFINED, "while the "
-         "course is set", ("course.clicks", "move.insert", "yaw.move", "tool.model"),
+         "joined by joints that click 22.5 degrees. Its lengths are not published.", UNDEFINED, "the setting of "
+         "the course", ("course.clicks", "move.insert", "yaw.move", "tool.model"),
          _seed("Ship Movement / Determine Course"), reading="tool", kind="piece"),
     Term("click", "One notch of turn at a joint, 22.5 degrees either way; the speed chart caps the clicks "
-         "at each joint.", DEFINED, "while the course is set", ("course.clicks", "yaw.declare", "course.navigate"),
+         "at each joint.", DEFINED, "the setting of the course", ("course.clicks", "yaw.declare", "course.navigate"),
          Citation(FACTS, "armada / Ships and the maneuver tool"), kind="quantity"),
     Term("speed", "How many pieces of the tool the ship travels, 0 to 4; it picks the joint the ship is set "
          "down at.", DEFINED, "start of the maneuver", ("course.clicks", "zero.still", "overlap.reduce"),
          _seed("Ship Movement / Determine Course"), kind="quantity"),
     Term("side of the tool", "The notches on the left or right of the front of the base that the tool goes "
-         "into; the ship ends on the same side.", DEFINED, "when the tool is inserted",
+         "into; the ship ends on the same side.", DEFINED, "the tool's insertion",
          ("move.insert", "move.same-side", "move.tool-overlap", "move.choose-side"),
          _seed("Ship Movement / Move Ship"), kind="direction"),
     Term("overlap", "Two bases, or a base and the tool, share some area where the ship is set down; bases "
          "that only touch do not overlap. Where the ship would overlap the tool on both sides, what follows "
-         "is not said.", UNDEFINED, "where the ship is set down",
+         "is not said.", UNDEFINED, "the ship's setting down",
          ("move.tool-overlap", "overlap.reduce", "overlap.touch", "yaw.overlap"),
          Citation(FACTS, "armada / Overlapping (full rule, beyond the seed)"), reading="both-sides",
          kind="state"),
     Term("closest ship", "Of the ships the mover overlapped, the one nearest where it finally stands; it and "
          "the mover take a damage card. Which overlapped ships count, and a tie, are not said.", DOUBLE,
-         "final position", ("overlap.damage", "overlap.measure", "faq.closest"),
+         "the final position", ("overlap.damage", "overlap.measure", "faq.closest"),
          _seed("FAQ", "third answer"), reading="damage-from", kind="state"),
     Term("0-speed yaw", "Clicks a ship at speed 0 turns on the spot by an effect, using the tool's last "
          "joint. Which ships take damage when it would overlap several is not said.", UNDEFINED,
          "end of the yaw", ("yaw.effect", "yaw.declare", "yaw.move", "yaw.overlap"),
          _seed("Ship Movement / 0-speed yaw"), reading="yaw-damage", kind="motion"),
     Term("play area", "The 3-foot (914.4 mm) square the ships fight in; a base ending even partly outside "
-         "it is destroyed, though the tool may lie outside.", DEFINED, "final position",
+         "it is destroyed, though the tool may lie outside.", DEFINED, "the final position",
          ("size.area", "edge.destroyed", "edge.tool-outside"), Citation(FACTS, "armada / Edges and obstacles"),
          kind="place"),
 )

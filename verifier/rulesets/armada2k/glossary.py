@@ -43,7 +43,7 @@ GLOSSARY = (
          ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3"), reading="footprint",
          kind="state"),
     Term("step", "One spare pyramid of the ship's size laid with its stern on the ship's bow, pointing any "
-         "way; then the old piece comes off.", DEFINED, "during the move",
+         "way; then the old piece comes off.", DEFINED, "each step of the move",
          ("move.2a", "move.2b", "move.2c", "move.2d", "move.3", "move.4"), _seed("Ship Movement"),
          kind="motion"),
     Term("touch", "Coming into contact with another object or the sea's edge, which no move may do. Whether "
@@ -54,12 +54,12 @@ GLOSSARY = (
          _seed("Ship Movement"), reading="blocked-move", kind="outcome"),
     Term("area the cannons reach", "The ground a large pyramid covers when laid with its whole base against "
          "a long side of the firing ship. Where along the side it lies is not said.", UNDEFINED,
-         "when aiming", ("fire.3",), _seed("Firing a cannon", "Illus. 3"), reading="placement", kind="place"),
+         "the aim", ("fire.3",), _seed("Firing a cannon", "Illus. 3"), reading="placement", kind="place"),
     Term("in the area", "A target lies in the area the cannons reach: how much of it must be inside is not "
-         "said.", UNDEFINED, "when aiming", ("fire.3",), _seed("Firing a cannon"), reading="target",
+         "said.", UNDEFINED, "the aim", ("fire.3",), _seed("Firing a cannon"), reading="target",
          kind="state"),
     Term("damage", "One point a hit deals; it stays with the ship and moves with it, and damage equal to the "
-         "size sinks it.", DEFINED, "after each shot", ("dmg.1", "dmg.2", "dmg.3", "move.2d"),
+         "size sinks it.", DEFINED, "the end of each shot", ("dmg.1", "dmg.2", "dmg.3", "move.2d"),
          _seed("Firing a cannon"), kind="quantity"),
     Term("in doubt", "Whenever it is unclear whether something may be done, it may not: the seed's own "
          "tie-breaker.", DEFINED, "any moment", ("fiddly.1",), _seed("Some (don't be so) Fiddly bits"),

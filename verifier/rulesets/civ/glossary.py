@@ -40,7 +40,8 @@ GLOSSARY = (
          "to area.", DEFINED, "any moment", ("ship.2", "ship.3", "A.2", "A.5", "B.2"), Citation(FACTS, "Ships"),
          kind="place"),
     Term("open sea", "A sea area a ship may cross only with Astronomy and may never end its move in, so no "
-         "ship conflict happens there.", DEFINED, "end of movement", ("ship.3", "A.8"), _seed(A), kind="place"),
+         "ship conflict happens there.", DEFINED, "end of the movement phase", ("ship.3", "A.8"), _seed(A),
+         kind="place"),
     Term("token", "One unit of a nation's population; a ship carries up to five.", DEFINED, "any moment",
          ("ship.1", "ship.4", "A.2", "B.4", "B.4a"), Citation(FACTS, "Ships"), kind="piece"),
     Term("landing", "Tokens put off a ship on a coast wait at the water's edge and go ashore when movement "
@@ -53,7 +54,7 @@ GLOSSARY = (
          "holds when the landing nation's own ships are also there, with no fight, is not said.", UNDEFINED,
          "end of the movement phase", ("A.3", "A.4"), _seed(A, "Firstly"), reading="shielded", kind="action"),
     Term("conflict", "Pieces of different sides sharing an area are removed one at a time by turns, the "
-         "smaller side first, until it is settled.", DEFINED, "after movement",
+         "smaller side first, until it is settled.", DEFINED, "end of the movement phase",
          ("conflict.1", "conflict.2", "conflict.3", "A.6"), Citation(FACTS, "Conflict (base rule 24)"),
          kind="procedure"),
     Term("advantage", "What each of Metalworking, Mathematics and Engineering gives a side in a ship "
@@ -61,7 +62,7 @@ GLOSSARY = (
          _seed(A), reading="advantage", kind="quantity"),
     Term("end of a ship conflict", "When no ships of one side are left, or every player wants to stop. With "
          "three nations, whether the first side out ends it is not said.", UNDEFINED,
-         "after each removal", ("A.7", "conflict.2"), _seed(A), reading="ends", kind="moment"),
+         "each removal", ("A.7", "conflict.2"), _seed(A), reading="ends", kind="moment"),
     Term("blockader", "A ship turned face down when a movement phase starts; it may stop one enemy ship that "
          "enters its area.", DEFINED, "start of the movement phase", ("B.1", "B.2", "B.3", "B.5"), _seed(B),
          kind="piece"),
