@@ -67,6 +67,7 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .check import CheckOptions, run_check
     from .output import check_writable, text_mark, write_text
     from .report import (
         annotations_markdown,
@@ -78,8 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         write_json,
         write_junit,
     )
-    from .runner import RunOptions, Status, check_paths, nothing_checked, summary_line
-    from .snapshots import SnapshotStore
+    from .runner import Status
     if (args.write_known_failures or args.check_order) and not args.impl:
         flag = "--write-known-failures" if args.write_known_failures else "--check-order"
         raise CaseError(f"{flag} needs --impl", Location(None, None, None, flag))
@@ -91,46 +91,36 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.known_failures:
         from .known_failures import load_known_failures
         known = load_known_failures(args.known_failures)
-    results = []
     skips: dict[str, int] = {}
-    impl = None
 
     def report(result: CaseResult) -> None:
-        if known is not None:
-            from .known_failures import mark_known_failure
-            result = mark_known_failure(result, known)
-        results.append(result)
-        if impl is not None and impl.info and not getattr(report, "introduced", False):
-            report.introduced = True
-            print(f"implementation: {impl.describe()} [{args.impl}]")
-            from .adapter.declare import describe
-            for key, declaration in impl.declarations().items():
-                words = describe(registry.get(key), declaration)
-                if words:
-                    print(f"  declares {words}")
         _print_result(result, args.verbose)
         if result.status == Status.SKIPPED:
             skips[result.reason] = skips.get(result.reason, 0) + 1
 
+    def introduce(impl: Any) -> None:
+        print(f"implementation: {impl.describe()} [{args.impl}]")
+        from .adapter.declare import describe
+        for key, declaration in impl.declarations().items():
+            words = describe(registry.get(key), declaration)
+            if words:
+                print(f"  declares {words}")
+
+    options = CheckOptions(Path(args.snapshots), Path(args.failures), draw=not args.no_draw,
+                           update_snapshots=args.update_snapshots, impl=args.impl, impl_timeout=args.impl_timeout,
+                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths)
     paths = args.paths or ["cases"]
-    meta = {}
     if args.impl:
-        from .adapter import PROTOCOL, check_implementation, open_implementation
-        impl = open_implementation(args.impl, args.impl_timeout)
-        check_implementation(paths, impl, draw=not args.no_draw, failures=args.failures, progress=report,
-                             check_order=args.check_order)
-        meta["implementation"] = {"command": args.impl, "protocol": PROTOCOL, "hello": impl.info}
+        run = run_check(paths, options, on_result=report, on_implementation=introduce)
     else:
+        from dataclasses import replace
+
         from .execute import Progress
-        options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
-                             update_snapshots=args.update_snapshots)
         with Progress("checking", None, unit="cases", noted="failing") as progress:
-            for result in check_paths(paths, options, _execution(args), progress):
-                report(result)
-        if options.draw and not args.paths:
-            used = {(r.ruleset, r.id) for r in results if r.case is not None}
-            for path in options.snapshots.unused(used):
-                print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
+            run = run_check(paths, replace(options, execution=_execution(args)), on_result=report, progress=progress)
+    results = list(run.results)
+    for path in run.unused_snapshots:
+        print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
     for reason, count in skips.items():
         if not args.verbose:
             print(f"skipped {count} case{'s' if count != 1 else ''}: {reason}")
@@ -157,17 +147,17 @@ def cmd_check(args: argparse.Namespace) -> int:
             with open(step_summary, "a", encoding="utf-8") as handle:
                 handle.write(summary_markdown(results) + annotations_markdown(results))
     if args.json:
-        write_json(results, args.json, meta, force=args.force)
+        write_json(results, args.json, {"implementation": run.implementation} if run.implementation else {},
+                   force=args.force)
     if args.junit:
         write_junit(results, args.junit, force=args.force)
     if not args.no_table and results:
         print(format_table(summary_table(results)))
-    print(summary_line(results))
-    empty = nothing_checked(results, open_checked=not args.impl)
-    if empty and not args.allow_empty:
-        print(f"error: {empty}", file=sys.stderr)
+    print(run.summary)
+    if run.nothing_checked and not args.allow_empty:
+        print(f"error: {run.nothing_checked}", file=sys.stderr)
         return 1
-    return 1 if any(r.failing for r in results) else 0
+    return 1 if run.failing else 0
 
 
 _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
@@ -308,7 +298,6 @@ def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .case import Case
     from .explore import example_conflicts, example_matrix, search
     from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
     from .shards import exhaustive
@@ -353,9 +342,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     cases_dir = Path(args.cases)
     cases = []
     if cases_dir.exists():
-        from .runner import load_cases
-        # Broken case files are left out here: 'verifier check' reports them.
-        cases = [item for item in load_cases([cases_dir]) if isinstance(item, Case)]
+        from .case import collect
+        cases = list(collect([cases_dir]).cases)  # broken case files are left out: 'verifier check' reports them
     matrix = example_matrix(ruleset, cases)
     for finding in example_conflicts(ruleset, matrix):
         found.setdefault(finding.fingerprint, finding)

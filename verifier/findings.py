@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
-from .case import CaseStatus, find_case_files, load_case
-from .errors import VerifierError
+from .case import CaseStatus, collect, write_case
+from .case import dump_yaml as dump_yaml  # fuzz and the docs write their YAML with it too
 from .explore import (
     FINGERPRINT_TEXT,
     ExampleMatrix,
@@ -29,31 +27,6 @@ from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .shards import ExhaustiveResult
 from .snapshots import png_bytes
-
-
-class _CaseDumper(yaml.SafeDumper):
-    """Short lists of plain values (tiles, sizes, ship pairs) on one line, as people write them."""
-
-
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    flow = len(data) <= 4 and all(isinstance(v, (int, float, str)) for v in data)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
-    flow = 0 < len(data) <= 3 and all(isinstance(v, (int, float, str)) or
-                                      (isinstance(v, list) and len(v) <= 4 and
-                                       all(isinstance(x, (int, float, str)) for x in v))
-                                      for v in data.values())
-    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
-
-
-_CaseDumper.add_representer(list, _represent_list)
-_CaseDumper.add_representer(dict, _represent_dict)
-
-
-def dump_yaml(data: Any) -> str:
-    return yaml.dump(data, Dumper=_CaseDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def slug(text: str, limit: int = 80) -> str:
@@ -114,13 +87,10 @@ def rulings(ruleset: Ruleset, folders: list[Path]) -> dict[str, str]:
     """fingerprint -> file, for every case in ``folders`` that rules on a finding."""
     found = {}
     existing = [f for f in folders if f.exists()]
-    for path in find_case_files(existing) if existing else []:
-        try:
-            case = load_case(path)
-        except VerifierError:
-            continue  # 'verifier check' reports broken files; here they just do not count
+    # Broken files do not count here: 'verifier check' reports them.
+    for case in collect(existing).cases if existing else ():
         if case.ruleset is ruleset and case.finding and case.status is CaseStatus.RULED:
-            found[case.finding["fingerprint"]] = str(path)
+            found[case.finding["fingerprint"]] = case.path
     return found
 
 
@@ -159,7 +129,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
         }
         kept = case_file.exists()
         if not kept:
-            case_file.write_text(dump_yaml(data), encoding="utf-8")
+            write_case(case_file, data)
         panels: list[tuple[str, Outcome | None]] = [("before", None)]
         panels += [(f"after, {label}", o) for label, _, o in outcomes]
         image = ruleset.draw_readings(finding.before, finding.actions, panels, title=finding_title(finding))

@@ -31,19 +31,14 @@ class BuildResult:
 
 
 def load_cases(cases_dir: Path | None, warn: Callable[[str], None], execution: Execution | None = None) -> list[Any]:
+    from ..case import collect
     from ..execute import IN_PROCESS
-    from ..runner import CaseResult
-    from ..runner import load_cases as load_each
-    cases: list[Any] = []
     if cases_dir is None or not cases_dir.exists():
-        return cases
-    for item in load_each([cases_dir], execution or IN_PROCESS):
-        if isinstance(item, CaseResult):
-            problem = item.problems[0] if item.problems else None
-            warn(f"skipped a case that does not load (see 'verifier check'): {problem or item.file}")
-        else:
-            cases.append(item)
-    return cases
+        return []
+    collection = collect([cases_dir], execution or IN_PROCESS)
+    for failure in collection.failures:
+        warn(f"skipped a case that does not load (see 'verifier check'): {failure.errors[0]}")
+    return list(collection.cases)
 
 
 def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
