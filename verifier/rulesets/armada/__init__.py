@@ -11,8 +11,7 @@ from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
-from .clauses import CLAUSES, READING_POINTS
-from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA, pose_json, rounded
 from .model import Attempt, Maneuvers, Move, Result, Scene
 from .parse import (

@@ -24,8 +24,7 @@ from verifier.ruleset import (
     ReportSection,
 )
 
-from .clauses import CLAUSES, READING_POINTS
-from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (

@@ -11,8 +11,7 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
-from .clauses import CLAUSES, READING_POINTS
-from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene

@@ -10,9 +10,8 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Mismatch, Outcome, ReportSection
-from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, PUBLISHED_READING, READING_POINTS, SOURCE_TITLES
 from .exact import decimal_text, fraction_text
-from .glossary import GLOSSARY, INTRODUCTION, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
