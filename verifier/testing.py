@@ -11,9 +11,10 @@ Per case file: the clauses it lists exist; the scene survives case_data and pars
 outcome survives the adapter protocol's JSON, and so does each of its parts left out;
 expect_data describes the outcome it came from; resolving is deterministic and keeps the
 ruleset's own transforms (reordering under any reading, turning or mirroring under the
-default); drawing gives the same pixels twice, and animation frames are of one size. Per ruleset: the explorer's strategy gives
-scenes the ruleset resolves and accepts again as cases; every declared capability is
-implemented and runs, and no other; the required parts are there.
+default); drawing gives the same pixels twice, and animation frames are of one size. Per
+ruleset: the explorer's strategy gives scenes the ruleset resolves and accepts again as
+cases; every declared capability is implemented and runs, and no other; every outcome
+part names its fields; the required parts are there.
 
 A test module may use the suite with settings of its own: ``from verifier.testing import *``
 and then set ``CONTRACT_RULESETS`` (keys), ``CONTRACT_CASES`` (folders) and
