@@ -49,6 +49,11 @@ class AnswerMaker:
     def __init__(self, rng: random.Random, words: list[str]) -> None:
         self.rng = rng
         self.words = words or ["a"]
+        # how far an answer strays from the reference's: now and then wildly, mostly a little
+        self.wild = rng.choice((0.02, 0.05, 0.1, 0.3, 0.6))
+
+    def stray(self) -> bool:
+        return self.rng.random() < self.wild
 
     def make(self, schema: Any, like: Any = None, depth: int = 0) -> Any:
         rng = self.rng
@@ -57,7 +62,7 @@ class AnswerMaker:
         if "if" in schema:
             branch = "then" if like is not None and jsonschema.Draft202012Validator(schema["if"]).is_valid(like) \
                 else "else"
-            if rng.random() < 0.15:
+            if self.stray() and self.stray():
                 branch = "else" if branch == "then" else "then"
             merged = {k: v for k, v in schema.items() if k not in ("if", "then", "else")}
             merged["required"] = sorted(set(merged.get("required", ())) | set(schema[branch].get("required", ())))
@@ -65,11 +70,11 @@ class AnswerMaker:
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
-            if like in schema["enum"] and rng.random() < 0.6:
+            if like in schema["enum"] and not self.stray():
                 return like
             return rng.choice(schema["enum"])
         types = _types(schema)
-        kind = _kind_of(like) if like is not None and _kind_of(like) in types and rng.random() < 0.8 else None
+        kind = _kind_of(like) if like is not None and _kind_of(like) in types and not self.stray() else None
         if kind is None and "integer" in types and _kind_of(like) == "integer" and "number" not in types:
             kind = "integer"
         if kind is None:
@@ -82,7 +87,7 @@ class AnswerMaker:
         return None
 
     def _boolean(self, schema: dict[str, Any], like: Any, depth: int) -> bool:
-        if isinstance(like, bool) and self.rng.random() < 0.6:
+        if isinstance(like, bool) and not self.stray():
             return like
         return self.rng.random() < 0.5
 
@@ -98,16 +103,16 @@ class AnswerMaker:
     def _number(self, schema: dict[str, Any], like: Any, depth: int) -> float:
         rng = self.rng
         roll = rng.random()
-        if isinstance(like, (int, float)) and not isinstance(like, bool) and roll < 0.5:
-            value = float(like) + (0 if roll < 0.25 else rng.choice((0.001, -0.001, 0.5, -3, 10)))
+        if isinstance(like, (int, float)) and not isinstance(like, bool) and not self.stray():
+            value = float(like) + (0 if roll < 0.7 else rng.choice((0.001, -0.001, 0.5, -3, 10)))
         else:
             value = float(rng.choice(_FAR if rng.random() < 0.02 else _NUMBERS)) * rng.choice((1, -1))
         return float(self._bounded(schema, value))
 
     def _integer(self, schema: dict[str, Any], like: Any, depth: int) -> int:
         rng = self.rng
-        if isinstance(like, int) and not isinstance(like, bool) and rng.random() < 0.5:
-            value = like + rng.choice((0, 0, 1, -1))
+        if isinstance(like, int) and not isinstance(like, bool) and not self.stray():
+            value = like + rng.choice((0, 0, 0, 0, 1, -1))
         else:
             value = rng.choice((0, 1, 2, 3, 4, 5, 6, 7, 36, 99, 10 ** 9, -1, -5))
         return int(self._bounded(schema, value))
@@ -116,7 +121,7 @@ class AnswerMaker:
         rng = self.rng
         if "pattern" in schema:  # the one pattern of an outcome schema: a fraction
             return f"{rng.randint(0, 40)}/{rng.choice((36, 36, 9, 4, 1, 2, 72))}"
-        if isinstance(like, str) and rng.random() < 0.8:
+        if isinstance(like, str) and not self.stray():
             return like
         odd = ["", "x", "r1 move.1b", "reading bump=class-first", "√3", "1/2 + 3/2·√3"]
         text = rng.choice(odd) if rng.random() < 0.15 else rng.choice(self.words)
@@ -127,8 +132,8 @@ class AnswerMaker:
         items = schema.get("items", {})
         low, high = schema.get("minItems", 0), schema.get("maxItems", 4 if depth else 6)
         likes = like if isinstance(like, list) else []
-        if likes and rng.random() < 0.6:
-            count = min(max(len(likes) + rng.choice((0, 0, 0, 1, -1)), low), max(high, low))
+        if likes and not self.stray():
+            count = min(max(len(likes) + (rng.choice((1, -1)) if self.stray() else 0), low), max(high, low))
         else:
             count = rng.randint(low, max(low, min(high, 4)))
         out = []
@@ -152,19 +157,19 @@ class AnswerMaker:
         required = set(schema.get("required", ()))
         out: dict[str, Any] = {}
         for key, sub in named.items():
-            if key in required or (key in likes and rng.random() < 0.85) or rng.random() < 0.2:
+            if key in required or (key in likes and not self.stray()) or (key not in likes and self.stray()):
                 out[key] = self.make(sub, likes.get(key), depth + 1)
         other = schema.get("additionalProperties")
         if isinstance(other, dict):
             keys = [k for k in likes if k not in named]
-            if keys and rng.random() < 0.15:
+            if keys and self.stray() and self.stray():
                 keys.remove(rng.choice(keys))
-            if rng.random() < 0.05 or not keys:
+            if (self.stray() and self.stray()) or not keys:
                 keys.append(rng.choice(self.words))
             for key in keys:
                 if key not in named:
                     out[key] = self.make(other, likes.get(key), depth + 1)
-        elif other is not False and rng.random() < 0.1:
+        elif other is not False and self.stray():
             out["extra"] = rng.choice(self.words)  # fields not named are allowed and ignored
         return out
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
 from .errors import Location, VerifierError
 from .execute import IN_PROCESS, Execution, Progress, map_ordered
-from .ruleset import Mismatch, Outcome
+from .ruleset import Capability, Mismatch, Outcome, Ruleset
 from .snapshots import SnapshotResult, SnapshotStore
 from .source import format_path
 
@@ -137,6 +138,64 @@ def check_open_case(case: Case) -> CaseResult:
     return CaseResult(case.path, case, Status.OPEN, tuple(problems), outcome, None, time.perf_counter() - start)
 
 
+def state_moment(entry: Mapping[str, Any]) -> tuple[int, str | None, int]:
+    """When a state entry (a case's ``expect.states``, an answer's ``states``) is taken."""
+    return (int(entry["round"]), entry.get("phase"), int(entry.get("step", 0)))
+
+
+def moment_words(moment: tuple[int, str | None, int]) -> str:
+    round_no, phase, step = moment
+    return f"after round {round_no}" if phase is None else f"at r{round_no} {phase}" + (f" step {step}" if step else "")
+
+
+def reference_states(ruleset: Ruleset, outcome: Outcome) -> list[dict[str, Any]]:
+    """The reference's states in the form of an answer's ``states`` entries: every moment it
+    records, and the end of every round (an entry without a phase)."""
+    frames = [f for f in outcome.frames if not f.is_start]
+    entries = [{"round": f.round, "phase": f.phase, "step": f.step, **ruleset.state_json(f.state)} for f in frames]
+    last = {f.round: f for f in frames}
+    return entries + [{"round": r, **ruleset.state_json(f.state)} for r, f in sorted(last.items())]
+
+
+def _state_leaves(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    if isinstance(value, Mapping):
+        found: dict[tuple[str, ...], Any] = {}
+        for key, item in value.items():
+            found.update(_state_leaves(item, path + (str(key),)))
+        return found
+    return {path: value}
+
+
+def case_state_problems(case: Case, expected: Sequence[Mapping[str, Any]], actual: Sequence[Mapping[str, Any]],
+                        whose: str) -> list[Problem]:
+    """The first of the case's own states (``expect.states``) that ``actual`` (states of the
+    reference or of an implementation) gives otherwise at the same moment; what the case
+    does not list, and moments ``actual`` has no state for, are not compared."""
+    given = {state_moment(entry): entry for entry in actual}
+    for i, entry in enumerate(expected):
+        got = given.get(state_moment(entry))
+        if got is None:
+            continue
+        want = _state_leaves({k: v for k, v in entry.items() if k not in ("round", "phase", "step")})
+        have = _state_leaves({k: v for k, v in got.items() if k not in ("round", "phase", "step")})
+        differing = [p for p in want if have.get(p) != want[p]]
+        if differing:
+            words = [f"{'.'.join(p[1:]) or p[0]} is {have.get(p, 'missing')}, the case has {want[p]}"
+                     for p in differing[:6]]
+            return [Problem(f"the states first differ {moment_words(state_moment(entry))} ({whose}): "
+                            + "; ".join(words) + (f" (and {len(differing) - 6} more)" if len(differing) > 6 else ""),
+                            case.where(("expect", "states", i)), ProblemKind.MISMATCH, f"states[{i}]")]
+    return []
+
+
+def case_states(case: Case) -> list[Mapping[str, Any]]:
+    """The case's own states (``expect.states``), where its ruleset has states and it gives some."""
+    expect = case.doc.data.get("expect") if isinstance(case.doc.data, Mapping) else None
+    if not case.ruleset.supports(Capability.STATES) or not isinstance(expect, Mapping):
+        return []
+    return list(expect.get("states") or ())
+
+
 def check_case(case: Case, options: RunOptions) -> CaseResult:
     if case.status is CaseStatus.NEEDS_RULING:
         return check_open_case(case)
@@ -146,6 +205,9 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
     outcome = ruleset.resolve(case.before, case.actions, case.readings)
     for mismatch in ruleset.compare(case.before, case.expect, outcome):
         problems.append(mismatch_problem(case, mismatch))
+    if case_states(case):
+        problems += case_state_problems(case, case_states(case), reference_states(ruleset, outcome),
+                                        "the reference resolver's")
     used = outcome.clauses_considered()
     for i, clause in enumerate(case.clauses):
         if clause not in used:

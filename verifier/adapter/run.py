@@ -18,6 +18,8 @@ from ..runner import (
     Problem,
     ProblemKind,
     Status,
+    case_state_problems,
+    case_states,
     check_open_case,
     failure_result,
     mismatch_problem,
@@ -179,7 +181,10 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     matched: list[tuple[Frame, dict[str, Any]]] = []
     if ruleset.supports(Capability.STATES) and STATES not in not_compared:
         matched = _matched_states(reference, answer.data["states"])
-        problems += _state_problems(case, reference, matched)
+        if case_states(case) and not compared_under:  # the case's own states, where it gives them
+            problems += case_state_problems(case, case_states(case), answer.data["states"], "the implementation's")
+        else:
+            problems += _state_problems(case, reference, matched)
     if run.check_order:
         problems += _order_problems(case, run, request, answer.data, set(unreported) | {"provenance"})
     if problems:

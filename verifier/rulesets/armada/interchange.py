@@ -12,7 +12,7 @@ from ...kit.geometry import Pose
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import SIDES, Move, Result, Scene, ToolPose
-from .parse import EVENT_KINDS
+from .parse import EVENT_KINDS, EVENT_SIZES
 
 OUTCOME_PARTS = (
     OutcomePart("pose", "where every ship ends and where it faces", ("ships.*.at", "ships.*.heading"), required=True),
@@ -54,10 +54,15 @@ OUTCOME_SCHEMA = {
                                                             "not compared"},
                                 "choice": {"type": "object", "description": "the other side, when the owner's "
                                                                             "choice was open"}}}},
-        "events": {"type": "array", "items": {"type": "object", "required": ["kind", "pieces"],
-                                              "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                                                             "pieces": {"type": "array",
-                                                                        "items": {"type": "string"}}}}},
+        "events": {"type": "array", "items": {
+            "type": "object", "required": ["kind", "pieces"],
+            "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                           "pieces": {"type": "array", "items": {"type": "string"},
+                                      "description": "the ship, then for an overlap, the closest ship, an obstacle "
+                                                     "or a squadron the other piece"}},
+            "allOf": [{"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                       "then": {"properties": {"pieces": {"minItems": size, "maxItems": size}}}}
+                      for kind, size in EVENT_SIZES.items()]}},
         "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
     },
 }

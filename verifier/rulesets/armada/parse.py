@@ -38,6 +38,9 @@ _NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}
 _COLUMN = {"type": ["array", "string"], "items": {"type": "integer", "minimum": 0, "maximum": MAX_CLICKS},
            "minItems": 1, "description": "the most clicks at each joint: a list of 0, 1 or 2, or the chart's own "
                                          "marks as text, one a joint: '-', 'I' or 'II', as in '- I II'"}
+# How many pieces each kind of event names: the ship, and for some the other piece.
+EVENT_SIZES = {"switch": 1, "tool-both": 1, "overlap": 2, "closest": 2, "damage": 1, "destroyed": 1, "obstacle": 2,
+               "squadron": 2, "yaw-back": 1, "open-side": 1, "still": 1}
 EVENT_KINDS = ("switch", "tool-both", "overlap", "closest", "damage", "destroyed", "obstacle", "squadron", "yaw-back",
                "open-side", "still")
 

@@ -48,13 +48,17 @@ OUTCOME_SCHEMA = {
                 "properties": {
                     "kind": {"enum": list(EVENT_KINDS)},
                     "ships": {"type": "array", "items": {"type": "string", "minLength": 1},
-                              "minItems": 1, "maxItems": 2},
+                              "minItems": 1, "maxItems": 2,
+                              "description": "two for a collision, bump or push; one for a rock or an edge"},
                     "round": {"type": "integer", "minimum": 1, "maximum": 4, "default": 1},
                     "phase": {"enum": ["move", "wind"], "description": "informative; not compared"},
                     "clause": {"type": "string", "description": "informative; not compared"},
                     "damage": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
                                "description": "optional: ram damage each ship of a collision or bump takes"},
                 },
+                "allOf": [{"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                           "then": {"properties": {"ships": {"minItems": count, "maxItems": count}}}}
+                          for kind, count in EVENT_KINDS.items()],
             },
         },
         "states": {

@@ -91,6 +91,24 @@ EXPECT_SCHEMA = {
                            "the reading's shot size; when given, ships not listed are expected to take none",
             "additionalProperties": {"type": "number", "minimum": 0},
         },
+        "states": {
+            "type": "array",
+            "description": "optional: where ships stand at moments of the turn, as an answer's 'states' give them "
+                           "(without 'phase' the end of the round; 'step' 0, the default, the end of the phase); "
+                           "checked against the reference resolver, and compared with an implementation's states "
+                           "instead of the reference's",
+            "items": {
+                "type": "object", "additionalProperties": False, "required": ["round", "ships"],
+                "properties": {
+                    "round": {"type": "integer", "minimum": 1, "maximum": 4},
+                    "phase": {"enum": ["move", "wind"]},
+                    "step": {"type": "integer", "minimum": 0, "maximum": 2},
+                    "ships": {"type": "object", "additionalProperties": {
+                        "type": "object", "additionalProperties": False, "required": ["at", "heading"],
+                        "properties": {"at": _ANY_TILE, "heading": _HEADING}}},
+                },
+            },
+        },
     },
 }
 
