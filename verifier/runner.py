@@ -172,7 +172,8 @@ def case_state_problems(case: Case, expected: Sequence[Mapping[str, Any]], actua
     reference or of an implementation) gives otherwise at the same moment; what the case
     does not list, and moments ``actual`` has no state for, are not compared."""
     ends = {int(entry["round"]): entry for entry in actual}  # a round's last state stands for its end
-    given = {**{(r, None, 0): entry for r, entry in ends.items()}, **{state_moment(e): e for e in actual}}
+    given: dict[tuple[int, str | None, int], Mapping[str, Any]] = {(r, None, 0): e for r, e in ends.items()}
+    given.update((state_moment(e), e) for e in actual)
     for i, entry in enumerate(expected):
         got = given.get(state_moment(entry))
         if got is None:

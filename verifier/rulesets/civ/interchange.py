@@ -31,8 +31,11 @@ OUTCOME_SCHEMA = {
         "branches": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["when", "ships", "land", "removals", "events"],
             "properties": {
-                "when": {"type": "object", "description": "decision kind -> key -> the answer this branch takes",
-                         "additionalProperties": {"type": "object", "additionalProperties": _NAME}},
+                "when": {"type": "object", "description": "decision kind -> key -> the answer this branch takes: "
+                                                          "conflict and prevent by area, block by ship",
+                         "additionalProperties": False,
+                         "properties": {kind: {"type": "object", "additionalProperties": _NAME}
+                                        for kind in ("conflict", "prevent", "block")}},
                 "ships": {"type": "object", "description": "every ship of the scene", "additionalProperties": {
                     "type": "object", "required": ["at", "tokens", "sunk"],
                     "properties": {"at": _NAME, "tokens": {"type": "integer", "minimum": 0},
@@ -95,6 +98,9 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             spec = item["ships"][name]
             if spec["at"] not in areas:
                 raise ImplementationError(f"ship {name!r} ends in {spec['at']!r}, which is not an area of the map")
+            if spec.get("blocked_by", "") and spec["blocked_by"] not in names:
+                raise ImplementationError(f"ship {name!r} is blocked by {spec['blocked_by']!r}, which is not a ship of "
+                                          "the scene")
             ships.append(ShipState(name, before.ship(name).nation, spec["at"], int(spec["tokens"]),
                                    bool(spec.get("blockading", False)), spec.get("blocked_by", ""),
                                    bool(spec["sunk"])))
@@ -106,8 +112,21 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                                               "lacks")
                 if count:
                     land.append((area, nation, int(count)))
+        pieces = names | {f"{n} token" for n in nations} | {f"{n} advantage" for n in nations}
+        for area, steps in item.get("removals", {}).items():
+            for step in steps:
+                for entry in step:
+                    if area not in areas or entry not in pieces:
+                        raise ImplementationError(
+                            f"the answer removes {entry!r} in {area!r}: a removal is of a ship, a '<nation> token' or "
+                            "a '<nation> advantage' of the scene, in an area of the map")
         removals = tuple((area, tuple(tuple(step) for step in steps))
                          for area, steps in sorted(item.get("removals", {}).items()))
+        for kind, keys in item["when"].items():
+            known = {"conflict": areas, "prevent": areas, "block": names}.get(kind)
+            if known is None or not set(keys) <= known:
+                raise ImplementationError(f"the answer's branch takes a decision {kind} {sorted(keys)} that the scene "
+                                          "does not have: 'when' holds conflict and prevent by area, block by ship")
         label = tuple(sorted((kind, key, str(value)) for kind, keys in item["when"].items()
                              for key, value in keys.items()))
         state = State(tuple(ships), tuple(sorted(land)), (), removals)

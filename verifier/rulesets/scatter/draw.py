@@ -655,6 +655,14 @@ def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     return vd.finish(image, s)
 
 
+def _with_roll(outcome: Outcome | None, actions: Actions) -> Outcome | None:
+    """An answer's landing that did not echo its roll, given the roll the actions name."""
+    if outcome is not None and isinstance(outcome.after, Landing) and outcome.after.roll is None \
+            and isinstance(actions, Roll):
+        return replace(outcome, after=replace(outcome.after, roll=actions))
+    return outcome
+
+
 def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
                 title: str | None = None, subtitle: str | None = None, supersample: int = 2,
                 font_size: int = 12, legend_width: int = 340, target_px: float | None = None,
@@ -664,6 +672,7 @@ def panel_parts(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     the (name, panel) images, the legends (``legend_width`` wide), the title and the
     subtitle. The narrow layout stacks the same parts."""
     s = max(1, int(supersample))
+    panels = [(name, _with_roll(o, actions)) for name, o in panels]
     outcomes = [o for _, o in panels if o is not None]
     from .clauses import PUBLISHED_READING
     first = outcomes[0].reading if outcomes and outcomes[0].reading else PUBLISHED_READING
