@@ -110,7 +110,7 @@ def test_fuzz_reads_compares_reports_and_draws_every_schema_valid_answer(key, tm
                 return answer
         raise AssertionError("no answer fits the schema")
 
-    result = fuzz_run(ruleset, Canned(make, key), examples=4, seed=3, budget=120)
+    result = fuzz_run(ruleset, Canned(make, key), examples=10, seed=3, budget=120)
     assert result.trials
     texts = [p.message for p in result.problems]
     _no_crash(texts)

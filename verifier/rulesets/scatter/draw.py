@@ -556,7 +556,8 @@ def _odds_entries(shot: Shot, odds: Odds, reading: Mapping[str, str]) -> list[vd
 
 
 def _caption_lines(shot: Shot, outcome: Outcome) -> list[str]:
-    reading = outcome.reading
+    from .clauses import PUBLISHED_READING
+    reading = {**PUBLISHED_READING, **outcome.reading}  # an answer read from JSON names no reading
     after = outcome.after
     if isinstance(after, Odds):
         hits = [landing.rolled for landing in after.landings if landing.hit]
