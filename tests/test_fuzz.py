@@ -87,7 +87,7 @@ def test_a_non_default_reading_is_named(tmp_path):
         assert entry["informative"] > 0
         assert entry["options"][option]["share"] == 1.0
         assert entry["options"][entry["default"]]["share"] < 1.0
-    _, md_path, _ = write_report(result, tmp_path)
+    _, md_path, _, _ = write_report(result, tmp_path)
     assert "The implementation follows bump=motion-first, vacate=blocked" in md_path.read_text()
 
 
@@ -101,7 +101,7 @@ def test_a_planted_bug_is_found_and_shrunk_to_a_minimal_scene(tmp_path):
     assert group.fingerprint == "-:bump(*,_):ships.*.heading"
     assert len(group.before.ships) == 2
     assert group.count == result.unexplained and result.groups_not_shrunk == 0
-    json_path, md_path, data = write_report(result, tmp_path)
+    json_path, md_path, data, _ = write_report(result, tmp_path)
     first = data["disagreements"]["groups"][0]
     # Which rule text to look at: the clauses of the event where the outcomes first differ.
     assert first["clauses"] and all(YPP.clause(c).id == c for c in first["clauses"])
@@ -158,7 +158,7 @@ def test_dependence_on_listing_order_is_reported_grouped_and_shrunk(tmp_path):
     assert group.fingerprint == f"reversed listing: reading bump={other}"
     assert group.count == len(result.divergences)
     assert len(group.example.before.ships) == 2  # the toy needs two ships listed in some order, no more
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["order"]["groups"]
     assert entry["transform"] == "reversed listing" and data["order"]["differing"] == entry["count"]
     case = load_case(tmp_path / entry["case"])
@@ -182,7 +182,7 @@ def test_scenes_another_reading_explains_are_reported(tmp_path):
     # The minimal scene is still answered as that reading gives it, and not as the best one does.
     assert YPP.outcome_key(group.actual) == YPP.outcome_key(YPP.resolve(group.before, group.actions, group.reading))
     assert YPP.outcome_key(group.actual) != YPP.outcome_key(YPP.resolve(group.before, group.actions, best))
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["mixed_readings"]["groups"]
     assert entry["count"] == group.count and entry["label"] == group.fingerprint
     assert load_case(tmp_path / entry["case"]).status == "derived"
@@ -208,7 +208,7 @@ def test_random_answers_are_explained_by_no_reading():
 
 def _report(tmp_path, name, spec, **options):
     result = fuzz(spec, **options)
-    _, _, data = write_report(result, tmp_path / name)
+    _, _, data, _ = write_report(result, tmp_path / name)
     findings = tmp_path / name / "findings"
     return result, data, {p.name: p.read_bytes() for p in sorted(findings.glob("*"))}
 
@@ -367,7 +367,7 @@ def test_a_positions_only_implementation_is_compared_on_positions_alone(tmp_path
     assert dict(result.readings[result.best]) == dict(YPP.default_reading)
     assert result.explained[result.best] == 40 and result.unexplained == 0
     assert result.exit_code == 0
-    _, md_path, _ = write_report(result, tmp_path)
+    _, md_path, _, _ = write_report(result, tmp_path)
     assert "Its hello declares ypp: reports ships; only the parts it reports are compared" in md_path.read_text()
 
 
@@ -411,7 +411,7 @@ def test_an_answer_that_cannot_be_drawn_is_reported_in_words(tmp_path, monkeypat
     def refuse(*args, **kwargs):
         raise ValueError("no place for this event")
     monkeypatch.setattr(type(YPP), "draw_readings", refuse)
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["disagreements"]["groups"]
     assert entry["diagram"] is None
     assert entry["undrawn"] == "the answer could not be drawn (ValueError: no place for this event)"

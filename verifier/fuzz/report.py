@@ -8,14 +8,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..explore import reading_label
 from ..findings import dump_yaml, slug
 from ..output import json_mark, write_bytes, write_text
 from ..ruleset import Outcome, Ruleset
 from .compare import departure_clauses, difference
-from .result import Divergence, DivergenceGroup, FuzzResult, Group
+from .result import Divergence, DivergenceGroup, FuzzResult, Group, SceneProblem
 
 
 @dataclass(frozen=True)
@@ -271,10 +271,20 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
                   "groups": [divergence_entry(w) for w in divergences if w.divergence.kind == kind]}
            for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
         "divergences_not_grouped": result.divergences_not_shrunk,
-        "problems": {"counts": dict(sorted(problem_counts.items())),
+        "problems": {"counts": dict(sorted(problem_counts.items())), "reasons": _reasons(result.problems),
                      "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message}
                                 for p in result.problems]},
     }
+
+
+def _reasons(problems: Sequence[SceneProblem]) -> list[dict[str, Any]]:
+    """The problems by kind and message (why scenes were skipped, refused or unreadable),
+    the most frequent first."""
+    counts: dict[tuple[str, str], int] = {}
+    for p in problems:
+        counts[(p.kind.value, p.message)] = counts.get((p.kind.value, p.message), 0) + 1
+    return [{"kind": kind, "reason": message, "count": n}
+            for (kind, message), n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def timing(result: FuzzResult) -> dict[str, Any]:
@@ -461,8 +471,10 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     if not result.problems:
         lines += ["None.", ""]
     else:
-        lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ".", "",
-                  "| scene | kind | message |", "|---|---|---|"]
+        lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ". By reason:", "",
+                  "| kind | reason | scenes |", "|---|---|---|"]
+        lines += [f"| {r['kind']} | {r['reason'].replace('|', '/')[:200]} | {r['count']} |" for r in problems["reasons"]]
+        lines += ["", "| scene | kind | message |", "|---|---|---|"]
         for p in result.problems[:50]:
             lines.append(f"| {p.scene} | {p.kind} | {p.message.replace('|', '/')[:200]} |")
         if len(result.problems) > 50:
@@ -475,7 +487,14 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     return "\n".join(lines)
 
 
-def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Path, Path, dict[str, Any]]:
+class WrittenReport(NamedTuple):
+    json_path: Path
+    md_path: Path
+    data: dict[str, Any]  # report.json without its timing
+    results: list[Any]  # the findings as case results (``case_results``), for --github and --junit
+
+
+def write_report(result: FuzzResult, out: Path, force: bool = False) -> WrittenReport:
     written = write_groups(result, out, force)
     divergences = write_divergences(result, out, force)
     data = report_json(result, written, out, divergences)
@@ -483,4 +502,72 @@ def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Pa
     json_path, md_path = out / "report.json", out / "report.md"
     write_text(json_path, json.dumps({**data, "timing": timing(result)}, indent=2) + "\n", "fuzz report", force)
     write_text(md_path, f"<!-- generator: verifier fuzz -->\n{markdown}", "fuzz report", force)
-    return json_path, md_path, data
+    return WrittenReport(json_path, md_path, data, case_results(result, written, divergences, md_path))
+
+
+# --- CI: the findings as case results, for the --github and --junit writers check uses ----------
+
+def _loaded(case_file: Path) -> Any:
+    """The case a finding was written as, so that annotations point into it; None where it
+    cannot be read back (the finding is still reported, against the file)."""
+    from ..case import load_case
+    try:
+        return load_case(case_file)
+    except Exception:  # a case file the loader refuses must not lose the finding
+        return None
+
+
+def case_results(result: FuzzResult, written: Sequence[WrittenGroup], divergences: Sequence[WrittenDivergence],
+                 report_file: Path) -> list[Any]:
+    """One ``CaseResult`` per group, as ``check`` reports a case: a disagreement, an order
+    dependence or a changing answer fails, against its case file (at its expectation); a
+    group of scenes another reading explains passes with a notice naming the reading; a
+    run that compared nothing or stopped early errors against ``report_file``."""
+    from ..errors import Location
+    from ..runner import CaseResult, Problem, Status
+    from ..runner import ProblemKind as CaseProblem
+
+    ruleset = result.ruleset
+    best = reading_label(result.readings[result.best], ruleset.default_reading)
+    found: list[CaseResult] = []
+
+    def at(case: Any, file: Path) -> Location:
+        return case.where(("expect",)) if case is not None else Location(str(file), None, None, None)
+
+    def extra(case: Any, file: Path, diagram: Path | None, words: str) -> list[Problem]:
+        notes = [Problem(words, at(case, file), CaseProblem.DETAIL)]
+        if diagram is not None:
+            notes.append(Problem(f"diagram: {diagram}", at(case, file), CaseProblem.ARTIFACTS))
+        return notes
+
+    for w in written:
+        g = w.group
+        case = _loaded(w.case_file)
+        scenes = f"{g.count} scene{'s' if g.count != 1 else ''} ({_scene_list(g.scene_ids)})"
+        if g.kind == "mixed":
+            found.append(CaseResult(str(w.case_file), case, Status.PASSED, compared_under=(
+                f"answered as the reading {g.fingerprint} gives it in {scenes}, while {best} explains most "
+                "scenes")))
+            continue
+        words = difference(ruleset, g.before, g.actions, w.reference, g.actual) or (
+            f"the outcome differs in {_differs(g)}",)
+        problems = [Problem(f"no reading gives the implementation's answer: {m}", at(case, w.case_file),
+                            CaseProblem.MISMATCH, f"{g.fingerprint}: {m}") for m in words]
+        found.append(CaseResult(str(w.case_file), case, Status.FAILED, tuple(
+            problems + extra(case, w.case_file, w.diagram, f"fingerprint {g.fingerprint}; {scenes}"))))
+    for wd in divergences:
+        dg, dv = wd.group, wd.divergence
+        case = _loaded(wd.case_file)
+        what = (f"the answer changes when the pieces are listed in another order ({dv.label})" if dv.kind == "order"
+                else "the answer changes when the same scene is sent again")
+        scenes = f"{dg.count} scene{'s' if dg.count != 1 else ''} ({_scene_list(dg.scene_ids)})"
+        found.append(CaseResult(str(wd.case_file), case, Status.FAILED, (
+            Problem(f"{what}: {dg.fingerprint}", at(case, wd.case_file), CaseProblem.MISMATCH, dg.fingerprint),
+            *extra(case, wd.case_file, wd.diagram, scenes))))
+    stopped = result.compared_nothing or (f"the run stopped early: {result.given_up}" if result.given_up else "")
+    if stopped:
+        found.append(CaseResult(str(report_file), None, Status.ERRORED, (
+            Problem(stopped, Location(str(report_file), None, None, None), CaseProblem.PROTOCOL),), reason=stopped))
+    elif not any(r.failing for r in found):
+        found.append(CaseResult(str(report_file), None, Status.PASSED))
+    return found
