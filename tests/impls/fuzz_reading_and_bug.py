@@ -23,8 +23,8 @@ def _plant(ruleset, outcome):
             if event["kind"] == "rock":
                 ship = outcome["ships"][event["ships"][0]]
                 ship["heading"] = ANTICLOCKWISE[ship["heading"]]
-    elif ruleset == "scatter":  # where the odds event is, the deviation is said to move an inch more
-        if any(event["kind"] == "odds" for event in outcome["events"]):
+    elif ruleset == "scatter":  # a capped deviation that still hits is said to move an inch more
+        if outcome.get("result") == "hit" and any(event["kind"] == "capped" for event in outcome["events"]):
             outcome["moved"] += 1
     elif ruleset == "armada":  # a ship that switches its tool to the other side ends turned 22.5 degrees more
         for event in outcome["events"]:
