@@ -164,7 +164,8 @@ def _write_ci_reports(results: list[CaseResult], args: argparse.Namespace, comma
                 print(line)
         if step_summary:
             with open(step_summary, "a", encoding="utf-8") as handle:
-                handle.write(summary_markdown(results, "verifier" if command == "check" else f"verifier {command}") + annotations_markdown(results))
+                title = "verifier" if command == "check" else f"verifier {command}"
+                handle.write(summary_markdown(results, title) + annotations_markdown(results))
     if args.junit:
         write_junit(results, args.junit, force=args.force, command=command)
 
@@ -440,9 +441,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
     print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
           f"budget {args.budget:g} s) ...", flush=True)
+    from .execute import Progress
     try:
-        result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
-                     workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True))
+        with Progress("fuzzing", args.examples, unit="scenes", noted="groups so far", limit=args.budget) as progress:
+            result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
+                         workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True),
+                         progress=progress)
     finally:
         impl.close()
     out.mkdir(parents=True, exist_ok=True)

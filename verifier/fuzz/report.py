@@ -128,7 +128,7 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
                 ("before", None), ("reference, best reading", reference),
                 (f"implementation (as {group.fingerprint})", group.actual)]
         else:
-            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[1])  # "hit(*,_)" -> "hit"
+            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[0])  # "hit(_,*)" -> "hit"
             name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
             title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
             note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
@@ -229,8 +229,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
 
     def group_entry(w: WrittenGroup) -> dict[str, Any]:
         g = w.group
-        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "clauses": list(departure_clauses(
-            ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
+        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "points": list(g.points), "clauses": list(
+            departure_clauses(ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
@@ -294,7 +294,9 @@ def timing(result: FuzzResult) -> dict[str, Any]:
                "shrink_seconds": round(g.shrink_seconds, 3)} for g in result.groups]
     return {"workers": result.workers, "seconds": round(result.seconds, 3), "implementation_calls": result.impl_calls,
             "implementation_seconds": round(result.impl_seconds, 3),
-            "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1), "groups": groups}
+            "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1),
+            "first_finding_seconds": None if result.first_finding_seconds is None
+            else round(result.first_finding_seconds, 3), "groups": groups}
 
 
 def verdict(result: FuzzResult) -> str:
@@ -418,17 +420,19 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
               f"{d['explained_by_no_reading']} scenes get an answer no reading gives. They fall into "
               f"{_count(len(disagreeing), 'group')}"
               + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
-                 else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
-              "options change the differing fields, where the two outcomes first differ (the first event the "
-              "differing piece `*` takes part in, such as `hit(*,_)` for the first of two pieces, or the "
-              "earliest event one outcome has and the other lacks), and the fields that differ. Scenes are "
-              "grouped by the fingerprint of their minimal scene.", ""]
+                 else "") + ". A group's fingerprint reads `situation:parts`: where the two outcomes first differ (the "
+              "first event the differing piece `*` takes part in, such as `hit(_,*)` for the second of its pieces, "
+              "or the earliest event one outcome has and the other lacks), and the parts of the outcome that "
+              "differ, compared with the ruleset's tolerance. Scenes are grouped by the fingerprint of their "
+              "minimal scene.", ""]
     for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
         g = w.group
         lines += [f"### {i}. `{g.fingerprint}` ({g.count} scene{'s' if g.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
                   + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
-                     if entry["clauses"] else ""), "",
+                     if entry["clauses"] else "")
+                  + (f" Reading points whose options change what differs: {', '.join(g.points)}." if g.points
+                     else ""), "",
                   f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   "- implementation: " + ruleset.summarise(g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
@@ -473,7 +477,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     else:
         lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ". By reason:", "",
                   "| kind | reason | scenes |", "|---|---|---|"]
-        lines += [f"| {r['kind']} | {r['reason'].replace('|', '/')[:200]} | {r['count']} |" for r in problems["reasons"]]
+        lines += [f"| {r['kind']} | {r['reason'].replace('|', '/')[:200]} | {r['count']} |"
+                  for r in problems["reasons"]]
         lines += ["", "| scene | kind | message |", "|---|---|---|"]
         for p in result.problems[:50]:
             lines.append(f"| {p.scene} | {p.kind} | {p.message.replace('|', '/')[:200]} |")
