@@ -417,3 +417,128 @@ def test_an_answer_that_cannot_be_drawn_is_reported_in_words(tmp_path, monkeypat
     assert entry["undrawn"] == "the answer could not be drawn (ValueError: no place for this event)"
     assert "(No picture: the answer could not be drawn (ValueError: no place for this event).)" in md_path.read_text()
     assert not list((tmp_path / "findings").glob("*.png")) and list((tmp_path / "findings").glob("*.yaml"))
+
+
+# --- one departure, one group, on every ruleset -------------------------------------------------
+
+TOY_EXAMPLES = {"ypp": 150, "scatter": 120, "armada": 120, "armada2k": 150, "civ": 100}
+
+
+@pytest.mark.parametrize("key", sorted(TOY_EXAMPLES))
+def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_the_reading(key):
+    from fuzz_reading_and_bug import READINGS
+    ruleset = registry.get(key)
+    result = fuzz("python:fuzz_reading_and_bug:handle", examples=TOY_EXAMPLES[key], ruleset=key)
+    assert result.exit_code == 1
+    best = result.readings[result.best]
+    assert {p: o for p, o in best.items() if o != ruleset.default_reading[p]} == READINGS[key]
+    [group] = result.groups  # one planted bug, one group, however many scenes it shows in
+    assert group.count == result.unexplained > 1 and result.groups_not_shrunk == 0
+    assert not result.mixed  # the bug's scenes are disagreements, not another reading
+
+
+def test_a_reading_explains_an_answer_only_where_it_gives_every_reported_field():
+    """A field the expectation does not list (armada2k's firing areas) still counts: an answer
+    that differs there is explained by no reading, even where the rest matches."""
+    from verifier.fuzz.compare import matching
+    ruleset = registry.get("armada2k")
+    found = 0
+    for trial in fuzz("python:verifier.adapters.reference:handle", examples=60, ruleset="armada2k").answered:
+        data = ruleset.outcome_json(trial.actual)
+        if not data["fans"]:
+            continue
+        side = sorted(data["fans"])[0]
+        data["fans"] = {**data["fans"], side: []}
+        changed = ruleset.outcome_from_json(trial.before, data)
+        assert trial.matches and not matching(ruleset, trial.before, trial.actions, trial.table, changed)
+        found += 1
+    assert found
+
+
+# --- streaming, budget, progress -------------------------------------------------------------------
+
+def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
+    import verifier.fuzz.engine as engine
+    drawn = []
+    asked_when = []
+    real = engine.draw_scenes
+
+    def counting(ruleset, seed, examples, deadline, visit, stop=None):
+        def counted(before, actions):
+            drawn.append(1)
+            visit(before, actions)
+        return real(ruleset, seed, examples, deadline, counted, stop)
+
+    def handle(message):
+        from verifier.adapters.reference import handle as reference
+        if message.get("type") == "case":
+            asked_when.append(len(drawn))
+        return reference(message)
+
+    import types
+    recorder = types.ModuleType("fuzz_recorder")
+    recorder.handle = handle
+    monkeypatch.setitem(sys.modules, "fuzz_recorder", recorder)
+    monkeypatch.setattr(engine, "draw_scenes", counting)
+    impl = open_implementation("python:fuzz_recorder:handle", 10, rulesets=["ypp"])
+    try:
+        result = run(YPP, impl, examples=30, seed=0)
+    finally:
+        impl.close()
+    assert asked_when[0] == 1 and len(drawn) == 30
+    assert len(result.trials) == 30
+
+
+def test_the_budget_bounds_a_run_with_a_slow_implementation():
+    impl = open_implementation("python:fuzz_sleepy:handle", 10, rulesets=["ypp"])
+    try:
+        result = run(YPP, impl, budget=1.0, seed=0)  # the default 200 scenes would take 20 s
+    finally:
+        impl.close()
+    assert result.stopped_by_budget and 0 < len(result.trials) < 200
+    assert result.seconds < 4  # sending stops at the budget; shrinking has as long again at most
+
+
+def test_progress_shows_scenes_groups_and_time_left():
+    import io
+
+    from verifier.execute import Progress
+    stream = io.StringIO()
+    clock = iter(itertools.count(0, 0.5))
+    progress = Progress("fuzzing", 200, unit="scenes", noted="groups so far", stream=stream, quiet_for=0, every=0,
+                        clock=lambda: next(clock), limit=60)
+    result = run(YPP, open_implementation("python:fuzz_planted_bug:handle", 10, rulesets=["ypp"]), examples=40,
+                 seed=0, progress=progress)
+    lines = stream.getvalue().splitlines()
+    assert lines and all(line.startswith("fuzzing: ") for line in lines)
+    last = lines[-1]
+    assert "/200 scenes" in last and "left" in last and "groups so far" in last and "answered" in last
+    assert result.first_finding_seconds is not None
+
+
+# --- CI reports and problem reasons ---------------------------------------------------------------
+
+def test_github_and_junit_report_each_group_as_check_does(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+    out, junit = tmp_path / "fuzz", tmp_path / "fuzz.xml"
+    code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60", "--out", str(out),
+                 "--github", "--junit", str(junit)])
+    printed = capsys.readouterr().out
+    assert code == 1
+    errors = [line for line in printed.splitlines() if line.startswith("::error ")]
+    [error] = errors  # one group, one annotation, in its case file
+    assert "file=" in error and "ypp-fuzz-1-" in error and "no reading gives the implementation" in error
+    root = ET.parse(junit).getroot()
+    assert root.get("failures") == "1"
+    [failure] = root.iter("failure")
+    assert "no reading gives the implementation's answer" in failure.get("message")
+
+
+def test_report_lists_why_scenes_were_skipped_with_counts(tmp_path):
+    result = fuzz("python:fuzz_faulty:handle", examples=40)
+    _, md_path, data, _ = write_report(result, tmp_path)
+    reasons = data["problems"]["reasons"]
+    assert reasons and sum(r["count"] for r in reasons) == len(result.problems)
+    text = md_path.read_text()
+    assert "| kind | reason | scenes |" in text
+    assert f"| {reasons[0]['kind']} | " in text and f" | {reasons[0]['count']} |" in text
