@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..adapter.declare import parts, unreported_fields
-from ..adapter.protocol import answer_text, restated_expectation
+from ..adapter.protocol import answer_text, as_answered, restated_expectation
 from ..explore import reading_label
 from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform
 from .reference import Reading, ReadingTable, reading_table
@@ -307,23 +307,13 @@ def _compared_paths(ruleset: Ruleset, before: Any, actions: Any, reference: Outc
     return {tuple(str(part) for part in m.path) for m in found}
 
 
-def _as_read(ruleset: Ruleset, before: Any, reference: Outcome) -> Outcome:
-    """The reference outcome as it reads back from its JSON form, so that its events are
-    compared with an answer's as the reader gives both (a reader may not restore every
-    detail of an event)."""
-    try:
-        return ruleset.outcome_from_json(before, ruleset.outcome_json(reference))
-    except Exception:  # a reader that cannot read the reference back: the reference as it is
-        return reference
-
-
 def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
                         paths: set[tuple[str, ...]] | None = None) -> str:
     """Where the two outcomes first differ (``_situation``) and the outcome parts that
     differ: ``hit(*):ships`` (``paths``: the differing paths, where the caller has them)."""
     if paths is None:
         paths = _compared_paths(ruleset, before, actions, reference, actual)
-    reference = _as_read(ruleset, before, reference)
+    reference = as_answered(ruleset, before, reference)
     actual = as_compared(ruleset, before, reference, actual)
     pieces = _pieces(ruleset, before, actions, reference, actual)
     # A comparison may name a whole collection ("ships", for a piece the expectation leaves

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..adapter.protocol import as_answered, with_places
 from ..explore import reading_label
 from ..findings import dump_yaml, slug
 from ..output import json_mark, write_bytes, write_text
@@ -82,24 +83,36 @@ def _clear_old(folder: Path) -> None:
             path.unlink()
 
 
-def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
-    """The implementation's outcome with the places of its events filled in from the
-    reference's matching events: the adapter protocol does not carry where an event
-    happened, and a drawing needs it."""
-    places = {(e.kind, e.pieces, e.round, e.phase): e.at for e in reference.events if e.at is not None}
-    events = tuple(e if e.at is not None else replace(e, at=places.get((e.kind, e.pieces, e.round, e.phase)))
-                   for e in actual.events)
-    return replace(actual, events=events)
+def _not_reported(outcome: Outcome) -> str:
+    return f" ({', '.join(sorted(outcome.unreported))}: not reported)" if outcome.unreported else ""
 
 
-def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome,
-          title: str) -> Any:
-    actual = _with_places(group.actual, reference)
-    attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
-                                          replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
-    for i, (label, outcome) in enumerate(attempts):
+def _as_drawn(ruleset: Ruleset, before: Any, answer: Outcome, reference: Outcome,
+              reading: Mapping[str, str]) -> Outcome:
+    """An implementation's answer as its panel draws it: the answer itself (its own tool,
+    attempts, areas and events, as read from its JSON), under the reading it is compared
+    under, with the places of its events from the reference's."""
+    return with_places(replace(answer, reading=answer.reading or reading), reference)
+
+
+def _reference_panel(ruleset: Ruleset, before: Any, reference: Outcome, answer: Outcome) -> Outcome:
+    """The reference as an answer would carry it (``as_answered``), with the parts the answer
+    leaves out marked so: drawn from the same footing as the answer, in the same layout."""
+    return with_places(replace(as_answered(ruleset, before, reference), unreported=answer.unreported), reference)
+
+
+def _draw(ruleset: Ruleset, group: Group, labels: tuple[str, str, str], reference: Outcome, title: str) -> Any:
+    """Before, the reference and the implementation's answer, in one picture (one frame and
+    extent for all three)."""
+    actual = _as_drawn(ruleset, group.before, group.actual, reference, group.reading or reference.reading)
+    expected = _reference_panel(ruleset, group.before, reference, group.actual)
+    label = labels[2] + _not_reported(group.actual)
+    attempts = [(label, actual), (f"{label} (events not drawn: no place known)",
+                                  replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
+    for i, (words, outcome) in enumerate(attempts):
         try:
-            return ruleset.draw_readings(group.before, group.actions, panels[:-1] + [(label, outcome)], title=title)
+            return ruleset.draw_readings(group.before, group.actions,
+                                         [(labels[0], None), (labels[1], expected), (words, outcome)], title=title)
         except Exception:  # an answer the ruleset's drawing cannot place; try with less of it
             if i == len(attempts) - 1:
                 raise
@@ -124,20 +137,18 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
             note = (f"Minimal scene the implementation answers as the reading {group.fingerprint} does, while it "
                     f"answers most scenes as {best_label} does: it follows different readings in different "
                     "situations.")
-            panels: list[tuple[str, Outcome | None]] = [
-                ("before", None), ("reference, best reading", reference),
-                (f"implementation (as {group.fingerprint})", group.actual)]
+            labels = ("before", "reference, best reading", f"implementation (as {group.fingerprint})")
         else:
             situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[0])  # "hit(_,*)" -> "hit"
             name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
             title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
             note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
-            panels = [("before", None), ("reference, best reading", reference), ("implementation", group.actual)]
+            labels = ("before", "reference, best reading", "implementation")
         case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
         text = _case_text(result, name, title, note, f"{group.kind}, fingerprint {group.fingerprint}", group.before,
                           group.actions, reference, [("The implementation's outcome", group.before, group.actual)])
         write_text(case_file, text, "fuzz case file", force)
-        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, panels, reference, title), force)
+        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, labels, reference, title), force)
         written.append(WrittenGroup(group, case_file, drawn, reference, undrawn))
     return written
 
@@ -190,12 +201,15 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
 
             def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
                 top = ruleset.draw_readings(d.before, d.actions, [
-                    ("before", None), ("reference, best reading", reference),
-                    ("implementation, as listed", _with_places(d.first, reference))], title=title)
+                    ("before", None), ("reference, best reading", _reference_panel(ruleset, d.before, reference,
+                                                                                   d.first)),
+                    ("implementation, as listed" + _not_reported(d.first),
+                     _as_drawn(ruleset, d.before, d.first, reference, best))], title=title)
                 moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
                 bottom = ruleset.draw_readings(d.second_before, d.second_actions, [
                     ("before, listed in another order", None),
-                    ("implementation, listed in another order", _with_places(d.second, moved_reference))],
+                    ("implementation, listed in another order" + _not_reported(d.second),
+                     _as_drawn(ruleset, d.second_before, d.second, moved_reference, best))],
                     title=f"The same scene after the {d.label}")
                 return _stack([top, bottom])
         else:
@@ -206,9 +220,12 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
 
             def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
                 return ruleset.draw_readings(d.before, d.actions, [
-                    ("before", None), ("reference, best reading", reference),
-                    ("implementation, first", _with_places(d.first, reference)),
-                    ("implementation, again", _with_places(d.second, reference))], title=title)
+                    ("before", None), ("reference, best reading", _reference_panel(ruleset, d.before, reference,
+                                                                                   d.first)),
+                    ("implementation, first" + _not_reported(d.first),
+                     _as_drawn(ruleset, d.before, d.first, reference, best)),
+                    ("implementation, again" + _not_reported(d.second),
+                     _as_drawn(ruleset, d.before, d.second, reference, best))], title=title)
         text = _case_text(result, name, title, note, f"{d.kind} divergence, fingerprint {group.fingerprint}",
                           d.before, d.actions, reference, theirs)
         write_text(case_file, text, "fuzz case file", force)
