@@ -291,8 +291,7 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
     """The reference outcome the implementation's was compared with, and the
     implementation's, drawn with the same title and reading line (their tracks through
     the states the implementation reported, or straight to the end), with a diff image
-    that marks only what differs (none where the two were drawn at different extents), and
-    both side by side in one frame (``.compare.png``). Parts the implementation does not
+    that marks what differs, and both side by side in one frame (``.compare.png``). Parts the implementation does not
     report are drawn as such, not as nothing happening."""
     from ..snapshots import SnapshotStore, png_bytes
     from .protocol import as_answered, with_places
@@ -313,14 +312,9 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         expected_image = ruleset.draw(case.before, case.actions, expected, title=title)
         actual_image = ruleset.draw(case.before, case.actions, actual, title=title)
         store = SnapshotStore(failure_dir=failures / "impl")
-        if expected_image.size == actual_image.size:
-            paths = store.write_failure(ruleset.key, case.id, expected_image, actual_image)
-        else:  # drawn at different extents (a drawing fits its view to what it draws): a diff would mark it all
-            paths = store.write_failure(ruleset.key, case.id, None, actual_image)
-            expected_path = store.failure_dir / ruleset.key / f"{case.id}.expected.png"
-            expected_path.write_bytes(png_bytes(expected_image))
-            paths = (expected_path, *paths)
-        # Both outcomes side by side in one picture: one frame and extent, whatever each drew alone.
+        paths = store.write_failure(ruleset.key, case.id, expected_image, actual_image)
+        # Both outcomes side by side in one picture: one frame and extent, where a drawing that fits
+        # its view to what it draws (armada) gives the two pictures alone different extents.
         compare_path = store.failure_dir / ruleset.key / f"{case.id}.compare.png"
         compare_path.write_bytes(png_bytes(ruleset.draw_readings(
             case.before, case.actions, [("before", None), ("reference", expected), (
