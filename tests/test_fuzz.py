@@ -425,7 +425,7 @@ TOY_EXAMPLES = {"ypp": 150, "scatter": 120, "armada": 120, "armada2k": 150, "civ
 
 
 @pytest.mark.parametrize("key", sorted(TOY_EXAMPLES))
-def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_the_reading(key):
+def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_the_reading(key, tmp_path):
     from fuzz_reading_and_bug import READINGS
     ruleset = registry.get(key)
     result = fuzz("python:fuzz_reading_and_bug:handle", examples=TOY_EXAMPLES[key], ruleset=key)
@@ -435,6 +435,21 @@ def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_
     [group] = result.groups  # one planted bug, one group, however many scenes it shows in
     assert group.count == result.unexplained > 1 and result.groups_not_shrunk == 0
     assert not result.mixed  # the bug's scenes are disagreements, not another reading
+    # The answer is drawn as it is, whatever the JSON it came in leaves out (steps, places, frames).
+    [entry] = write_report(result, tmp_path).data["disagreements"]["groups"]
+    assert entry["diagram"] and (tmp_path / entry["diagram"]).read_bytes().startswith(b"\x89PNG")
+
+
+def test_check_impl_failure_pictures_draw_the_answer_in_one_frame(tmp_path):
+    """An answer read from JSON (events without steps or places, an event the reference
+    lacks) is drawn, and beside the reference in one picture."""
+    out = tmp_path / "failures"
+    case = ROOT / "cases" / "armada2k" / "contact-touch-blocks.yaml"
+    assert main(["check", str(case), "--impl", "python:fuzz_reading_and_bug:handle", "--failures", str(out),
+                 "--no-table"]) == 1
+    folder = out / "impl" / "armada2k"
+    for kind in ("expected", "actual", "diff", "compare"):
+        assert (folder / f"armada2k-contact-touch-blocks.{kind}.png").read_bytes().startswith(b"\x89PNG")
 
 
 def test_a_reading_explains_an_answer_only_where_it_gives_every_reported_field():
