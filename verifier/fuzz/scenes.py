@@ -19,13 +19,14 @@ def require(ruleset: Ruleset) -> None:
 
 
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
-                visit: Callable[[Any, Any], None], features: frozenset[str] | None = None) -> bool:
-    """Hand ``visit`` each scene Hypothesis draws; True when the ``deadline`` stopped it.
-    ``features``: the ruleset's features the implementation supports (None: all), so that
-    only scenes it can answer are drawn."""
+                visit: Callable[[Any, Any], None], stop: Callable[[], bool] | None = None,
+                features: frozenset[str] | None = None) -> bool:
+    """Hand ``visit`` each scene as Hypothesis draws it; True when the ``deadline`` (or
+    ``stop``) ended the drawing early. ``features``: the ruleset's features the
+    implementation supports (None: all), so that only scenes it can answer are drawn."""
     from ..generation import each_scene
     strategy = ruleset.strategy() if features is None or not ruleset.features else ruleset.strategy(features)
-    return each_scene(strategy, visit, seed=seed, examples=examples, deadline=deadline)
+    return each_scene(strategy, visit, seed=seed, examples=examples, deadline=deadline, stop=stop)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:
