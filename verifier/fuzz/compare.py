@@ -53,15 +53,15 @@ def _unlisted_fields(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
     explains an answer only when it gives every part the answer reports. A field whose
     value alone leaves the outcome key unchanged (provenance) is not an outcome part."""
     # the fields of the parts the implementation does not report are left out, at any depth
-    ours = without_fields(ruleset.outcome_json(reference), unreported)
-    theirs = without_fields(ruleset.outcome_json(actual), unreported)
+    whole = ruleset.outcome_json(reference)
+    ours, theirs = without_fields(whole, unreported), without_fields(ruleset.outcome_json(actual), unreported)
     found = []
     for name in sorted(set(ours) | set(theirs)):
         if name in listed or _close(ours.get(name), theirs.get(name), tolerance):
             continue
         if name in ours and name in theirs:
             try:
-                hybrid = ruleset.outcome_from_json(before, {**ours, name: theirs[name]})
+                hybrid = ruleset.outcome_from_json(before, {**whole, name: theirs[name]})
                 if ruleset.outcome_key(hybrid) == ruleset.outcome_key(reference):
                     continue
             except Exception:  # a mixed outcome the reader refuses: the field counts
