@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -329,8 +330,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         session.impl.start()
     declared = session.declaration(ruleset)
     features = None if declared.supports is None else declared.supported(ruleset)
-    stopped = draw_scenes(ruleset, seed, examples, start + budget, visit, stop=lambda: bool(given_up),
-                          features=features) and not given_up
+    drawn = draw_scenes if features is None else partial(draw_scenes, features=features)
+    stopped = drawn(ruleset, seed, examples, start + budget, visit, stop=lambda: bool(given_up)) and not given_up
     for done_batch in map_ordered(_reference_work, (held[i:i + BATCH] for i in range(0, len(held), BATCH)),
                                   execution):
         for done in done_batch:
