@@ -35,6 +35,7 @@ from importlib import import_module
 from typing import Any
 
 from ..ruleset import AnimationFrame, BenchSuite, DrawOptions, Outcome, Ruleset, Transform
+from .interchange import require_finite_numbers
 
 # The module of each role in the one layout of a ruleset package (docs/ruleset-guide.md).
 LAYOUT: Mapping[str, str] = {"drawing": "draw", "animation": "animate", "explorer": "explore", "parsing": "parse",
@@ -92,12 +93,14 @@ class ModularRuleset(Ruleset):
         return dict(self._function("interchange", "outcome_json")(outcome))
 
     def outcome_from_json(self, before: Any, data: dict[str, Any]) -> Outcome:
+        require_finite_numbers(data)
         return self._function("interchange", "outcome_from_json")(before, data)  # type: ignore[no-any-return]
 
     def state_json(self, state: Any) -> dict[str, Any]:
         return dict(self._function("interchange", "state_json")(state))
 
     def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        require_finite_numbers(dict(data))
         return self._function("interchange", "state_from_json")(data)
 
     # the benchmarks

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ...kit.compare import event_mismatches
+from ...kit.compare import beyond, event_mismatches, numbers_text
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
@@ -96,8 +96,8 @@ class ArmadaRuleset(ModularRuleset):
             start = before.ship(ship.name)
             want = listed.get(ship.name)
             if want is None:
-                if (math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)) > tol
-                        or _heading_gap(ship.pose.heading, start.pose.heading) > tol
+                if (beyond(math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)), tol)
+                        or beyond(_heading_gap(ship.pose.heading, start.pose.heading), tol)
                         or ship.damage != start.damage or ship.destroyed):
                     problems.append(Mismatch(("ships",), None, ship.name,
                                              f"{ship.name} is not listed, so it should stay at "
@@ -105,11 +105,11 @@ class ArmadaRuleset(ModularRuleset):
                                              f" with {ship.damage} damage" + (", destroyed" if ship.destroyed else "")))
                 continue
             path = ("ships", ship.name)
-            if want.at is not None and math.dist(want.at, (ship.pose.x, ship.pose.y)) > tol:
+            if want.at is not None and beyond(math.dist(want.at, (ship.pose.x, ship.pose.y)), tol):
+                wanted_at, ended_at = numbers_text(want.at, (rounded(ship.pose.x), rounded(ship.pose.y)))
                 problems.append(Mismatch(path + ("at",), list(want.at), [rounded(ship.pose.x), rounded(ship.pose.y)],
-                                         f"{ship.name} should end at [{want.at[0]:g}, {want.at[1]:g}] but ends at "
-                                         f"[{rounded(ship.pose.x):g}, {rounded(ship.pose.y):g}]"))
-            if want.heading is not None and _heading_gap(want.heading, ship.pose.heading) > tol:
+                                         f"{ship.name} should end at {wanted_at} but ends at {ended_at}"))
+            if want.heading is not None and beyond(_heading_gap(want.heading, ship.pose.heading), tol):
                 problems.append(Mismatch(path + ("heading",), want.heading, rounded(ship.pose.heading),
                                          f"{ship.name} should end facing {want.heading:g} but faces "
                                          f"{rounded(ship.pose.heading):g}"))
@@ -136,8 +136,9 @@ class ArmadaRuleset(ModularRuleset):
             if joints is None or move is None:
                 continue
             stands = [pose_json(j) for j in move.tool.joints] if move.tool is not None else []
-            if len(stands) != len(joints) or any(math.dist(w[:2], g[:2]) > tol or _heading_gap(w[2], g[2]) > tol
-                                                 for w, g in zip(joints, stands)):
+            if len(stands) != len(joints) or any(
+                    beyond(math.dist(w[:2], g[:2]), tol) or beyond(_heading_gap(w[2], g[2]), tol)
+                    for w, g in zip(joints, stands)):
                 problems.append(Mismatch(("moves", i, "tool"), [list(j) for j in joints], stands,
                                          f"maneuver {i + 1} ({move.ship}): the tool should stand at "
                                          f"{[list(j) for j in joints]} but stands at {stands}"))
@@ -147,8 +148,8 @@ class ArmadaRuleset(ModularRuleset):
             if alternative is None:
                 problems.append(Mismatch(("choice",), side, None, "the last maneuver should leave the owner a choice "
                                                                   "of sides, but only one side is possible"))
-            elif (alternative.side != side or math.dist(at, (alternative.end.x, alternative.end.y)) > tol
-                  or _heading_gap(heading, alternative.end.heading) > tol):
+            elif (alternative.side != side or beyond(math.dist(at, (alternative.end.x, alternative.end.y)), tol)
+                  or beyond(_heading_gap(heading, alternative.end.heading), tol)):
                 problems.append(Mismatch(("choice",), [side, list(at), heading],
                                          [alternative.side, [rounded(alternative.end.x), rounded(alternative.end.y)],
                                           rounded(alternative.end.heading)],

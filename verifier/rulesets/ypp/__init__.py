@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, READING_POINTS, SEED
@@ -128,7 +129,7 @@ class YppRuleset(ModularRuleset):
             wanted_damage = dict(expect.damage)
             for ship in before.ships:
                 want, got = wanted_damage.get(ship.name, 0.0), totals.get(ship.name, 0.0)
-                if abs(want - got) > 1e-6:
+                if beyond(abs(want - got), 1e-6):
                     problems.append(Mismatch(("damage", ship.name), want, got,
                                              f"{ship.name} should take {want:g} ram damage but takes {got:g}"))
         return problems
