@@ -8,13 +8,14 @@ next to the case file first (``maps/`` beside it), then in the repository's fold
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ...errors import CaseError, SceneError, did_you_mean
 from ...ruleset import Outcome
-from ...source import Located, load_file
+from ...source import Located, file_problem, load_file
 from .model import (
     ADVANCES,
     AREA_KINDS,
@@ -153,14 +154,37 @@ def _text_keys(doc: Located, path: tuple, data: dict) -> None:
 # --- the map --------------------------------------------------------------------------------------
 
 
+MAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def _map_problem(file: Path, root: Path) -> str | None:
+    """Why ``file`` is not read as a map, as a case file is not: it is no regular file, or
+    it (or a folder on the way, such as a linked ``maps/``) leads out of ``root``."""
+    problem = file_problem(file)
+    if problem:
+        return problem
+    if not file.resolve().is_relative_to(root.resolve()):
+        return (f"a link out of {root}, which is refused; a map must sit inside the case's folder or cases/civ/maps "
+                "(copy the file in instead)")
+    return None
+
+
 def _map_file(doc: Located, path: tuple, name: str) -> Path:
-    here = Path(doc.file).parent / "maps"
-    folders = [here, MAPS_FOLDER] if here.resolve() != MAPS_FOLDER else [here]
-    for folder in folders:
+    if not MAP_NAME.fullmatch(name):
+        raise doc.error(path, f"a map's name is up to 64 letters, digits, '-' or '_' (the file maps/NAME.json), "
+                              f"not {name[:60]!r}" + ("..." if len(name) > 60 else ""), SceneError)
+    case_folder = Path(doc.file).parent
+    here = case_folder / "maps"
+    places = [(here, case_folder)] + ([(MAPS_FOLDER, MAPS_FOLDER)] if here.resolve() != MAPS_FOLDER else [])
+    for folder, root in places:
         candidate = folder / f"{name}.json"
-        if candidate.is_file():
+        if candidate.exists() or candidate.is_symlink():
+            problem = _map_problem(candidate, root)
+            if problem:
+                raise doc.error(path, f"map {name!r}: {candidate}: {problem}", SceneError)
             return candidate
-    known = sorted({p.stem for f in folders if f.is_dir() for p in f.glob("*.json")})
+    folders = [folder for folder, _ in places]
+    known = sorted({p.stem for f in folders if f.is_dir() and not f.is_symlink() for p in f.glob("*.json")})
     raise doc.error(path, f"no map named {name!r} in {' or '.join(str(f) for f in folders)}; "
                           f"{did_you_mean(name, known)}", SceneError)
 
@@ -171,9 +195,14 @@ def parse_map(doc: Located, path: tuple) -> Map:
         file = _map_file(doc, path, data)
         mdoc = load_file(file)
         from ...schema import validate
+        if not isinstance(mdoc.data, dict):
+            raise mdoc.error((), f"a map file holds one object (name, areas), not {type(mdoc.data).__name__}",
+                             SceneError)
         problems = validate(mdoc, MAP_SCHEMA, ())
         if problems:
-            raise problems[0]
+            first = problems[0]
+            raise type(first)(first.message if len(first.message) <= 300 else first.message[:300] + "...",
+                              first.location)
         inner = parse_map(mdoc, ())
         return Map(data, inner.areas)
     _text_keys(doc, path + ("areas",), data["areas"])
