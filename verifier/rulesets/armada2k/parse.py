@@ -15,7 +15,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
-from verifier.kit.geometry import TOLERANCE, Contact, classify
+from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Outcome
 from verifier.source import Located
 
@@ -182,14 +182,17 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     area = _area(doc, path + ("area",), data.get("area"))
     variant_data = data.get("variants") or {}
     variants = _variants(doc, path + ("variants",), variant_data)
-    ships: list[Ship] = []
-    counts: dict[tuple[str, str], int] = {}
-    for name, spec in data["ships"].items():
-        where = path + ("ships", name)
+    for name in data["ships"]:
         if not isinstance(name, str):
-            raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
-        ship = Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
-                    int(spec.get("damage", 0)))
+            raise doc.error(path + ("ships", name), f"ship names must be text; quote {name!r}", SceneError, key=True)
+    ships = [Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
+                  int(spec.get("damage", 0))) for name, spec in data["ships"].items()]
+    shapes = {reading: {ship.name: footprint(ship, reading) for ship in ships} for reading in FOOTPRINTS}
+    indexes = {reading: ShapeIndex(shapes[reading]) for reading in FOOTPRINTS}
+    order = {ship.name: i for i, ship in enumerate(ships)}
+    counts: dict[tuple[str, str], int] = {}
+    for ship in ships:
+        name, where = ship.name, path + ("ships", ship.name)
         if ship.damage >= PIPS[ship.size]:
             raise doc.error(where + ("damage",), f"a {ship.size} ship with {ship.damage} damage would already be "
                                                  f"sunk (it sinks at {PIPS[ship.size]})", SceneError)
@@ -200,16 +203,16 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(where + ("size",), f"player {ship.player!r} has a piece too many: {variants.stashes} "
                                                f"stash(es) hold only {stash} {ship.size} pieces", SceneError)
         for reading in FOOTPRINTS:
-            shape = footprint(ship, reading)
+            shape = shapes[reading][name]
             if not _inside(area, shape):
                 raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
                                                  f"{reading} footprint)", SceneError)
-            for other in ships:
-                if classify(shape, footprint(other, reading)) is Contact.OVERLAPPING:
-                    raise doc.error(where + ("at",), f"ships {other.name!r} and {name!r} overlap (under the "
-                                                     f"{reading} footprint); pieces may touch but not overlap",
-                                    SceneError)
-        ships.append(ship)
+            earlier = sorted((other for other, contact in indexes[reading].contacts(shape).items()
+                              if contact is Contact.OVERLAPPING and order[other] < order[name]), key=order.__getitem__)
+            if earlier:
+                raise doc.error(where + ("at",), f"ships {earlier[0]!r} and {name!r} overlap (under the "
+                                                 f"{reading} footprint); pieces may touch but not overlap",
+                                SceneError)
     owners = sorted({s.player for s in ships})
     players = tuple(data.get("players") or owners)
     for s in ships:
@@ -227,11 +230,12 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(where, "obstacles need the obstructed variant (variants: {obstructed: true})",
                             SceneError, key=True)
         obstacle = Obstacle(str(name), _polygon(doc, where, points))
-        for ship in ships:
-            for reading in FOOTPRINTS:
-                if classify(Polygon(obstacle.points), footprint(ship, reading)) is Contact.OVERLAPPING:
-                    raise doc.error(where, f"obstacle {name!r} overlaps ship {ship.name!r} (under the {reading} "
-                                           "footprint)", SceneError)
+        under = sorted((order[ship], r, ship, reading) for r, reading in enumerate(FOOTPRINTS)
+                       for ship, contact in indexes[reading].contacts(Polygon(obstacle.points)).items()
+                       if contact is Contact.OVERLAPPING)
+        if under:
+            raise doc.error(where, f"obstacle {name!r} overlaps ship {under[0][2]!r} (under the {under[0][3]} "
+                                   "footprint)", SceneError)
         obstacles.append(obstacle)
     flags, flagships = [], []
     ctf = variant_data.get("capture-the-flag") or {}
@@ -243,8 +247,8 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                             SceneError, key=True)
         flag = Flag(player, _point(at))
         shape = flag_shape(flag)
-        if not _inside(area, shape) or any(classify(shape, footprint(s, r)) is Contact.OVERLAPPING
-                                           for s in ships for r in FOOTPRINTS):
+        if not _inside(area, shape) or any(contact is Contact.OVERLAPPING for r in FOOTPRINTS
+                                           for contact in indexes[r].contacts(shape).values()):
             raise doc.error(where, f"the flag of {player!r} must lie on the area and under no ship", SceneError)
         flags.append(flag)
     for player, ship_name in (ctf.get("flagships") or {}).items():

@@ -41,6 +41,8 @@ from .model import (
 )
 
 FACTS = "facts.md (civ), Ships"
+# A bound on the verifier's work rather than a rule: a land conflict removes one token a step.
+MAX_LAND_TOKENS = 10_000
 MAPS_FOLDER = Path(__file__).resolve().parents[3] / "cases" / "civ" / "maps"
 
 _NAME = {"type": "string", "minLength": 1}
@@ -270,7 +272,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
         if count > MAX_SHIPS:
             raise doc.error(path + ("ships",), f"nation {nation!r} has {count} ships; a nation has at most "
                                                f"{MAX_SHIPS} ({FACTS})", SceneError)
-    tokens = []
+    tokens, on_land = [], 0
     for area_name, counts in (data.get("tokens") or {}).items():
         where = path + ("tokens", area_name)
         _known(doc, where, area_name, areas, "an area")
@@ -281,6 +283,11 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             _known(doc, where + (nation,), nation, nation_names, "a nation")
             if count:
                 tokens.append((area_name, nation, int(count)))
+            on_land += int(count)
+            if on_land > MAX_LAND_TOKENS:
+                raise doc.error(where + (nation,), f"the scene would hold more than {MAX_LAND_TOKENS:,} tokens on "
+                                                   f"land, the most a case may hold (a conflict is fought token "
+                                                   f"by token)", SceneError)
     return Scene(game_map, frozenset(data.get("options", [])), tuple(nations), tuple(ships), tuple(tokens))
 
 
