@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +142,11 @@ EXPECT_SCHEMA = {
 
 
 
-def _known(doc: Located, path: tuple, name: Any, names: list[str] | tuple[str, ...], what: str) -> str:
-    if name not in names:
-        raise doc.error(path, f"{name!r} is not {what} of this scene; {did_you_mean(name, list(names))}", SceneError)
+def _known(doc: Located, path: tuple, name: Any, names: Collection[str], what: str) -> str:
+    """``name``, refused unless it is one of ``names`` (pass a set where there are many)."""
+    if not isinstance(name, str) or name not in names:
+        raise doc.error(path, f"{name!r} is not {what} of this scene; {did_you_mean(str(name), sorted(names))}",
+                        SceneError)
     return str(name)
 
 
@@ -218,7 +221,7 @@ def parse_map(doc: Located, path: tuple) -> Map:
         for i, other in enumerate(spec.get("touches", [])):
             if other == name:
                 raise doc.error(where + ("touches", i), f"area {name!r} cannot touch itself", SceneError)
-            _known(doc, where + ("touches", i), other, names, "an area")
+            _known(doc, where + ("touches", i), other, touches, "an area")
             touches[name].add(other)
             touches[other].add(name)
     areas = []
@@ -235,7 +238,7 @@ def parse_map(doc: Located, path: tuple) -> Map:
 def parse_scene(doc: Located, path: tuple) -> Scene:
     data = doc.at(path)
     game_map = parse_map(doc, path + ("map",))
-    areas = game_map.names
+    areas = frozenset(game_map.names)
     nations = []
     _text_keys(doc, path + ("nations",), data["nations"])
     for name, spec in data["nations"].items():
@@ -246,7 +249,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                                 f"{advance!r} is not an advance these rules know; "
                                 f"{did_you_mean(advance, list(ADVANCES))}", SceneError)
         nations.append(Nation(name, frozenset(advances)))
-    nation_names = [n.name for n in nations]
+    nation_names = frozenset(n.name for n in nations)
     ships = []
     _text_keys(doc, path + ("ships",), data["ships"])
     for name, spec in data["ships"].items():
@@ -303,9 +306,9 @@ def _stop(item: Any) -> Stop:
 
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
     data = doc.at(path) or {}
-    ship_names = [s.name for s in scene.ships]
-    nation_names = [n.name for n in scene.nations]
-    areas = scene.map.names
+    ship_names = frozenset(s.name for s in scene.ships)
+    nation_names = frozenset(n.name for n in scene.nations)
+    areas = frozenset(scene.map.names)
     blockade = tuple(_known(doc, path + ("blockade", i), s, ship_names, "a ship")
                      for i, s in enumerate(data.get("blockade", [])))
     if blockade and "B" not in scene.options:
@@ -373,14 +376,14 @@ def _check_branches(doc: Located, path: tuple, scene: Scene, actions: Actions) -
 
 
 def _choices(doc: Located, path: tuple, data: dict, scene: Scene) -> Choices:
-    areas, ships = scene.map.names, [s.name for s in scene.ships]
+    areas, ships = frozenset(scene.map.names), frozenset(s.name for s in scene.ships)
     for kind in ("conflict", "prevent", "stop"):
         for area in data.get(kind, {}):
             _known(doc, path + (kind, area), area, areas, "an area")
     for ship, area in data.get("block", {}).items():
         _known(doc, path + ("block", ship), ship, ships, "a ship")
         if area != "none":
-            _known(doc, path + ("block", ship), area, list(areas) + ["none"], "an area")
+            _known(doc, path + ("block", ship), area, areas | {"none"}, "an area")
     return Choices(tuple(sorted((k, bool(v)) for k, v in data.get("conflict", {}).items())),
                    tuple(sorted((k, bool(v)) for k, v in data.get("prevent", {}).items())),
                    tuple(sorted((k, str(v)) for k, v in data.get("block", {}).items())),
@@ -457,7 +460,7 @@ def _label(doc: Located, path: tuple, data: dict, scene: Scene) -> tuple:
 
 
 def _branch(doc: Located, path: tuple, data: dict, scene: Scene, when: tuple) -> BranchExpect:
-    ship_names, areas = [s.name for s in scene.ships], scene.map.names
+    ship_names, areas = frozenset(s.name for s in scene.ships), frozenset(scene.map.names)
     nations = [n.name for n in scene.nations]
     ships = []
     for name, spec in (data.get("ships") or {}).items():

@@ -147,6 +147,7 @@ class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
         self.options = scene.options
+        self.blockade_areas: frozenset[str] = frozenset()
         self.nations = {n.name: n for n in scene.nations}
         self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard, path=[s.at])
                       for s in sorted(scene.ships, key=lambda s: s.name)}
@@ -204,6 +205,8 @@ class _Run:
     # --- the phase ---
 
     def go(self) -> tuple[State, State]:
+        # A blockading ship never moves, so only these areas can hold one (a filter, not the rule).
+        self.blockade_areas = frozenset(self.ships[name].at for name in self.actions.blockade)
         for name in sorted(self.actions.blockade):
             self.ships[name].blockading = True
             self.event("blockade", (name,), "B.1", self.ships[name].at)
@@ -271,8 +274,8 @@ class _Run:
 
     def meets_blockade(self, ship: _Ship, area: str) -> bool:
         """Option B: the ship enters an area where an enemy blockades. Returns whether it is blocked."""
-        blockers = [s for s in self.ships.values()
-                    if s.blockading and s.at == area and s.nation != ship.nation and not s.sunk]
+        blockers = [s for s in self.ships.values() if s.at == area and s.blockading and s.nation != ship.nation
+                    and not s.sunk] if area in self.blockade_areas else []
         if not blockers:
             return False
         self.blockade_run |= {b.nation for b in blockers}
