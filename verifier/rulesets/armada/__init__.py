@@ -4,7 +4,7 @@ continuous plane in millimetres."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ...kit.compare import beyond, event_mismatches, numbers_text
@@ -67,6 +67,9 @@ class ArmadaRuleset(ModularRuleset):
     key = "armada"
     title = "Star Wars: Armada ship movement: the maneuver tool, overlaps and 0-speed yaw"
     package = "verifier.rulesets.armada"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Maneuvers, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships) + len(before.squadrons) + len(before.obstacles), "ships, squadrons and obstacles"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,

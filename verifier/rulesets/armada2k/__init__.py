@@ -81,6 +81,9 @@ class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
     package = "verifier.rulesets.armada2k"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Actions, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships) + len(before.obstacles), "ships and obstacles"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,

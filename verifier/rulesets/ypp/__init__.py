@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ...kit.compare import beyond
@@ -57,6 +57,11 @@ PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_s
 class YppRuleset(ModularRuleset):
     key = "ypp"
     package = "verifier.rulesets.ypp"  # its modules as docs/ruleset-guide.md lays them out
+
+    draw_piece_budget = 20_000  # its pictures of 10,000 ships are timed by ypp.draw
+
+    def pieces_drawn(self, before: Scene, actions: Turn, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships), "ships"
     draw_options = MappingProxyType({
         "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
         "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
