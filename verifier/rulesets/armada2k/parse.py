@@ -93,7 +93,14 @@ _ACTION_FORMS: list[dict[str, Any]] = [
      "properties": {"setup": {"const": "check"}}},
     {"type": "object", "additionalProperties": False, "required": ["end"], "properties": {"end": {"const": "turn"}}},
 ]
-ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"oneOf": _ACTION_FORMS},
+# Each form is told by its first key; with "oneOf" a form with one wrong value matched no branch, and the
+# error reported was the best-matching wrong branch's ("unknown field 'move'").
+_ACTION_KEYS = [form["required"][0] for form in _ACTION_FORMS]
+_ACTION = {"type": "object", "minProperties": 1,
+           "allOf": [{"if": {"required": [key]}, "then": form} for key, form in zip(_ACTION_KEYS, _ACTION_FORMS)]
+           + [{"if": {"not": {"anyOf": [{"required": [key]} for key in _ACTION_KEYS]}},
+               "then": {"additionalProperties": False, "properties": {key: {} for key in _ACTION_KEYS}}}]}
+ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": _ACTION,
                                   "description": "what happens, in order: moves, shots, queries, the end of a turn"}
 EVENT_KINDS = ("move", "blocked", "stuck", "refused", "hit", "sunk", "no-shot", "obstructed", "in-range",
                "setup-breach", "win")
