@@ -14,6 +14,8 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from shapely.geometry import Polygon
+
 from ...errors import CaseError, SceneError, did_you_mean
 from ...ruleset import Outcome
 from ...source import Located, file_problem, load_file
@@ -226,6 +228,9 @@ def parse_map(doc: Located, path: tuple) -> Map:
             touches[other].add(name)
     areas = []
     for name, spec in data["areas"].items():
+        if "shape" in spec and not Polygon(spec["shape"]).is_valid:
+            raise doc.error(path + ("areas", name, "shape"), f"the outline of {name!r} crosses itself; list its "
+                                                             "corners in order around it", SceneError)
         areas.append(Area(name, spec["kind"], bool(spec.get("coast", False)), tuple(sorted(touches[name])),
                           (float(spec["at"][0]), float(spec["at"][1])),
                           tuple((float(x), float(y)) for x, y in spec.get("shape", ()))))
