@@ -8,7 +8,11 @@ Ids follow the seed's sections and the order of their bullets: ``equip``, ``goal
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from verifier.ruleset import Citation, Clause, ReadingPoint
+
+from ...ruleset import Term, TermStatus
 
 SEED = "004_8d2b28d8637aa8b2.txt"
 FACTS = "guide/facts.md"
@@ -53,8 +57,7 @@ CLAUSES = (
                      "(small one, medium two, large three).", _c("Firing a cannon")),
     Clause("fire.3", "To aim, lay a large pyramid with its whole base edge against one of the two long sides of "
                      "the ship; it covers the area the cannons reach. A target there that nothing obstructs is hit.",
-           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "short-side",
-                                               "friendly-fire")),
+           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "friendly-fire")),
     Clause("dmg.1", "A hit deals one damage.", _c("Firing a cannon")),
     Clause("dmg.2", "A ship with as much damage as its size sinks and leaves the game.", _c("Firing a cannon")),
     Clause("dmg.3", "Damage stays with a ship for the rest of the game, and moves with it.",
@@ -77,8 +80,10 @@ READING_POINTS = (
     ReadingPoint(
         "footprint", "The seed only says a ship lies flat. What outline does it cover on the table?",
         {"slant": "A triangle as long as the slant height, as wide as the base: the face it lies on.",
-         "pentagon": "What is covered seen from above: the face plus the two raised base corners, which stand "
-                     "out beside the face a little ahead of the stern edge.",
+         "pentagon": "The pyramid as the solid it is: seen from above it covers the face plus the two raised base "
+                     "corners, which stand out beside the face a little ahead of the stern edge, but that edge is "
+                     "in the air, so two pieces meet only where the solids meet, and the large laid to aim lies "
+                     "against a ship's side at table level (facts.md, armada2k).",
          "upright": "A triangle as long as the upright height, as one public implementation draws it."},
         "slant", ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3")),
     ReadingPoint(
@@ -111,12 +116,6 @@ READING_POINTS = (
          "sliding": "Anywhere its whole base fits along the side: the area is every such position together."},
         "centred", ("fire.3",)),
     ReadingPoint(
-        "short-side", "A side shorter than the large's base (a small ship under the pentagon outline) cannot take "
-                      "the whole base. May that ship fire?",
-        {"overhang": "Yes: the large lies centred and overhangs both ends.",
-         "no-fire": "No: the whole base edge cannot touch the side, so there is no aim."},
-        "overhang", ("fire.3",)),
-    ReadingPoint(
         "friendly-fire", "The seed lets a ship fire at \"the object\" in its area. May it fire at a ship of its own "
                          "fleet?",
         {"allowed": "Yes: the firing rule names no side, so any ship in the area may be hit.",
@@ -137,4 +136,58 @@ READING_POINTS = (
         "points-total", "Point purchase: is the agreed fleet value a cap or the exact sum?",
         {"at-most": "A cap: a fleet may cost less.", "exactly": "The exact cost of every fleet."},
         "at-most", ("alt.setup.2",)),
+)
+
+
+DEFINED, UNDEFINED, DOUBLE = TermStatus.DEFINED, TermStatus.UNDEFINED, TermStatus.DOUBLY_DEFINED
+
+SOURCE_TITLES = MappingProxyType({
+    SEED: "Looney Pyramid Games Wiki, Armada 2K (Dan Isaac)",
+    "guide/facts.md": "Project fact sheet: Icehouse pyramid sizes (looneypyramids.wiki, Piece)",
+})
+
+INTRODUCTION = (
+    "Armada 2K is a fleet battle played with Icehouse pyramids laid on their sides as ships: small, "
+    "medium and large pyramids (about 14, 20 and 25 mm across the base). A turn is up to three actions, "
+    "each moving a ship or firing one.\n\n"
+    "The rule decides where a ship may go and what it may hit. A ship moves in steps of its own length, a "
+    "spare pyramid laid at its bow, and may never touch another piece or the edge; to fire, a large "
+    "pyramid laid against its long side marks the area its cannons reach. The sea is any flat surface "
+    "at least 20 inches across; the pictures measure it in inches.")
+
+
+def _seed(section: str, example: str | None = None) -> Citation:
+    return Citation(SEED, section, example)
+
+
+GLOSSARY = (
+    Term("ship", "A pyramid lying on its side, its tip the bow and the middle of its base edge the stern; its "
+         "size (small 1, medium 2, large 3) is its shots and how much damage sinks it.", DEFINED, "any moment",
+         ("setup.2a", "fire.1", "dmg.2"), _seed("Setup"), kind="piece"),
+    Term("footprint", "The outline a lying pyramid covers on the table. The seed only says it lies flat, so "
+         "the shape is a reading.", UNDEFINED, "any moment",
+         ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3"), reading="footprint",
+         kind="state"),
+    Term("step", "One spare pyramid of the ship's size laid with its stern on the ship's bow, pointing any "
+         "way; then the old piece comes off.", DEFINED, "each step of the move",
+         ("move.2a", "move.2b", "move.2c", "move.2d", "move.3", "move.4"), _seed("Ship Movement"),
+         kind="motion"),
+    Term("touch", "Coming into contact with another object or the sea's edge, which no move may do. Whether "
+         "contact without overlap counts is not said.", UNDEFINED, "each step",
+         ("move.5", "move.note"), _seed("Ship Movement"), reading="contact", kind="state"),
+    Term("move not allowed", "A move that would touch something may not be made. Whether the steps before "
+         "the touching one still stand is not said.", UNDEFINED, "each step", ("move.5", "move.3"),
+         _seed("Ship Movement"), reading="blocked-move", kind="outcome"),
+    Term("area the cannons reach", "The ground a large pyramid covers when laid with its whole base against "
+         "a long side of the firing ship. Where along the side it lies is not said.", UNDEFINED,
+         "the aim", ("fire.3",), _seed("Firing a cannon", "Illus. 3"), reading="placement", kind="place"),
+    Term("in the area", "A target lies in the area the cannons reach: how much of it must be inside is not "
+         "said.", UNDEFINED, "the aim", ("fire.3",), _seed("Firing a cannon"), reading="target",
+         kind="state"),
+    Term("damage", "One point a hit deals; it stays with the ship and moves with it, and damage equal to the "
+         "size sinks it.", DEFINED, "the end of each shot", ("dmg.1", "dmg.2", "dmg.3", "move.2d"),
+         _seed("Firing a cannon"), kind="quantity"),
+    Term("in doubt", "Whenever it is unclear whether something may be done, it may not: the seed's own "
+         "tie-breaker.", DEFINED, "any moment", ("fiddly.1",), _seed("Some (don't be so) Fiddly bits"),
+         kind="rule"),
 )

@@ -37,6 +37,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    pieces_contact,
 )
 
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
@@ -197,6 +198,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     shapes = {reading: {ship.name: footprint(ship, reading) for ship in ships} for reading in FOOTPRINTS}
     indexes = {reading: ShapeIndex(shapes[reading]) for reading in FOOTPRINTS}
     order = {ship.name: i for i, ship in enumerate(ships)}
+    by_name = {ship.name: ship for ship in ships}
     counts: dict[tuple[str, str], int] = {}
     for ship in ships:
         name, where = ship.name, path + ("ships", ship.name)
@@ -214,8 +216,10 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             if not _inside(area, shape):
                 raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
                                                  f"{reading} footprint)", SceneError)
-            earlier = sorted((other for other, contact in indexes[reading].contacts(shape).items()
-                              if contact is Contact.OVERLAPPING and order[other] < order[name]), key=order.__getitem__)
+            # the index finds the ships whose outlines meet this one; pieces_contact decides (solids too)
+            earlier = [other for other in sorted(indexes[reading].near(shape), key=order.__getitem__)
+                       if order[other] < order[name]
+                       and pieces_contact(ship, by_name[other], reading) is Contact.OVERLAPPING]
             if earlier:
                 raise doc.error(where + ("at",), f"ships {earlier[0]!r} and {name!r} overlap (under the "
                                                  f"{reading} footprint); pieces may touch but not overlap",

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
-from .clauses import CLAUSES, READING_POINTS
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
@@ -38,6 +38,8 @@ EVENT_WORDS = {
     "declined": "no ship conflict in {}", "stopped": "the conflict in {} stops by agreement",
     "crossed": "{} and {} cross open sea without a conflict", "stranded": "tokens stay on blocked {}",
     "lost": "tokens left on {} are lost", "land-conflict": "conflict on land in {}", "remove": "removed: {}",
+    "within-limit": "tokens share {} within its population limit: no conflict",
+    "no-board": "{} may not take aboard tokens that moved overland in {}",
 }
 
 
@@ -92,6 +94,7 @@ class CivRuleset(ModularRuleset):
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA
