@@ -21,7 +21,7 @@ from verifier.case import load_case
 from verifier.errors import ImplementationError
 from verifier.kit.bench import count_calls
 from verifier.kit.compare import beyond, numbers_text
-from verifier.kit.draw import PictureTooLargeError
+from verifier.kit.draw import PIECE_BUDGET, PictureTooLargeError
 from verifier.kit.interchange import require_finite_numbers
 from verifier.source import Located
 
@@ -249,8 +249,8 @@ def test_a_map_of_12000_areas_is_refused_before_any_drawing():
     ruleset = registry.get("civ")
     scene, actions = big_phase(areas=12_000, nations=2)
     outcome = ruleset.resolve(scene, actions, ruleset.default_reading)
-    with pytest.raises(PictureTooLargeError, match="a picture of 12,008 areas and ships is more than the 2,000 "
-                                                   "pieces a picture draws"):
+    with pytest.raises(PictureTooLargeError, match=f"a picture of 12,008 areas and ships is more than the "
+                                                   f"{PIECE_BUDGET:,} pieces a picture draws"):
         ruleset.draw(scene, actions, outcome)
 
 

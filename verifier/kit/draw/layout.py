@@ -350,7 +350,7 @@ def within_budget(size: tuple[float, float], *, supersample: int = 1, budget: in
 
 MAX_SUPERSAMPLE = 4  # the most times over any ruleset draws a picture before shrinking it
 DRAWN_PIXEL_BUDGET = PIXEL_BUDGET * MAX_SUPERSAMPLE ** 2  # pixels of one canvas while drawing
-PIECE_BUDGET = 2_000  # the most pieces (ships, areas) one picture draws one by one, unless a ruleset says
+PIECE_BUDGET = 400  # the most pieces (ships, areas) one picture draws one by one, unless a ruleset says
 
 
 def panel_budget(panels: int) -> int:
