@@ -171,7 +171,7 @@ def _background(image: Image.Image, scene: Scene, view: vd.PlaneView) -> None:
     draw.rectangle(view.area, fill=OUTSIDE)
     edge = area_shape(scene.area)
     vd.polygon(image, edge, fill=vd.PLANE, view=view)
-    vd.grid(draw, view, step=1.0, size=10 * s, width=s, area=None)
+    vd.grid(draw, view, step=1.0, size=10 * s, width=s, area=None, unit="in")
     vd.polygon(image, edge, outline=vd.EDGE, width=2 * s, view=view)
     for obstacle in scene.obstacles:
         vd.polygon(image, obstacle.points, fill=OBSTACLE, outline=vd.EDGE, width=s, view=view)
@@ -339,7 +339,8 @@ def _reading_words(outcome: Outcome) -> str:
 
 
 def _key(scene: Scene, s: int, kinds: set[str]) -> list[vd.LegendEntry]:
-    entries = [vd.LegendEntry(colour, player, "ships of this player (the point is the bow)")
+    entries = [vd.LegendEntry(colour, f"player {player}", f"{player}'s ships, drawn {vd.colour_name(colour)}; "
+                              "the point is the bow")
                for player, colour in _colours(scene).items()]
 
     def ghost(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:

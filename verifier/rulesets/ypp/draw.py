@@ -472,7 +472,7 @@ def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[
                            plane.right, plane.bottom, y_up=False)
     xs = [(x + 0.5, str(x)) for x in range(view.x0, view.x1 + 1) if x % step == 0 or step == 1]
     ys = [(y + 0.5, str(y)) for y in range(view.y0, view.y1 + 1) if y % step_y == 0]
-    vd.axis_labels(ImageDraw.Draw(panel), shifted, xs=xs, ys=ys, size=size, x_side="top", y_side="left",
+    vd.axis_labels(ImageDraw.Draw(panel), shifted, xs=xs, ys=ys, size=size, x_side="top", y_side="left", unit="tiles",
                    offset=(view.pad_top + 3 * style.s, view.pad_left + 4 * style.s))
 
 
