@@ -81,7 +81,8 @@ def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.
     """The grid, the world outside the play area greyed, and the play area's edge. Returns a
     point inside the biggest grey part, for its words (None if none is shown)."""
     s = view.supersample
-    vd.grid(draw, view, step=50.0, label_step=100.0 if view.scale / s >= 0.35 else 200.0, size=10 * s, width=s, unit="mm")
+    vd.grid(draw, view, step=50.0, label_step=100.0 if view.scale / s >= 0.35 else 200.0, size=10 * s, width=s,
+            unit="mm")
     window = shapely_box(view.x0, view.y0, view.x1, view.y1)
     outside = window.difference(shapely_box(0, 0, scene.width, scene.height))
     for part in getattr(outside, "geoms", [outside]):
