@@ -238,7 +238,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
         if _shade(image, a, b, view):
             drawn.setdefault("overlap", OVERLAP)
     for centre, label in badges:
-        placer.block_circle(centre, vd.badge(image, centre, label, size=8 * s, fill=vd.PAPER, outline=vd.MUTED,
+        placer.block_circle(centre, vd.badge(image, centre, label, size=10 * s, fill=vd.PAPER, outline=vd.MUTED,
                                              width=s))
     if outcome is not None:
         for move in result.moves:
@@ -255,7 +255,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                     labels.append((((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2),
                                    f"{reach:.1f} mm", 0.0))
     for n, (at, _) in enumerate(marks, 1):
-        vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=9 * s)
+        vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=10 * s)
         placer.block_circle(at, 10 * s)
     if outside is not None:
         labels.append((outside, "outside the play area", 0.0))
@@ -398,7 +398,7 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
 def _star(s: int, label: str) -> vd.Glyph:
     def glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         vd.starburst(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 10 * s, width=s, label=label,
-                     label_size=9 * s)
+                     label_size=10 * s)
     return glyph
 
 

@@ -204,7 +204,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[ship.player], alpha=60,
                                      outline=colour[ship.player], width=2 * s, dash=dash, view=view)
                     placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=9 * s, fill=vd.PAPER, outline=colour[ship.player])
+                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=colour[ship.player])
             elif action.kind == "fire":
                 a, b = scene.ship(action.ship), scene.ship(action.target)
                 aim = view.pts([footprint(a, fp).centroid.coords[0], footprint(b, fp).centroid.coords[0]])
@@ -242,7 +242,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[start.player], alpha=90,
                                      outline=vd.INK, width=s, dash=dash, view=view)
                     placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=9 * s, fill=vd.PAPER, outline=vd.INK)
+                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=vd.INK)
             elif e.kind == "stuck" and not any(m[1].startswith(f"{e.pieces[0]} is stuck") for m in marks):
                 ship = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 centre = view.px(bow(ship, fp))
@@ -254,7 +254,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 touched = [f.at for f in scene.flags if f.player == owner]
                 if touched:
                     marks.append(("win", f"{e.detail}: {e.pieces[0]} wins"))
-                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
+                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
             elif e.kind == "blocked":
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at
@@ -263,7 +263,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                                  dash=dash, view=view)
                 placer.block_polygon(pts)
                 marks.append(("blocked", f"{e.pieces[0]} is blocked: {e.detail}"))
-                vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
+                vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         _ship(image, ship, fp, colour[ship.player], view, placer, sunk=ship.sunk)
     if outcome is not None:
@@ -275,7 +275,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             if event.kind == "hit":
                 marks.append(("hit", f"{event.pieces[0]} fires {side} and hits {event.pieces[1]}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 10 * s,
-                             width=s, label=str(len(marks)), label_size=9 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s)
             elif event.kind == "obstructed":
                 line: LineString = sight_line(mid, area, shape)
                 if reading["sight"] == "centre-line":  # under the area reading the line decides nothing
@@ -293,7 +293,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             elif event.kind == "in-range":
                 marks.append(("in-range", f"{event.pieces[0]} can hit {event.pieces[1]} from its {side}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 8 * s,
-                             width=s, label=str(len(marks)), label_size=8 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s)
     if outcome is not None and any(a.kind == "setup" for a in actions):
         _nearest_opponents(image, shown, fp, view, placer, marks)
     for obstacle in sorted(scene.obstacles, key=lambda o: o.name):

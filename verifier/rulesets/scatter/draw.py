@@ -400,7 +400,7 @@ def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, hit: bool, distance
         draw.ellipse(box, fill=HIT, outline=vd.INK, width=s)
     else:
         draw.ellipse(box, fill=vd.PAPER, outline=MISS, width=2 * s)
-    vd.text(draw, centre, str(distance), size=9 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
+    vd.text(draw, centre, str(distance), size=10 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
 
 
 # --- legends ----------------------------------------------------------------------------

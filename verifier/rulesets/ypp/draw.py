@@ -456,7 +456,7 @@ _STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50
 
 
 def _label_size(view: _View, style: _Style) -> int:
-    return max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    return max(10 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
 
 
 def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[int, int]) -> None:
@@ -569,7 +569,7 @@ def _round_label(draw, pts, label, colour, style, t) -> None:
     # Beside the last leg, just before the head, on its left.
     mx, my = x1 - ux * t * 0.42, y1 - uy * t * 0.42
     px, py = uy, -ux
-    size = max(8 * style.s, round(t * 0.22))
+    size = max(10 * style.s, round(t * 0.22))
     vd.badge(draw, (mx + px * t * 0.17, my + py * t * 0.17), label, size=size, fill=vd.PAPER, outline=colour,
              label_fill=vd.INK, width=style.px(1))
 
@@ -613,7 +613,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
             b = (bx - uy * side - ux * t * 0.1, by + ux * side - uy * t * 0.1)
             vd.block_arrow(draw, a, b, width=t * 0.16, fill=vd.PAPER, outline=vd.INK,
                            outline_width=style.px(1.5))
-            vd.badge(draw, a, str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
+            vd.badge(draw, a, str(m.number), size=max(10 * style.s, round(t * 0.2)), fill=vd.PAPER,
                      outline=vd.INK, width=style.px(1))
             continue
         assert m.at is not None  # every bang mark has a centre
@@ -633,7 +633,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
         if spot is not None:
             cx, cy = spot.xy
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
-                     label_size=max(8 * style.s, round(radius * 0.85)))
+                     label_size=max(10 * style.s, round(radius * 0.85)))
         if m.event.damage:
             bangs.append((m.event, cx, cy, radius))
     # The ram damage each ship takes, in a tag beside its mark: the first spot around the mark
@@ -641,7 +641,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
     apart = [(*view.centre(tile), t * 0.3, t * 0.3) for tile in occupied]
     apart += [(x, y, r * 0.8, r * 0.8) for _, x, y, r in bangs]
     for event, cx, cy, radius in bangs:
-        size = max(8 * style.s, round(radius * 0.75))
+        size = max(10 * style.s, round(radius * 0.75))
         words = _damage_text(event, tags)
         half_w, half_h = vd.tag_size(words, size)
         gap = style.px(2)
@@ -672,7 +672,7 @@ def _bang_glyph(label: str, s: int):
         x0, y0, x1, y1 = box
         r = (y1 - y0) * 0.62
         vd.starburst(draw, ((x0 + x1) / 2, (y0 + y1) / 2), r, width=s, label=label,
-                     label_size=max(8 * s, round(r * 0.85)))
+                     label_size=max(10 * s, round(r * 0.85)))
     return paint
 
 
