@@ -647,8 +647,15 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
         gap = style.px(2)
         spots = [(cx + dx * (radius + half_w + gap) * ring, cy + dy * (radius + half_h + gap) * ring)
                  for ring in (1, 2, 3) for dx, dy in _AROUND]
-        centre = next((spot for spot in spots if all(abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h
-                                                     for x, y, w, h in apart)), spots[0])
+        # A tag cut off at the panel's edge cannot be read: only spots inside the panel.
+        width, height = draw.im.size
+        spots = [spot for spot in spots
+                 if half_w + gap <= spot[0] <= width - half_w - gap and half_h + gap <= spot[1] <= height - half_h - gap
+                 ] or [spots[0]]
+        centre = next((spot for spot in spots if all(
+            abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h for x, y, w, h in apart)),
+            (min(max(spots[0][0], half_w + gap), width - half_w - gap),
+             min(max(spots[0][1], half_h + gap), height - half_h - gap)))
         apart.append((centre[0], centre[1], half_w, half_h))
         vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
 
