@@ -499,6 +499,8 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                         tags[ship.name])
         # Planned moves on top, dashed, chained over the rounds as if nothing were in the way.
         rounds = len(turn.rounds)
+        round_labels: list[tuple[list[vd.Point], str, vd.RGB]] = []
+        heads: list[vd.Point] = []
         for ship in () if style.crowded else scene.ships:
             colour = colours[ship.name]
             bow = _hull_size(view, style, ship.size)[0] / 2
@@ -509,8 +511,15 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                     pts[0] = (x + ship.heading.dx * bow - ship.heading.dy * offsets[ship.name],
                               y + ship.heading.dy * bow + ship.heading.dx * offsets[ship.name])
                 vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.24, dash=(t * 0.12, t * 0.08))
+                heads.append(pts[-1])
                 if rounds > 1:
-                    _round_label(draw, pts, str(round_no), colour, style, t)
+                    round_labels.append((pts, str(round_no), colour))
+        # The round numbers go on last, clear of every arrowhead and of each other.
+        placer = vd.LabelPlacer(bounds=(0, 0, *board_img.size), gap=style.px(1))
+        for head in heads:
+            placer.block_circle(head, t * 0.24)
+        for pts, label, colour in round_labels:
+            _round_label(draw, pts, label, colour, style, t, placer)
     else:
         states = _states(scene, outcome)
         tracks = _tracks(states)
@@ -563,15 +572,21 @@ def _offsets(scene: Scene, t: float) -> dict[str, float]:
     return {s.name: t * 0.07 + (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
 
 
-def _round_label(draw, pts, label, colour, style, t) -> None:
+def _round_label(draw, pts, label, colour, style, t, placer: vd.LabelPlacer) -> None:
+    """A round's number in a badge beside the last leg of its arrow, just before the head, on
+    its left; moved aside where that would cover an arrowhead or another badge."""
     (x0, y0), (x1, y1) = pts[-2], pts[-1]
     ux, uy = vd.unit(x1 - x0, y1 - y0)
-    # Beside the last leg, just before the head, on its left.
     mx, my = x1 - ux * t * 0.42, y1 - uy * t * 0.42
     px, py = uy, -ux
     size = max(10 * style.s, round(t * 0.22))
-    vd.badge(draw, (mx + px * t * 0.17, my + py * t * 0.17), label, size=size, fill=vd.PAPER, outline=colour,
-             label_fill=vd.INK, width=style.px(1))
+    radius = max(size * 0.75, vd.text_width(label, size) / 2 + size * 0.3)
+    centre = (mx + px * t * 0.17, my + py * t * 0.17)
+    spot = placer.place_box(centre, radius * 2, radius * 2, on_anchor=True, hug=True, leader_after=99)
+    if spot is not None:
+        centre = spot.xy
+    placer.block_circle(centre, radius)
+    vd.badge(draw, centre, label, size=size, fill=vd.PAPER, outline=colour, label_fill=vd.INK, width=style.px(1))
 
 
 # Where repeated marks at one spot go, in tiles: around it rather than on top of each other.
