@@ -170,7 +170,7 @@ def axis_labels(draw: ImageDraw.ImageDraw, view: PlaneView, *, xs: Iterable[tupl
             label = f"{label} {unit}"
             width = text_width(label, size)
             if px + width / 2 > picture_right:
-                px, anchor = max(px - width / 2, picture_right - width) + width, "r"
+                px, anchor = picture_right, "r"
         if x_side == "top":
             text(draw, (px, top - gap_x), label, size=size, fill=fill, anchor=anchor + "d")
         else:
