@@ -338,14 +338,17 @@ def _reading_words(outcome: Outcome) -> str:
     return ", ".join([f"footprint={chosen['footprint']}"] + changed) + ("" if changed else " (others default)")
 
 
-def _key(scene: Scene, s: int, kinds: set[str]) -> list[vd.LegendEntry]:
+def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.LegendEntry]:
+    """The key: the players' colours, then one row per kind of mark the picture draws; the
+    step ghost in ``mover``, the colour of the ship whose steps are drawn."""
     entries = [vd.LegendEntry(colour, f"player {player}", f"{player}'s ships, drawn {vd.colour_name(colour)}; "
                               "the point is the bow")
                for player, colour in _colours(scene).items()]
 
     def ghost(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
-        draw.polygon([(box[0], box[3]), (box[0], box[1]), (box[2], (box[1] + box[3]) / 2)],
-                     fill=vd.mix(FAN, amount=0.6), outline=vd.INK)
+        corners = [(box[0], box[3]), (box[0], box[1]), (box[2], (box[1] + box[3]) / 2)]
+        draw.polygon(corners, fill=vd.mix(mover, vd.PLANE, 1 - 60 / 255))
+        vd.polygon(draw, corners, outline=mover, width=s, dash=(DASH[0] * s, DASH[1] * s))
 
     def fan_glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         draw.pieslice((box[0], box[1] - 6 * s, box[2], box[3] + 6 * s), 200, 340, fill=vd.mix(FAN, amount=0.4))
@@ -399,7 +402,9 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):
         kinds.add("fire")
-    legends = [vd.legend(_key(scene, s, kinds), size=fs, padding=0, heading="Key", max_width=legend_width)]
+    movers = [scene.ship(a.ship).player for a in actions if a.kind == "move" and scene.has_ship(a.ship)]
+    mover = _colours(scene)[movers[0]] if movers else FAN
+    legends = [vd.legend(_key(scene, s, kinds, mover), size=fs, padding=0, heading="Key", max_width=legend_width)]
     for name, marks in found:
         outcome = dict(panels)[name]
         assert outcome is not None
