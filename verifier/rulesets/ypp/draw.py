@@ -501,6 +501,7 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
         rounds = len(turn.rounds)
         round_labels: list[tuple[list[vd.Point], str, vd.RGB]] = []
         heads: list[vd.Point] = []
+        planned: list[list[vd.Point]] = []
         for ship in () if style.crowded else scene.ships:
             colour = colours[ship.name]
             bow = _hull_size(view, style, ship.size)[0] / 2
@@ -512,14 +513,17 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                               y + ship.heading.dy * bow + ship.heading.dx * offsets[ship.name])
                 vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.24, dash=(t * 0.12, t * 0.08))
                 heads.append(pts[-1])
+                planned.append(pts)
                 if rounds > 1:
                     round_labels.append((pts, str(round_no), colour))
         # The round numbers go on last, clear of every arrowhead and of each other.
         placer = vd.LabelPlacer(bounds=(0, 0, *board_img.size), gap=style.px(1))
         for head in heads:
             placer.block_circle(head, t * 0.24)
+        for pts in planned:
+            placer.block_line(pts, line)
         for pts, label, colour in round_labels:
-            _round_label(draw, pts, label, colour, style, t, placer)
+            _round_label(draw, pts, label, colour, style, t, placer, line)
     else:
         states = _states(scene, outcome)
         tracks = _tracks(states)
@@ -572,7 +576,7 @@ def _offsets(scene: Scene, t: float) -> dict[str, float]:
     return {s.name: t * 0.07 + (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
 
 
-def _round_label(draw, pts, label, colour, style, t, placer: vd.LabelPlacer) -> None:
+def _round_label(draw, pts, label, colour, style, t, placer: vd.LabelPlacer, line: float) -> None:
     """A round's number in a badge beside the last leg of its arrow, just before the head, on
     its left; moved aside where that would cover an arrowhead or another badge."""
     (x0, y0), (x1, y1) = pts[-2], pts[-1]
@@ -581,7 +585,8 @@ def _round_label(draw, pts, label, colour, style, t, placer: vd.LabelPlacer) -> 
     px, py = uy, -ux
     size = max(10 * style.s, round(t * 0.22))
     radius = max(size * 0.75, vd.text_width(label, size) / 2 + size * 0.3)
-    centre = (mx + px * t * 0.17, my + py * t * 0.17)
+    beside = radius + line / 2 + style.px(1)
+    centre = (mx + px * beside, my + py * beside)
     spot = placer.place_box(centre, radius * 2, radius * 2, on_anchor=True, hug=True, leader_after=99)
     if spot is not None:
         centre = spot.xy
