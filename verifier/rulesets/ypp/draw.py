@@ -981,7 +981,7 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         if any(m.event.damage for ms in all_marks for m in ms):
             present.add("damage")
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
-                                    max_width=width_hint, padding=0))
+                                    max_width=width_hint, padding=0, heading="Key"))
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
                                     width=width_hint, stacked=beside, crowded=style.crowded))
         named = [name for name, outcome in panels if outcome is not None]
