@@ -402,7 +402,8 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):
         kinds.add("fire")
-    movers = [scene.ship(a.ship).player for a in actions if a.kind == "move" and scene.has_ship(a.ship)]
+    players = {ship.name: ship.player for ship in scene.ships}
+    movers = [players[a.ship] for a in actions if a.kind == "move" and a.ship in players]
     mover = _colours(scene)[movers[0]] if movers else FAN
     legends = [vd.legend(_key(scene, s, kinds, mover), size=fs, padding=0, heading="Key", max_width=legend_width)]
     for name, marks in found:
