@@ -216,12 +216,12 @@ class ArmadaRuleset(ModularRuleset):
         after: Result = outcome.after
         said = []
         for move in after.moves:
-            words = f"{move.ship} {motion_words(move.start, move.end)} at speed {move.speed}"
-            if move.side:
-                words += f", tool on the {move.side}"
+            words = f"{move.ship} {motion_words(move.start, move.end)} (speed {move.speed}" + (
+                f", tool on the {move.side} side" if move.side else "")
             if move.alternative is not None:
-                words += (f" (or, with the tool on the {move.alternative.side}, "
-                          f"{motion_words(move.start, move.alternative.end)})")
+                words += (f"; with the tool on the {move.alternative.side} side it "
+                          f"{motion_words(move.start, move.alternative.end)}")
+            words += ")"
             said.append(words)
         events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
         return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."
