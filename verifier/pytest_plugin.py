@@ -272,15 +272,22 @@ def _in_case_tree(config: pytest.Config, path: Path) -> bool:
 
 
 def _looks_like_case(path: Path) -> bool:
-    from .source import file_problem
+    """Whether ``path`` is a case file: a YAML mapping with a top-level ``ruleset`` key, found
+    by parsing the whole file (a case's ``ruleset:`` may lie anywhere in it). A file that
+    does not parse is collected when it has a ``ruleset:`` line, so its item says what is wrong."""
+    from .source import file_problem, limits, load_file
     if file_problem(path):
         return True  # collected, so that the item says what is wrong with it
     try:
-        with path.open("rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError:
-        return False
-    return bool(_RULESET_LINE.search(head.decode("utf-8", errors="replace")))
+        document = load_file(path)
+    except VerifierError:
+        try:
+            with path.open("rb") as handle:
+                text = handle.read(limits()[0] + 1).decode("utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(_RULESET_LINE.search(text))
+    return isinstance(document.data, dict) and "ruleset" in document.data
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
