@@ -68,7 +68,7 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import CheckOptions, run_check
-    from .output import check_writable, text_mark, write_text
+    from .output import check_writable, text_mark, write_failure, write_text
     from .report import (
         annotations_markdown,
         comparison_notes,
@@ -130,30 +130,50 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"note: {note}")
     for note in comparison_notes(results):
         print(note)
+    unwritten = []  # reports that could not be written (a full disk): said, and the run still sums up
+
+    def reporting(write: Any) -> None:
+        try:
+            write()
+        except VerifierError as error:
+            unwritten.append(error)
+            for line in str(error).splitlines():
+                print(f"error: {line}", file=sys.stderr)
+
     if args.write_known_failures:
-        from .known_failures import write_known_failures
-        count = write_known_failures(results, args.write_known_failures, args.force)
-        print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
+        def known_list() -> None:
+            from .known_failures import write_known_failures
+            count = write_known_failures(results, args.write_known_failures, args.force)
+            print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
+        reporting(known_list)
     if args.github or args.github_output:
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         lines = github_annotations(results, step_summary)
         if args.github_output:
-            write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark('check')}", *lines]),
-                       "--github-output report", args.force)
+            reporting(lambda: write_text(args.github_output, "".join(
+                line + "\n" for line in [f"::debug::{text_mark('check')}", *lines]), "--github-output report",
+                args.force))
         else:
             for line in lines:
                 print(line)
         if step_summary:
-            with open(step_summary, "a", encoding="utf-8") as handle:
-                handle.write(summary_markdown(results) + annotations_markdown(results))
+            def append_summary() -> None:
+                try:
+                    with open(step_summary, "a", encoding="utf-8") as handle:
+                        handle.write(summary_markdown(results) + annotations_markdown(results))
+                except OSError as error:
+                    raise CaseError(write_failure(error, "step summary"), Location(step_summary)) from None
+            reporting(append_summary)
     if args.json:
-        write_json(results, args.json, {"implementation": run.implementation} if run.implementation else {},
-                   force=args.force)
+        reporting(lambda: write_json(results, args.json, {"implementation": run.implementation}
+                                     if run.implementation else {}, force=args.force))
     if args.junit:
-        write_junit(results, args.junit, force=args.force)
+        reporting(lambda: write_junit(results, args.junit, force=args.force))
     if not args.no_table and results:
         print(format_table(summary_table(results)))
     print(run.summary)
+    if unwritten:
+        return 2
     if run.nothing_checked and not args.allow_empty:
         print(f"error: {run.nothing_checked}", file=sys.stderr)
         return 1
