@@ -147,3 +147,67 @@ def test_a_full_disk_under_a_report_is_one_line_and_the_summary_prints(tmp_path,
     assert err.splitlines() == [f"error: {out_file}: the disk is full: the {flag} report was not written "
                                 "(free some space and run again)"]
     assert not out_file.exists() and not list(tmp_path.glob(".report.out.*"))
+
+
+# --- every case has a time limit --------------------------------------------------------------
+
+def _discs_that_hang(monkeypatch, tmp_path: Path) -> Path:
+    """Four discs cases; the resolver loops forever on the one holding a disc named 'looper',
+    and stops the process it runs in (SIGSTOP) on the one holding 'stopper' in a worker."""
+    import os
+    import signal
+    ruleset = registry.get("discs")
+    real = type(ruleset).resolve
+    test_process = os.getpid()
+
+    def resolve(self, before, actions, reading):
+        names = str(before)
+        if "looper" in names:
+            while True:
+                pass
+        if "stopper" in names and os.getpid() != test_process:
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return real(self, before, actions, reading)
+
+    monkeypatch.setattr(type(ruleset), "resolve", resolve)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    source = Path(__file__).parent / "plugins" / "cases" / "discs"
+    clash = (source / "clash.yaml").read_text()
+    for name in ("looper", "stopper"):
+        (cases / f"{name}.yaml").write_text(clash.replace("discs-clash", f"discs-{name}").replace("east", name))
+    for good in ("brush-past", "edge"):
+        (cases / f"{good}.yaml").write_text((source / f"{good}.yaml").read_text())
+    return cases
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_case_that_loops_is_one_failed_case_with_any_workers(plugin_rulesets, monkeypatch, tmp_path, capsys,
+                                                                workers):
+    cases = _discs_that_hang(monkeypatch, tmp_path)
+    (cases / "stopper.yaml").unlink()
+    assert main(["check", "--no-draw", "--no-table", "--case-timeout", "1", "--workers", workers, str(cases)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "2 passed, 1 failed"
+    assert f"{cases / 'looper.yaml'}" in out and "longer than its time limit of 1 s" in out
+    assert "--case-timeout" in out
+
+
+def test_a_stopped_worker_does_not_stall_the_run(plugin_rulesets, monkeypatch, tmp_path, capsys):
+    import time
+    cases = _discs_that_hang(monkeypatch, tmp_path)
+    (cases / "looper.yaml").unlink()
+    start = time.monotonic()
+    code = main(["check", "--no-draw", "--no-table", "--case-timeout", "1", "--workers", "2", str(cases)])
+    out = capsys.readouterr().out
+    assert time.monotonic() - start < 60
+    # Stopped in every worker it is sent to, the case fails alone; the others pass.
+    assert code == 1 and out.splitlines()[-1] == "2 passed, 1 failed", out
+    assert "stopper.yaml" in out and "time limit of 1 s" in out
+
+
+def test_the_case_timeout_must_be_a_positive_number(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["check", "--case-timeout", "nan"])
+    assert stop.value.code == 2
+    assert "expected a positive number of seconds, got 'nan'" in capsys.readouterr().err

@@ -108,7 +108,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     options = CheckOptions(Path(args.snapshots), Path(args.failures), draw=not args.no_draw,
                            update_snapshots=args.update_snapshots, impl=args.impl, impl_timeout=args.impl_timeout,
-                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths)
+                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths,
+                           case_timeout=args.case_timeout)
     paths = args.paths or ["cases"]
     if args.impl:
         run = run_check(paths, options, on_result=report, on_implementation=introduce)
@@ -456,6 +457,17 @@ _FORCE_HELP = ("replace the output file even if the verifier did not write it (a
                "known-failure list, a link); without it such a file is never overwritten")
 
 
+def _positive_seconds(text: str) -> float:
+    import math
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="verifier", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -482,6 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--impl-timeout", type=float, default=10.0, metavar="SECONDS",
                        help="with --impl: how long one case may take (default: 10); a stopped implementation "
                             "is restarted for the next case")
+    check.add_argument("--case-timeout", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                       help="how long one case may take with the reference resolver (resolve, compare, draw; "
+                            "default: 60); a case that takes longer is stopped and fails, with any --workers")
     check.add_argument("--known-failures", metavar="FILE",
                        help="cases expected to fail, one 'CASE-ID: reason' a line; they are reported as "
                             "xfail, and a listed case that passes fails the run")

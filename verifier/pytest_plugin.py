@@ -86,6 +86,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(docs/protocol.md): a command, or python:MODULE:FUNCTION")
     group.addoption("--verifier-impl-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="verifier cases: how long one case may take with --verifier-impl (default: 10)")
+    group.addoption("--verifier-case-timeout", type=float, default=60.0, metavar="SECONDS",
+                    help="verifier cases: how long one case may take with the reference resolver (default: 60); "
+                         "a case that takes longer fails")
     group.addoption("--verifier-workers", type=int, default=1, metavar="N",
                     help="verifier cases: resolve and draw every collected case in N local processes before "
                          "the items run (default: 1, each item in turn); the results are the same")
@@ -140,7 +143,8 @@ def _checker(config: pytest.Config) -> CaseChecker:
             root / config.getini("verifier_snapshots"), root / config.getini("verifier_failures"),
             draw=not config.getoption("--verifier-no-draw"), update_snapshots=_updating(config),
             update_advice=update_advice(config), impl=config.getoption("--verifier-impl", None),
-            impl_timeout=config.getoption("--verifier-impl-timeout"), impl_cwd=str(config.invocation_params.dir)))
+            impl_timeout=config.getoption("--verifier-impl-timeout"), impl_cwd=str(config.invocation_params.dir),
+            case_timeout=config.getoption("--verifier-case-timeout")))
     return checker
 
 
