@@ -211,3 +211,124 @@ def test_the_case_timeout_must_be_a_positive_number(capsys):
         main(["check", "--case-timeout", "nan"])
     assert stop.value.code == 2
     assert "expected a positive number of seconds, got 'nan'" in capsys.readouterr().err
+
+
+# --- no traceback, one located line -------------------------------------------------------------
+
+def _raw_control_case(tmp_path: Path) -> Path:
+    case = tmp_path / "raw.yaml"
+    case.write_text(GOOD.read_text().replace("title: A plain", "title: A \x01plain"))
+    return case
+
+
+@pytest.mark.parametrize("command", ["show", "render"])
+def test_a_raw_control_character_is_located_by_show_and_render(tmp_path, capsys, command):
+    case = _raw_control_case(tmp_path)
+    argv = [command, str(case)] + (["-o", str(tmp_path / "x.png")] if command == "render" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: {case}:2:10: a raw control character (U+0001) that YAML does not allow; write it "
+                   "escaped in a double-quoted string (such as \\x01) or remove it"]
+
+
+def test_check_reports_a_raw_control_character_as_the_case_s_fault(tmp_path, capsys):
+    case = _raw_control_case(tmp_path)
+    assert main(["check", "--no-draw", "--no-table", str(case)]) == 1
+    out = capsys.readouterr().out
+    assert f"{case}:2:10: a raw control character (U+0001)" in out and "bug of the ruleset" not in out
+
+
+@pytest.mark.parametrize("argv", [["check", "--impl", '"unbalanced', str(GOOD)],
+                                  ["fuzz", "ypp", "--impl", "python3 'x", "--examples", "1"]])
+def test_an_impl_with_an_unbalanced_quote_is_one_line(tmp_path, capsys, argv, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --impl: cannot split") and "No closing quotation" in err[0]
+
+
+def test_a_deeply_nested_known_failure_list_is_one_line(tmp_path, capsys):
+    known = tmp_path / "known.json"
+    known.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["check", "--no-draw", "--known-failures", str(known), str(GOOD)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {known}:1:1: not a known-failure list: its JSON nests arrays and objects too deeply (a list is one "
+        "object of case id -> reason)"]
+
+
+def test_ctrl_c_says_interrupted_and_exits_130(monkeypatch, capsys):
+    import verifier.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "cmd_show", interrupted)
+    assert main(["show", str(GOOD)]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_an_unexpected_exception_or_os_error_is_one_line(monkeypatch, capsys):
+    import verifier.cli as cli
+
+    def broken(args):
+        raise ZeroDivisionError("division by zero\nFAKE: 999 passed")
+    monkeypatch.setattr(cli, "cmd_show", broken)
+    assert main(["show", str(GOOD)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "internal error while running 'verifier show': ZeroDivisionError" in err[0]
+
+    def too_long(args):
+        raise OSError(36, "File name too long", "m" * 300)
+    monkeypatch.setattr(cli, "cmd_show", too_long)
+    assert main(["show", str(GOOD)]) == 2
+    assert capsys.readouterr().err == f"error: {'m' * 300}: File name too long\n"
+
+
+def test_a_misspelt_command_gets_did_you_mean(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["chekc"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'chekc'; did you mean 'check'?" in capsys.readouterr().err
+
+
+def test_render_refuses_a_format_it_does_not_write(tmp_path, capsys):
+    target = tmp_path / "x.svg"
+    assert main(["render", str(GOOD), "-o", str(target)]) == 2
+    assert "render writes PNG pictures only; give a file name ending in .png, not .svg" in capsys.readouterr().err
+    assert not target.exists()
+
+
+def test_a_message_is_bounded_and_escaped():
+    from verifier.errors import Location
+    from verifier.runner import Problem
+    problem = Problem("x" * 1_000_000 + "\nFAKE: 999 passed", Location("a.yaml", 3))
+    assert len(problem.message) < 4100 and problem.message.endswith("... (996,020 more characters)")
+    assert "\n" not in Problem("a\nFAKE: 999 passed\r\x1b[2J", Location()).message
+
+
+_FORGER = """\
+from verifier.adapters.reference import handle as reference
+
+def handle(message):
+    if message['type'] == 'hello':
+        hello = reference(message)
+        hello['implementation'] = {'name': 'forger\\nFAKE: 999 passed'}
+        return hello
+    if 'forward' in message['id']:
+        return {'type': 'skipped', 'id': message['id'], 'reason': 'later\\nFAKE: 999 passed'}
+    return reference(message)
+"""
+
+
+def test_a_line_feed_in_an_implementation_s_name_or_skip_reason_forges_no_line(tmp_path, capsys, monkeypatch):
+    (tmp_path / "forger.py").write_text(_FORGER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    turn = CASES / "ypp" / "move-2a-turn.yaml"
+    argv = ["check", "--no-draw", "-v", "--impl", "python:forger:handle", str(GOOD), str(turn)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert not any(line.startswith("FAKE") for line in out.splitlines())
+    assert "forger\\x0aFAKE: 999 passed" in out and "later\\x0aFAKE: 999 passed" in out
+    # A partly skipped run says so in its last line, and --require-all fails it.
+    assert out.splitlines()[-1] == "1 passed, 0 failed, 1 skipped"
+    assert main([*argv, "--require-all"]) == 1
+    assert "1 of 2 cases skipped, and --require-all asks for every case to be checked" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
-from .errors import Location, VerifierError
+from .errors import Location, VerifierError, one_line
 from .execute import IN_PROCESS, Deadline, Execution, Progress, TimeLimitExceeded, map_ordered, time_limit
 from .ruleset import Mismatch, Outcome
 from .snapshots import SnapshotResult, SnapshotStore
@@ -55,6 +55,10 @@ class Problem:
     location: Location
     kind: ProblemKind = ProblemKind.MISMATCH
     key: str = ""  # what differs, in words that do not change with the wrong value (see mismatch_key)
+
+    def __post_init__(self) -> None:
+        # Messages quote values from case files and implementations: one bounded, printable line.
+        object.__setattr__(self, "message", one_line(self.message))
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
@@ -271,7 +275,7 @@ def nothing_checked(results: Iterable[CaseResult], *, open_checked: bool = True)
     if not results:
         return "nothing was checked: no case files were found"
     skipped = [r for r in results if r.status == Status.SKIPPED]
-    reasons = sorted({r.reason for r in skipped if r.reason})
+    reasons = sorted({one_line(r.reason, 300) for r in skipped if r.reason})
     why = f" ({'; '.join(reasons[:3])})" if reasons else ""
     return (f"nothing was checked: of {len(results)} case{'s' if len(results) != 1 else ''}, {len(skipped)} "
             f"skipped{why} and {len(results) - len(skipped)} open (needing a ruling); pass --allow-empty if a "
