@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..case import CaseStatus
 from ..findings import FindingEntry
-from ..ruleset import Capability, Clause, Outcome, Ruleset
+from ..ruleset import Capability, Clause, FindingKind, Outcome, Ruleset
 from .common import _anchor, _attempt, _optional, _plural, _reading_key, _sentence
 from .findings import Findings, examples_against_readings
 from .pictures import _draw_case, _draw_finding
@@ -54,6 +55,20 @@ class FindingView:
     scene_yaml: str = ""
 
 
+@dataclass
+class QuestionGroup:
+    """One open question: a reading point (or a contradiction between clauses) with
+    every situation the explorer found it in, smallest first."""
+
+    anchor: str
+    title: str
+    question: str
+    point: str  # the reading point's name; empty for a contradiction between clauses
+    clauses: tuple[str, ...]
+    situations: list[FindingView]
+    rank: int  # where its first clause stands in the rule
+
+
 class PageModel:
     """Everything on one ruleset's page, worked out once; ``RulesetPage.render`` (``page.py``) writes the HTML."""
 
@@ -79,7 +94,6 @@ class PageModel:
         kinds = {k: i for i, k in enumerate(KIND_ORDER)}
         self.open.sort(key=lambda e: (kinds.get(e.finding.kind, 99), e.finding.fingerprint))
         self.finding_views = [self._finding_view(e, taken) for e in self.open]
-        self.finding_anchor = {v.entry.finding.fingerprint: v.anchor for v in self.finding_views}
 
     def attempt(self, what: str, default: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(*args)``; ``default`` where the ruleset does not provide it, or (with a
@@ -124,7 +138,7 @@ class PageModel:
                 else:
                     ok = True
                     verdict = ("The reference resolver gives this outcome, as the rule text says."
-                               if case.status == "documented" else
+                               if case.status == CaseStatus.DOCUMENTED else
                                "The reference resolver gives this outcome, as the case expects.")
         scene = self.attempt(f"describing {case.id}", "", _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""),
                              case.before, case.actions)
@@ -193,14 +207,60 @@ class PageModel:
             view.scene_yaml = dump_yaml({"before": data[0], "actions": data[1]})
         return view
 
+    def question_groups(self) -> list[QuestionGroup]:
+        """The open questions, one per reading point (or, with no point, per set of
+        clauses that contradict each other), in the order their points and clauses
+        stand in the rule; each group's situations smallest picture first."""
+        rs = self.ruleset
+        points = {p.name: p for p in rs.reading_points}
+        order = {c.id: i for i, c in enumerate(rs.clauses)}
+        groups: dict[str, list[FindingView]] = {}
+        for view in self.finding_views:
+            f = view.entry.finding
+            key = f"point:{f.point}" if f.point in points else "clauses:" + "+".join(sorted(f.clauses))
+            groups.setdefault(key, []).append(view)
+        taken: set[str] = set()
+        out = []
+        for key, views in groups.items():
+            views.sort(key=lambda v: (v.size[0] * v.size[1]) if v.size else 1 << 40)
+            first = views[0].entry.finding
+            point = points.get(first.point) if key.startswith("point:") else None
+            clauses = tuple(dict.fromkeys(c for v in views for c in v.entry.finding.clauses))
+            if point is not None:
+                title, question = f"Reading point \u201c{point.name}\u201d", point.question
+                clauses = tuple(dict.fromkeys(point.clauses + clauses))
+            else:
+                contradiction = first.kind == FindingKind.CONTRADICTION and len(clauses) > 1
+                title = " versus ".join(clauses) if contradiction else views[0].title
+                question = views[0].question
+            rank = min((order.get(c, len(order)) for c in clauses), default=len(order))
+            out.append(QuestionGroup(_anchor("question-", key.split(":", 1)[1] or "other", taken), title, question,
+                                     point.name if point else "", clauses, views, rank))
+        out.sort(key=lambda g: (g.rank, g.title))
+        return out
+
+    def best_case(self, clause_id: str, shown: set[str]) -> CaseView | None:
+        """The one case that shows ``clause_id`` best and is not shown yet: a documented
+        example whose full example stands under this clause, else any documented example
+        that exercises it, else any case standing under it; the smallest picture wins a tie."""
+        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        views = [v for v in self.exercising(clause_id) if v.image and v.case.id not in shown]
+        homes = [v for v in views if v.home == clause_id]
+        documented = [v for v in views if v.case.status == CaseStatus.DOCUMENTED]
+        pool = ([v for v in homes if v.case.status == CaseStatus.DOCUMENTED] or documented or homes)
+        if not pool:
+            return None
+        return min(pool, key=lambda v: (rank.get(v.case.status, 9),
+                                        (v.size[0] * v.size[1]) if v.size else 1 << 40, v.case.id))
+
     # --- coverage ---
 
     def coverage(self) -> list[tuple[Clause, list[CaseView], list[CaseView], list[FindingView]]]:
         rows = []
         for clause in self.ruleset.clauses:
             by_provenance = [v for v in self.cases if clause.id in v.used]
-            documented = [v for v in by_provenance if v.case.status == "documented"]
-            others = [v for v in by_provenance if v.case.status != "documented"]
+            documented = [v for v in by_provenance if v.case.status == CaseStatus.DOCUMENTED]
+            others = [v for v in by_provenance if v.case.status != CaseStatus.DOCUMENTED]
             questions = [v for v in self.finding_views if clause.id in v.entry.finding.clauses]
             rows.append((clause, documented, others, questions))
         return rows
