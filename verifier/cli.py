@@ -672,9 +672,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeats", type=int, metavar="N",
                        help="repetitions of each timing (default: 7; 2 with --quick)")
     bench.add_argument("--suite", default="core", metavar="NAME",
-                       help="core: cases per second of check, with and without drawing (default); RULESET.SUITE: "
+                       help="core: cases per second of check, with and without drawing (default); docs: seconds "
+                            "to build the site; RULESET.SUITE: "
                             f"one suite of a ruleset; RULESET ({', '.join(registry.names())}): all of its suites; "
                             "all: everything; several separated by commas. --list shows them")
+    bench.add_argument("--findings", metavar="DIR",
+                       help="the docs suite: the explorer's report folder (default: explore beside --cases)")
     bench.add_argument("--list", action="store_true", help="list every suite with what it measures, and exit")
     bench.set_defaults(func=cmd_bench)
 
