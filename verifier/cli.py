@@ -760,6 +760,9 @@ def _main(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`verifier clauses ypp | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        return 141
     except OSError as error:  # a file that vanished, a full disk, a name too long: said in one line
         where = f"{error.filename}: " if error.filename else ""
         print(f"error: {one_line(where)}{one_line(error.strerror or error)}", file=sys.stderr)
