@@ -6,7 +6,8 @@ that agrees with it: one resolve per distinct decision path, not per combination
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -44,7 +45,39 @@ class ReadingTable:
         return None if path is None else self.keys[path]
 
 
+class _NotedReading(Mapping[str, str]):
+    """A reading that remembers the order its points are first looked up in, so the tree
+    branches first on the point the resolver consulted first (fewer leaves than any fixed
+    order: a later point is only branched on where the earlier choice leads to it)."""
+
+    def __init__(self, options: dict[str, str]) -> None:
+        self._options = options
+        self.asked: dict[str, None] = {}
+
+    def __getitem__(self, point: str) -> str:
+        self.asked.setdefault(point, None)
+        return self._options[point]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._options)
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
+    # The resolutions make many small objects and no reference cycles worth collecting
+    # while the table is built; the cyclic collector would rescan them all about half the time.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _reading_table(ruleset, before, actions)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     order = tuple(p.name for p in ruleset.reading_points)
     index = {name: i for i, name in enumerate(order)}
     options = [tuple(p.options) for p in ruleset.reading_points]
@@ -54,26 +87,33 @@ def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     outcomes: dict[Any, Outcome] = {}
     resolves = 0
 
-    def resolved(full: tuple[str, ...]) -> Outcome | None:
+    def resolved(full: tuple[str, ...]) -> tuple[Outcome, tuple[int, ...]] | None:
+        """The outcome under ``full`` and the indices of the points it consulted, in the
+        order they were first looked up."""
         nonlocal resolves
         if resolves >= MAX_RESOLVES:
             return None
         resolves += 1
-        return ruleset.resolve(before, actions, MappingProxyType(dict(zip(order, full))))
+        reading = _NotedReading(dict(zip(order, full)))
+        outcome = ruleset.resolve(before, actions, reading)
+        consulted = [index[p] for p in reading.asked if p in outcome.consulted]
+        consulted += sorted(index[p] for p in outcome.consulted if p in index and p not in reading.asked)
+        return outcome, tuple(consulted)
 
     # Depth first: a path fixes some points; the resolution under the path (the others at
     # their defaults) is carried down the branch that keeps its options, so each leaf is
     # resolved once.
-    stack: list[tuple[dict[int, str], Outcome | None]] = [({}, None)]
+    stack: list[tuple[dict[int, str], tuple[Outcome, tuple[int, ...]] | None]] = [({}, None)]
     while stack:
-        fixed, outcome = stack.pop()
+        fixed, known = stack.pop()
         full = tuple(fixed.get(i, d) for i, d in enumerate(default))
-        if outcome is None:
-            outcome = resolved(full)
-            if outcome is None:
+        if known is None:
+            known = resolved(full)
+            if known is None:
                 continue
-        points |= {p for p in outcome.consulted if p in index}
-        free = sorted(index[p] for p in outcome.consulted if p in index and index[p] not in fixed)
+        outcome, consulted = known
+        points |= {order[i] for i in consulted}
+        free = [i for i in consulted if i not in fixed]
         if not free:
             key = ruleset.outcome_key(outcome)
             keys[tuple(sorted(fixed.items()))] = key
@@ -81,5 +121,5 @@ def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
             continue
         point = free[0]
         for option in reversed(options[point]):
-            stack.append(({**fixed, point: option}, outcome if option == full[point] else None))
+            stack.append(({**fixed, point: option}, known if option == full[point] else None))
     return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))
