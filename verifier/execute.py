@@ -92,8 +92,9 @@ class Progress:
 
     def __init__(self, what: str, total: int | None, *, unit: str = "items", noted: str = "findings",
                  stream: IO[str] | None = None, quiet_for: float = 3.0, every: float = 15.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, budget: float | None = None) -> None:
         self.what, self.total, self.unit, self.noted_word = what, total, unit, noted
+        self.budget = budget  # seconds the run may take at most: the time left is never more than what it leaves
         self.stream = stream if stream is not None else sys.stderr
         self.quiet_for, self.every, self.clock = quiet_for, every, clock
         self.done = 0
@@ -121,8 +122,12 @@ class Progress:
         rate = (self.done - self.resumed) / elapsed
         parts = [f"{self.done:,}" + (f"/{self.total:,}" if self.total else "") + f" {self.unit}",
                  f"{rate:,.1f}/s" if rate < 100 else f"{rate:,.0f}/s"]
-        if self.total and rate > 0 and self.done < self.total:
-            parts.append(f"{_clock_text((self.total - self.done) / rate)} left")
+        left = (self.total - self.done) / rate if self.total and rate > 0 and self.done < self.total else None
+        unfinished = not self.total or self.done < self.total
+        if self.budget is not None and unfinished and (left is None or self.budget - elapsed < left):
+            left = max(self.budget - elapsed, 0.0)
+        if left is not None:
+            parts.append(f"{_clock_text(left)} left")
         else:
             parts.append(f"{_clock_text(elapsed)} elapsed")
         if self.noted is not None:
