@@ -32,6 +32,7 @@ from typing import Any
 
 from . import registry
 from .errors import CaseError, Location, did_you_mean
+from .execute import Progress
 from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs
 from .ruleset import BenchSettings, BenchSuite, Capability
 
@@ -305,8 +306,10 @@ def main(args: argparse.Namespace) -> int:
     # loaded cases, schemas and images (more live objects make each full GC pass longer).
     # The tables keep the order asked for.
     figures: dict[str, Mapping[str, Any]] = {}
-    for name in sorted(chosen, key=lambda n: n == CORE):
-        figures[name] = _run_suite(name, available[name], settings)
+    with Progress("benchmarking", len(chosen), unit="suites", noted="failed") as meter:
+        for name in sorted(chosen, key=lambda n: n == CORE):
+            figures[name] = _run_suite(name, available[name], settings)
+            meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()))
 
     results: dict[str, Any] = {
         "python": platform.python_version(),
