@@ -19,7 +19,7 @@ from ..findings import slug
 from ..ruleset import Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
 from .compare import divergence_print, explaining, fingerprint, matching, order_differs, situation_and_shape
-from .reference import Reading, ReadingTable, reading_table
+from .reference import Path, Reading, ReadingTable, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
 from .shrink import Example, Member, grouped, shrink_disagreement, shrink_mixed, shrink_order
@@ -119,7 +119,7 @@ class _ReferenceWork:
 @dataclass(frozen=True)
 class _ReferenceDone:
     points: frozenset[str]
-    keys: dict[tuple[str, ...], Any]
+    keys: dict[Path, Any]  # the decision tree's leaves: fixed options -> reference key
     matches: frozenset[Any]
     outcomes: dict[str, Outcome]  # the answers read ("" the first, "again", or a reordering's name)
     order_differs: frozenset[str]  # names of the reorderings whose answer differs
