@@ -1,8 +1,10 @@
 """``verifier bench``: how fast the verifier is.
 
-The core knows one suite, ``core``: cases per second of ``verifier check`` over the
+The core knows two suites. ``core``: cases per second of ``verifier check`` over the
 bundled cases (every ruleset), with drawing and snapshot comparison, and without
-drawing, so the drawing share is visible. Every other suite belongs to a ruleset
+drawing, so the drawing share is visible. ``search``: scenes per CPU second of the
+explorer's search and of fuzz against the reference (in-process adapter, one worker)
+for every ruleset that both can take. Every other suite belongs to a ruleset
 that declares ``Capability.BENCHMARKS`` and is named ``RULESET.SUITE`` (``ypp.turns``,
 ``scatter.odds``, ...); ``verifier bench --list`` shows them all. ``--suite`` takes
 ``core`` (the default), ``all``, a suite's name, a ruleset's key (all of its
