@@ -141,7 +141,7 @@ def _search(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], None
     log(f"searching with Hypothesis (seed {options.seed}, budget {options.budget:g} s) ...")
     if options.progress:
         with Progress("searching", options.max_examples, unit="scenes", noted="finding classes",
-                      budget=options.budget) as meter:
+                      limit=options.budget) as meter:
             result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
                             progress=meter)
     else:
