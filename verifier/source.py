@@ -247,9 +247,9 @@ def _fast_composer() -> Any:
 _FastComposer = _fast_composer()
 
 
-def _node(text: str, file: str, max_depth: int) -> Any:
+def _node(composer: _BoundedComposer, text: str, file: str, max_depth: int) -> Any:
     """The YAML node of ``text``: through libyaml where it reads the file without
-    complaint, else through the pure-Python loader (and its error)."""
+    complaint, else through the pure-Python ``composer`` (and its error)."""
     if _FastComposer is not None:
         fast = _FastComposer(text, file, max_depth)
         try:
@@ -258,11 +258,7 @@ def _node(text: str, file: str, max_depth: int) -> Any:
             pass
         finally:
             fast.dispose()
-    composer = _BoundedComposer(text, file, max_depth)
-    try:
-        return composer.get_single_node()
-    finally:
-        composer.dispose()
+    return composer.get_single_node()
 
 
 def load_text(text: str, file: str = "<string>") -> Located:
@@ -272,18 +268,32 @@ def load_text(text: str, file: str = "<string>") -> Located:
                         "meant to be", Location(file))
     text = text.removeprefix("\ufeff")
     try:
-        node = _node(text, file, max_depth)
+        composer = _BoundedComposer(text, file, max_depth)
+    except yaml.reader.ReaderError as exc:  # the reader refuses some characters before parsing anything
+        line, column = _line_and_column(text, exc.position)
+        raise CaseError(f"a raw control character (U+{int(exc.character):04X}) that YAML does not allow; write it "
+                        "escaped in a double-quoted string (such as \\x01) or remove it",
+                        Location(file, line, column)) from None
+    try:
+        node = _node(composer, text, file, max_depth)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         raise CaseError(f"not valid YAML: {exc.problem or exc}", location) from None
     except yaml.YAMLError as exc:
         raise CaseError(f"not valid YAML: {exc}", Location(file)) from None
+    finally:
+        composer.dispose()
     if node is None:
         raise CaseError("the file is empty", Location(file, 1, 1))
     builder = _Builder(file, max_depth, max_values)
     data = builder.build(node, ())
     return Located(file, data, builder.values, builder.keys)
+
+
+def _line_and_column(text: str, position: int) -> tuple[int, int]:
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
 
 
 def file_problem(path: Path) -> str | None:
