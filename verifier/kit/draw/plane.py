@@ -104,7 +104,7 @@ def nice_step(scale: float, min_px: float, steps: Sequence[float] = (1, 2, 5)) -
 def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, min_span: float = 0.0,
         snap: float = 1.0, scale_range: tuple[float, float] = (18, 56), whole_scale: bool = True,
         supersample: int = 1, pad: tuple[float, float, float, float] = (0, 0, 0, 0),
-        tick_size: int | None = None, y_up: bool = True) -> PlaneView:
+        tick_size: int | None = None, y_up: bool = True, budget: int | None = None) -> PlaneView:
     """A view that holds every world box in ``boxes`` with ``margin`` world units to
     spare, at a scale that keeps the window near ``target_px`` pixels across.
 
@@ -115,7 +115,8 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     pixels of margin, already scaled; ``tick_size`` (a scaled font size) adds the
     room that :func:`grid` needs for its numbers on the left and at the bottom.
     A window so large that the picture would pass the kit's pixel budget is drawn
-    at a smaller scale instead (:func:`shrink_to_budget`), whatever ``scale_range`` says.
+    at a smaller scale instead (:func:`shrink_to_budget`, with ``budget`` finished pixels or
+    the kit's), whatever ``scale_range`` says.
     """
     boxes = list(boxes)
     if not boxes:
@@ -130,6 +131,12 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     if snap:
         x0, y0 = math.floor(x0 / snap) * snap, math.floor(y0 / snap) * snap
         x1, y1 = math.ceil(x1 / snap) * snap, math.ceil(y1 / snap) * snap
+    if x1 - x0 > MAX_ASPECT * (y1 - y0):  # a window a thread thin: widen the thin side, or no picture holds it
+        mid, half = (y0 + y1) / 2, (x1 - x0) / MAX_ASPECT / 2
+        y0, y1 = mid - half, mid + half
+    elif y1 - y0 > MAX_ASPECT * (x1 - x0):
+        mid, half = (x0 + x1) / 2, (y1 - y0) / MAX_ASPECT / 2
+        x0, x1 = mid - half, mid + half
     span = max(x1 - x0, y1 - y0, 1e-9)
     scale = max(scale_range[0], min(scale_range[1], target_px / span))
     if whole_scale:
@@ -140,7 +147,7 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     if tick_size:
         left += max(text_width(_number(v), tick_size) for v in (x0, y0, x1, y1)) + tick_size * 0.8
         bottom += round(tick_size * 1.6) + tick_size * 0.4
-    return shrink_to_budget(PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s))
+    return shrink_to_budget(PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s), budget)
 
 
 def _number(value: float) -> str:
@@ -149,21 +156,32 @@ def _number(value: float) -> str:
 
 def axis_labels(draw: ImageDraw.ImageDraw, view: PlaneView, *, xs: Iterable[tuple[float, str]] = (),
                 ys: Iterable[tuple[float, str]] = (), size: int = 10, fill: RGB = MUTED, x_side: str = "bottom",
-                y_side: str = "left", offset: float | tuple[float, float] | None = None) -> None:
+                y_side: str = "left", offset: float | tuple[float, float] | None = None, unit: str = "") -> None:
     """Numbers (or any words) at world positions along the window's edges, in the
     margins: ``xs`` along the ``x_side`` ("bottom" or "top") edge, ``ys`` along the
     ``y_side`` ("left" or "right") one, ``offset`` pixels away from the edge (one
-    distance, or one for the x labels and one for the y labels)."""
+    distance, or one for the x labels and one for the y labels).
+
+    With a ``unit`` ("in", "mm", "tiles"), the last x label carries it ("5 in"),
+    moved left as far as needed to stay inside the picture; both axes share it."""
     if offset is None:
         offset = size * 0.4
     gap_x, gap_y = offset if isinstance(offset, tuple) else (offset, offset)
     left, top, right, bottom = view.area
-    for x, label in xs:
+    xs = sorted(xs, key=lambda item: item[0])
+    picture_right = draw.im.size[0] - 1
+    for n, (x, label) in enumerate(xs):
         px = view.px((x, view.y0))[0]
+        anchor = "m"
+        if unit and n == len(xs) - 1:
+            label = f"{label} {unit}"
+            width = text_width(label, size)
+            if px + width / 2 > picture_right:
+                px, anchor = picture_right, "r"
         if x_side == "top":
-            text(draw, (px, top - gap_x), label, size=size, fill=fill, anchor="md")
+            text(draw, (px, top - gap_x), label, size=size, fill=fill, anchor=anchor + "d")
         else:
-            text(draw, (px, bottom + gap_x), label, size=size, fill=fill, anchor="ma")
+            text(draw, (px, bottom + gap_x), label, size=size, fill=fill, anchor=anchor + "a")
     for y, label in ys:
         py = view.px((view.x0, y))[1]
         if y_side == "right":
@@ -174,18 +192,20 @@ def axis_labels(draw: ImageDraw.ImageDraw, view: PlaneView, *, xs: Iterable[tupl
 
 def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = None, label_step: float | None = None,
          size: int = 10, area: RGB | None = PLANE, line: RGB = GRID, width: int = 1, labels: bool = True,
-         label_fill: RGB = MUTED, min_label_px: float | None = None, frame: bool = True) -> None:
+         label_fill: RGB = MUTED, min_label_px: float | None = None, frame: bool = True, unit: str = "") -> None:
     """The play area (filled with ``area``), grid lines every ``step`` units (chosen
     so lines are at least a few pixels apart if None), numbers along the bottom
     and the left edge every ``label_step`` units (chosen so that numbers stay at
-    least ``min_label_px``, by default about two digits, apart), and, with
-    ``frame``, an outline around the area."""
+    least ``min_label_px``, by default about two digits, apart), the last x number
+    followed by the ``unit`` the world is measured in, and, with ``frame``, an
+    outline around the area."""
     left, top, right, bottom = view.area
     if area is not None:
         draw.rectangle([left, top, right, bottom], fill=area)
     step = step if step is not None else nice_step(view.scale, 6 * width)
-    while view.scale * step < 2 and step < 1e300:  # a vast window (an answer far off the table): fewer lines
-        step *= 10
+    if step * view.scale < 2 * width:  # a vast window at a small scale: lines a few pixels apart at least
+        step = nice_step(view.scale, 6 * width)
+        label_step = None
     if label_step is None:
         spacing = min_label_px if min_label_px is not None else size * 2.2
         label_step = step * _whole_multiple(view.scale * step, spacing)
@@ -201,7 +221,7 @@ def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = Non
         draw.line([(left, py), (right, py)], fill=line, width=width)
     if labels:
         axis_labels(draw, view, xs=[(x, _number(x)) for x in xs if _on(x, label_step)],
-                    ys=[(y, _number(y)) for y in ys if _on(y, label_step)], size=size, fill=label_fill)
+                    ys=[(y, _number(y)) for y in ys if _on(y, label_step)], size=size, fill=label_fill, unit=unit)
     if frame:
         draw.rectangle([left, top, right, bottom], outline=line, width=width)
 
@@ -243,6 +263,10 @@ def scale_bar(draw: ImageDraw.ImageDraw, view: PlaneView, length: float, label: 
     return (x - width, y - tick - size * 1.4, x + bar + width, y + tick + width)
 
 
+MAX_ASPECT = 20.0  # the longest side of a window over its shortest, at most
+MAX_SIDE = 4_000  # the most finished pixels along a side of the plane (before margins)
+
+
 def shrink_to_budget(view: PlaneView, budget: int | None = None) -> PlaneView:
     """``view`` itself if its finished picture (``view.size`` shrunk by its
     supersample factor) holds at most ``budget`` pixels (by default the kit's
@@ -255,6 +279,10 @@ def shrink_to_budget(view: PlaneView, budget: int | None = None) -> PlaneView:
 
     budget = PIXEL_BUDGET if budget is None else budget
     s = max(1, int(view.supersample))
+    longest = max(view.x1 - view.x0, view.y1 - view.y0, 1e-9)
+    if view.scale * longest > MAX_SIDE * s:  # no side longer than MAX_SIDE, whatever the budget allows
+        view = PlaneView(view.x0, view.y0, view.x1, view.y1, MAX_SIDE * s / longest, view.left, view.top,
+                         view.right, view.bottom, view.y_up, view.supersample)
     if within_budget(view.size, supersample=s, budget=budget):
         return view
     # Largest k with (a + x k)(b + y k) <= budget * s^2, in drawn pixels.

@@ -4,10 +4,10 @@ continuous plane in millimetres."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ...kit.compare import event_mismatches
+from ...kit.compare import beyond, event_mismatches, numbers_text
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
@@ -42,6 +42,26 @@ def _pose_text(pose: Pose) -> str:
     return f"[{rounded(pose.x):g}, {rounded(pose.y):g}] heading {rounded(pose.heading):g}"
 
 
+def motion_words(start: Pose, end: Pose) -> str:
+    """How a base moved, as a player measures it from where it stood: "moves 68.4 mm
+    ahead and 12 mm to starboard and turns 22.5° right" (compass headings: 0 north,
+    90 east, so ahead is the start heading and starboard 90° clockwise of it)."""
+    dx, dy = end.x - start.x, end.y - start.y
+    rad = math.radians(start.heading)
+    ahead = dx * math.sin(rad) + dy * math.cos(rad)
+    aside = dx * math.cos(rad) - dy * math.sin(rad)
+    turn = (end.heading - start.heading + 180) % 360 - 180
+    parts = []
+    if abs(ahead) >= 0.05:
+        parts.append(f"{abs(ahead):.1f} mm {'ahead' if ahead > 0 else 'back'}")
+    if abs(aside) >= 0.05:
+        parts.append(f"{abs(aside):.1f} mm to {'starboard' if aside > 0 else 'port'}")
+    words = "moves " + " and ".join(parts) if parts else "stays where it is"
+    if abs(turn) >= 0.05:
+        words += f" and turns {abs(turn):.1f}° {'right' if turn > 0 else 'left'}"
+    return words
+
+
 def _heading_gap(a: float, b: float) -> float:
     d = abs(a - b) % 360
     return min(d, 360 - d)
@@ -67,6 +87,9 @@ class ArmadaRuleset(ModularRuleset):
     key = "armada"
     title = "Star Wars: Armada ship movement: the maneuver tool, overlaps and 0-speed yaw"
     package = "verifier.rulesets.armada"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Maneuvers, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships) + len(before.squadrons) + len(before.obstacles), "ships, squadrons and obstacles"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
@@ -102,8 +125,8 @@ class ArmadaRuleset(ModularRuleset):
             start = before.ship(ship.name)
             want = listed.get(ship.name)
             if want is None:
-                if (math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)) > tol
-                        or _heading_gap(ship.pose.heading, start.pose.heading) > tol
+                if (beyond(math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)), tol)
+                        or beyond(_heading_gap(ship.pose.heading, start.pose.heading), tol)
                         or ship.damage != start.damage or ship.destroyed):
                     problems.append(Mismatch(("ships",), None, ship.name,
                                              f"{ship.name} is not listed, so it should stay at "
@@ -111,11 +134,11 @@ class ArmadaRuleset(ModularRuleset):
                                              f" with {ship.damage} damage" + (", destroyed" if ship.destroyed else "")))
                 continue
             path = ("ships", ship.name)
-            if want.at is not None and math.dist(want.at, (ship.pose.x, ship.pose.y)) > tol:
+            if want.at is not None and beyond(math.dist(want.at, (ship.pose.x, ship.pose.y)), tol):
+                wanted_at, ended_at = numbers_text(want.at, (rounded(ship.pose.x), rounded(ship.pose.y)))
                 problems.append(Mismatch(path + ("at",), list(want.at), [rounded(ship.pose.x), rounded(ship.pose.y)],
-                                         f"{ship.name} should end at [{want.at[0]:g}, {want.at[1]:g}] but ends at "
-                                         f"[{rounded(ship.pose.x):g}, {rounded(ship.pose.y):g}]"))
-            if want.heading is not None and _heading_gap(want.heading, ship.pose.heading) > tol:
+                                         f"{ship.name} should end at {wanted_at} but ends at {ended_at}"))
+            if want.heading is not None and beyond(_heading_gap(want.heading, ship.pose.heading), tol):
                 problems.append(Mismatch(path + ("heading",), want.heading, rounded(ship.pose.heading),
                                          f"{ship.name} should end facing {want.heading:g} but faces "
                                          f"{rounded(ship.pose.heading):g}"))
@@ -144,8 +167,9 @@ class ArmadaRuleset(ModularRuleset):
             if joints is None or move is None:
                 continue
             stands = [pose_json(j) for j in move.tool.joints] if move.tool is not None else []
-            if len(stands) != len(joints) or any(math.dist(w[:2], g[:2]) > tol or _heading_gap(w[2], g[2]) > tol
-                                                 for w, g in zip(joints, stands)):
+            if len(stands) != len(joints) or any(
+                    beyond(math.dist(w[:2], g[:2]), tol) or beyond(_heading_gap(w[2], g[2]), tol)
+                    for w, g in zip(joints, stands)):
                 problems.append(Mismatch(("moves", i, "tool"), [list(j) for j in joints], stands,
                                          f"maneuver {i + 1} ({move.ship}): the tool should stand at "
                                          f"{[list(j) for j in joints]} but stands at {stands}"))
@@ -155,8 +179,8 @@ class ArmadaRuleset(ModularRuleset):
             if alternative is None:
                 problems.append(Mismatch(("choice",), side, None, "the last maneuver should leave the owner a choice "
                                                                   "of sides, but only one side is possible"))
-            elif (alternative.side != side or math.dist(at, (alternative.end.x, alternative.end.y)) > tol
-                  or _heading_gap(heading, alternative.end.heading) > tol):
+            elif (alternative.side != side or beyond(math.dist(at, (alternative.end.x, alternative.end.y)), tol)
+                  or beyond(_heading_gap(heading, alternative.end.heading), tol)):
                 problems.append(Mismatch(("choice",), [side, list(at), heading],
                                          [alternative.side, [rounded(alternative.end.x), rounded(alternative.end.y)],
                                           rounded(alternative.end.heading)],
@@ -203,11 +227,12 @@ class ArmadaRuleset(ModularRuleset):
         after: Result = outcome.after
         said = []
         for move in after.moves:
-            words = f"{move.ship} ends at {_pose_text(move.end)} at speed {move.speed}"
-            if move.side:
-                words += f", tool on the {move.side}"
+            words = f"{move.ship} {motion_words(move.start, move.end)} (speed {move.speed}" + (
+                f", tool on the {move.side} side" if move.side else "")
             if move.alternative is not None:
-                words += f" (or the {move.alternative.side}: {_pose_text(move.alternative.end)})"
+                words += (f"; with the tool on the {move.alternative.side} side it "
+                          f"{motion_words(move.start, move.alternative.end)}")
+            words += ")"
             said.append(words)
         events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
         return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
-from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
+from .model import RAM_VALUES, SHIP_TYPES, Scene, Ship, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
 
@@ -56,6 +57,11 @@ PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_s
 class YppRuleset(ModularRuleset):
     key = "ypp"
     package = "verifier.rulesets.ypp"  # its modules as docs/ruleset-guide.md lays them out
+
+    draw_piece_budget = 20_000  # its pictures of 10,000 ships are timed by ypp.draw
+
+    def pieces_drawn(self, before: Scene, actions: Turn, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships), "ships"
     draw_options = MappingProxyType({
         "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
         "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
@@ -128,17 +134,17 @@ class YppRuleset(ModularRuleset):
             wanted_damage = dict(expect.damage)
             for ship in before.ships:
                 want, got = wanted_damage.get(ship.name, 0.0), totals.get(ship.name, 0.0)
-                if abs(want - got) > 1e-6:
+                if beyond(abs(want - got), 1e-6):
                     problems.append(Mismatch(("damage", ship.name), want, got,
                                              f"{ship.name} should take {want:g} ram damage but takes {got:g}"))
         return problems
 
     def summarise(self, before: Scene, outcome: Outcome) -> str:
         start = before.by_name
-        moved = [f"{s.name} ends at {list(s.at)} facing {s.heading.name}" for s in outcome.after.ships
+        moved = [f"{s.name} {_move_words(start[s.name], s)}" for s in outcome.after.ships
                  if (s.at, s.heading) != (start[s.name].at, start[s.name].heading)]
         events = [_event_text(e.kind, e.pieces, e.round) for e in outcome.events]
-        return f"{', '.join(moved) or 'no ship moves'}; {', '.join(events) or 'no events'}."
+        return f"{'; '.join(moved) or 'no ship moves'}; {', '.join(events) or 'no events'}."
 
     def describe(self, before: Scene, actions: Turn, outcome: Outcome) -> str:
         lines = []
@@ -165,6 +171,23 @@ class YppRuleset(ModularRuleset):
 
     def page_notes(self) -> str:
         return PAGE_NOTES
+
+
+
+_COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _move_words(start: Ship, end: Ship) -> str:
+    """How a ship moved over the turn, in tiles from where it stood: "moves 1 tile north
+    and 2 tiles west, now facing west" (y grows southward on the board)."""
+    dx, dy = end.at[0] - start.at[0], end.at[1] - start.at[1]
+    legs = [f"{abs(d)} tile{'' if abs(d) == 1 else 's'} {way}"
+            for d, way in ((-dy, "north"), (dy, "south"), (dx, "east"), (-dx, "west")) if d > 0]
+    facing = _COMPASS.get(end.heading.name, end.heading.name)
+    if not legs:
+        return f"turns to face {facing} where it stood"
+    return f"moves {' and '.join(legs)}, " + (f"now facing {facing}" if end.heading != start.heading
+                                                else f"still facing {facing}")
 
 
 RULESET = YppRuleset()
