@@ -12,7 +12,8 @@ from typing import Any
 
 from ..case import Case, LoadFailure, collect, crash_message
 from ..errors import Location
-from ..ruleset import Capability, Frame, Outcome
+from ..refusal import draw_outcome
+from ..ruleset import Capability, Frame, Outcome, compare_outcome
 from ..runner import (
     CaseResult,
     Problem,
@@ -76,7 +77,8 @@ def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: fr
     compared with its expectation, outside the fields in ``left_out``."""
     ruleset = case.ruleset
     other = ruleset.resolve(case.before, case.actions, ruleset.reading({**case.readings, **options}))
-    return any(not (m.path and m.path[0] in left_out) for m in ruleset.compare(case.before, case.expect, other))
+    found = compare_outcome(ruleset, case.before, case.expect, other)
+    return any(not (m.path and m.path[0] in left_out) for m in found)
 
 
 def check_case_with(case: Case, run: ImplRun) -> CaseResult:
@@ -157,10 +159,11 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         return _errored(case, outcome, answer.seconds)
     not_compared = tuple(p.name for p in parts(ruleset) if p.name in outcome.unreported)
     left_out = set(unreported_fields(ruleset, outcome.unreported))
-    problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
+    problems = [mismatch_problem(case, m) for m in compare_outcome(ruleset, case.before, expect, outcome)
                 if not (m.path and m.path[0] in left_out)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
-    if ruleset.supports(Capability.STATES) and STATES not in not_compared:
+    refused = outcome.refusal is not None or reference.refusal is not None  # no states to compare
+    if ruleset.supports(Capability.STATES) and STATES not in not_compared and not refused:
         matched = _matched_states(reference, answer.data["states"])
         problems += _state_problems(case, reference, matched)
     if run.check_order:
@@ -253,7 +256,7 @@ def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: An
         return []  # one piece: nothing to reorder
     answer = run.session.ask(again)
     where = case.where(("before",))
-    if answer.kind != "outcome":
+    if answer.kind not in ("outcome", "refused"):
         return [Problem(f"with the pieces listed in reverse order the implementation answered {answer.kind}"
                         + (f": {answer.message}" if answer.message else ""), where, ProblemKind.MISMATCH,
                         "listing order")]
@@ -302,8 +305,8 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
         expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
         actual = replace(outcome, frames=start + theirs, reading=reference.reading, consulted=reference.consulted)
-        expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
-        actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)
+        expected_image = draw_outcome(ruleset, case.before, case.actions, expected, case.title)
+        actual_image = draw_outcome(ruleset, case.before, case.actions, actual, case.title)
         paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,
                                                                          actual_image)
     except Exception as exc:  # drawing an odd outcome must not end the run

@@ -17,6 +17,17 @@ MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's read
 Reading = Mapping[str, str]
 
 
+def outcome_data(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
+    """The outcome's JSON form; a refusal as the one field that says which clause refused."""
+    if outcome.refusal is not None:
+        return {"refused": outcome.refusal.clause or "?"}
+    return ruleset.outcome_json(outcome)
+
+
+def outcome_key(ruleset: Ruleset, outcome: Outcome) -> Any:
+    return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
+
+
 @dataclass(frozen=True)
 class ReadingTable:
     """The reference outcome key of one scene under every full reading, stored per
@@ -54,7 +65,7 @@ def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
             if full in keys:
                 continue
             outcome = ruleset.resolve(before, actions, MappingProxyType(dict(zip(order, full))))
-            keys[full] = ruleset.outcome_key(outcome)
+            keys[full] = outcome_key(ruleset, outcome)
             outcomes.setdefault(keys[full], outcome)
             grown |= set(outcome.consulted) - points
             if len(keys) >= MAX_RESOLVES:

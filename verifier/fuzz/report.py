@@ -15,6 +15,7 @@ from ..findings import dump_yaml, slug
 from ..output import json_mark, write_bytes, write_text
 from ..ruleset import Outcome, Ruleset
 from .compare import departure_clauses, difference
+from .reference import outcome_data
 from .result import Divergence, DivergenceGroup, FuzzResult, Group
 
 
@@ -63,7 +64,7 @@ def _case_text(result: FuzzResult, name: str, title: str, note: str, comment: st
         try:
             answer = dump_yaml({"expect": ruleset.expect_data(scene, outcome)})
         except Exception:  # an outcome the ruleset cannot restate as an expectation
-            answer = json.dumps(ruleset.outcome_json(outcome), indent=1) + "\n"
+            answer = json.dumps(outcome_data(ruleset, outcome), indent=1) + "\n"
         text += f"# {label}:\n" + "".join(f"# {line}\n" for line in answer.splitlines())
     return text
 
@@ -95,6 +96,8 @@ def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
 def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome,
           title: str) -> Any:
     actual = _with_places(group.actual, reference)
+    if actual.refusal is not None and actual.after is None:  # a refused answer sends no state: nothing moved
+        actual = replace(actual, after=ruleset.unchanged(group.before, group.actions))
     attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
                                           replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
     for i, (label, outcome) in enumerate(attempts):
@@ -234,8 +237,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
-                **_diagram_entry(w.diagram, w.undrawn, out), "reference": ruleset.outcome_json(w.reference),
-                "implementation": ruleset.outcome_json(g.actual),
+                **_diagram_entry(w.diagram, w.undrawn, out), "reference": outcome_data(ruleset, w.reference),
+                "implementation": outcome_data(ruleset, g.actual),
                 "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}
 
     def divergence_entry(w: WrittenDivergence) -> dict[str, Any]:
@@ -243,7 +246,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
         return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
                 "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
                 "case": str(w.case_file.relative_to(out)), **_diagram_entry(w.diagram, w.undrawn, out),
-                "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
+                "first": outcome_data(ruleset, d.first), "second": outcome_data(ruleset, d.second)}
 
     problem_counts: dict[str, int] = {}
     for p in result.problems:
