@@ -20,8 +20,9 @@ def draw_outcome(ruleset: Ruleset, before: Any, actions: Any, outcome: Outcome, 
     An outcome with nothing after it (an implementation's refusal, which sends no state) is drawn
     with the scene as it was, where the ruleset can say what that is (``Ruleset.unchanged``)."""
     from .kit.draw.layout import refusal_band
-    if outcome.refusal is None:
+    refusal = outcome.refusal
+    if refusal is None:
         return ruleset.draw(before, actions, outcome, title=title)
     if outcome.after is None:
         outcome = replace(outcome, after=ruleset.unchanged(before, actions))
-    return refusal_band(ruleset.draw(before, actions, outcome, title=title), refusal_words(outcome.refusal))
+    return refusal_band(ruleset.draw(before, actions, outcome, title=title), refusal_words(refusal))
