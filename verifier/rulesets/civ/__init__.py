@@ -13,9 +13,9 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
 from .interchange import OUTCOME_SCHEMA
-from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
+from .model import Actions, Branch, Expectation, Result, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
-from .resolver import resolve
+from .resolver import resolve, unchanged
 
 PAGE_NOTES = (
     "Each example draws its map as regions, not a board: land is sand-coloured, and a land area with a coast "
@@ -103,6 +103,9 @@ class CivRuleset(ModularRuleset):
         return resolve(before, actions, reading)
 
     # --- compare ------------------------------------------------------------------------------------
+
+    def unchanged(self, before: Scene, actions: Actions) -> Result:
+        return unchanged(before)
 
     def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         branches: tuple[Branch, ...] = outcome.after.branches

@@ -2,7 +2,7 @@
 
 Ids follow the seed's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
 ``B.1`` .. ``B.5`` for option B (blockades), and the base game's ship and conflict
-rules (facts.md) as ``ship.1`` .. ``ship.4`` and ``conflict.1`` .. ``conflict.3``.
+rules (facts.md) as ``ship.1`` .. ``ship.7`` and ``conflict.1`` .. ``conflict.3``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,13 @@ CLAUSES = (
                      "its move there.", Citation(FACTS, "Ships")),
     Clause("ship.4", "Tokens get on and off a ship at any point of its path (a token rides one ship at most in "
                      "a phase), but none may still be aboard when the phase is over.", Citation(FACTS, "Ships")),
+    Clause("ship.5", "A ship goes from an area only to one that touches it, and only by water: open sea, "
+                     "water or a coast's water portion, never land without a coast.",
+           Citation(FACTS, "Ships", "base rules on ship movement")),
+    Clause("ship.6", "In the movement phase each nation takes one turn, in which it moves its own ships, each "
+                     "of them once.", Citation(FACTS, "Ships", "base rules on ship movement")),
+    Clause("ship.7", "Tokens get on and off a ship only where it lies off a coast, from and onto that land.",
+           Citation(FACTS, "Ships", "base rules on ship movement")),
     Clause("conflict.1", "In a conflict pieces go one at a time, by turns; the side with fewer pieces loses the "
                          "first one, and equal sides lose theirs at the same moment.",
            Citation(FACTS, "Conflict (base rule 24)")),
