@@ -12,7 +12,7 @@ import pytest
 from verifier import registry
 from verifier.case import load_case
 from verifier.errors import CaseError, SceneError
-from verifier.ruleset import BenchSettings
+from verifier.ruleset import BenchSettings, compare_outcome
 
 RULESET = registry.get("civ")
 
@@ -26,10 +26,10 @@ clauses: [A.2]
 before:
   map:
     areas:
-      Home: {kind: land, coast: true, at: [0, 0], touches: [Sound]}
+      Home: {kind: land, coast: true, at: [0, 0], touches: [Sound], limit: 3}
       Sound: {kind: water, at: [2, 0], touches: [Away, Ocean]}
       Ocean: {kind: open-sea, at: [2, 2], touches: [Away]}
-      Away: {kind: land, coast: true, at: [4, 0]}
+      Away: {kind: land, coast: true, at: [4, 0], limit: 2}
   options: [A]
   nations:
     Crete: {advances: [Astronomy]}
@@ -71,27 +71,39 @@ def test_good_case_loads_and_passes(write_case):
     assert RULESET.compare(case.before, case.expect, outcome) == []
 
 
+@pytest.mark.parametrize("old, new, clause, message", [
+    ("{at: Away, drop: 2}]", "Ocean]", "ship.3", "ship r1 ends its move in open sea Ocean; no ship may"),
+    ("{at: Away, drop: 2}]", "Ocean, Away]", "ship.4",
+     "ship r1 ends its move with 2 tokens aboard; every token must leave the ship by the end of the phase"),
+    ("{at: Home, board: 2}", "{at: Home, board: 6}", "ship.4", "6 tokens board in Home, where Crete has 5"),
+    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 4}", "ship.1",
+     "ship r1 would carry 6 tokens; a ship carries at most 5"),
+    ("{at: Home, board: 2}, Sound, {at: Away, drop: 2}", "{at: Home, board: 2}, Away", "ship.6",
+     "Away does not touch Home, where ship r1 is"),
+    ("{at: Away, drop: 2}]", "Away, Sound]", "ship.4", "ship r1 ends its move with 2 tokens aboard"),
+])
+def test_a_move_the_ship_rules_forbid_loads_and_is_refused(write_case, old, new, clause, message):
+    """A possible scene with a forbidden action is no load error: the resolver refuses the action, citing
+    the clause, and the case fails with that refusal as its mismatch."""
+    assert old in GOOD
+    case = load_case(write_case(GOOD.replace(old, new)))
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and outcome.refusal.clause == clause and outcome.refusal.pieces == ("r1",)
+    assert message in outcome.refusal.reason, outcome.refusal.reason
+    mismatches = compare_outcome(RULESET, case.before, case.expect, outcome)
+    assert [m.message for m in mismatches] == [f"refused by {clause} (r1): {outcome.refusal.reason}; the case "
+                                               "expects the action to be carried out"]
+
+
 @pytest.mark.parametrize("old, new, where, message", [
     ("touches: [Away, Ocean]", "touches: [Away, Oceann]", "11:56: before.map.areas.Sound.touches[1]",
      "'Oceann' is not an area of this scene; did you mean 'Ocean'?"),
     ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 6}", "19:43: before.ships.r1.tokens",
      "ship 'r1' has 6 tokens aboard; a ship carries at most 5"),
-    ("{at: Away, drop: 2}]", "Ocean]", "28:47: actions.turns[0].moves[0].path[2]",
-     "ship 'r1' ends its move in open sea 'Ocean'; no ship may"),
     ("advances: [Astronomy]", "advances: [Astronmy]", "16:24: before.nations.Crete.advances[0]",
      "'Astronmy' is not an advance these rules know; did you mean 'Astronomy'?"),
     ("advances: [Astronomy]", "advances: [Sailing]", "16:24: before.nations.Crete.advances[0]",
      "expected one of 'Astronomy', 'Cloth Making', 'Engineering', 'Mathematics', 'Metalworking'"),
-    ("{at: Away, drop: 2}]", "Ocean, Away]", "28:17: actions.turns[0].moves[0].path",
-     "ship 'r1' ends its move with 2 tokens aboard; every token must leave the ship by the end of the phase"),
-    ("{at: Home, board: 2}", "{at: Home, board: 6}", "28:36: actions.turns[0].moves[0].path[0].board",
-     "6 tokens board in 'Home', where Crete has 5"),
-    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 4}",
-     "28:18: actions.turns[0].moves[0].path[0]", "ship 'r1' would carry 6 tokens; a ship carries at most 5"),
-    ("{at: Home, board: 2}, Sound, {at: Away, drop: 2}", "{at: Home, board: 2}, Away",
-     "28:40: actions.turns[0].moves[0].path[1]", "'Away' does not touch 'Home', where ship 'r1' is"),
-    ("{at: Away, drop: 2}]", "Away, Sound]", "28:17: actions.turns[0].moves[0].path",
-     "ship 'r1' ends its move with 2 tokens aboard"),
     ("b1: {nation: Babylon, at: Sound}", "b1: {nation: Babylon, at: Ocean}", "20:31: before.ships.b1.at",
      "ship 'b1' is in open sea 'Ocean'"),
     ("Babylon: {}\n  ships:", "Babylon: {}\n    Thrace: {}\n  ships:", None, None),
@@ -111,15 +123,19 @@ def test_bad_input_names_file_line_column_and_field(write_case, old, new, where,
 def test_open_sea_needs_astronomy(write_case):
     text = GOOD.replace("advances: [Astronomy]", "advances: []").replace(
         "{at: Away, drop: 2}]", "Ocean, {at: Away, drop: 2}]")
-    error, _ = error_of(write_case, text, SceneError)
-    assert "enters open sea 'Ocean', which needs Astronomy; Crete does not have it" in str(error)
+    case = load_case(write_case(text))
+    refused = RULESET.resolve(case.before, case.actions, case.readings).refusal
+    assert refused is not None and refused.clause == "ship.3"
+    assert "enters open sea Ocean, which needs Astronomy; Crete does not have it" in refused.reason
 
 
 def test_five_areas_need_cloth_making(write_case):
     path = "[Sound, Away, Sound, Away, Sound]"
     text = GOOD.replace("[{at: Home, board: 2}, Sound, {at: Away, drop: 2}]", path)
-    error, _ = error_of(write_case, text, SceneError)
-    assert "enters a 5th area; it moves at most 4" in str(error) and "path[4]" in str(error)
+    case = load_case(write_case(text))
+    refused = RULESET.resolve(case.before, case.actions, case.readings).refusal
+    assert refused is not None and refused.clause == "ship.2"
+    assert "enters a 5th area; it moves at most 4" in refused.reason
     loaded = load_case(write_case(text.replace("advances: [Astronomy]", "advances: [Astronomy, Cloth Making]")
                                   .replace("expect:\n  ships:\n    r1: {at: Away}", "expect:\n  ships:\n    r1: "
                                            "{at: Sound}"), "cloth.yaml"))
@@ -171,6 +187,71 @@ def test_three_sides_in_ascending_strength_until_one_is_left_or_the_first_is_out
     assert _fight({"a": 2, "b": 2, "c": 3}) == [("a1", "b1"), ("c1",), ("a2", "b2")]
 
 
+def test_a_land_conflict_stops_once_the_area_holds_no_more_than_its_limit():
+    from verifier.rulesets.civ.resolver import fight
+    pieces = {"a": ["a1", "a2"], "b": ["b1", "b2", "b3"]}
+    steps, stopped = fight(pieces, lambda n, k: (k,), limit=3)
+    assert (steps, stopped) == ([("a1",), ("b1",)], False)
+    assert pieces == {"a": ["a2"], "b": ["b2", "b3"]}  # both nations stay
+    equal = {"a": ["a1", "a2"], "b": ["b1", "b2"]}
+    assert fight(equal, lambda n, k: (k,), limit=3)[0] == [("a1", "b1")]  # together, so one under the limit
+    assert fight({"a": ["a1"], "b": ["b1"]}, lambda n, k: (k,), limit=2)[0] == []
+
+
+def test_a_meeting_at_the_limit_is_no_conflict_and_cites_it():
+    case = load_case("cases/civ/conflict-4-meeting-within-limit.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert [e.detail for e in outcome.events if e.kind == "within-limit"] == ["3 tokens, limit 3"]
+    assert not outcome.after.branches[0].state.removals
+    assert "conflict.4" in outcome.clauses_used()
+
+
+def test_the_limit_comes_from_the_map_file():
+    case = load_case("cases/civ/conflict-4-stops-at-limit.yaml")
+    limits = {a.name: a.limit for a in case.before.map.areas if a.kind == "land"}
+    assert limits == {"Eastreach": 1, "Farshore": 2, "Highfold": 2, "Pinecape": 3, "Westmark": 2}
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("Away: {kind: land, coast: true, at: [4, 0], limit: 2}", "Away: {kind: land, coast: true, at: [4, 0]}",
+     "13:7: before.map.areas.Away", "land area 'Away' needs its population limit (limit: N"),
+    ("Sound: {kind: water,", "Sound: {kind: water, limit: 2,", "11:28: before.map.areas.Sound.limit",
+     "only land has a population limit; 'Sound' is water"),
+    ("  tokens:\n    Home: {Crete: 5}", "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 6}",
+     "24:19: before.overland.Home.Crete", "6 Crete tokens in 'Home' moved overland, but before.tokens gives Crete 5"),
+])
+def test_limits_and_overland_tokens_are_checked_where_written(write_case, old, new, where, message):
+    assert old in GOOD
+    error, path = error_of(write_case, GOOD.replace(old, new), SceneError)
+    assert str(error).startswith(f"{path}:{where}: ") and message in str(error), str(error)
+    assert "\n" not in str(error)
+
+
+def test_boarding_tokens_that_moved_overland_is_refused_citing_ship_5():
+    """The scene is possible and the action parses; the resolver refuses it, and nothing moves."""
+    case = load_case("cases/civ/refused/overland-may-not-board.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None
+    assert (outcome.refusal.clause, outcome.refusal.pieces) == ("ship.5", ("r1",))
+    assert "moved over land" in outcome.refusal.reason
+    assert outcome.after.branches[0].state.land_of("Westmark") == {"Crete": 3} and not outcome.events
+
+
+def test_a_drop_of_more_tokens_than_may_board_after_an_overland_move_is_refused(write_case):
+    text = GOOD.replace("  tokens:\n    Home: {Crete: 5}",
+                        "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 4}")
+    case = load_case(write_case(text))
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and outcome.refusal.clause == "ship.5"
+
+
+def test_a_phase_where_nothing_happens_still_weighs_the_movement_allowance():
+    case = load_case("cases/civ/ship-2-nothing-happens.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert RULESET.compare(case.before, case.expect, outcome) == []
+    assert {str(c) for c in outcome.provenance["r1"]} >= {"ship.2"} and not outcome.events
+
+
 def test_the_outcome_lists_every_removal_in_order():
     case = load_case("cases/civ/conflict-1-fewer-loses-first.yaml")
     outcome = RULESET.resolve(case.before, case.actions, case.readings)
@@ -181,15 +262,29 @@ def test_the_outcome_lists_every_removal_in_order():
 # --- readings, decisions, branches ----------------------------------------------------------------
 
 
-def test_the_three_advantage_readings_disagree_on_one_scene():
+def test_the_four_advantage_readings_disagree_on_one_scene():
     case = load_case("cases/civ/a6-advantage-strength.yaml")
     removals = {}
-    for option in ("strength", "phantom", "order"):
+    for option in ("strength", "phantom", "order", "tiebreak"):
         reading = RULESET.reading({"advantage": option})
         outcome = RULESET.resolve(case.before, case.actions, reading)
         assert "advantage" in outcome.consulted
         removals[option] = outcome.after.branches[0].state.removals
-    assert len(set(removals.values())) == 3
+    assert len(set(removals.values())) == 4
+
+
+def test_tiebreak_counts_ships_first_and_points_only_between_equal_fleets():
+    for name, removals in (("a6-advantage-tiebreak", (("r1",), ("b1",), ("r2",))),
+                           ("a6-advantage-tiebreak-equal-fleets", (("b1",), ("r1",), ("b2",)))):
+        case = load_case(f"cases/civ/{name}.yaml")
+        outcome = RULESET.resolve(case.before, case.actions, case.readings)
+        assert outcome.after.branches[0].state.removals == (("Narrows", removals),)
+
+
+def test_phantom_says_whose_reading_it_is():
+    from verifier.rulesets.civ.clauses import READING_POINTS
+    options = next(p for p in READING_POINTS if p.name == "advantage").options
+    assert "project's own reading" in options["phantom"] and "issue 27" in options["tiebreak"]
 
 
 def test_an_advantage_nobody_holds_consults_no_reading():
@@ -265,7 +360,7 @@ def test_a_block_choice_off_the_ships_path_is_refused(write_case):
 def test_a_named_map_beside_the_case_is_checked_where_it_stands(write_case, tmp_path):
     (tmp_path / "maps").mkdir()
     (tmp_path / "maps" / "reef.json").write_text(
-        '{"areas": {\n  "Home": {"kind": "land", "coast": true, "at": [0, 0], "touches": ["Sound"]},\n'
+        '{"areas": {\n  "Home": {"kind": "land", "coast": true, "limit": 2, "at": [0, 0], "touches": ["Sound"]},\n'
         '  "Sound": {"kind": "water", "at": [2, 0], "touches": ["Reef"]}\n}}\n', encoding="utf-8")
     text = GOOD.replace("  map:\n    areas:", "  map: reef\n  unused:\n    areas:")
     text = text.split("  unused:")[0] + "  options: [A]" + text.split("  options: [A]")[1]
@@ -293,7 +388,8 @@ def test_too_many_open_decisions_are_refused_not_run(write_case):
 def test_the_report_shows_where_the_advantage_readings_disagree():
     section = RULESET.report_sections([])[0]
     pairs = {tuple(p["readings"]): p for p in section.data["pairs"]}
-    assert set(pairs) == {("strength", "phantom"), ("strength", "order"), ("phantom", "order")}
+    assert set(pairs) == {("strength", "phantom"), ("strength", "order"), ("strength", "tiebreak"),
+                          ("phantom", "order"), ("phantom", "tiebreak"), ("order", "tiebreak")}
     assert section.data["conflicts"] == 576
     for pair in pairs.values():
         assert pair["removals_differ"] >= pair["survivors_differ"] > 0

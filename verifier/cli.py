@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError
-from .ruleset import Capability, FindingKind, TermStatus, compare_outcome
+from .ruleset import Capability, TermStatus, compare_outcome
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
@@ -298,78 +298,36 @@ def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .explore import example_conflicts, example_matrix, search
-    from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
-    from .shards import exhaustive
+    from .explorer import ExploreOptions, run_explore
+    from .findings import write_reports
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     out = _report_folder(Path(args.out or f"explore/{ruleset.key}"), args.force, "the explorer", "explorer report")
     if args.budget <= 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
-    out.mkdir(parents=True, exist_ok=True)
-    found = {}
-    exhaustive_result = None
-    execution = _execution(args)
+    if args.max_examples < 1:
+        raise CaseError("--max-examples must be 1 or more", Location(None, None, None, "--max-examples"))
     for option in ("space", "pieces", "shards", "results"):
         if getattr(args, option) is not None and not args.exhaustive:
             flag = "--ships" if option == "pieces" else f"--{option}"
             raise CaseError(f"{flag} only means something with --exhaustive", Location(None, None, None, flag))
     if args.exhaustive:
         ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
-        space = _space_of(ruleset, args) or next(iter(ruleset.exhaustive_spaces()))
-        print(f"enumerating the exhaustive {ruleset.key} space {space} on {execution.describe()} ...",
-              flush=True)
-        exhaustive_result = exhaustive(ruleset, space=space, execution=execution, shards=args.shards,
-                                       results=Path(args.results) if args.results else None)
-        found.update(exhaustive_result.examples)
-        e = exhaustive_result
-        reduced = (f" (standing for {e.raw_scenes:,} scenes: symmetry saved {e.raw_scenes - e.scenes:,})"
-                   if e.raw_scenes != e.scenes else "")
-        print(f"  {e.scenes:,} scenes{reduced} in {e.seconds:.1f} s, {e.shards} shards"
-              + (f" ({e.resumed} read from {args.results})" if e.resumed else "")
-              + f": {len(e.counts)} finding classes", flush=True)
-    print(f"searching with Hypothesis (seed {args.seed}, budget {args.budget:g} s) ...", flush=True)
-    ruleset.require(Capability.SEARCH, "verifier explore")
-    ruleset.require(Capability.FINDINGS, "verifier explore")
-    from .execute import Progress
-    with Progress("searching", args.max_examples, unit="scenes", noted="finding classes") as progress:
-        search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples,
-                               progress=progress)
-    for fingerprint, finding in search_result.findings.items():
-        found.setdefault(fingerprint, finding)
-    print(f"  {search_result.examples} scenes in {search_result.seconds:.1f} s: "
-          f"{len(search_result.findings)} finding classes", flush=True)
-    cases_dir = Path(args.cases)
-    cases = []
-    if cases_dir.exists():
-        from .case import collect
-        cases = list(collect([cases_dir]).cases)  # broken case files are left out: 'verifier check' reports them
-    matrix = example_matrix(ruleset, cases)
-    for finding in example_conflicts(ruleset, matrix):
-        found.setdefault(finding.fingerprint, finding)
-    from functools import partial
-
-    from .execute import map_ordered
-    minimal = list(map_ordered(partial(_shrunk, ruleset), [found[k] for k in sorted(found)], execution))
-    ruled = rulings(ruleset, [cases_dir, out / "findings"])
-    written = write_findings(ruleset, minimal, out, ruled)
-    data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
-                       seed=args.seed, budget=args.budget, out=out)
-    sections = ruleset.report_sections(cases, out) if ruleset.supports(Capability.REPORT_SECTIONS) else []
-    data, markdown = add_sections(data, report_markdown(ruleset, data, written, matrix), sections)
+    options = ExploreOptions(budget=args.budget, max_examples=args.max_examples, seed=args.seed,
+                             exhaustive=args.exhaustive, space=_space_of(ruleset, args) if args.exhaustive else None,
+                             shards=args.shards, results=Path(args.results) if args.results else None,
+                             cases_dir=Path(args.cases), out=out, execution=_execution(args), progress=True)
+    run = run_explore(ruleset, options, log=lambda m: print(m, flush=True))
+    data, markdown = run.report()
     json_path, md_path = write_reports(out, data, markdown)
-    for w in written:
+    for w in run.written:
         print(f"{w.status.upper():<8} {w.finding.fingerprint}")
     if "recall" in data:
         r = data["recall"]
         print(f"recall of the search: {r['found']}/{r['of']} exhaustive classes")
-    print(f"{len(written)} findings ({data['open']} open, {data['resolved']} resolved); report: {md_path}, {json_path}")
+    print(f"{len(run.written)} findings ({data['open']} open, {data['resolved']} resolved); "
+          f"report: {md_path}, {json_path}")
     return 0
-
-
-def _shrunk(ruleset: Any, finding: Any) -> Any:
-    from .explore import shrink
-    return finding if finding.kind is FindingKind.EXAMPLE_CONFLICT else shrink(ruleset, finding)
 
 
 # Spaces named for how many pieces they hold, for --ships N.

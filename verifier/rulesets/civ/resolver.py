@@ -89,12 +89,14 @@ def advantage_entry(nation: str) -> str:
 
 
 def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, ends: str = "one-left",
-          stop_after: int | None = None, phantoms: dict[str, int] | None = None) -> tuple[list[tuple[str, ...]], bool]:
+          stop_after: int | None = None, phantoms: dict[str, int] | None = None,
+          limit: int | None = None) -> tuple[list[tuple[str, ...]], bool]:
     """The base conflict rule. Each round every side still in removes one piece, the
     sides in ascending order of ``key_of(side, pieces left)``; sides with equal keys
     remove together. Two sides so remove alternately, the weaker first, or together
     when equal. Ends when one side is left (``ends="first-out"``: when any side is
-    out), or after ``stop_after`` steps when all agree to stop. Returns the steps
+    out), once no more than ``limit`` pieces are left (a land area's population
+    limit), or after ``stop_after`` steps when all agree to stop. Returns the steps
     (what was removed together) and whether the players stopped it."""
     phantoms = dict(phantoms or {})
     steps: list[tuple[str, ...]] = []
@@ -102,6 +104,8 @@ def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, e
 
     def over() -> bool:
         alive = [n for n in started if sides[n]]
+        if limit is not None and sum(len(sides[n]) for n in alive) <= limit:
+            return True
         return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
 
     while not over():
@@ -197,6 +201,9 @@ class _Run:
             self.cause(name, "B.1")
         for turn in self.actions.turns:
             self.turn(turn)
+        for ship in self.ships.values():
+            if len(ship.path) == 1:  # it entered no area: "up to four" includes none
+                self.cause(ship.name, "ship.2")
         self.leftovers()
         moved = self.state(landing=True)
         conflicts = self.ship_conflicts() if "A" in self.options else set()
@@ -235,13 +242,12 @@ class _Run:
                     return
             for other, wanted in stop.take:
                 self.take(ship, self.ships[other], wanted, len([e for e in entries if e > i]), nation.allowance)
-            if stop.board:
-                count = min(stop.board, self.land[(stop.area, ship.nation)])
-                self.land[(stop.area, ship.nation)] -= count
-                ship.aboard += [0] * count
+            if stop.board:  # tokens that moved overland never get here: boarding them is refused (ship.5)
+                self.land[(stop.area, ship.nation)] -= stop.board
+                ship.aboard += [0] * stop.board
                 self.cause(ship.name, "ship.4")
                 self.cause(ship.name, "ship.1")
-                self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
+                self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(stop.board))
             if stop.drop and ship.aboard:
                 count = min(stop.drop, len(ship.aboard))
                 ship.aboard = sorted(ship.aboard)[:len(ship.aboard) - count]
@@ -339,6 +345,8 @@ class _Run:
             tier = 1 if metal and METALWORKING in n.advances else 0
             if advantage == "order":
                 return (tier, n.advantage, strength)
+            if advantage == "tiebreak":
+                return (tier, strength, n.advantage)
             if advantage == "strength":
                 return (tier, strength + n.advantage)
             return (tier, strength)  # phantom: the advantage is in the strength already
@@ -489,16 +497,24 @@ class _Run:
         for area, nations in sorted(by_area.items()):
             if len(nations) < 2:
                 continue
+            limit = self.scene.map.area(area).limit
+            total = sum(self.land[(area, n)] for n in nations)
+            if total <= limit:
+                self.event("within-limit", (area,), "conflict.4", area, f"{total} tokens, limit {limit}")
+                for n in nations:
+                    self.cause(token_piece(n, area), "conflict.4")
+                continue
             sides = {n: [token_entry(n)] * self.land[(area, n)] for n in nations}
 
             def key(nation: str, count: int) -> tuple:
                 return (1 if METALWORKING in self.nations[nation].advances else 0, count)
 
-            steps, _ = fight(sides, key, ends="one-left")
+            steps, _ = fight(sides, key, ends="one-left", limit=limit)
             self.event("land-conflict", (area,), "conflict.1", area, " v ".join(nations))
             self._record(area, steps, "conflict.1")
             for n in nations:
                 piece = token_piece(n, area)
+                self.cause(piece, "conflict.4")
                 self.cause(piece, "conflict.1")
                 if len(nations) > 2:
                     self.cause(piece, "conflict.2")
@@ -527,16 +543,16 @@ def refusal(scene: Scene, actions: Actions) -> Refusal | None:
     moved: set[str] = set()
     for turn in actions.turns:
         if turn.nation in nations:
-            return Refusal("ship.6", tuple(m.ship for m in turn.moves) or (turn.nation,),
+            return Refusal("ship.7", tuple(m.ship for m in turn.moves) or (turn.nation,),
                            f"{turn.nation} has a second turn in one movement phase")
         nations.add(turn.nation)
         for move in turn.moves:
             owner = scene.ship(move.ship).nation
             if owner != turn.nation:
-                return Refusal("ship.6", (move.ship,), f"ship {move.ship} belongs to {owner}, not {turn.nation}, "
+                return Refusal("ship.7", (move.ship,), f"ship {move.ship} belongs to {owner}, not {turn.nation}, "
                                                        "and moves in its owner's turn")
             if move.ship in moved:
-                return Refusal("ship.6", (move.ship,), f"ship {move.ship} moves a second time in one phase")
+                return Refusal("ship.7", (move.ship,), f"ship {move.ship} moves a second time in one phase")
             moved.add(move.ship)
     return _path_refusal(scene, actions)
 
@@ -544,28 +560,31 @@ def refusal(scene: Scene, actions: Actions) -> Refusal | None:
 def _path_refusal(scene: Scene, actions: Actions) -> Refusal | None:
     """Walk every path as written (nobody blocked): the first step the ship rules forbid."""
     land = Counter({(a, n): c for a, n, c in scene.tokens})
+    overland = Counter({(a, n): c for a, n, c in scene.overland})
+    land.subtract(overland)  # those may not board (ship.5)
     dropped: Counter[tuple[str, str]] = Counter()  # tokens that left a ship this phase, by area and nation
     for turn in actions.turns:
         for move in turn.moves:
-            why = _move_refusal(scene, scene.nation(turn.nation), move, land, dropped)
+            why = _move_refusal(scene, scene.nation(turn.nation), move, land, dropped, overland)
             if why is not None:
                 return Refusal(why[0], (move.ship,), why[1])
     return None
 
 
 def _move_refusal(scene: Scene, nation: Nation, move: ShipMove, land: Counter[tuple[str, str]],
-                  dropped: Counter[tuple[str, str]]) -> tuple[str, str] | None:
+                  dropped: Counter[tuple[str, str]], overland: Counter[tuple[str, str]]) -> tuple[str, str] | None:
     """(clause, reason) of the first step of ``move`` the ship rules forbid, or None; ``land`` and
-    ``dropped`` (the tokens on land that may board, those that left a ship) are kept up to date."""
+    ``dropped`` (the tokens on land that may board, those that left a ship) are kept up to date;
+    ``overland`` are the tokens that moved over land this phase."""
     ship = scene.ship(move.ship)
     at, entered, aboard, taken = ship.at, 0, ship.aboard, 0
     for s, stop in enumerate(move.path):
         area = scene.map.area(stop.area)
         if not (s == 0 and stop.area == ship.at):
             if stop.area not in scene.map.area(at).touches:
-                return "ship.5", f"{stop.area} does not touch {at}, where ship {move.ship} is"
+                return "ship.6", f"{stop.area} does not touch {at}, where ship {move.ship} is"
             if not area.navigable:
-                return "ship.5", f"ship {move.ship} cannot enter {stop.area}, land without a coast"
+                return "ship.6", f"ship {move.ship} cannot enter {stop.area}, land without a coast"
             if area.kind == OPEN_SEA and ASTRONOMY not in nation.advances:
                 return "ship.3", (f"ship {move.ship} enters open sea {stop.area}, which needs Astronomy; "
                                   f"{nation.name} does not have it")
@@ -575,13 +594,18 @@ def _move_refusal(scene: Scene, nation: Nation, move: ShipMove, land: Counter[tu
             at = stop.area
         if (stop.board or stop.drop) and not area.coastal_land:
             kind = "land without a coast" if area.kind == LAND else area.kind
-            return "ship.7", f"tokens board and leave ships only on a coast; {stop.area} is {kind}"
+            return "ship.8", f"tokens board and leave ships only on a coast; {stop.area} is {kind}"
         here = (stop.area, nation.name)
         if stop.board > land[here]:
+            if stop.board <= land[here] + overland[here]:
+                return "ship.5", (f"{stop.board} tokens board in {stop.area}, but {overland[here]} of "
+                                  f"{nation.name}'s there moved over land this phase and may board only "
+                                  f"{land[here]}")
             if stop.board <= land[here] + dropped[here]:
                 return "ship.4", (f"{stop.board} tokens board in {stop.area}, but only {land[here]} of "
                                   f"{nation.name}'s there have not ridden a ship this phase")
-            return "ship.4", f"{stop.board} tokens board in {stop.area}, where {nation.name} has {land[here]}"
+            return "ship.4", (f"{stop.board} tokens board in {stop.area}, where {nation.name} has "
+                              f"{land[here] + overland[here]}")
         land[here] -= stop.board
         aboard += stop.board
         taken += sum(n for _, n in stop.take)  # whether they come aboard depends on the blockade
