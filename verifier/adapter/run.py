@@ -162,10 +162,13 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     problems = [mismatch_problem(case, m) for m in compare_outcome(ruleset, case.before, expect, outcome)
                 if not (m.path and m.path[0] in left_out)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
-    refused = outcome.refusal is not None or reference.refusal is not None  # no states to compare
-    if ruleset.supports(Capability.STATES) and STATES not in not_compared and not refused:
-        matched = _matched_states(reference, answer.data["states"])
-        problems += _state_problems(case, reference, matched)
+    if ruleset.supports(Capability.STATES) and STATES not in not_compared:
+        if outcome.refusal is None and reference.refusal is None:
+            matched = _matched_states(reference, answer.data["states"])
+            problems += _state_problems(case, reference, matched)
+        elif outcome.refusal is None:  # a refused action carried out: its states are drawn, not compared
+            matched = [(Frame(e["round"], e.get("phase") or "", e.get("step", 0), None), e)
+                       for e in answer.data.get("states") or ()]
     if run.check_order:
         problems += _order_problems(case, run, request, answer.data, left_out | {"provenance"})
     if problems:
@@ -301,10 +304,16 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         # The reference is drawn with the parts the implementation reports, so that the diff shows
         # only what was compared.
         # Tracks pass through the moments the implementation reported states for, on both sides.
-        start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
+        first = tuple(f for f in reference.frames if f.is_start)[:1]
+        start = first if matched else ()
         theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
         expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
         actual = replace(outcome, frames=start + theirs, reading=reference.reading, consulted=reference.consulted)
+        # A refusal is drawn as the scene where it stands (its start), under a band that names it.
+        if reference.refusal is not None:
+            expected = replace(expected, frames=first)
+        if outcome.refusal is not None:
+            actual = replace(actual, frames=first, after=ruleset.unchanged(case.before, case.actions))
         expected_image = draw_outcome(ruleset, case.before, case.actions, expected, case.title)
         actual_image = draw_outcome(ruleset, case.before, case.actions, actual, case.title)
         paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,

@@ -83,6 +83,11 @@ def _clear_old(folder: Path) -> None:
             path.unlink()
 
 
+def _summary(ruleset: Ruleset, before: Any, outcome: Outcome) -> str:
+    """The ruleset's sentence for an outcome; a refusal says what refused it."""
+    return str(outcome.refusal) if outcome.refusal is not None else ruleset.summarise(before, outcome)
+
+
 def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
     """The implementation's outcome with the places of its events filled in from the
     reference's matching events: the adapter protocol does not carry where an event
@@ -399,8 +404,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
         lines += [f"### M{i}. {g.fingerprint} ({g.count} scene{'s' if g.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries "
                   f"while the same reading explains the answer.", "",
-                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
-                  f"- implementation (as {g.fingerprint}): " + ruleset.summarise(g.before, g.actual), "",
+                  f"- reference ({best_label}): " + _summary(ruleset, g.before, w.reference),
+                  f"- implementation (as {g.fingerprint}): " + _summary(ruleset, g.before, g.actual), "",
                   _picture("the scene before, the reference's outcome and the implementation's", w.diagram, w.undrawn),
                   "",
                   f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
@@ -422,8 +427,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
                   + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
                      if entry["clauses"] else ""), "",
-                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
-                  "- implementation: " + ruleset.summarise(g.before, g.actual)]
+                  f"- reference ({best_label}): " + _summary(ruleset, g.before, w.reference),
+                  "- implementation: " + _summary(ruleset, g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
         lines += ["", _picture("the scene before, the reference's outcome and the implementation's", w.diagram,
                                w.undrawn),
@@ -454,9 +459,9 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
         lines += [f"### D{i}. {what}: `{dg.fingerprint}` ({dg.count} scene{'s' if dg.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(dg.scene_ids)}. Example {how}: "
                   f"[{wd.case_file.name}]({_link(wd.case_file)}).", "",
-                  "- first answer: " + ruleset.summarise(dv.before, dv.first),
+                  "- first answer: " + _summary(ruleset, dv.before, dv.first),
                   ("- listed in another order: " if dv.kind == "order" else "- sent again: ")
-                  + ruleset.summarise(dv.second_before, dv.second), "",
+                  + _summary(ruleset, dv.second_before, dv.second), "",
                   _picture("the implementation's two answers", wd.diagram, wd.undrawn), ""]
         lines += _scene_yaml(ruleset, dv.before, dv.actions)
     problems = data["problems"]

@@ -429,6 +429,13 @@ def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> O
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
+    return carry_out(scene, maneuvers, reading)
+
+
+def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
+    """What the maneuvers do, with no check that their courses are allowed (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
     tool = tool_of(scene, reading)
     board = _Board(scene, dict(ships), tool)

@@ -404,6 +404,10 @@ _MEMO_SIZE = 256
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    refused = refusal(scene, actions)
+    if refused is not None:
+        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
+                       frames=(Frame(0, "start", 0, unchanged(scene)),))
     key = (scene, actions)
     known = _MEMO.get(key)
     if known is not None:
@@ -411,7 +415,7 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
         for pins, outcome in known:
             if all(reading.get(point) == option for point, option in pins):
                 return replace(outcome, reading=MappingProxyType(dict(reading)))
-    outcome = _resolve(scene, actions, reading)
+    outcome = carry_out(scene, actions, reading)
     _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -445,11 +449,10 @@ def unchanged(scene: Scene) -> State:
     return State(scene, (), None)
 
 
-def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
-    refused = refusal(scene, actions)
-    if refused is not None:
-        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
-                       frames=(Frame(0, "start", 0, unchanged(scene)),))
+def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    """What the actions do, with no check that the rules ever allow them (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
     run = _Run(scene, reading, ships, scene.players.index(scene.turn))
     if scene.variants.obstructed:

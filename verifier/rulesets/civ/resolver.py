@@ -637,12 +637,19 @@ def unchanged(scene: Scene) -> Result:
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
-    start = start_state(scene)
     refused = refusal(scene, actions)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
-        return Outcome(outcome.after, (), outcome.provenance, (Frame(0, "start", 0, start),),
+        return Outcome(outcome.after, (), outcome.provenance, (Frame(0, "start", 0, start_state(scene)),),
                        MappingProxyType(dict(reading)), refusal=refused)
+    return carry_out(scene, actions, reading, max_branches)
+
+
+def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
+    """What the phase does, with no check that the rules allow its actions (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
+    start = start_state(scene)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
     while pending:

@@ -575,11 +575,6 @@ def refusal(turn: Turn) -> Refusal | None:
 
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
     """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
-    refused = refusal(turn)
-    if refused is not None:
-        start = tuple(sorted((s.name, s.at, s.heading) for s in scene.ships))
-        return replace(refused_outcome(refused, scene), frames=(Frame(0, "start", 0, start),),
-                       reading=MappingProxyType(dict(reading)))
     run = _Run(scene, reading, record)
     for index in range(len(turn.rounds)):
         run.round = index + 1
@@ -600,7 +595,20 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
-    """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
+    """Resolve every round of ``turn`` from ``scene`` under ``reading``; a turn the rules do not
+    allow is refused."""
+    refused = refusal(turn)
+    if refused is not None:
+        start = tuple(sorted((s.name, s.at, s.heading) for s in scene.ships))
+        return replace(refused_outcome(refused, scene), frames=(Frame(0, "start", 0, start),),
+                       reading=MappingProxyType(dict(reading)))
+    return carry_out(scene, turn, reading, record)
+
+
+def carry_out(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
+    """Every round of ``turn``, with no check that the rules allow so many (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     # The run builds many small objects and no reference cycles: the cyclic collector
     # only costs time here (it rescans every live object as the outcome grows).
     enabled = gc.isenabled()
