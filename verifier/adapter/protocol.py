@@ -313,12 +313,12 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     (and the optional parts this answer leaves out unpromised), then read by the ruleset,
     with those parts named in ``Outcome.unreported``. A refused answer gives an outcome with
     that refusal and nothing else. ``check --impl`` and fuzz read every answer through this."""
-    refusal = _refusal_of(data)
-    if refusal is not None:
-        return refused_outcome(refusal)
     unreported = declaration.unreported(ruleset)
     if isinstance(data, dict):
         unreported += declaration.absent(ruleset, data)
+    refusal = _refusal_of(data)
+    if refusal is not None:  # no part is reported; the parts left out are named as for any answer
+        return replace(refused_outcome(refusal), unreported=frozenset(p.name for p in unreported))
     problem = outcome_problem(ruleset, data, [f for part in unreported for f in part.fields])
     if problem:
         return (f"the outcome does not fit the {ruleset.key} outcome schema "
