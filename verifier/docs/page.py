@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..case import CaseStatus
 from ..ruleset import Capability, Ruleset
 from .common import _plural, _reading_key, _sentence
 from .html import (
@@ -144,7 +145,7 @@ class RulesetPage(PageModel):
                 if clause.id in chosen:
                     continue
                 best = self.best_case(clause.id, shown)
-                if best is None or (documented_only and best.case.status != "documented"):
+                if best is None or (documented_only and best.case.status != CaseStatus.DOCUMENTED):
                     continue
                 chosen[clause.id] = best
                 shown.add(best.case.id)
@@ -157,7 +158,11 @@ class RulesetPage(PageModel):
         for cid in sorted(chosen, key=lambda c: (cost[c], c)):
             cheapest.setdefault(cid.split(".")[0], cid)
         seconds = set(chosen) - set(cheapest.values())
-        for cid in sorted(chosen, key=lambda c: (c in seconds, chosen[c].case.status != "documented", cost[c], c)):
+
+        def order(c: str) -> tuple[bool, bool, float, str]:
+            return c in seconds, chosen[c].case.status != CaseStatus.DOCUMENTED, cost[c], c
+
+        for cid in sorted(chosen, key=order):
             if cost[cid] > budget:
                 del chosen[cid]
             else:
@@ -182,7 +187,7 @@ class RulesetPage(PageModel):
             views = self.exercising(clause.id)
             view = chosen.get(clause.id)
             if views:
-                doc = sum(v.case.status == "documented" for v in views)
+                doc = sum(v.case.status == CaseStatus.DOCUMENTED for v in views)
                 others = [v for v in views if v is not view]
                 first = next((v for v in others if v.home == clause.id), others[0] if others else None)
                 count = f"{_plural(len(views), 'case')} ({doc} documented)"
@@ -190,10 +195,10 @@ class RulesetPage(PageModel):
                              + " exercise it.")
             out.append('<p class="source">' + " ".join(notes) + "</p>")
             if view is not None and view.image:
-                kind = "A documented example" if view.case.status == "documented" else "An example"
+                kind = "A documented example" if view.case.status == CaseStatus.DOCUMENTED else "An example"
                 out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
                                                                           view.narrow, view.narrow_size)
-                           + f"<figcaption>{kind}: {self.case_link(view)}. {esc(view.sentence)}</figcaption>"
+                           + f"<figcaption>{kind}: {self.case_link(view)}. {_outcome_span(view)}</figcaption>"
                            "</figure>")
             if not views:
                 out.append('<p class="empty">No case exercises this clause yet.</p>')
@@ -227,11 +232,11 @@ class RulesetPage(PageModel):
         if view.image:
             out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
                                                                       view.narrow, view.narrow_size)
-                       + f"<figcaption><strong>Outcome:</strong> {esc(view.sentence)}"
+                       + f"<figcaption><strong>Outcome:</strong> {_outcome_span(view)}"
                        + (f' <span class="verdict {_verdict_class(view)}">{esc(view.verdict)}</span>'
                           if view.verdict else "") + "</figcaption></figure>")
         elif view.sentence:
-            out.append(f"<p><strong>Outcome:</strong> {esc(view.sentence)} {esc(view.verdict)}</p>")
+            out.append(f"<p><strong>Outcome:</strong> {_outcome_span(view)} {esc(view.verdict)}</p>")
         out.append('<div class="case-more">')
         if view.gif and view.gif_size:
             w, h = view.gif_size
@@ -268,11 +273,11 @@ class RulesetPage(PageModel):
     def case_card(self, view: CaseView) -> str:
         c = view.case
         return (f'<li><a href="#{view.anchor}">{esc(c.title)}</a> {_status_badge(c.status)} '
-                f'<span class="sentence">{esc(view.sentence)}</span></li>')
+                f'<span class="sentence"{_exact_title(view)}>{esc(view.sentence)}</span></li>')
 
     def render_cases(self, index_href: str, css_href: str) -> str:
         rs = self.ruleset
-        documented = [v for v in self.cases if v.case.status == "documented"]
+        documented = [v for v in self.cases if v.case.status == CaseStatus.DOCUMENTED]
         body = [f'<h1 id="top">{esc(rs.title)}: every case</h1>',
                 (f'<p class="lede">{_plural(len(self.cases), "case")} ({len(documented)} documented), each run by '
                  "the reference resolver and drawn before and after, under the clause it shows best (by "
@@ -478,3 +483,15 @@ class RulesetPage(PageModel):
                        f"<td>{len(others)}</td><td>{len(questions)}</td></tr>")
         out.append("</tbody></table></div></section>")
         return "\n".join(out)
+
+
+def _exact_title(view: CaseView) -> str:
+    """A title attribute with the outcome's exact numbers, for the hover over its sentence."""
+    return f' title="{esc(view.exact)}"' if view.exact else ""
+
+
+def _outcome_span(view: CaseView) -> str:
+    """The outcome sentence; its exact numbers show on hover."""
+    if not view.exact:
+        return esc(view.sentence)
+    return f'<span class="outcome"{_exact_title(view)}>{esc(view.sentence)}</span>'

@@ -61,6 +61,7 @@ class Group:
     first_seen_seconds: float = 0.0
     kind: str = "disagreement"
     reading: Reading | None = None  # for "mixed": the reading nearest the best that explains them
+    points: tuple[str, ...] = ()  # reading points whose options change the differing parts (told, not grouped by)
 
 
 @dataclass
@@ -122,6 +123,7 @@ class FuzzResult:
     mixed_not_shrunk: int = 0
     divergences_not_shrunk: int = 0
     declared: str = ""  # what the hello declares for the ruleset, in words ("" for nothing)
+    first_finding_seconds: float | None = None  # when the first departure's answer came, since the start
 
     @property
     def answered(self) -> list[Trial]:

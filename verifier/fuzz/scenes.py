@@ -19,10 +19,11 @@ def require(ruleset: Ruleset) -> None:
 
 
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
-                visit: Callable[[Any, Any], None]) -> bool:
-    """Hand ``visit`` each scene Hypothesis draws; True when the ``deadline`` stopped it."""
+                visit: Callable[[Any, Any], None], stop: Callable[[], bool] | None = None) -> bool:
+    """Hand ``visit`` each scene as Hypothesis draws it; True when the ``deadline`` (or
+    ``stop``) ended the drawing early."""
     from ..generation import each_scene
-    return each_scene(ruleset.strategy(), visit, seed=seed, examples=examples, deadline=deadline)
+    return each_scene(ruleset.strategy(), visit, seed=seed, examples=examples, deadline=deadline, stop=stop)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:
