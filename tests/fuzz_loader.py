@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/fuzz_loader.py --files 100000 [--seed 1] [--resolve]
 
-Each file is one of the bundled cases, mutated the way hostile or careless files
+Each file is one of the bundled cases (of each of the five rulesets in turn), mutated the way hostile or careless files
 are: values swapped for junk (whole-number floats, NaN, huge integers, long or
 odd strings, deep nesting), keys renamed, fields dropped, and text-level damage
 (tags, aliases, control characters, cut lines). Loading must end in a case or in
@@ -33,6 +33,11 @@ from verifier.case import load_case_text  # noqa: E402
 from verifier.errors import CaseError, CaseErrors  # noqa: E402
 
 SAMPLES = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "cases").rglob("*.yaml"))]
+# Every ruleset is mutated as often as every other, whatever the number of its bundled cases.
+BY_RULESET: dict[str, list[dict]] = {}
+for _sample in SAMPLES:
+    BY_RULESET.setdefault(str(_sample["ruleset"]), []).append(_sample)
+RULESETS = sorted(BY_RULESET)
 
 
 def junk(rng: random.Random) -> object:
@@ -58,8 +63,8 @@ def paths(data, prefix=()):
             yield from paths(value, prefix + (i,))
 
 
-def mutate_data(rng: random.Random) -> object:
-    data = copy.deepcopy(rng.choice(SAMPLES))
+def mutate_data(rng: random.Random, ruleset: str) -> object:
+    data = copy.deepcopy(rng.choice(BY_RULESET[ruleset]))
     for _ in range(rng.randint(1, 3)):
         where = rng.choice(list(paths(data)))
         if not where:
@@ -108,8 +113,8 @@ def _alarm(signum, frame):
     raise TookTooLong
 
 
-def make_file(rng: random.Random) -> str:
-    text = yaml.safe_dump(mutate_data(rng), sort_keys=False, allow_unicode=True)
+def make_file(rng: random.Random, ruleset: str) -> str:
+    text = yaml.safe_dump(mutate_data(rng, ruleset), sort_keys=False, allow_unicode=True)
     if rng.random() < 0.3:
         text = rng.choice(TEXT_DAMAGE)(text, rng)
     return text
@@ -127,19 +132,22 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: collections.Counter[str] = collections.Counter()
     unexpected: collections.Counter[str] = collections.Counter()
     example: dict[str, str] = {}
+    per_ruleset: dict[str, collections.Counter[str]] = {key: collections.Counter() for key in RULESETS}
     start = time.perf_counter()
     if args.resolve:
         from verifier.runner import RunOptions, check_case
         from verifier.snapshots import SnapshotStore
         options = RunOptions(SnapshotStore(Path("/nonexistent-snapshots"), Path("/tmp/fuzz-failures")), draw=True)
     signal.signal(signal.SIGALRM, _alarm)
-    for _ in range(args.files):
-        text = make_file(rng)
+    for number in range(args.files):
+        ruleset = RULESETS[number % len(RULESETS)]
+        text = make_file(rng, ruleset)
         signal.setitimer(signal.ITIMER_REAL, args.limit)
         try:
             case = load_case_text(text, "fuzz.yaml")
         except (CaseError, CaseErrors):
             outcomes["located error"] += 1
+            per_ruleset[ruleset]["located error"] += 1
             continue
         except BaseException as error:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -151,10 +159,12 @@ def main(argv: list[str] | None = None) -> int:
             unexpected[kind] += 1
             example.setdefault(kind, text[:300])
             outcomes["unexpected"] += 1
+            per_ruleset[ruleset]["unexpected"] += 1
             continue
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
         outcomes["loaded"] += 1
+        per_ruleset[ruleset]["loaded"] += 1
         if args.resolve:
             try:
                 result = check_case(case, options)
@@ -168,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.files} files, seed {args.seed}, {seconds:.1f} s")
     for name, count in sorted(outcomes.items()):
         print(f"  {name}: {count}")
+    for key in RULESETS:
+        counts = per_ruleset[key]
+        print(f"  {key}: {sum(counts.values())} files: {counts['located error']} located errors, {counts['loaded']} "
+              f"loaded, {counts['unexpected']} unexpected")
     total = sum(unexpected.values())
     print(f"unexpected exceptions: {total} ({total * 100_000 / max(args.files, 1):.0f} per 100,000 files), "
           f"{len(unexpected)} kinds")

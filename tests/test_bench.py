@@ -289,3 +289,13 @@ def test_docs_suite_is_listed_and_reports_a_build_in_a_table():
     assert "21.0 MB" in table and "400 files, 15 pages" in table
     assert "warm explorer reports: ypp; quick pass for civ" in table
 
+def test_search_suite_is_listed_and_rates_scenes_per_cpu_second():
+    from verifier.bench import SEARCH, search_rows, suites
+
+    assert SEARCH in suites()
+    figures = {"quick": True, "seed": 0, "rulesets": {
+        "ypp": {"explore": {"scenes": 200, "seconds": 2.0, "cpu_seconds": 0.5},
+                "fuzz": {"scenes": 30, "seconds": 1.0, "cpu_seconds": 0.3}}}}
+    rows = search_rows(figures)
+    assert rows == [("ypp explore: scenes / CPU s", "400", "200 scenes, 0.50 s CPU, 2.00 s wall"),
+                    ("ypp fuzz: scenes / CPU s", "100", "30 scenes, 0.30 s CPU, 1.00 s wall")]

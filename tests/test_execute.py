@@ -116,6 +116,20 @@ def test_progress_is_silent_for_quick_runs_and_plain_in_logs():
     assert lines[-1] == "checking: 100/100 cases, 2.0/s, 0:50 elapsed, 9 failing"
 
 
+def test_progress_time_left_is_the_budgets_when_the_budget_binds():
+    # 20,000 scenes at 100/s would take 3:20, but a 20 s budget ends the run first.
+    clock = Clock()
+    meter = Progress("searching", 20000, unit="scenes", stream=io.StringIO(), clock=clock, limit=20.0)
+    clock.now += 5
+    meter.advance(500)
+    assert "0:15 left" in meter.line()
+    # Where the count ends the run first, the count's estimate stands.
+    meter = Progress("searching", 1000, unit="scenes", stream=io.StringIO(), clock=clock, limit=60.0)
+    clock.now += 5
+    meter.advance(500)
+    assert "0:05 left" in meter.line()
+
+
 def test_progress_on_a_terminal_redraws_one_line_with_a_bar():
     clock, screen = Clock(), Terminal()
     with Progress("drawing", 4, unit="pictures", stream=screen, clock=clock, quiet_for=0) as bar:

@@ -1,11 +1,13 @@
 """``verifier bench``: how fast the verifier is.
 
-The core knows two suites. ``core``: cases per second of ``verifier check`` over the
+The core knows three suites. ``core``: cases per second of ``verifier check`` over the
 bundled cases (every ruleset), with drawing and snapshot comparison, and without
 drawing, so the drawing share is visible. ``docs``: seconds to build the whole site
 with ``verifier docs`` on every local core, reading the explorer's reports where they
 are (``explore/RULESET/report.json``, written by ``verifier explore`` first: a warm
-report) and running the quick explorer pass for a ruleset without one. Every other suite belongs to a ruleset
+report) and running the quick explorer pass for a ruleset without one. ``search``: scenes per
+CPU second of the explorer's search and of fuzz against the reference (in-process adapter,
+one worker) for every ruleset that both can take. Every other suite belongs to a ruleset
 that declares ``Capability.BENCHMARKS`` and is named ``RULESET.SUITE`` (``ypp.turns``,
 ``scatter.odds``, ...); ``verifier bench --list`` shows them all. ``--suite`` takes
 ``core`` (the default), ``all``, a suite's name, a ruleset's key (all of its
@@ -30,14 +32,16 @@ import os
 import platform
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from . import registry
 from .errors import CaseError, Location, did_you_mean
+from .execute import Progress
 from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs
-from .ruleset import BenchSettings, BenchSuite, Capability
+from .ruleset import BenchSettings, BenchSuite, Capability, Ruleset
 
 CORE = "core"
 DOCS = "docs"
@@ -230,6 +234,67 @@ def check_suite(snapshots: str | None = None) -> BenchSuite:
                             "with drawing and snapshot comparison and without", run, check_table)
 
 
+# --- the search suite: scenes a second through the explorer and fuzz ---------------------
+
+SEARCH = "search"
+REFERENCE_ADAPTER = "python:verifier.adapters.reference:handle"
+
+
+def _timed_scenes(run: Callable[[], int]) -> dict[str, float]:
+    """Scenes, wall seconds and this process's CPU seconds of ``run()`` (which returns its
+    scene count): CPU seconds give the rate per core whatever else the machine runs."""
+    import time
+    wall, cpu = time.perf_counter(), time.process_time()
+    scenes = run()
+    return {"scenes": scenes, "seconds": time.perf_counter() - wall, "cpu_seconds": time.process_time() - cpu}
+
+
+def _explored(ruleset: Ruleset, scenes: int, seed: int) -> int:
+    from .explore import search
+    return search(ruleset, budget=600.0, seed=seed, max_examples=scenes).examples
+
+
+def _fuzzed(ruleset: Ruleset, scenes: int, seed: int) -> int:
+    from .adapter import Session, open_implementation
+    from .fuzz import run
+
+    with Session(open_implementation(REFERENCE_ADAPTER)) as session:
+        return len(run(ruleset, session, examples=scenes, budget=600.0, seed=seed).trials)
+
+
+def search_figures(quick: bool, seed: int = 0) -> dict[str, Any]:
+    """Per ruleset that can be searched and fuzzed: the explorer's search over a fixed
+    number of scenes, and fuzz of the reference resolver through the in-process adapter
+    on one worker, each timed as a whole."""
+    explore_scenes, fuzz_scenes = (200, 30) if quick else (1000, 150)
+    figures: dict[str, Any] = {}
+    for ruleset in registry.all_rulesets():
+        if not all(ruleset.supports(c) for c in (Capability.SEARCH, Capability.INTERCHANGE, Capability.FINDINGS)):
+            continue
+        progress(f"searching {ruleset.key}: {explore_scenes} scenes, then fuzzing {fuzz_scenes} ...")
+        figures[ruleset.key] = {
+            "explore": _timed_scenes(partial(_explored, ruleset, explore_scenes, seed)),
+            "fuzz": _timed_scenes(partial(_fuzzed, ruleset, fuzz_scenes, seed))}
+    return {"quick": quick, "seed": seed, "rulesets": figures}
+
+
+def search_rows(figures: Mapping[str, Any]) -> list[Row]:
+    rows: list[Row] = []
+    for key, found in figures["rulesets"].items():
+        for what in ("explore", "fuzz"):
+            f = found[what]
+            rows.append((f"{key} {what}: scenes / CPU s", f"{f['scenes'] / max(f['cpu_seconds'], 1e-9):,.0f}",
+                         f"{f['scenes']} scenes, {f['cpu_seconds']:.2f} s CPU, {f['seconds']:.2f} s wall"))
+    return rows
+
+
+def search_suite() -> BenchSuite:
+    return BenchSuite(SEARCH, "scenes a second (per CPU second, so per core) of the explorer's search and of fuzz "
+                              "against the reference through the in-process adapter, for every ruleset that "
+                              "both can take", lambda settings: search_figures(settings.quick),
+                      lambda figures: format_rows(search_rows(figures)))
+
+
 # --- the docs suite: verifier docs -------------------------------------------------
 
 
@@ -308,9 +373,10 @@ def docs_suite(findings: str | None = None) -> BenchSuite:
 
 
 def suites(snapshots: str | None = None, findings: str | None = None) -> dict[str, BenchSuite]:
-    """Every suite by its ``--suite`` name: ``core``, ``docs``, then each ruleset's as
+    """Every suite by its ``--suite`` name: ``core``, ``docs``, ``search``, then each ruleset's as
     ``RULESET.SUITE``, rulesets in registry order and suites in the order the ruleset lists them."""
-    found = {CORE: check_suite(snapshots), DOCS: docs_suite(findings)}
+    found = {CORE: check_suite(snapshots), DOCS: docs_suite(findings),
+             SEARCH: search_suite()}
     for ruleset in registry.all_rulesets():
         if ruleset.supports(Capability.BENCHMARKS):
             try:
@@ -384,8 +450,10 @@ def main(args: argparse.Namespace) -> int:
     # loaded cases, schemas and images (more live objects make each full GC pass longer).
     # The tables keep the order asked for.
     figures: dict[str, Mapping[str, Any]] = {}
-    for name in sorted(chosen, key=lambda n: n == CORE):
-        figures[name] = _run_suite(name, available[name], settings)
+    with Progress("benchmarking", len(chosen), unit="suites", noted="failed") as meter:
+        for name in sorted(chosen, key=lambda n: n == CORE):
+            figures[name] = _run_suite(name, available[name], settings)
+            meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()))
 
     results: dict[str, Any] = {
         "python": platform.python_version(),

@@ -140,7 +140,8 @@ def _enumerate(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], N
 def _search(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], None]) -> SearchResult:
     log(f"searching with Hypothesis (seed {options.seed}, budget {options.budget:g} s) ...")
     if options.progress:
-        with Progress("searching", options.max_examples, unit="scenes", noted="finding classes") as meter:
+        with Progress("searching", options.max_examples, unit="scenes", noted="finding classes",
+                      limit=options.budget) as meter:
             result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
                             progress=meter)
     else:

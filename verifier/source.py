@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,15 +210,72 @@ class _BoundedComposer(yaml.SafeLoader):
             self.depth -= 1
 
 
+def _fast_composer() -> Any:
+    """The same bounded composer reading libyaml's events (scanning and parsing in C were
+    nine tenths of loading a case), or None for a PyYAML built without libyaml. Only files
+    it reads without complaint take this path: any complaint is made again by the
+    pure-Python loader, whose words the error messages keep."""
+    try:
+        from yaml._yaml import CParser  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    c_parser: Any = CParser
+
+    def __init__(self: Any, text: str, file: str, max_depth: int) -> None:
+        c_parser.__init__(self, text)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        self.file, self.max_depth, self.depth = file, max_depth, 0
+
+    def bounded(compose: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        def nested(self: Any, anchor: Any) -> Any:
+            _BoundedComposer._enter(self)
+            try:
+                return compose(self, anchor)
+            finally:
+                self.depth -= 1
+        return nested
+
+    return type("_FastComposer", (yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver,
+                                  c_parser),
+                {"__init__": __init__,
+                 "compose_sequence_node": bounded(yaml.composer.Composer.compose_sequence_node),
+                 "compose_mapping_node": bounded(yaml.composer.Composer.compose_mapping_node)})
+
+
+_FastComposer = _fast_composer()
+
+
+def _node(composer: _BoundedComposer, text: str, file: str, max_depth: int) -> Any:
+    """The YAML node of ``text``: through libyaml where it reads the file without
+    complaint, else through the pure-Python ``composer`` (and its error)."""
+    if _FastComposer is not None:
+        fast = _FastComposer(text, file, max_depth)
+        try:
+            return fast.get_single_node()
+        except (yaml.YAMLError, CaseError):
+            pass
+        finally:
+            fast.dispose()
+    return composer.get_single_node()
+
+
 def load_text(text: str, file: str = "<string>") -> Located:
     max_bytes, max_depth, max_values = limits()
     if len(text) > max_bytes:
         raise CaseError(f"the file is larger than {max_bytes:,} bytes; raise VERIFIER_MAX_CASE_BYTES if it is "
                         "meant to be", Location(file))
     text = text.removeprefix("\ufeff")
-    composer = _BoundedComposer(text, file, max_depth)
     try:
-        node = composer.get_single_node()
+        composer = _BoundedComposer(text, file, max_depth)
+    except yaml.reader.ReaderError as exc:  # the reader refuses some characters before parsing anything
+        line, column = _line_and_column(text, exc.position)
+        raise CaseError(f"a raw control character (U+{int(exc.character):04X}) that YAML does not allow; write it "
+                        "escaped in a double-quoted string (such as \\x01) or remove it",
+                        Location(file, line, column)) from None
+    try:
+        node = _node(composer, text, file, max_depth)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
@@ -232,6 +289,11 @@ def load_text(text: str, file: str = "<string>") -> Located:
     builder = _Builder(file, max_depth, max_values)
     data = builder.build(node, ())
     return Located(file, data, builder.values, builder.keys)
+
+
+def _line_and_column(text: str, position: int) -> tuple[int, int]:
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
 
 
 def file_problem(path: Path) -> str | None:

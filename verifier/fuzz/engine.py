@@ -27,7 +27,7 @@ from .compare import (
     order_differs,
     situation_and_shape,
 )
-from .reference import Reading, ReadingTable, reading_table
+from .reference import Path, Reading, ReadingTable, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
 from .shrink import Example, Member, grouped, shrink_disagreement, shrink_mixed, shrink_order
@@ -38,22 +38,26 @@ SHRINK_LIMIT = 300  # simpler scenes tried per group
 
 
 def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
-    """Per reading, the number of ``trials`` whose answer it gives. Readings that agree on the
-    points a scene consults share its reference outcome, so each scene is looked at once
-    per combination of those points, not once per reading."""
+    """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
+    decision tree whose leaves each stand for a set of readings; scenes with the same tree
+    shape share the grouping of readings by leaf, so each scene is looked at once per leaf,
+    not once per reading."""
     explained = [0] * len(readings)
-    sharing: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
+    sharing: dict[tuple[Any, ...], list[list[int]]] = {}
     for trial in trials:
         if not trial.matches:
             continue
         table = trial.table
-        if table.points not in sharing:
-            by_projection: dict[tuple[str, ...], list[int]] = {}
+        shape = tuple(table.keys)
+        if shape not in sharing:
+            by_leaf: dict[Any, list[int]] = {path: [] for path in shape}
             for i, reading in enumerate(readings):
-                by_projection.setdefault(table.project(reading), []).append(i)
-            sharing[table.points] = by_projection
-        for projection, indices in sharing[table.points].items():
-            if table.keys.get(projection) in trial.matches:
+                path = table.leaf(reading)
+                if path is not None:
+                    by_leaf[path].append(i)
+            sharing[shape] = list(by_leaf.values())
+        for key, indices in zip(table.keys.values(), sharing[shape]):
+            if key in trial.matches:
                 for i in indices:
                     explained[i] += 1
     return explained
@@ -177,7 +181,7 @@ class _ReferenceWork:
 @dataclass(frozen=True)
 class _ReferenceDone:
     points: frozenset[str]
-    keys: dict[tuple[str, ...], Any]
+    keys: dict[Path, Any]  # the decision tree's leaves: fixed options -> reference key
     matches: frozenset[Any]
     outcomes: dict[str, Outcome]  # the answers read ("" the first, "again", or a reordering's name)
     order_differs: frozenset[str]  # names of the reorderings whose answer differs

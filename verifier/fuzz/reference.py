@@ -1,11 +1,13 @@
-"""The reference under every reading: one scene resolved once per combination of the
-reading points its outcome consults (a point outside ``Outcome.consulted`` cannot change
-it), not once per full reading."""
+"""The reference under every reading, as a decision tree: one scene resolved under the
+default reading, then again only where a reading point it consulted (``Outcome.consulted``)
+takes another option, point by point. A point outside a resolution's ``consulted`` cannot
+change it, so each leaf of the tree, a path of fixed options, stands for every full reading
+that agrees with it: one resolve per distinct decision path, not per combination."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping
+import gc
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -15,6 +17,7 @@ from ..ruleset import Outcome, Ruleset
 MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's reading points
 
 Reading = Mapping[str, str]
+Path = tuple[tuple[int, str], ...]  # (index of a reading point in the ruleset's order, its option), ascending
 
 
 def outcome_data(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
@@ -30,48 +33,104 @@ def outcome_key(ruleset: Ruleset, outcome: Outcome) -> Any:
 
 @dataclass(frozen=True)
 class ReadingTable:
-    """The reference outcome key of one scene under every full reading, stored per
-    combination of the reading points that matter to it (``points``); the others
-    are left at their defaults."""
+    """The reference outcome key of one scene under every full reading: per leaf of the
+    decision tree (``keys``: the options fixed on its path, by point index, and the key),
+    the leaves together covering every reading once."""
 
     order: tuple[str, ...]  # every reading point, in the ruleset's order
     default: tuple[str, ...]
-    points: frozenset[str]
-    keys: Mapping[tuple[str, ...], Any]
+    points: frozenset[str]  # the points some resolution of the scene consulted
+    keys: Mapping[Path, Any]
     outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key
 
-    def project(self, reading: Reading) -> tuple[str, ...]:
-        return tuple(reading[p] if p in self.points else d for p, d in zip(self.order, self.default))
+    def leaf(self, reading: Reading) -> Path | None:
+        for path in self.keys:
+            if all(reading[self.order[i]] == option for i, option in path):
+                return path
+        return None
 
     def key(self, reading: Reading) -> Any:
-        """The reference key under ``reading``; None where that combination was past
+        """The reference key under ``reading``; None where its decision path was past
         MAX_RESOLVES and never resolved, which no answer matches."""
-        return self.keys.get(self.project(reading))
+        path = self.leaf(reading)
+        return None if path is None else self.keys[path]
+
+
+class _NotedReading(Mapping[str, str]):
+    """A reading that remembers the order its points are first looked up in, so the tree
+    branches first on the point the resolver consulted first (fewer leaves than any fixed
+    order: a later point is only branched on where the earlier choice leads to it)."""
+
+    def __init__(self, options: dict[str, str]) -> None:
+        self._options = options
+        self.asked: dict[str, None] = {}
+
+    def __getitem__(self, point: str) -> str:
+        self.asked.setdefault(point, None)
+        return self._options[point]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._options)
+
+    def __len__(self) -> int:
+        return len(self._options)
 
 
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
+    # The resolutions make many small objects and no reference cycles worth collecting
+    # while the table is built; the cyclic collector would rescan them all about half the time.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _reading_table(ruleset, before, actions)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     order = tuple(p.name for p in ruleset.reading_points)
-    options = {p.name: tuple(p.options) for p in ruleset.reading_points}
+    index = {name: i for i, name in enumerate(order)}
+    options = [tuple(p.options) for p in ruleset.reading_points]
     default = tuple(ruleset.default_reading[p] for p in order)
     points: set[str] = set()
-    keys: dict[tuple[str, ...], Any] = {}
+    keys: dict[Path, Any] = {}
     outcomes: dict[Any, Outcome] = {}
-    while True:
-        relevant = [p for p in order if p in points]
-        grown: set[str] = set()
-        for combo in itertools.product(*(options[p] for p in relevant)):
-            chosen = dict(zip(relevant, combo))
-            full = tuple(chosen.get(p, d) for p, d in zip(order, default))
-            if full in keys:
+    resolves = 0
+
+    def resolved(full: tuple[str, ...]) -> tuple[Outcome, tuple[int, ...]] | None:
+        """The outcome under ``full`` and the indices of the points it consulted, in the
+        order they were first looked up."""
+        nonlocal resolves
+        if resolves >= MAX_RESOLVES:
+            return None
+        resolves += 1
+        reading = _NotedReading(dict(zip(order, full)))
+        outcome = ruleset.resolve(before, actions, reading)
+        consulted = [index[p] for p in reading.asked if p in outcome.consulted]
+        consulted += sorted(index[p] for p in outcome.consulted if p in index and p not in reading.asked)
+        return outcome, tuple(consulted)
+
+    # Depth first: a path fixes some points; the resolution under the path (the others at
+    # their defaults) is carried down the branch that keeps its options, so each leaf is
+    # resolved once.
+    stack: list[tuple[dict[int, str], tuple[Outcome, tuple[int, ...]] | None]] = [({}, None)]
+    while stack:
+        fixed, known = stack.pop()
+        full = tuple(fixed.get(i, d) for i, d in enumerate(default))
+        if known is None:
+            known = resolved(full)
+            if known is None:
                 continue
-            outcome = ruleset.resolve(before, actions, MappingProxyType(dict(zip(order, full))))
-            keys[full] = outcome_key(ruleset, outcome)
-            outcomes.setdefault(keys[full], outcome)
-            grown |= set(outcome.consulted) - points
-            if len(keys) >= MAX_RESOLVES:
-                grown = set()
-                break
-        if not grown:
-            return ReadingTable(order, default, frozenset(points), MappingProxyType(keys),
-                                MappingProxyType(outcomes))
-        points |= grown
+        outcome, consulted = known
+        points |= {order[i] for i in consulted}
+        free = [i for i in consulted if i not in fixed]
+        if not free:
+            key = outcome_key(ruleset, outcome)
+            keys[tuple(sorted(fixed.items()))] = key
+            outcomes.setdefault(key, outcome)
+            continue
+        point = free[0]
+        for option in reversed(options[point]):
+            stack.append(({**fixed, point: option}, known if option == full[point] else None))
+    return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))

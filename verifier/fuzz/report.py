@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..adapter.protocol import as_answered, with_places
+from ..case import dump_case, dump_yaml
 from ..explore import reading_label
-from ..findings import dump_yaml, slug
+from ..findings import slug
 from ..output import json_mark, write_bytes, write_text
 from ..ruleset import Outcome, Ruleset
 from .compare import departure_clauses, difference
@@ -60,7 +61,7 @@ def _case_text(result: FuzzResult, name: str, title: str, note: str, comment: st
     data["before"] = before_data
     data["actions"] = actions_data
     data["expect"] = ruleset.expect_data(before, reference)
-    text = f"# generator: verifier fuzz; {comment}\n" + dump_yaml(data)
+    text = dump_case(data, comment=f"generator: verifier fuzz; {comment}")
     for label, scene, outcome in theirs:
         try:
             answer = dump_yaml({"expect": ruleset.expect_data(scene, outcome)})

@@ -115,6 +115,58 @@ def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+# --- growth in pieces -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GrowthStep:
+    """One size of a growth measurement: ``pieces`` pieces took ``seconds`` (best of the
+    repeats) and at most ``peak_bytes`` of newly allocated memory (tracemalloc) in one call."""
+
+    pieces: int
+    seconds: float
+    peak_bytes: int
+
+
+def growth(work: Callable[[int], Callable[[], Any]], sizes: Sequence[int], repeats: int = 1) -> list[GrowthStep]:
+    """Time and memory of ``work(n)()`` for every ``n`` in ``sizes``; ``work(n)`` builds
+    the input outside the measurement and returns the call to measure."""
+    import tracemalloc
+    steps = []
+    for pieces in sizes:
+        call = work(pieces)
+        seconds = best_seconds(call, repeats)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            call()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        steps.append(GrowthStep(pieces, seconds, peak))
+    return steps
+
+
+def growth_json(steps: Sequence[GrowthStep], bound: str) -> dict[str, Any]:
+    """The figures of a growth measurement, with the stated ``bound`` and the growth in
+    time and memory from the first size to the last."""
+    first, last = steps[0], steps[-1]
+    return {"bound": bound, "steps": [{"pieces": s.pieces, "seconds": s.seconds, "peak_bytes": s.peak_bytes}
+                                      for s in steps],
+            "pieces_factor": last.pieces / first.pieces,
+            "time_factor": last.seconds / max(first.seconds, 1e-9),
+            "memory_factor": last.peak_bytes / max(first.peak_bytes, 1)}
+
+
+def growth_table(what: str, figures: Mapping[str, Any]) -> str:
+    """``growth_json``'s figures as lines: each size, then the factors against the bound."""
+    lines = [f"{what} of {s['pieces']:>7,} pieces: {secs(s['seconds']):>10}, peak {megabytes(s['peak_bytes'])}"
+             for s in figures["steps"]]
+    lines.append(f"{what}: {figures['pieces_factor']:.0f}x the pieces took {figures['time_factor']:.1f}x the time "
+                 f"and {figures['memory_factor']:.1f}x the memory (bound: {figures['bound']})")
+    return "\n".join(lines)
+
+
 # --- output ----------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 
@@ -31,3 +32,20 @@ def event_mismatches(expected: Sequence[tuple[str, tuple[str, ...]]], events: Se
                                      f"unexpected event: {text(e.kind, e.pieces, e.detail)} [{e.clause}]"))
         wanted[key(e.kind, e.pieces)] -= 1
     return problems
+
+
+def beyond(gap: float, tolerance: float) -> bool:
+    """Whether ``gap`` is more than ``tolerance`` or not a number at all: a NaN or an
+    infinite gap is a mismatch, never a match (``gap > tolerance`` is false for NaN)."""
+    return not (math.isfinite(gap) and gap <= tolerance)
+
+
+def numbers_text(want: Sequence[float], got: Sequence[float]) -> tuple[str, str]:
+    """The two lists of numbers in words, ``[x, y]``, with as many significant digits as
+    it takes for the texts to differ where the numbers do (far from the origin six digits
+    print 1e+15 and 1e+15+3 alike)."""
+    for digits in (6, 9, 12, 17):
+        texts = tuple("[" + ", ".join(f"{v:.{digits}g}" for v in numbers) + "]" for numbers in (want, got))
+        if texts[0] != texts[1] or list(want) == list(got):
+            break
+    return texts[0], texts[1]

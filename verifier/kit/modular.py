@@ -35,6 +35,7 @@ from importlib import import_module
 from typing import Any
 
 from ..ruleset import AnimationFrame, BenchSuite, DrawOptions, Outcome, Ruleset, Transform
+from .interchange import require_finite_numbers
 
 # The module of each role in the one layout of a ruleset package (docs/ruleset-guide.md).
 LAYOUT: Mapping[str, str] = {"drawing": "draw", "animation": "animate", "explorer": "explore", "parsing": "parse",
@@ -62,26 +63,45 @@ class ModularRuleset(Ruleset):
             raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
         return getattr(import_module(module), name)
 
-    # drawing: the options asked for are checked against ``draw_options`` before any drawing code runs
+    # drawing: the options asked for are checked against ``draw_options``, and the pieces to draw against
+    # ``draw_piece_budget``, before any drawing code runs
+    draw_piece_budget: int | None = None  # None: the kit's PIECE_BUDGET
+
+    def pieces_drawn(self, before: Any, actions: Any, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        """How many pieces a picture of ``before`` and ``outcomes`` draws one by one, and what
+        they are ("ships", "areas"): a ruleset whose pictures grow with its pieces says so,
+        and a picture of more than ``draw_piece_budget`` is refused before it is begun."""
+        return 0, "pieces"
+
+    def _check_pieces(self, before: Any, actions: Any, outcomes: Sequence[Outcome | None]) -> None:
+        from .draw.layout import PIECE_BUDGET, check_pieces
+        count, noun = self.pieces_drawn(before, actions, [o for o in outcomes if o is not None])
+        check_pieces(count, what=f"a picture of {count:,} {noun}", advice="check it with --no-draw, or make a "
+                     "smaller case", budget=PIECE_BUDGET if self.draw_piece_budget is None else self.draw_piece_budget)
+
     def draw(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
              **named: Any) -> Any:
         arguments = self.draw_arguments("draw", options, named)
+        self._check_pieces(before, actions, [outcome])
         return self._function("drawing", "draw_case")(before, actions, outcome, **arguments)
 
     def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
                       options: DrawOptions | None = None, **named: Any) -> Any:
         arguments = self.draw_arguments("draw_readings", options, named)
+        self._check_pieces(before, actions, [o for _, o in outcomes])
         return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **arguments)
 
     # animation and the rule pages
     def draw_frames(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
                     **named: Any) -> list[AnimationFrame]:
         arguments = self.draw_arguments("draw_frames", options, named)
+        self._check_pieces(before, actions, [outcome])
         return list(self._function("animation", "draw_frames")(before, actions, outcome, **arguments))
 
     def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
                     options: DrawOptions | None = None, **named: Any) -> Any:
         arguments = self.draw_arguments("draw_narrow", options, named)
+        self._check_pieces(before, actions, [o for _, o in panels])
         return self._function("animation", "draw_stacked")(before, actions, list(panels), **arguments)
 
     def describe_scene(self, before: Any, actions: Any) -> str:
@@ -92,12 +112,14 @@ class ModularRuleset(Ruleset):
         return dict(self._function("interchange", "outcome_json")(outcome))
 
     def outcome_from_json(self, before: Any, data: dict[str, Any]) -> Outcome:
+        require_finite_numbers(data)
         return self._function("interchange", "outcome_from_json")(before, data)  # type: ignore[no-any-return]
 
     def state_json(self, state: Any) -> dict[str, Any]:
         return dict(self._function("interchange", "state_json")(state))
 
     def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        require_finite_numbers(dict(data))
         return self._function("interchange", "state_from_json")(data)
 
     # the benchmarks

@@ -193,7 +193,9 @@ def side_by_side(panels: Sequence[Panel], *, title: str | None = None, subtitle:
     head = _headline(title, subtitle, size, inner_w)
     head_h = sum(round(s * 1.5) for _, s, _ in head) + (spacing if head else 0)
     below_h = sum(b.height + spacing for b in below_list)
-    out = Image.new("RGB", (inner_w + 2 * margin, margin + head_h + row_h + below_h + margin), background)
+    canvas = (inner_w + 2 * margin, margin + head_h + row_h + below_h + margin)
+    check_budget(canvas, what="the picture of these panels", budget=DRAWN_PIXEL_BUDGET)
+    out = Image.new("RGB", canvas, background)
     draw = ImageDraw.Draw(out)
     y = margin
     for line, s, colour in head:
@@ -239,6 +241,7 @@ def stacked(title: str, subtitle: str | None, panels: Sequence[Panel], legends: 
     for legend_image in legends:
         blocks += [legend_image, legend_gap]
     height = 2 * size + sum(_block_height(b) for b in blocks)
+    check_budget((width + 2 * size, height), what="the narrow picture", budget=DRAWN_PIXEL_BUDGET)
     image = Image.new("RGB", (width + 2 * size, height), PAPER)
     draw = ImageDraw.Draw(image)
     y = size
@@ -300,6 +303,7 @@ def frames(steps: Sequence[Step], *, title: str | None = None, size: int = 12, m
     legend_h = max([st.legend.height for st in steps if st.legend is not None] + [0])
     width = inner + 2 * pad
     height = pad + head_h + panel_h + (pad + legend_h if legend_h else 0) + pad
+    check_budget((width, height * len(steps)), what=f"the {len(steps)} frames", budget=DRAWN_PIXEL_BUDGET)
     out = []
     for st, head in zip(steps, heads):
         image = Image.new("RGB", (width, height), PAPER)
@@ -342,6 +346,26 @@ def pixels(size: tuple[float, float], supersample: int = 1) -> int:
 def within_budget(size: tuple[float, float], *, supersample: int = 1, budget: int = PIXEL_BUDGET) -> bool:
     """Whether a picture of ``size`` (in drawn pixels) stays within ``budget`` finished pixels."""
     return pixels(size, supersample) <= budget
+
+
+MAX_SUPERSAMPLE = 4  # the most times over any ruleset draws a picture before shrinking it
+DRAWN_PIXEL_BUDGET = PIXEL_BUDGET * MAX_SUPERSAMPLE ** 2  # pixels of one canvas while drawing
+PIECE_BUDGET = 400  # the most pieces (ships, areas) one picture draws one by one, unless a ruleset says
+
+
+def panel_budget(panels: int) -> int:
+    """The finished pixels each of ``panels`` panels of one picture may hold, so that the
+    picture they make together stays within :data:`PIXEL_BUDGET`."""
+    return PIXEL_BUDGET // (max(1, panels) + 1)
+
+
+def check_pieces(count: int, *, what: str, advice: str = "", budget: int = PIECE_BUDGET) -> None:
+    """Refuse (with :class:`PictureTooLargeError`) before drawing ``count`` pieces one by one
+    when that is more than ``budget``: such a picture takes minutes and says nothing a reader
+    can see. ``what`` names the pieces ("20,000 tokens"); ``advice`` what to do instead."""
+    if count > budget:
+        raise PictureTooLargeError(f"{what} is more than the {budget:,} pieces a picture draws"
+                                   + (f"; {advice}" if advice else ""))
 
 
 def check_budget(size: tuple[float, float], *, what: str = "the picture", advice: str = "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -70,10 +71,37 @@ def text_colour_on(fill: RGB) -> RGB:
     return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else PAPER
 
 
+class _RememberingFont(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps the bitmap of each text it renders: pictures draw the same
+    labels, legends and names again and again, and rendering glyphs was most of the time
+    drawing took. The bitmap is the one Pillow would render (same text, mode, anchor,
+    stroke and sub-pixel start), so the pictures do not change."""
+
+    MAX_MASKS = 20_000
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
+                 *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        key = (text, mode, direction, tuple(features) if features else None, language, stroke_width, anchor,
+               ink, start, args, tuple(sorted(kwargs.items())))
+        masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = self.__dict__.setdefault("_masks", {})
+        found = masks.get(key)
+        if found is None:
+            if len(masks) >= self.MAX_MASKS:
+                masks.clear()
+            found = masks[key] = super().getmask2(text, mode, direction, features, language, stroke_width,
+                                                       anchor, ink, start, *args, **kwargs)
+        return found
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> Font:
     """Pillow's built-in font (Aileron, bundled in the wheel) at ``size`` pixels."""
-    return ImageFont.load_default(size=max(1, int(size)))
+    loaded = ImageFont.load_default(size=max(1, int(size)))
+    if type(loaded) is ImageFont.FreeTypeFont:  # Pillow without FreeType falls back to a bitmap font
+        loaded.__class__ = _RememberingFont  # the font is only loadable from Pillow's bytes, so it is retyped
+    return loaded
 
 
 @lru_cache(maxsize=4096)

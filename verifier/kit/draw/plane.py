@@ -104,7 +104,7 @@ def nice_step(scale: float, min_px: float, steps: Sequence[float] = (1, 2, 5)) -
 def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, min_span: float = 0.0,
         snap: float = 1.0, scale_range: tuple[float, float] = (18, 56), whole_scale: bool = True,
         supersample: int = 1, pad: tuple[float, float, float, float] = (0, 0, 0, 0),
-        tick_size: int | None = None, y_up: bool = True) -> PlaneView:
+        tick_size: int | None = None, y_up: bool = True, budget: int | None = None) -> PlaneView:
     """A view that holds every world box in ``boxes`` with ``margin`` world units to
     spare, at a scale that keeps the window near ``target_px`` pixels across.
 
@@ -115,7 +115,8 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     pixels of margin, already scaled; ``tick_size`` (a scaled font size) adds the
     room that :func:`grid` needs for its numbers on the left and at the bottom.
     A window so large that the picture would pass the kit's pixel budget is drawn
-    at a smaller scale instead (:func:`shrink_to_budget`), whatever ``scale_range`` says.
+    at a smaller scale instead (:func:`shrink_to_budget`, with ``budget`` finished pixels or
+    the kit's), whatever ``scale_range`` says.
     """
     boxes = list(boxes)
     if not boxes:
@@ -130,6 +131,12 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     if snap:
         x0, y0 = math.floor(x0 / snap) * snap, math.floor(y0 / snap) * snap
         x1, y1 = math.ceil(x1 / snap) * snap, math.ceil(y1 / snap) * snap
+    if x1 - x0 > MAX_ASPECT * (y1 - y0):  # a window a thread thin: widen the thin side, or no picture holds it
+        mid, half = (y0 + y1) / 2, (x1 - x0) / MAX_ASPECT / 2
+        y0, y1 = mid - half, mid + half
+    elif y1 - y0 > MAX_ASPECT * (x1 - x0):
+        mid, half = (x0 + x1) / 2, (y1 - y0) / MAX_ASPECT / 2
+        x0, x1 = mid - half, mid + half
     span = max(x1 - x0, y1 - y0, 1e-9)
     scale = max(scale_range[0], min(scale_range[1], target_px / span))
     if whole_scale:
@@ -140,7 +147,7 @@ def fit(boxes: Iterable[Box], *, target_px: float = 400, margin: float = 0.5, mi
     if tick_size:
         left += max(text_width(_number(v), tick_size) for v in (x0, y0, x1, y1)) + tick_size * 0.8
         bottom += round(tick_size * 1.6) + tick_size * 0.4
-    return shrink_to_budget(PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s))
+    return shrink_to_budget(PlaneView(x0, y0, x1, y1, scale, left, top, right, bottom, y_up, s), budget)
 
 
 def _number(value: float) -> str:
@@ -196,6 +203,9 @@ def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = Non
     if area is not None:
         draw.rectangle([left, top, right, bottom], fill=area)
     step = step if step is not None else nice_step(view.scale, 6 * width)
+    if step * view.scale < 2 * width:  # a vast window at a small scale: lines a few pixels apart at least
+        step = nice_step(view.scale, 6 * width)
+        label_step = None
     if label_step is None:
         spacing = min_label_px if min_label_px is not None else size * 2.2
         label_step = step * _whole_multiple(view.scale * step, spacing)
@@ -251,6 +261,10 @@ def scale_bar(draw: ImageDraw.ImageDraw, view: PlaneView, length: float, label: 
     return (x - width, y - tick - size * 1.4, x + bar + width, y + tick + width)
 
 
+MAX_ASPECT = 20.0  # the longest side of a window over its shortest, at most
+MAX_SIDE = 4_000  # the most finished pixels along a side of the plane (before margins)
+
+
 def shrink_to_budget(view: PlaneView, budget: int | None = None) -> PlaneView:
     """``view`` itself if its finished picture (``view.size`` shrunk by its
     supersample factor) holds at most ``budget`` pixels (by default the kit's
@@ -263,6 +277,10 @@ def shrink_to_budget(view: PlaneView, budget: int | None = None) -> PlaneView:
 
     budget = PIXEL_BUDGET if budget is None else budget
     s = max(1, int(view.supersample))
+    longest = max(view.x1 - view.x0, view.y1 - view.y0, 1e-9)
+    if view.scale * longest > MAX_SIDE * s:  # no side longer than MAX_SIDE, whatever the budget allows
+        view = PlaneView(view.x0, view.y0, view.x1, view.y1, MAX_SIDE * s / longest, view.left, view.top,
+                         view.right, view.bottom, view.y_up, view.supersample)
     if within_budget(view.size, supersample=s, budget=budget):
         return view
     # Largest k with (a + x k)(b + y k) <= budget * s^2, in drawn pixels.

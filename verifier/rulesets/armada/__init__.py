@@ -4,10 +4,10 @@ continuous plane in millimetres."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ...kit.compare import event_mismatches
+from ...kit.compare import beyond, event_mismatches, numbers_text
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
@@ -87,6 +87,9 @@ class ArmadaRuleset(ModularRuleset):
     key = "armada"
     title = "Star Wars: Armada ship movement: the maneuver tool, overlaps and 0-speed yaw"
     package = "verifier.rulesets.armada"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Maneuvers, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships) + len(before.squadrons) + len(before.obstacles), "ships, squadrons and obstacles"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
@@ -120,8 +123,8 @@ class ArmadaRuleset(ModularRuleset):
             start = before.ship(ship.name)
             want = listed.get(ship.name)
             if want is None:
-                if (math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)) > tol
-                        or _heading_gap(ship.pose.heading, start.pose.heading) > tol
+                if (beyond(math.dist((ship.pose.x, ship.pose.y), (start.pose.x, start.pose.y)), tol)
+                        or beyond(_heading_gap(ship.pose.heading, start.pose.heading), tol)
                         or ship.damage != start.damage or ship.destroyed):
                     problems.append(Mismatch(("ships",), None, ship.name,
                                              f"{ship.name} is not listed, so it should stay at "
@@ -129,11 +132,11 @@ class ArmadaRuleset(ModularRuleset):
                                              f" with {ship.damage} damage" + (", destroyed" if ship.destroyed else "")))
                 continue
             path = ("ships", ship.name)
-            if want.at is not None and math.dist(want.at, (ship.pose.x, ship.pose.y)) > tol:
+            if want.at is not None and beyond(math.dist(want.at, (ship.pose.x, ship.pose.y)), tol):
+                wanted_at, ended_at = numbers_text(want.at, (rounded(ship.pose.x), rounded(ship.pose.y)))
                 problems.append(Mismatch(path + ("at",), list(want.at), [rounded(ship.pose.x), rounded(ship.pose.y)],
-                                         f"{ship.name} should end at [{want.at[0]:g}, {want.at[1]:g}] but ends at "
-                                         f"[{rounded(ship.pose.x):g}, {rounded(ship.pose.y):g}]"))
-            if want.heading is not None and _heading_gap(want.heading, ship.pose.heading) > tol:
+                                         f"{ship.name} should end at {wanted_at} but ends at {ended_at}"))
+            if want.heading is not None and beyond(_heading_gap(want.heading, ship.pose.heading), tol):
                 problems.append(Mismatch(path + ("heading",), want.heading, rounded(ship.pose.heading),
                                          f"{ship.name} should end facing {want.heading:g} but faces "
                                          f"{rounded(ship.pose.heading):g}"))
@@ -160,8 +163,9 @@ class ArmadaRuleset(ModularRuleset):
             if joints is None or move is None:
                 continue
             stands = [pose_json(j) for j in move.tool.joints] if move.tool is not None else []
-            if len(stands) != len(joints) or any(math.dist(w[:2], g[:2]) > tol or _heading_gap(w[2], g[2]) > tol
-                                                 for w, g in zip(joints, stands)):
+            if len(stands) != len(joints) or any(
+                    beyond(math.dist(w[:2], g[:2]), tol) or beyond(_heading_gap(w[2], g[2]), tol)
+                    for w, g in zip(joints, stands)):
                 problems.append(Mismatch(("moves", i, "tool"), [list(j) for j in joints], stands,
                                          f"maneuver {i + 1} ({move.ship}): the tool should stand at "
                                          f"{[list(j) for j in joints]} but stands at {stands}"))
@@ -171,8 +175,8 @@ class ArmadaRuleset(ModularRuleset):
             if alternative is None:
                 problems.append(Mismatch(("choice",), side, None, "the last maneuver should leave the owner a choice "
                                                                   "of sides, but only one side is possible"))
-            elif (alternative.side != side or math.dist(at, (alternative.end.x, alternative.end.y)) > tol
-                  or _heading_gap(heading, alternative.end.heading) > tol):
+            elif (alternative.side != side or beyond(math.dist(at, (alternative.end.x, alternative.end.y)), tol)
+                  or beyond(_heading_gap(heading, alternative.end.heading), tol)):
                 problems.append(Mismatch(("choice",), [side, list(at), heading],
                                          [alternative.side, [rounded(alternative.end.x), rounded(alternative.end.y)],
                                           rounded(alternative.end.heading)],

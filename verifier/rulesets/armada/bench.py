@@ -2,6 +2,9 @@
 
 ``armada.maneuvers``
     maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships.
+``armada.growth``
+    reading (every set-up check) and resolving a crowd of 200 and of 2,000 ships, a tenth of
+    them maneuvering: the bound is n log n in ships (bases sit in a spatial index).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...kit.bench import best_seconds
+from ...kit.bench import best_seconds, growth, growth_json, growth_table
 from ...kit.geometry import Pose
 from ...ruleset import BenchSettings, BenchSuite
 from .model import SHIP_TYPES, Maneuver, Maneuvers, Scene, Ship
@@ -60,5 +63,30 @@ def _table(figures: Any) -> str:
                      f"maneuver: {r['maneuvers_per_second']:,.0f} maneuvers/s)" for r in figures["rows"])
 
 
+GROWTH_BOUND = "n log n in ships"
+
+
+def _read_and_resolve(ships: int):
+    """The call that reads ``crowd`` of ``ships`` ships as a case file's data (every set-up
+    check) and resolves it."""
+    from ...source import Located
+    from . import RULESET
+    from .parse import case_data
+    before, actions = case_data(*crowd(ships - ships // 10, ships // 10))
+    doc = Located("<bench>", {"before": before, "actions": actions}, {}, {})
+
+    def call() -> None:
+        scene, maneuvers, _ = RULESET.parse(doc, ("before",), ("actions",), None)
+        RULESET.resolve(scene, maneuvers, RULESET.default_reading)
+    return call
+
+
+def _growth(settings: BenchSettings) -> dict[str, Any]:
+    sizes = (100, 1_000) if settings.quick else (200, 2_000)
+    return growth_json(growth(_read_and_resolve, sizes, settings.repeats or 1), GROWTH_BOUND)
+
+
 SUITES = (BenchSuite("maneuvers", "maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships "
-                                  "(a spatial index: the cost grows far slower than the crowd)", _run, _table),)
+                                  "(a spatial index: the cost grows far slower than the crowd)", _run, _table),
+          BenchSuite("growth", f"reading and resolving 200 and 2,000 ships ({GROWTH_BOUND})", _growth,
+                     lambda figures: growth_table("read and resolve", figures)))

@@ -62,7 +62,7 @@ def _world_boxes(scene: Scene, results: Sequence[Result], tool_model) -> list[vd
 
 
 def make_view(scene: Scene, results: Sequence[Result], tool_model, *, target_px: float = 420,
-              supersample: int = SUPERSAMPLE) -> vd.PlaneView:
+              supersample: int = SUPERSAMPLE, panels: int = 1) -> vd.PlaneView:
     s = supersample
     boxes = _world_boxes(scene, results, tool_model)
     x0 = min(b[0] for b in boxes)
@@ -74,7 +74,7 @@ def make_view(scene: Scene, results: Sequence[Result], tool_model, *, target_px:
     if span > 0.6 * max(scene.width, scene.height):
         boxes.append((0.0, 0.0, scene.width, scene.height))
     return vd.fit(boxes, target_px=target_px, margin=25.0, snap=50.0, scale_range=(0.3, 4.0), whole_scale=False,
-                  supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s)
+                  supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s, budget=vd.panel_budget(panels))
 
 
 def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.PlaneView) -> vd.Point | None:
@@ -366,7 +366,7 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
     reading = outcomes[0][1].reading if outcomes else None
     tool_model = tool_of(scene, reading or {"tool": "model-a"})
     view = make_view(scene, [o.after for _, o in outcomes], tool_model, target_px=420 if len(panels) <= 2 else 320,
-                     supersample=s)
+                     supersample=s, panels=len(panels))
     images = []
     drawn: dict[str, vd.RGB] = {}
     legends: list[Image.Image] = []

@@ -3,13 +3,14 @@ one-line located errors for scenes and courses that cannot exist."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
-from ...errors import SceneError, did_you_mean
-from ...kit.geometry import Contact, Pose
+from ...errors import CaseError, SceneError, did_you_mean
+from ...kit.geometry import Contact, Pose, ShapeIndex
 from ...ruleset import Outcome
 from ...source import Located
 from .model import (
@@ -29,7 +30,7 @@ from .model import (
     Squadron,
     ToolModel,
 )
-from .tool import overlaps, round_contact
+from .tool import round_contact
 
 XY = tuple[float, float]
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
@@ -202,6 +203,29 @@ def _inside(width: float, height: float, base: Polygon) -> bool:
     return x0 >= -1e-6 and y0 >= -1e-6 and x1 <= width + 1e-6 and y1 <= height + 1e-6
 
 
+def _ship(doc: Located, where: tuple, name: Any, spec: dict, types: dict[str, ShipType], width: float,
+          height: float) -> Ship:
+    """One ship of the scene, refused if it names no type, shows a speed its type lacks or
+    does not lie wholly inside the play area."""
+    if not isinstance(name, str):
+        raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
+    if spec["type"] not in types:
+        raise doc.error(where + ("type",), f"there is no ship type {spec['type']!r}; "
+                                           f"{did_you_mean(spec['type'], sorted(types))}", SceneError)
+    kind = types[spec["type"]]
+    speed = int(spec.get("speed", 0))
+    if speed > kind.max_speed:
+        raise doc.error(where + ("speed",), f"a {kind.name} goes no faster than speed {kind.max_speed}, so its "
+                                            f"dial cannot show {speed}", SceneError)
+    x, y = (float(v) for v in spec["at"])
+    ship = Ship(name, spec["owner"], kind, Pose(x, y, float(spec["heading"])), speed, int(spec.get("damage", 0)))
+    if not _inside(width, height, ship.base):
+        raise doc.error(where + ("at",), f"the base of {name} ({kind.size}, {ship.size[0]:g} x {ship.size[1]:g} "
+                                         f"mm) at [{x:g}, {y:g}] does not lie wholly inside the {width:g} x "
+                                         f"{height:g} mm play area", SceneError)
+    return ship
+
+
 def parse_scene(doc: Located, path: tuple) -> Scene:
     data = doc.at(path)
     width, height = (float(v) for v in data.get("area", (PLAY_AREA, PLAY_AREA)))
@@ -215,29 +239,25 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
         tool = ToolModel("case", float(t["step"]), float(t["lead"]), float(t["width"]), float(t["outside"]),
                          float(t["behind"]))
     ships: list[Ship] = []
+    pending: CaseError | None = None  # the first ship that cannot stand; earlier ships' overlaps come first
     for name, spec in data["ships"].items():
-        where = path + ("ships", name)
-        if not isinstance(name, str):
-            raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
-        if spec["type"] not in types:
-            raise doc.error(where + ("type",), f"there is no ship type {spec['type']!r}; "
-                                               f"{did_you_mean(spec['type'], sorted(types))}", SceneError)
-        kind = types[spec["type"]]
-        speed = int(spec.get("speed", 0))
-        if speed > kind.max_speed:
-            raise doc.error(where + ("speed",), f"a {kind.name} goes no faster than speed {kind.max_speed}, so its "
-                                                f"dial cannot show {speed}", SceneError)
-        x, y = (float(v) for v in spec["at"])
-        ship = Ship(name, spec["owner"], kind, Pose(x, y, float(spec["heading"])), speed, int(spec.get("damage", 0)))
-        if not _inside(width, height, ship.base):
-            raise doc.error(where + ("at",), f"the base of {name} ({kind.size}, {ship.size[0]:g} x {ship.size[1]:g} "
-                                             f"mm) at [{x:g}, {y:g}] does not lie wholly inside the {width:g} x "
-                                             f"{height:g} mm play area", SceneError)
-        for other in ships:
-            if overlaps(ship.base, other.base):
-                raise doc.error(where + ("at",), f"the bases of {other.name} and {name} overlap at the start; bases "
-                                                 f"may touch but not overlap", SceneError)
-        ships.append(ship)
+        try:
+            ships.append(_ship(doc, path + ("ships", name), name, spec, types, width, height))
+        except CaseError as error:
+            pending = error
+            break
+    bases = {ship.name: ship.base for ship in ships}
+    index = ShapeIndex(bases)
+    order = {ship.name: i for i, ship in enumerate(ships)}
+    for ship in ships:
+        earlier = sorted((other for other, contact in index.contacts(bases[ship.name]).items()
+                          if contact is Contact.OVERLAPPING and order[other] < order[ship.name]), key=order.__getitem__)
+        if earlier:
+            raise doc.error(path + ("ships", ship.name, "at"), f"the bases of {earlier[0]} and {ship.name} overlap "
+                                                               "at the start; bases may touch but not overlap",
+                            SceneError)
+    if pending is not None:
+        raise pending
     squadrons = []
     for name, spec in (data.get("squadrons") or {}).items():
         where = path + ("squadrons", name)
@@ -246,9 +266,10 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
         (x, y), r = squadron.at, squadron.radius
         if min(x - r, y - r, width - x - r, height - y - r) < -1e-6:
             raise doc.error(where + ("at",), f"squadron {name} does not lie wholly inside the play area", SceneError)
-        for ship in ships:
-            if round_contact(squadron.at, r, ship.base) is Contact.OVERLAPPING:
-                raise doc.error(where + ("at",), f"squadron {name} overlaps the base of {ship.name} at the start",
+        near = sorted(index.near(Point(squadron.at), tolerance=r + 1.0), key=order.__getitem__)
+        for other in near:
+            if round_contact(squadron.at, r, bases[other]) is Contact.OVERLAPPING:
+                raise doc.error(where + ("at",), f"squadron {name} overlaps the base of {other} at the start",
                                 SceneError)
         squadrons.append(squadron)
     obstacles = []
@@ -261,8 +282,8 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                                    f"around it", SceneError)
         obstacles.append(obstacle)
     names = [s.name for s in ships] + [q.name for q in squadrons] + [o.name for o in obstacles]
-    for name in names:
-        if names.count(name) > 1:
+    for name, count in Counter(names).items():
+        if count > 1:
             raise doc.error(path, f"the name {name!r} is used twice; ships, squadrons and obstacles each need their "
                                   f"own", SceneError)
     return Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles), tool)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from verifier.kit.compare import event_mismatches
+from verifier.kit.compare import beyond, event_mismatches, numbers_text
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import (
     DRAWING_METHODS,
@@ -83,6 +83,9 @@ class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
     package = "verifier.rulesets.armada2k"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Actions, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships) + len(before.obstacles), "ships and obstacles"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
@@ -118,12 +121,13 @@ class Armada2kRuleset(ModularRuleset):
             where = ("ships", ship.name) if want is not None else ("ships",)
             words = "" if want is not None else " (not listed, so unchanged)"
             at = want.at if want is not None and want.at is not None else start.at if want is None else None
-            if at is not None and math.dist(at, ship.at) > POSITION_TOLERANCE:
+            if at is not None and beyond(math.dist(at, ship.at), POSITION_TOLERANCE):
+                wanted_at, ended_at = numbers_text([round(v, 3) for v in at], [round(v, 3) for v in ship.at])
                 problems.append(Mismatch(where + (("at",) if want else ()), list(at), [round(v, 4) for v in ship.at],
-                                         f"{ship.name} should end at {_xy(at)}{words} but ends at {_xy(ship.at)}"))
+                                         f"{ship.name} should end at {wanted_at}{words} but ends at {ended_at}"))
             heading = want.heading if want is not None and want.heading is not None else (
                 start.heading if want is None else None)
-            if heading is not None and _angle_gap(heading, ship.heading) > HEADING_TOLERANCE:
+            if heading is not None and beyond(_angle_gap(heading, ship.heading), HEADING_TOLERANCE):
                 problems.append(Mismatch(where + (("heading",) if want else ()), heading, round(ship.heading, 4),
                                          f"{ship.name} should end heading {heading:g}°{words} but heads "
                                          f"{ship.heading:g}°"))
@@ -142,8 +146,8 @@ class Armada2kRuleset(ModularRuleset):
             for name, spans in expect.fans:
                 have = [(i.lo, i.hi) for i in got.get(name, ())]
                 same = len(have) == len(spans) and all(
-                    _angle_gap(a[0], b[0]) <= HEADING_TOLERANCE and abs((a[1] - a[0]) - (b[1] - b[0])) <=
-                    HEADING_TOLERANCE for a, b in zip(spans, have))
+                    not beyond(_angle_gap(a[0], b[0]), HEADING_TOLERANCE)
+                    and not beyond(abs((a[1] - a[0]) - (b[1] - b[0])), HEADING_TOLERANCE) for a, b in zip(spans, have))
                 if not same:
                     problems.append(Mismatch(("fans", name), [list(s) for s in spans],
                                              [[round(lo, 3), round(hi, 3)] for lo, hi in have],

@@ -2,6 +2,9 @@
 
 ``armada2k.fleet``
     step checks, firing checks and allowed-heading fans with 12 ships a side and four reefs.
+``armada2k.growth``
+    reading, checking and resolving a crowd of 100 and of 1,000 ships, each moving one step:
+    the bound is n log n in ships (every overlap question goes through a spatial index).
 """
 
 from __future__ import annotations
@@ -9,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...kit.bench import best_seconds
+from ...kit.bench import best_seconds, growth, growth_json, growth_table
 from ...ruleset import BenchSettings, BenchSuite
-from .model import SIZES, Area, Obstacle, Scene, Ship, Variants
+from .model import SIZES, Action, Area, Obstacle, Scene, Ship, Variants
 
 
 def fleet(per_side: int = 12) -> Scene:
@@ -80,5 +83,43 @@ def _table(figures: Any) -> str:
                      f"({figures[k]['per_second']:,.0f}/s)" for k in ("steps", "shots", "fans"))
 
 
+GROWTH_BOUND = "n log n in ships"
+
+
+def crowd(ships: int) -> tuple[Scene, tuple[Action, ...]]:
+    """``ships`` small ships of two players on a square lattice 1.5 inches apart, in a
+    square sea just large enough, each moving one step straight ahead."""
+    side = int(ships ** 0.5) + 1
+    half = 1.5 * side / 2 + 2.0
+    pieces = tuple(Ship(f"s{i}", ("blue", "red")[i % 2], "small", (1.5 * (i % side) - half + 2.0,
+                                                                   1.5 * (i // side) - half + 2.0), 0.0)
+                   for i in range(ships))
+    area = Area(points=((-half, -half), (half, -half), (half, half), (-half, half)))
+    scene = Scene(area, pieces, ("blue", "red"), "blue", (), (), (), Variants(stashes=ships // 5 + 1))
+    return scene, tuple(Action("move", s.name, (0.0,)) for s in pieces if s.player == "blue")
+
+
+def _read_and_resolve(ships: int):
+    """The call that reads ``crowd(ships)`` as a case file's data (every set-up check) and
+    resolves it."""
+    from ...source import Located
+    from . import RULESET
+    from .parse import case_data
+    before, actions = case_data(*crowd(ships))
+    doc = Located("<bench>", {"before": before, "actions": actions}, {}, {})
+
+    def call() -> None:
+        scene, parsed, _ = RULESET.parse(doc, ("before",), ("actions",), None)
+        RULESET.resolve(scene, parsed, RULESET.default_reading)
+    return call
+
+
+def _growth(settings: BenchSettings) -> dict[str, Any]:
+    sizes = (50, 500) if settings.quick else (100, 1_000)
+    return growth_json(growth(_read_and_resolve, sizes, settings.repeats or 1), GROWTH_BOUND)
+
+
 SUITES = (BenchSuite("fleet", "step checks, firing checks and allowed-heading fans with 12 ships a side and four "
-                              "reefs", _run, _table),)
+                              "reefs", _run, _table),
+          BenchSuite("growth", f"reading and resolving 100 and 1,000 ships ({GROWTH_BOUND})", _growth,
+                     lambda figures: growth_table("read and resolve", figures)))

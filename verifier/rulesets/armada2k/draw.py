@@ -393,7 +393,7 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
     outcomes = [o for _, o in panels if o is not None]
     boxes = _boxes(scene, actions, outcomes or [None])
     view = vd.fit(boxes, target_px=340 if len(panels) <= 2 else 260, margin=0.6, scale_range=(40, 110), min_span=5,
-                  supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s)
+                  supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s, budget=vd.panel_budget(len(panels)))
     images, found = [], []
     for name, outcome in panels:
         marks: list[tuple[str, str]] = []

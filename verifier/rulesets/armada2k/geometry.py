@@ -72,14 +72,20 @@ def _rel(angle: float) -> float:
 class World:
     """The pieces a moving ship may meet: other ships, obstacles and flags, indexed."""
 
-    def __init__(self, scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> None:
+    def __init__(self, scene: Scene, ships: Mapping[str, Ship], footprint_reading: str,
+                 drawn: dict[Ship, Polygon] | None = None) -> None:
+        """``drawn``: footprints made before under this reading, kept by the caller so that a
+        world made after every move outlines only the ships that moved (it is added to)."""
         self.scene = scene
         self.area = scene.area
         self.reading = footprint_reading
+        drawn = {} if drawn is None else drawn
         shapes: dict[str, BaseGeometry] = {}
         self.ships = {name: ships[name] for name in sorted(ships) if not ships[name].sunk}
-        for name in self.ships:
-            shapes[name] = footprint(ships[name], footprint_reading)
+        for name, ship in self.ships.items():
+            if ship not in drawn:
+                drawn[ship] = footprint(ship, footprint_reading)
+            shapes[name] = drawn[ship]
         for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
             shapes[obstacle.name] = Polygon(obstacle.points)
         for flag in sorted(scene.flags, key=lambda f: f.player):

@@ -15,7 +15,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
-from verifier.kit.geometry import TOLERANCE, Contact, classify
+from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Outcome
 from verifier.source import Located
 
@@ -93,7 +93,14 @@ _ACTION_FORMS: list[dict[str, Any]] = [
      "properties": {"setup": {"const": "check"}}},
     {"type": "object", "additionalProperties": False, "required": ["end"], "properties": {"end": {"const": "turn"}}},
 ]
-ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"oneOf": _ACTION_FORMS},
+# Each form is told by its first key; with "oneOf" a form with one wrong value matched no branch, and the
+# error reported was the best-matching wrong branch's ("unknown field 'move'").
+_ACTION_KEYS = [form["required"][0] for form in _ACTION_FORMS]
+_ACTION = {"type": "object", "minProperties": 1,
+           "allOf": [{"if": {"required": [key]}, "then": form} for key, form in zip(_ACTION_KEYS, _ACTION_FORMS)]
+           + [{"if": {"not": {"anyOf": [{"required": [key]} for key in _ACTION_KEYS]}},
+               "then": {"additionalProperties": False, "properties": {key: {} for key in _ACTION_KEYS}}}]}
+ACTIONS_SCHEMA: dict[str, Any] = {"type": "array", "items": _ACTION,
                                   "description": "what happens, in order: moves, shots, queries, the end of a turn"}
 EVENT_KINDS = ("move", "blocked", "stuck", "refused", "hit", "sunk", "no-shot", "obstructed", "in-range",
                "setup-breach", "win")
@@ -182,14 +189,18 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     area = _area(doc, path + ("area",), data.get("area"))
     variant_data = data.get("variants") or {}
     variants = _variants(doc, path + ("variants",), variant_data)
-    ships: list[Ship] = []
-    counts: dict[tuple[str, str], int] = {}
-    for name, spec in data["ships"].items():
-        where = path + ("ships", name)
+    for name in data["ships"]:
         if not isinstance(name, str):
-            raise doc.error(where, f"ship names must be text; quote {name!r}", SceneError, key=True)
-        ship = Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
-                    int(spec.get("damage", 0)))
+            raise doc.error(path + ("ships", name), f"ship names must be text; quote {name!r}", SceneError, key=True)
+    ships = [Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
+                  int(spec.get("damage", 0))) for name, spec in data["ships"].items()]
+    shapes = {reading: {ship.name: footprint(ship, reading) for ship in ships} for reading in FOOTPRINTS}
+    indexes = {reading: ShapeIndex(shapes[reading]) for reading in FOOTPRINTS}
+    order = {ship.name: i for i, ship in enumerate(ships)}
+    by_name = {ship.name: ship for ship in ships}
+    counts: dict[tuple[str, str], int] = {}
+    for ship in ships:
+        name, where = ship.name, path + ("ships", ship.name)
         if ship.damage >= PIPS[ship.size]:
             raise doc.error(where + ("damage",), f"a {ship.size} ship with {ship.damage} damage would already be "
                                                  f"sunk (it sinks at {PIPS[ship.size]})", SceneError)
@@ -200,16 +211,18 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(where + ("size",), f"player {ship.player!r} has a piece too many: {variants.stashes} "
                                                f"stash(es) hold only {stash} {ship.size} pieces", SceneError)
         for reading in FOOTPRINTS:
-            shape = footprint(ship, reading)
+            shape = shapes[reading][name]
             if not _inside(area, shape):
                 raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
                                                  f"{reading} footprint)", SceneError)
-            for other in ships:
-                if pieces_contact(ship, other, reading) is Contact.OVERLAPPING:
-                    raise doc.error(where + ("at",), f"ships {other.name!r} and {name!r} overlap (under the "
-                                                     f"{reading} footprint); pieces may touch but not overlap",
-                                    SceneError)
-        ships.append(ship)
+            # the index finds the ships whose outlines meet this one; pieces_contact decides (solids too)
+            earlier = [other for other in sorted(indexes[reading].near(shape), key=order.__getitem__)
+                       if order[other] < order[name]
+                       and pieces_contact(ship, by_name[other], reading) is Contact.OVERLAPPING]
+            if earlier:
+                raise doc.error(where + ("at",), f"ships {earlier[0]!r} and {name!r} overlap (under the "
+                                                 f"{reading} footprint); pieces may touch but not overlap",
+                                SceneError)
     owners = sorted({s.player for s in ships})
     players = tuple(data.get("players") or owners)
     for s in ships:
@@ -227,11 +240,12 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(where, "obstacles need the obstructed variant (variants: {obstructed: true})",
                             SceneError, key=True)
         obstacle = Obstacle(str(name), _polygon(doc, where, points))
-        for ship in ships:
-            for reading in FOOTPRINTS:
-                if classify(Polygon(obstacle.points), footprint(ship, reading)) is Contact.OVERLAPPING:
-                    raise doc.error(where, f"obstacle {name!r} overlaps ship {ship.name!r} (under the {reading} "
-                                           "footprint)", SceneError)
+        under = sorted((order[ship], r, ship, reading) for r, reading in enumerate(FOOTPRINTS)
+                       for ship, contact in indexes[reading].contacts(Polygon(obstacle.points)).items()
+                       if contact is Contact.OVERLAPPING)
+        if under:
+            raise doc.error(where, f"obstacle {name!r} overlaps ship {under[0][2]!r} (under the {under[0][3]} "
+                                   "footprint)", SceneError)
         obstacles.append(obstacle)
     flags, flagships = [], []
     ctf = variant_data.get("capture-the-flag") or {}
@@ -243,8 +257,8 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                             SceneError, key=True)
         flag = Flag(player, _point(at))
         shape = flag_shape(flag)
-        if not _inside(area, shape) or any(classify(shape, footprint(s, r)) is Contact.OVERLAPPING
-                                           for s in ships for r in FOOTPRINTS):
+        if not _inside(area, shape) or any(contact is Contact.OVERLAPPING for r in FOOTPRINTS
+                                           for contact in indexes[r].contacts(shape).values()):
             raise doc.error(where, f"the flag of {player!r} must lie on the area and under no ship", SceneError)
         flags.append(flag)
     for player, ship_name in (ctf.get("flagships") or {}).items():

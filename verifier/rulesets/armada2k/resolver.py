@@ -56,6 +56,7 @@ class _Run:
     moved: set[str] = field(default_factory=set)
     shots: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
+    drawn: dict[Ship, Polygon] = field(default_factory=dict)  # footprints made so far, for World
 
     @property
     def footprint(self) -> str:
@@ -90,7 +91,7 @@ class _Run:
         return State(self.scene.with_ships(ordered), tuple(sorted(self.fans.items())), self.winner)
 
     def world(self) -> World:
-        return World(self.scene, self.ships, self.footprint)
+        return World(self.scene, self.ships, self.footprint, self.drawn)
 
     def afloat(self) -> list[Ship]:
         return [self.ships[n] for n in sorted(self.ships) if not self.ships[n].sunk]
@@ -213,7 +214,12 @@ def _move(run: _Run, action: Action) -> None:
 
 
 def _others(run: _Run, *skip: str) -> ShapeIndex:
-    shapes: dict[str, Polygon] = {s.name: footprint(s, run.footprint) for s in run.afloat() if s.name not in skip}
+    shapes: dict[str, Polygon] = {}
+    for s in run.afloat():
+        if s.name not in skip:
+            if s not in run.drawn:
+                run.drawn[s] = footprint(s, run.footprint)
+            shapes[s.name] = run.drawn[s]
     shapes.update({o.name: Polygon(o.points) for o in sorted(run.scene.obstacles, key=lambda o: o.name)})
     shapes.update({f.name: flag_shape(f) for f in sorted(run.scene.flags, key=lambda f: f.player)})
     return ShapeIndex(shapes)

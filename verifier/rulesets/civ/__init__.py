@@ -85,6 +85,9 @@ class CivRuleset(ModularRuleset):
     key = "civ"
     title = "Civ: Advanced Civilization ship combat (landings, naval conflict, blockades) on a map of areas"
     package = "verifier.rulesets.civ"  # its modules as docs/ruleset-guide.md lays them out
+
+    def pieces_drawn(self, before: Scene, actions: Actions, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.map.areas) + len(before.ships), "areas and ships"
     draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,

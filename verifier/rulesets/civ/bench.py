@@ -1,13 +1,16 @@
 """Benchmarks (Capability.BENCHMARKS): ``verifier bench --suite civ.conflicts`` and
 ``civ.phase``: ship conflicts resolved per second, and one movement phase with the
-ships of 20 nations on a map of 500 areas."""
+ships of 20 nations on a map of 500 areas. ``civ.growth``: reading and resolving a phase
+of 20 nations on 500 areas against 200 nations on 5,000, and a land conflict of 1,000
+tokens against one of 10,000 (the most a case may hold). The bound is n log n in areas,
+ships and tokens: a conflict removes a token a step."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from ...kit.bench import best_seconds
+from ...kit.bench import best_seconds, growth, growth_json, growth_table
 from ...ruleset import BenchSettings, BenchSuite
 from .model import (
     ADVANTAGE_ADVANCES,
@@ -123,5 +126,45 @@ def _table(figures: Any) -> str:
             f"{p['seconds'] * 1e3:.1f} ms ({p['ship_conflicts']} ship conflicts)")
 
 
+GROWTH_BOUND = "n log n in areas, ships and tokens"
+
+
+def _read_and_resolve(scene: Scene, actions: Actions):
+    """The call that reads the scene as a case file's data (every check, including the
+    resolution the parser makes to check the branches) and resolves it."""
+    from ...source import Located
+    from . import RULESET
+    from .parse import case_data
+    before, acts = case_data(scene, actions)
+    doc = Located("<bench>", {"before": before, "actions": acts}, {}, {})
+
+    def call() -> None:
+        read, read_actions, _ = RULESET.parse(doc, ("before",), ("actions",), None)
+        resolve(read, read_actions, RULESET.default_reading)
+    return call
+
+
+def land_conflict(tokens: int) -> tuple[Scene, Actions]:
+    """Two nations in one land area, ``tokens`` tokens and half as many."""
+    areas = (Area("land", LAND, True, ("sea",), (0.0, 0.0)), Area("sea", WATER, False, ("land",), (1.0, 0.0)))
+    nations = (Nation("A", frozenset()), Nation("B", frozenset()))
+    return (Scene(Map("", areas), frozenset(), nations, (), (("land", "A", tokens - tokens // 3),
+                                                           ("land", "B", tokens // 3))), Actions((), (), Choices()))
+
+
+def _growth(settings: BenchSettings) -> dict[str, Any]:
+    repeats = settings.repeats or 1
+    phase = growth(lambda n: _read_and_resolve(*big_phase(areas=500 * n, nations=20 * n)), (1, 10), repeats)
+    conflict = growth(lambda n: _read_and_resolve(*land_conflict(n)), (1_000, 10_000), repeats)
+    return {"phase": growth_json(phase, GROWTH_BOUND), "land": growth_json(conflict, GROWTH_BOUND)}
+
+
+def _growth_table(figures: Any) -> str:
+    return "\n".join((growth_table("phase (x 500 areas, 20 nations)", figures["phase"]),
+                      growth_table("land conflict (tokens)", figures["land"])))
+
+
 SUITES = (BenchSuite("phase", "ship conflicts per second, and one movement phase of 20 nations' ships on a map of "
-                              "500 areas", _run, _table),)
+                              "500 areas", _run, _table),
+          BenchSuite("growth", f"reading and resolving 1x and 10x areas, ships and tokens ({GROWTH_BOUND})", _growth,
+                     _growth_table))

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+import shapely
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.geometry import box as shapely_box
 from shapely.ops import voronoi_diagram
 
 from ...kit import draw as vd
+from ...kit.geometry import ShapeIndex
 from ...ruleset import Outcome
 from .model import LAND, OPEN_SEA, Actions, Area, Map, Scene, ShipState, State, label_text
 
@@ -45,14 +47,32 @@ def cells(game_map: Map) -> tuple[tuple[str, Polygon], ...]:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     frame = shapely_box(min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
     pieces = list(voronoi_diagram(MultiPoint(points), envelope=frame).geoms) if len(points) > 1 else [frame]
+    tree = shapely.STRtree(pieces)
     out = []
     for area in game_map.areas:
         if area.shape:
             cell = Polygon(area.shape)
         else:
             here = Point(area.at)
-            cell = next((p for p in pieces if p.covers(here)), frame).intersection(frame)
+            hits = tree.query(here, predicate="covered_by")
+            cell = (pieces[int(min(hits))] if len(hits) else frame).intersection(frame)
         out.append((area.name, cell))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def borders(game_map: Map) -> tuple[tuple[str, str, float, bool, Any], ...]:
+    """Every pair of areas (in name order) whose outlines meet or which the map says touch:
+    (area, other, length of the border drawn, whether they touch, the border). Found through
+    a spatial index, so a map of n areas costs n log n, not a test of every pair."""
+    outlines = dict(cells(game_map))
+    index = ShapeIndex(outlines)
+    out = []
+    for name in sorted(outlines):
+        near = set(index.near(outlines[name], tolerance=0.0)) | set(game_map.area(name).touches)
+        for other in sorted(n for n in near if n > name):
+            border = outlines[name].intersection(outlines[other])
+            out.append((name, other, border.length, other in game_map.area(name).touches, border))
     return tuple(out)
 
 
@@ -98,18 +118,15 @@ def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.L
             for line in getattr(shore, "geoms", [shore]):
                 if line.length > 0:
                     vd.polyline(image, view.pts(list(line.coords)), fill=COAST_EDGE, width=2 * s)
-    names = sorted(outlines)
-    for i, name in enumerate(names):  # the drawing's borders and the map's touches can differ: show where
-        for other in names[i + 1:]:
-            border = outlines[name].intersection(outlines[other])
-            touching = other in areas[name].touches
-            if border.length > 0.05 and not touching:
-                for line in getattr(border, "geoms", [border]):
-                    if line.length > 0:
-                        vd.polyline(image, view.pts(list(line.coords)), fill=vd.INK, width=4 * s)
-            elif touching and border.length <= 0.05 and show_links:
-                vd.polyline(image, view.pts([areas[name].at, areas[other].at]), fill=vd.INK, width=s,
-                            dash=(2 * s, 3 * s))
+    for name, other, length, touching, border in borders(scene.map):
+        # the drawing's borders and the map's touches can differ: show where
+        if length > 0.05 and not touching:
+            for line in getattr(border, "geoms", [border]):
+                if line.length > 0:
+                    vd.polyline(image, view.pts(list(line.coords)), fill=vd.INK, width=4 * s)
+        elif touching and length <= 0.05 and show_links:
+            vd.polyline(image, view.pts([areas[name].at, areas[other].at]), fill=vd.INK, width=s,
+                        dash=(2 * s, 3 * s))
 
 
 def _name_areas(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.LabelPlacer) -> None:
@@ -272,7 +289,8 @@ def _view(scene: Scene, count: int) -> vd.PlaneView:
     s = SUPERSAMPLE
     bounds = [cell.bounds for _, cell in cells(scene.map)]
     return vd.fit(bounds, target_px=300 if count <= 3 else 250,
-                  margin=0, snap=0, scale_range=(30, 60), supersample=s, pad=(2 * s, 2 * s, 2 * s, 2 * s))
+                  margin=0, snap=0, scale_range=(30, 60), supersample=s, pad=(2 * s, 2 * s, 2 * s, 2 * s),
+                  budget=vd.panel_budget(count))
 
 
 def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, paths: bool,
@@ -293,6 +311,8 @@ def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, 
 
 
 # --- the removal strip ---------------------------------------------------------------------------------
+
+STRIP_COLUMNS = 25  # the most columns (start and steps) a removal strip draws; a longer one is summed up
 
 
 def removal_strip(scene: Scene, start: State, end: State, area: str, steps: tuple[tuple[str, ...], ...], s: int,
@@ -319,18 +339,28 @@ def removal_strip(scene: Scene, start: State, end: State, area: str, steps: tupl
                 sides[side_of(entry)] = sides.get(side_of(entry), 0) + 1
     fs, col, row = FONT * s, 58 * s, 22 * s
     names = sorted(sides)
+    # A long conflict shows its first and last steps and says how many lie between: one column a step
+    # would make a picture as wide as the conflict is long.
+    if len(steps) + 1 > STRIP_COLUMNS:
+        half = STRIP_COLUMNS // 2
+        shown: list[int | None] = [*range(half), None, *range(len(steps) + 1 - half, len(steps) + 1)]
+    else:
+        shown = list(range(len(steps) + 1))
+    slot = {c: i for i, c in enumerate(shown) if c is not None}
     left = max(vd.text_width(n, fs) for n in names) + 12 * s
-    width = max(left + col * (len(steps) + 1) + 8 * s, vd.text_width(heading, fs) + 4 * s)
+    width = max(left + col * len(shown) + 8 * s, vd.text_width(heading, fs) + 4 * s)
     height = row * (len(names) + 2) + 8 * s
     image = Image.new("RGB", (width, height), vd.PAPER)
     draw = ImageDraw.Draw(image)
     vd.text(draw, (0, row / 2), heading, size=fs, anchor="lm")
     counts = dict(sides)
     phantom = {n: 0 for n in names}
-    for c in range(len(steps) + 1):
-        x = left + col * c + col / 2
-        vd.text(draw, (x, row * 1.5), "start" if c == 0 else f"step {c}", size=SMALL * s, fill=vd.MUTED,
+    if None in shown:
+        x = left + col * shown.index(None) + col / 2
+        vd.text(draw, (x, row * 1.5), f"{len(steps) + 2 - STRIP_COLUMNS:,} more", size=SMALL * s, fill=vd.MUTED,
                 anchor="mm")
+        vd.text(draw, (x, row * (len(names) + 2) / 2 + row), "...", size=fs, fill=vd.MUTED, anchor="mm")
+    for c in range(len(steps) + 1):
         removed = steps[c - 1] if c else ()
         for entry in removed:
             nation = side_of(entry)
@@ -338,6 +368,11 @@ def removal_strip(scene: Scene, start: State, end: State, area: str, steps: tupl
                 phantom[nation] += 1
             else:
                 counts[nation] -= 1
+        if c not in slot:
+            continue
+        x = left + col * slot[c] + col / 2
+        vd.text(draw, (x, row * 1.5), "start" if c == 0 else f"step {c}", size=SMALL * s, fill=vd.MUTED,
+                anchor="mm")
         for r, nation in enumerate(names):
             y = row * (r + 2) + row / 2
             if c == 0:
@@ -429,14 +464,9 @@ def _shown(scene: Scene, actions: Actions, outcomes: list[Outcome]) -> set[str]:
             shown |= {"sunk"} if any(sh.sunk for sh in b.state.ships) else set()
             shown |= {"waiting"} if b.moved.landing else set()
             shown |= {"tokens"} if b.state.land else set()
-    outlines = dict(cells(scene.map))
-    names = sorted(outlines)
-    for i, name in enumerate(names):
-        for other in names[i + 1:]:
-            touching = other in scene.map.area(name).touches
-            border = outlines[name].intersection(outlines[other]).length
-            shown |= {"no passage"} if border > 0.05 and not touching else set()
-            shown |= {"link"} if border <= 0.05 and touching else set()
+    for _, _, border, touching, _ in borders(scene.map):
+        shown |= {"no passage"} if border > 0.05 and not touching else set()
+        shown |= {"link"} if border <= 0.05 and touching else set()
     return shown
 
 

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
-from ...kit.interchange import require_every_piece
+from ...kit.interchange import require_distinct, require_every_piece
 from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .model import Branch, Result, Scene, ShipState, State, label_text
 
@@ -70,12 +70,19 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             "provenance": provenance_json(outcome.provenance)}
 
 
+def _label(branch: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    return tuple(sorted((kind, key, str(value)) for kind, keys in branch["when"].items()
+                        for key, value in keys.items()))
+
+
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     names = {s.name for s in before.ships}
     areas = set(before.map.names)
     nations = {n.name for n in before.nations}
     branches, events = [], []
     several = len(data["branches"]) > 1
+    require_distinct((label_text(_label(item)) or "no decisions" for item in data["branches"]),
+                     what="branches", field="branches")
     for number, item in enumerate(data["branches"], 1):
         require_every_piece(item["ships"], names, who="each branch")
         ships = []
@@ -96,8 +103,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                     land.append((area, nation, int(count)))
         removals = tuple((area, tuple(tuple(step) for step in steps))
                          for area, steps in sorted(item["removals"].items()))
-        label = tuple(sorted((kind, key, str(value)) for kind, keys in item["when"].items()
-                             for key, value in keys.items()))
+        label = _label(item)
         state = State(tuple(ships), tuple(sorted(land)), (), removals)
         branches.append(Branch(label, state, state))
         events += [Event(e["kind"], tuple(e["pieces"]), number if several else 1,

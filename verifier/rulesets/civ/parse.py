@@ -8,13 +8,17 @@ next to the case file first (``maps/`` beside it), then in the repository's fold
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from shapely.geometry import Polygon
+
 from ...errors import CaseError, SceneError, did_you_mean
 from ...ruleset import Outcome
-from ...source import Located, load_file
+from ...source import Located, file_problem, load_file
 from .model import (
     ADVANCES,
     AREA_KINDS,
@@ -39,6 +43,8 @@ from .model import (
 )
 
 FACTS = "facts.md (civ), Ships"
+# A bound on the verifier's work rather than a rule: a land conflict removes one token a step.
+MAX_LAND_TOKENS = 10_000
 MAPS_FOLDER = Path(__file__).resolve().parents[3] / "cases" / "civ" / "maps"
 
 _NAME = {"type": "string", "minLength": 1}
@@ -142,9 +148,11 @@ EXPECT_SCHEMA = {
 
 
 
-def _known(doc: Located, path: tuple, name: Any, names: list[str] | tuple[str, ...], what: str) -> str:
-    if name not in names:
-        raise doc.error(path, f"{name!r} is not {what} of this scene; {did_you_mean(name, list(names))}", SceneError)
+def _known(doc: Located, path: tuple, name: Any, names: Collection[str], what: str) -> str:
+    """``name``, refused unless it is one of ``names`` (pass a set where there are many)."""
+    if not isinstance(name, str) or name not in names:
+        raise doc.error(path, f"{name!r} is not {what} of this scene; {did_you_mean(str(name), sorted(names))}",
+                        SceneError)
     return str(name)
 
 
@@ -157,14 +165,37 @@ def _text_keys(doc: Located, path: tuple, data: dict) -> None:
 # --- the map --------------------------------------------------------------------------------------
 
 
+MAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def _map_problem(file: Path, root: Path) -> str | None:
+    """Why ``file`` is not read as a map, as a case file is not: it is no regular file, or
+    it (or a folder on the way, such as a linked ``maps/``) leads out of ``root``."""
+    problem = file_problem(file)
+    if problem:
+        return problem
+    if not file.resolve().is_relative_to(root.resolve()):
+        return (f"a link out of {root}, which is refused; a map must sit inside the case's folder or cases/civ/maps "
+                "(copy the file in instead)")
+    return None
+
+
 def _map_file(doc: Located, path: tuple, name: str) -> Path:
-    here = Path(doc.file).parent / "maps"
-    folders = [here, MAPS_FOLDER] if here.resolve() != MAPS_FOLDER else [here]
-    for folder in folders:
+    if not MAP_NAME.fullmatch(name):
+        raise doc.error(path, f"a map's name is up to 64 letters, digits, '-' or '_' (the file maps/NAME.json), "
+                              f"not {name[:60]!r}" + ("..." if len(name) > 60 else ""), SceneError)
+    case_folder = Path(doc.file).parent
+    here = case_folder / "maps"
+    places = [(here, case_folder)] + ([(MAPS_FOLDER, MAPS_FOLDER)] if here.resolve() != MAPS_FOLDER else [])
+    for folder, root in places:
         candidate = folder / f"{name}.json"
-        if candidate.is_file():
+        if candidate.exists() or candidate.is_symlink():
+            problem = _map_problem(candidate, root)
+            if problem:
+                raise doc.error(path, f"map {name!r}: {candidate}: {problem}", SceneError)
             return candidate
-    known = sorted({p.stem for f in folders if f.is_dir() for p in f.glob("*.json")})
+    folders = [folder for folder, _ in places]
+    known = sorted({p.stem for f in folders if f.is_dir() and not f.is_symlink() for p in f.glob("*.json")})
     raise doc.error(path, f"no map named {name!r} in {' or '.join(str(f) for f in folders)}; "
                           f"{did_you_mean(name, known)}", SceneError)
 
@@ -175,9 +206,14 @@ def parse_map(doc: Located, path: tuple) -> Map:
         file = _map_file(doc, path, data)
         mdoc = load_file(file)
         from ...schema import validate
+        if not isinstance(mdoc.data, dict):
+            raise mdoc.error((), f"a map file holds one object (name, areas), not {type(mdoc.data).__name__}",
+                             SceneError)
         problems = validate(mdoc, MAP_SCHEMA, ())
         if problems:
-            raise problems[0]
+            first = problems[0]
+            raise type(first)(first.message if len(first.message) <= 300 else first.message[:300] + "...",
+                              first.location)
         inner = parse_map(mdoc, ())
         return Map(data, inner.areas)
     _text_keys(doc, path + ("areas",), data["areas"])
@@ -197,11 +233,14 @@ def parse_map(doc: Located, path: tuple) -> Map:
         for i, other in enumerate(spec.get("touches", [])):
             if other == name:
                 raise doc.error(where + ("touches", i), f"area {name!r} cannot touch itself", SceneError)
-            _known(doc, where + ("touches", i), other, names, "an area")
+            _known(doc, where + ("touches", i), other, touches, "an area")
             touches[name].add(other)
             touches[other].add(name)
     areas = []
     for name, spec in data["areas"].items():
+        if "shape" in spec and not Polygon(spec["shape"]).is_valid:
+            raise doc.error(path + ("areas", name, "shape"), f"the outline of {name!r} crosses itself; list its "
+                                                             "corners in order around it", SceneError)
         areas.append(Area(name, spec["kind"], bool(spec.get("coast", False)), tuple(sorted(touches[name])),
                           (float(spec["at"][0]), float(spec["at"][1])),
                           tuple((float(x), float(y)) for x, y in spec.get("shape", ())), int(spec.get("limit", 0))))
@@ -214,7 +253,7 @@ def parse_map(doc: Located, path: tuple) -> Map:
 def parse_scene(doc: Located, path: tuple) -> Scene:
     data = doc.at(path)
     game_map = parse_map(doc, path + ("map",))
-    areas = game_map.names
+    areas = frozenset(game_map.names)
     nations = []
     _text_keys(doc, path + ("nations",), data["nations"])
     for name, spec in data["nations"].items():
@@ -225,7 +264,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                                 f"{advance!r} is not an advance these rules know; "
                                 f"{did_you_mean(advance, list(ADVANCES))}", SceneError)
         nations.append(Nation(name, frozenset(advances)))
-    nation_names = [n.name for n in nations]
+    nation_names = frozenset(n.name for n in nations)
     ships = []
     _text_keys(doc, path + ("ships",), data["ships"])
     for name, spec in data["ships"].items():
@@ -251,7 +290,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
         if count > MAX_SHIPS:
             raise doc.error(path + ("ships",), f"nation {nation!r} has {count} ships; a nation has at most "
                                                f"{MAX_SHIPS} ({FACTS})", SceneError)
-    tokens = []
+    tokens, on_land = [], 0
     for area_name, counts in (data.get("tokens") or {}).items():
         where = path + ("tokens", area_name)
         _known(doc, where, area_name, areas, "an area")
@@ -262,6 +301,11 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             _known(doc, where + (nation,), nation, nation_names, "a nation")
             if count:
                 tokens.append((area_name, nation, int(count)))
+            on_land += int(count)
+            if on_land > MAX_LAND_TOKENS:
+                raise doc.error(where + (nation,), f"the scene would hold more than {MAX_LAND_TOKENS:,} tokens on "
+                                                   f"land, the most a case may hold (a conflict is fought token "
+                                                   f"by token)", SceneError)
     held = {(a, n): c for a, n, c in tokens}
     overland = []
     for area_name, counts in (data.get("overland") or {}).items():
@@ -291,9 +335,9 @@ def _stop(item: Any) -> Stop:
 
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
     data = doc.at(path) or {}
-    ship_names = [s.name for s in scene.ships]
-    nation_names = [n.name for n in scene.nations]
-    areas = scene.map.names
+    ship_names = frozenset(s.name for s in scene.ships)
+    nation_names = frozenset(n.name for n in scene.nations)
+    areas = frozenset(scene.map.names)
     blockade = tuple(_known(doc, path + ("blockade", i), s, ship_names, "a ship")
                      for i, s in enumerate(data.get("blockade", [])))
     if blockade and "B" not in scene.options:
@@ -348,14 +392,14 @@ def _check_branches(doc: Located, path: tuple, scene: Scene, actions: Actions) -
 
 
 def _choices(doc: Located, path: tuple, data: dict, scene: Scene) -> Choices:
-    areas, ships = scene.map.names, [s.name for s in scene.ships]
+    areas, ships = frozenset(scene.map.names), frozenset(s.name for s in scene.ships)
     for kind in ("conflict", "prevent", "stop"):
         for area in data.get(kind, {}):
             _known(doc, path + (kind, area), area, areas, "an area")
     for ship, area in data.get("block", {}).items():
         _known(doc, path + ("block", ship), ship, ships, "a ship")
         if area != "none":
-            _known(doc, path + ("block", ship), area, list(areas) + ["none"], "an area")
+            _known(doc, path + ("block", ship), area, areas | {"none"}, "an area")
     return Choices(tuple(sorted((k, bool(v)) for k, v in data.get("conflict", {}).items())),
                    tuple(sorted((k, bool(v)) for k, v in data.get("prevent", {}).items())),
                    tuple(sorted((k, str(v)) for k, v in data.get("block", {}).items())),
@@ -378,7 +422,7 @@ def _label(doc: Located, path: tuple, data: dict, scene: Scene) -> tuple:
 
 
 def _branch(doc: Located, path: tuple, data: dict, scene: Scene, when: tuple) -> BranchExpect:
-    ship_names, areas = [s.name for s in scene.ships], scene.map.names
+    ship_names, areas = frozenset(s.name for s in scene.ships), frozenset(scene.map.names)
     nations = [n.name for n in scene.nations]
     ships = []
     for name, spec in (data.get("ships") or {}).items():

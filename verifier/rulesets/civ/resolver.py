@@ -101,20 +101,36 @@ def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, e
     phantoms = dict(phantoms or {})
     steps: list[tuple[str, ...]] = []
     started = [n for n in sorted(sides) if sides[n]]
+    taken = dict.fromkeys(sides, 0)  # pieces removed from the front of each side's list
+    try:
+        return _fight(sides, taken, started, key_of, ends, stop_after, phantoms, steps, limit)
+    finally:
+        for n, count in taken.items():
+            del sides[n][:count]
+
+
+def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str],
+           key_of: Callable[[str, int], tuple], ends: str, stop_after: int | None, phantoms: dict[str, int],
+           steps: list[tuple[str, ...]], limit: int | None) -> tuple[list[tuple[str, ...]], bool]:
+    """``fight`` without moving every list's pieces up at each removal: a side's pieces
+    left are ``sides[n][taken[n]:]``, so a conflict of n tokens costs n steps, not n²."""
+
+    def left(n: str) -> int:
+        return len(sides[n]) - taken[n]
 
     def over() -> bool:
-        alive = [n for n in started if sides[n]]
-        if limit is not None and sum(len(sides[n]) for n in alive) <= limit:
+        alive = [n for n in started if left(n)]
+        if limit is not None and sum(left(n) for n in alive) <= limit:
             return True
         return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
 
     while not over():
-        alive = [n for n in started if sides[n]]
-        ranked = sorted(alive, key=lambda n: (key_of(n, len(sides[n]) + phantoms.get(n, 0)), n))
+        alive = [n for n in started if left(n)]
+        ranked = sorted(alive, key=lambda n: (key_of(n, left(n) + phantoms.get(n, 0)), n))
         groups: list[list[str]] = []
         for n in ranked:
-            k = key_of(n, len(sides[n]) + phantoms.get(n, 0))
-            if groups and key_of(groups[-1][0], len(sides[groups[-1][0]]) + phantoms.get(groups[-1][0], 0)) == k:
+            k = key_of(n, left(n) + phantoms.get(n, 0))
+            if groups and key_of(groups[-1][0], left(groups[-1][0]) + phantoms.get(groups[-1][0], 0)) == k:
                 groups[-1].append(n)
             else:
                 groups.append([n])
@@ -129,7 +145,8 @@ def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, e
                     phantoms[n] -= 1
                     step.append(advantage_entry(n))
                 else:
-                    step.append(sides[n].pop(0))
+                    step.append(sides[n][taken[n]])
+                    taken[n] += 1
             steps.append(tuple(step))
     return steps, False
 
@@ -138,6 +155,7 @@ class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
         self.options = scene.options
+        self.blockade_areas: frozenset[str] = frozenset()
         self.nations = {n.name: n for n in scene.nations}
         self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard, path=[s.at])
                       for s in sorted(scene.ships, key=lambda s: s.name)}
@@ -195,6 +213,8 @@ class _Run:
     # --- the phase ---
 
     def go(self) -> tuple[State, State]:
+        # A blockading ship never moves, so only these areas can hold one (a filter, not the rule).
+        self.blockade_areas = frozenset(self.ships[name].at for name in self.actions.blockade)
         for name in sorted(self.actions.blockade):
             self.ships[name].blockading = True
             self.event("blockade", (name,), "B.1", self.ships[name].at)
@@ -264,8 +284,8 @@ class _Run:
 
     def meets_blockade(self, ship: _Ship, area: str) -> bool:
         """Option B: the ship enters an area where an enemy blockades. Returns whether it is blocked."""
-        blockers = [s for s in self.ships.values()
-                    if s.blockading and s.at == area and s.nation != ship.nation and not s.sunk]
+        blockers = [s for s in self.ships.values() if s.at == area and s.blockading and s.nation != ship.nation
+                    and not s.sunk] if area in self.blockade_areas else []
         if not blockers:
             return False
         self.blockade_run |= {b.nation for b in blockers}

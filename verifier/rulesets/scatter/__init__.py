@@ -8,6 +8,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, PUBLISHED_READING, READING_POINTS, SOURCE_TITLES
@@ -20,7 +21,7 @@ from .steps import hit_steps, steps_text
 
 
 def _within(actual: float, expected: Fraction, tolerance: Fraction) -> bool:
-    return abs(actual - float(expected)) <= float(tolerance) + 1e-12
+    return not beyond(abs(actual - float(expected)), float(tolerance) + 1e-12)
 
 
 def _inches(value: float | Fraction) -> str:

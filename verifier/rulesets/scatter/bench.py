@@ -12,6 +12,9 @@ One suite, ``scatter.odds`` (``SUITES``); ``odds_figures(quick)`` measures:
    readings; total seconds and geometries per second.
 
 Geometries come from a seeded random generator, so every run times the same ones.
+The bound: constant in pieces. A scatter case is one template and one target base,
+resolved over the 36 rolls whatever its numbers, so there is no 1x to 10x growth to
+measure; its work grows only with the number of geometries asked for (the sweep).
 
 3. the seed's grid of 12,960 calls (``grid.SEED_GRID``) side by side: exactly, by
    the integer arrays of ``grid.exact_hits``; in doubles by our Python

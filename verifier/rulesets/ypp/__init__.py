@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
@@ -56,6 +57,11 @@ PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_s
 class YppRuleset(ModularRuleset):
     key = "ypp"
     package = "verifier.rulesets.ypp"  # its modules as docs/ruleset-guide.md lays them out
+
+    draw_piece_budget = 20_000  # its pictures of 10,000 ships are timed by ypp.draw
+
+    def pieces_drawn(self, before: Scene, actions: Turn, outcomes: Sequence[Outcome]) -> tuple[int, str]:
+        return len(before.ships), "ships"
     draw_options = MappingProxyType({
         "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
         "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
@@ -131,7 +137,7 @@ class YppRuleset(ModularRuleset):
             wanted_damage = dict(expect.damage)
             for ship in before.ships:
                 want, got = wanted_damage.get(ship.name, 0.0), totals.get(ship.name, 0.0)
-                if abs(want - got) > 1e-6:
+                if beyond(abs(want - got), 1e-6):
                     problems.append(Mismatch(("damage", ship.name), want, got,
                                              f"{ship.name} should take {want:g} ram damage but takes {got:g}"))
         return problems
