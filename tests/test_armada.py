@@ -219,10 +219,24 @@ expect:
 """
 
 
+@pytest.mark.parametrize("old,new,clause,words", [
+    ("course: [0, 1]", "course: [2, 1]", "course.clicks",
+     "joint 1 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') at joint 1 at speed 2"),
+    ("course: [0, 1]", "course: [0, 1, 1]", "course.speed",
+     "the speed dial shows 2, so the course needs 2 joint(s), not 3"),
+    ("course: [0, 1]", "course: [1, 2, 0], navigate: true", "course.navigate",
+     "joint 2 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') at joint 2 at speed 3 (a navigate "
+     "command adds one click at one joint only)"),
+])
+def test_a_course_the_rules_forbid_loads_and_is_refused(write_case, old, new, clause, words):
+    case = load_case(write_case(BASE.replace(old, new)))
+    outcome = RULESET.resolve(case.before, case.actions, DEFAULT)
+    assert outcome.refusal is not None and (outcome.refusal.clause, outcome.refusal.pieces) == (clause, ("tantive",))
+    assert words in outcome.refusal.reason, outcome.refusal.reason
+    assert outcome.after.ship("tantive") == case.before.ship("tantive") and not outcome.after.moves
+
+
 @pytest.mark.parametrize("old,new,words", [
-    ("course: [0, 1]", "course: [2, 1]", "joint 1 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') "
-                                         "at joint 1 at speed 2"),
-    ("course: [0, 1]", "course: [0, 1, 1]", "the speed dial shows 2, so the course needs 2 joint(s), not 3"),
     ("at: [500, 500]", "at: [310, 230]", "the bases of tantive and avenger overlap at the start"),
     ("at: [500, 500]", "at: [900, 500]", "does not lie wholly inside the 914.4 x 914.4 mm play area"),
     ("type: victory", "type: victori", "there is no ship type 'victori'; did you mean 'victory'?"),

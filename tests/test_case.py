@@ -145,10 +145,12 @@ def test_whirlpool_must_fit_and_not_overlap(write_case):
     assert "overlaps whirlpool 1" in str(error)
 
 
-def test_too_many_rounds(write_case):
-    text = GOOD.replace("  - {A: forward}\n", "  - {A: forward}\n" * 5)
-    error, _ = error_of(write_case, text)
-    assert "actions: needs at most 4 items, got 5" in str(error)
+def test_too_many_rounds_load_and_are_refused(write_case):
+    """A turn has four rounds: tokens for a fifth are an action the rules forbid, not a malformed file."""
+    case = load_case(write_case(GOOD.replace("  - {A: forward}\n", "  - {A: forward}\n" * 5)))
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and (outcome.refusal.clause, outcome.refusal.pieces) == ("turn.rounds", ("A",))
+    assert outcome.after == case.before and not outcome.events
 
 
 def test_event_with_wrong_arity(write_case):

@@ -12,7 +12,7 @@ import pytest
 from verifier import registry
 from verifier.case import load_case
 from verifier.errors import CaseError, SceneError
-from verifier.ruleset import BenchSettings
+from verifier.ruleset import BenchSettings, compare_outcome
 
 RULESET = registry.get("civ")
 
@@ -71,27 +71,39 @@ def test_good_case_loads_and_passes(write_case):
     assert RULESET.compare(case.before, case.expect, outcome) == []
 
 
+@pytest.mark.parametrize("old, new, clause, message", [
+    ("{at: Away, drop: 2}]", "Ocean]", "ship.3", "ship r1 ends its move in open sea Ocean; no ship may"),
+    ("{at: Away, drop: 2}]", "Ocean, Away]", "ship.4",
+     "ship r1 ends its move with 2 tokens aboard; every token must leave the ship by the end of the phase"),
+    ("{at: Home, board: 2}", "{at: Home, board: 6}", "ship.4", "6 tokens board in Home, where Crete has 5"),
+    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 4}", "ship.1",
+     "ship r1 would carry 6 tokens; a ship carries at most 5"),
+    ("{at: Home, board: 2}, Sound, {at: Away, drop: 2}", "{at: Home, board: 2}, Away", "ship.6",
+     "Away does not touch Home, where ship r1 is"),
+    ("{at: Away, drop: 2}]", "Away, Sound]", "ship.4", "ship r1 ends its move with 2 tokens aboard"),
+])
+def test_a_move_the_ship_rules_forbid_loads_and_is_refused(write_case, old, new, clause, message):
+    """A possible scene with a forbidden action is no load error: the resolver refuses the action, citing
+    the clause, and the case fails with that refusal as its mismatch."""
+    assert old in GOOD
+    case = load_case(write_case(GOOD.replace(old, new)))
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and outcome.refusal.clause == clause and outcome.refusal.pieces == ("r1",)
+    assert message in outcome.refusal.reason, outcome.refusal.reason
+    mismatches = compare_outcome(RULESET, case.before, case.expect, outcome)
+    assert [m.message for m in mismatches] == [f"refused by {clause} (r1): {outcome.refusal.reason}; the case "
+                                               "expects the action to be carried out"]
+
+
 @pytest.mark.parametrize("old, new, where, message", [
     ("touches: [Away, Ocean]", "touches: [Away, Oceann]", "11:56: before.map.areas.Sound.touches[1]",
      "'Oceann' is not an area of this scene; did you mean 'Ocean'?"),
     ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 6}", "19:43: before.ships.r1.tokens",
      "ship 'r1' has 6 tokens aboard; a ship carries at most 5"),
-    ("{at: Away, drop: 2}]", "Ocean]", "28:47: actions.turns[0].moves[0].path[2]",
-     "ship 'r1' ends its move in open sea 'Ocean'; no ship may"),
     ("advances: [Astronomy]", "advances: [Astronmy]", "16:24: before.nations.Crete.advances[0]",
      "'Astronmy' is not an advance these rules know; did you mean 'Astronomy'?"),
     ("advances: [Astronomy]", "advances: [Sailing]", "16:24: before.nations.Crete.advances[0]",
      "expected one of 'Astronomy', 'Cloth Making', 'Engineering', 'Mathematics', 'Metalworking'"),
-    ("{at: Away, drop: 2}]", "Ocean, Away]", "28:17: actions.turns[0].moves[0].path",
-     "ship 'r1' ends its move with 2 tokens aboard; every token must leave the ship by the end of the phase"),
-    ("{at: Home, board: 2}", "{at: Home, board: 6}", "28:36: actions.turns[0].moves[0].path[0].board",
-     "6 tokens board in 'Home', where Crete has 5"),
-    ("r1: {nation: Crete, at: Home}", "r1: {nation: Crete, at: Home, tokens: 4}",
-     "28:18: actions.turns[0].moves[0].path[0]", "ship 'r1' would carry 6 tokens; a ship carries at most 5"),
-    ("{at: Home, board: 2}, Sound, {at: Away, drop: 2}", "{at: Home, board: 2}, Away",
-     "28:40: actions.turns[0].moves[0].path[1]", "'Away' does not touch 'Home', where ship 'r1' is"),
-    ("{at: Away, drop: 2}]", "Away, Sound]", "28:17: actions.turns[0].moves[0].path",
-     "ship 'r1' ends its move with 2 tokens aboard"),
     ("b1: {nation: Babylon, at: Sound}", "b1: {nation: Babylon, at: Ocean}", "20:31: before.ships.b1.at",
      "ship 'b1' is in open sea 'Ocean'"),
     ("Babylon: {}\n  ships:", "Babylon: {}\n    Thrace: {}\n  ships:", None, None),
@@ -111,15 +123,19 @@ def test_bad_input_names_file_line_column_and_field(write_case, old, new, where,
 def test_open_sea_needs_astronomy(write_case):
     text = GOOD.replace("advances: [Astronomy]", "advances: []").replace(
         "{at: Away, drop: 2}]", "Ocean, {at: Away, drop: 2}]")
-    error, _ = error_of(write_case, text, SceneError)
-    assert "enters open sea 'Ocean', which needs Astronomy; Crete does not have it" in str(error)
+    case = load_case(write_case(text))
+    refused = RULESET.resolve(case.before, case.actions, case.readings).refusal
+    assert refused is not None and refused.clause == "ship.3"
+    assert "enters open sea Ocean, which needs Astronomy; Crete does not have it" in refused.reason
 
 
 def test_five_areas_need_cloth_making(write_case):
     path = "[Sound, Away, Sound, Away, Sound]"
     text = GOOD.replace("[{at: Home, board: 2}, Sound, {at: Away, drop: 2}]", path)
-    error, _ = error_of(write_case, text, SceneError)
-    assert "enters a 5th area; it moves at most 4" in str(error) and "path[4]" in str(error)
+    case = load_case(write_case(text))
+    refused = RULESET.resolve(case.before, case.actions, case.readings).refusal
+    assert refused is not None and refused.clause == "ship.2"
+    assert "enters a 5th area; it moves at most 4" in refused.reason
     loaded = load_case(write_case(text.replace("advances: [Astronomy]", "advances: [Astronomy, Cloth Making]")
                                   .replace("expect:\n  ships:\n    r1: {at: Away}", "expect:\n  ships:\n    r1: "
                                            "{at: Sound}"), "cloth.yaml"))
@@ -203,9 +219,6 @@ def test_the_limit_comes_from_the_map_file():
      "only land has a population limit; 'Sound' is water"),
     ("  tokens:\n    Home: {Crete: 5}", "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 6}",
      "24:19: before.overland.Home.Crete", "6 Crete tokens in 'Home' moved overland, but before.tokens gives Crete 5"),
-    ("  tokens:\n    Home: {Crete: 5}", "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 4}",
-     "30:64: actions.turns[0].moves[0].path[2].drop",
-     "ship 'r1' drops 2 tokens but carries 1 (1 of the tokens it boards moved overland and may not board)"),
 ])
 def test_limits_and_overland_tokens_are_checked_where_written(write_case, old, new, where, message):
     assert old in GOOD
@@ -214,12 +227,22 @@ def test_limits_and_overland_tokens_are_checked_where_written(write_case, old, n
     assert "\n" not in str(error)
 
 
-def test_overland_tokens_stay_ashore_and_the_refusal_cites_ship_5():
-    case = load_case("cases/civ/ship-5-overland-may-not-board.yaml")
+def test_boarding_tokens_that_moved_overland_is_refused_citing_ship_5():
+    """The scene is possible and the action parses; the resolver refuses it, and nothing moves."""
+    case = load_case("cases/civ/refused/overland-may-not-board.yaml")
     outcome = RULESET.resolve(case.before, case.actions, case.readings)
-    refused = [e for e in outcome.events if e.kind == "no-board"]
-    assert [(e.pieces, e.clause) for e in refused] == [(("r1", "Westmark"), "ship.5")]
-    assert outcome.after.branches[0].state.land_of("Westmark") == {"Crete": 2}
+    assert outcome.refusal is not None
+    assert (outcome.refusal.clause, outcome.refusal.pieces) == ("ship.5", ("r1",))
+    assert "moved over land" in outcome.refusal.reason
+    assert outcome.after.branches[0].state.land_of("Westmark") == {"Crete": 3} and not outcome.events
+
+
+def test_a_drop_of_more_tokens_than_may_board_after_an_overland_move_is_refused(write_case):
+    text = GOOD.replace("  tokens:\n    Home: {Crete: 5}",
+                        "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 4}")
+    case = load_case(write_case(text))
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and outcome.refusal.clause == "ship.5"
 
 
 def test_a_phase_where_nothing_happens_still_weighs_the_movement_allowance():

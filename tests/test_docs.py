@@ -80,7 +80,7 @@ def test_index_links_the_rulesets_with_counts(site):
     summary = ypp_summary(site)
     assert [s.key for s in site.summaries] == registry.names()
     assert summary.clauses == len(ypp.clauses)
-    assert summary.cases == len(list((ROOT / "cases" / "ypp").glob("*.yaml")))
+    assert summary.cases == len(list((ROOT / "cases" / "ypp").rglob("*.yaml")))
     assert summary.open > 0
     row = text[text.index('href="ypp/index.html"'):]
     row = row[:row.index("</tr>")]

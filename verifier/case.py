@@ -20,7 +20,7 @@ import yaml
 from . import registry
 from .errors import CaseError, CaseErrors, Location, VerifierError, did_you_mean
 from .execute import IN_PROCESS, Execution, map_ordered
-from .ruleset import Citation, Ruleset
+from .ruleset import Citation, Refusal, Ruleset
 from .schema import validate
 from .source import Located, file_problem, load_file, load_text
 
@@ -70,6 +70,27 @@ STATUS_RULE = {
 }
 
 
+REFUSED_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["refused"],
+    "description": "the action is one the rules forbid: it is refused, by the clause named, and not carried out",
+    "properties": {"refused": {
+        "type": "object", "additionalProperties": False, "required": ["clause"],
+        "properties": {
+            "clause": {"type": "string", "minLength": 1, "description": "the id of the clause that forbids it"},
+            "piece": {"type": "string", "description": "the piece whose action is refused"},
+            "pieces": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True,
+                       "description": "the pieces whose actions are refused"},
+        },
+        "not": {"required": ["piece", "pieces"]},
+    }},
+}
+
+
+def expect_schema(ruleset_expect: Mapping[str, Any]) -> dict[str, Any]:
+    """A case's ``expect``: a refusal (the same form in every ruleset), or the ruleset's own outcome."""
+    return {"if": {"type": "object", "required": ["refused"]}, "then": REFUSED_SCHEMA, "else": dict(ruleset_expect)}
+
+
 def case_schema(ruleset: Ruleset) -> dict[str, Any]:
     """The JSON Schema of a case file for one ruleset."""
     return {
@@ -83,20 +104,20 @@ def case_schema(ruleset: Ruleset) -> dict[str, Any]:
             "ruleset": {"const": ruleset.key},
             "before": ruleset.before_schema,
             "actions": ruleset.actions_schema,
-            "expect": ruleset.expect_schema,
+            "expect": expect_schema(ruleset.expect_schema),
             "outcomes": _outcomes_schema(ruleset.expect_schema),
         },
         "allOf": [STATUS_RULE],
     }
 
 
-def _outcomes_schema(expect_schema: Mapping[str, Any]) -> dict[str, Any]:
+def _outcomes_schema(ruleset_expect: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "type": "array", "minItems": 1,
         "description": "the outcome under each named reading (cases that need a ruling)",
         "items": {"type": "object", "additionalProperties": False, "required": ["reading", "expect"],
                   "properties": {"reading": {"type": "object", "additionalProperties": {"type": "string"}},
-                                 "expect": expect_schema}},
+                                 "expect": expect_schema(ruleset_expect)}},
     }
 
 
@@ -108,7 +129,7 @@ def published_schema() -> dict[str, Any]:
         branches.append({
             "if": {"properties": {"ruleset": {"const": key}}},
             "then": {"properties": {"before": ruleset.before_schema, "actions": ruleset.actions_schema,
-                                    "expect": ruleset.expect_schema,
+                                    "expect": expect_schema(ruleset.expect_schema),
                                     "outcomes": _outcomes_schema(ruleset.expect_schema)}},
         })
     return {
@@ -181,14 +202,12 @@ def parse_case(doc: Located) -> Case:
         if clause not in known:
             raise doc.error(("clauses", i), f"ruleset {key!r} has no clause {clause!r}; "
                                             f"{did_you_mean(clause, sorted(known))}")
-    has_expect = "expect" in data
-    before, actions, expect = ruleset.parse(doc, ("before",), ("actions",), ("expect",) if has_expect else None)
+    before, actions, expect = _parse_scene(ruleset, doc, ("expect",) if "expect" in data else None)
     outcomes = []
     for i, item in enumerate(data.get("outcomes", [])):
         pins_i = item["reading"]
         full = ruleset.reading(pins_i, {k: doc.where(("outcomes", i, "reading", k), key=True) for k in pins_i})
-        _, _, expected = ruleset.parse(doc, ("before",), ("actions",), ("outcomes", i, "expect"),
-                                       breaches_allowed=True)
+        _, _, expected = _parse_scene(ruleset, doc, ("outcomes", i, "expect"), breaches_allowed=True)
         outcomes.append((full, expected))
     source = data["source"]
     return Case(
@@ -199,6 +218,33 @@ def parse_case(doc: Located) -> Case:
         before=before, actions=actions, expect=expect, doc=doc,
         finding=data.get("finding"), outcomes=tuple(outcomes),
     )
+
+
+def _parse_scene(ruleset: Ruleset, doc: Located, expect_path: tuple[Any, ...] | None, *,
+                 breaches_allowed: bool = False) -> tuple[Any, Any, Any]:
+    """The ruleset's (before, actions, expect); an expected refusal is read here, the same for
+    every ruleset, after the ruleset has checked that the scene is possible."""
+    refused = _expected_refusal(ruleset, doc, expect_path)
+    if refused is None:
+        return ruleset.parse(doc, ("before",), ("actions",), expect_path, breaches_allowed=breaches_allowed)
+    before, actions, _ = ruleset.parse(doc, ("before",), ("actions",), None, breaches_allowed=breaches_allowed)
+    return before, actions, refused
+
+
+def _expected_refusal(ruleset: Ruleset, doc: Located, expect_path: tuple[Any, ...] | None) -> Refusal | None:
+    if expect_path is None:
+        return None
+    expect: Any = doc.data
+    for key in expect_path:
+        expect = expect[key]
+    if not (isinstance(expect, dict) and "refused" in expect):
+        return None
+    refused = expect["refused"]
+    if refused["clause"] not in ruleset.clause_ids:
+        raise doc.error(expect_path + ("refused", "clause"), f"ruleset {ruleset.key!r} has no clause "
+                        f"{refused['clause']!r}; {did_you_mean(refused['clause'], list(ruleset.clause_ids))}")
+    pieces = refused.get("pieces") or ([refused["piece"]] if "piece" in refused else [])
+    return Refusal(refused["clause"], tuple(pieces))
 
 
 def valid_id(text: str) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError, did_you_mean, one_line
-from .ruleset import Capability, TermStatus
+from .ruleset import Capability, TermStatus, compare_outcome
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
@@ -231,7 +231,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if case.expect is None:
         print("this case needs a ruling: it lists the outcome under each reading")
         return 0
-    mismatches = case.ruleset.compare(case.before, case.expect, outcome)
+    mismatches = compare_outcome(case.ruleset, case.before, case.expect, outcome)
     if mismatches:
         print("differs from the case's expectation:")
         for m in mismatches:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from .case import CaseStatus
 from .execute import Progress
-from .ruleset import Capability, FindingKind, Ruleset
+from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")
 
@@ -243,7 +243,7 @@ def example_matrix(ruleset: Ruleset, cases: Iterable[Any]) -> ExampleMatrix:
     for case in cases:
         for i, reading in enumerate(readings):
             outcome = ruleset.resolve(case.before, case.actions, reading)
-            agrees[(case.id, i)] = not ruleset.compare(case.before, case.expect, outcome)
+            agrees[(case.id, i)] = not compare_outcome(ruleset, case.before, case.expect, outcome)
     return ExampleMatrix(readings, cases, agrees)
 
 

@@ -477,6 +477,7 @@ def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
 def failure_report(case: Case, result: CaseResult, advice: str = "pytest --verifier-update-snapshots") -> str:
     """What a failing case item shows: the case, its YAML lines, the differences field by
     field, the other problems, the clause provenance and the images."""
+    from .ruleset import compare_outcome
     from .runner import ProblemKind
     from .source import format_path
     ruleset = case.ruleset
@@ -490,7 +491,7 @@ def failure_report(case: Case, result: CaseResult, advice: str = "pytest --verif
     mismatches = []
     if result.outcome is not None and case.expect is not None:
         try:
-            mismatches = ruleset.compare(case.before, case.expect, result.outcome)
+            mismatches = compare_outcome(ruleset, case.before, case.expect, result.outcome)
         except Exception:  # the failure already says that comparing crashed
             mismatches = []
     marked = {p.location.line for p in result.problems if p.location.line and p.location.file == case.path

@@ -296,10 +296,28 @@ class Decision:
         return tuple(sorted(self.applicable or self.near))
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """An action the rules forbid, and so not carried out: the clause that forbids it, the
+    pieces whose action it is, and why in words. A case expects one as ``expect: {refused:
+    {clause: ..., piece: ...}}`` (its ``reason`` then empty: words are not compared)."""
+
+    clause: str
+    pieces: tuple[str, ...] = ()
+    reason: str = ""
+
+    def __str__(self) -> str:
+        """"refused by move.3 (Falcon): ..." as mismatches and reports say it."""
+        who = f" ({', '.join(self.pieces)})" if self.pieces else ""
+        by = f" by {self.clause}" if self.clause else ""
+        return f"refused{by}{who}" + (f": {self.reason}" if self.reason else "")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of resolving a scene: the state after, what happened, and for each
-    piece the clause ids that decided its fate (provenance)."""
+    piece the clause ids that decided its fate (provenance). A scene whose action the
+    rules forbid has a ``refusal``; nothing happened, so ``after`` is the scene as it was."""
 
     after: Any
     events: tuple[Event, ...]
@@ -313,6 +331,7 @@ class Outcome:
     # Parts of the outcome (OutcomePart names) that an implementation did not report:
     # drawings say so instead of drawing nothing.
     unreported: frozenset[str] = frozenset()
+    refusal: Refusal | None = None
 
     def damage_totals(self) -> Mapping[str, float]:
         """Damage per piece, summed over the events (pieces that took none are left out)."""
@@ -323,8 +342,9 @@ class Outcome:
         return MappingProxyType({piece: round(total, 6) for piece, total in sorted(totals.items())})
 
     def clauses_used(self) -> frozenset[str]:
-        """Clause ids that decided some piece's fate."""
-        return frozenset(c.clause for causes in self.provenance.values() for c in causes if c.clause)
+        """Clause ids that decided some piece's fate (or refused its action)."""
+        refused = {self.refusal.clause} if self.refusal and self.refusal.clause else set()
+        return frozenset(c.clause for causes in self.provenance.values() for c in causes if c.clause) | refused
 
     def clauses_considered(self) -> frozenset[str]:
         """Clauses used, plus those weighed at a decision point (contradicting or nearest)."""
@@ -352,6 +372,45 @@ class Mismatch:
     expected: Any
     actual: Any
     message: str
+
+
+def refused_outcome(refusal: Refusal, after: Any = None) -> Outcome:
+    """The outcome of an action the rules forbid: nothing happened (``after`` is the scene as it
+    was, where the caller has it), and the refused pieces owe it to the refusing clause."""
+    causes = (Cause.applied(refusal.clause),) if refusal.clause else ()
+    return Outcome(after, (), MappingProxyType({piece: causes for piece in refusal.pieces}), refusal=refusal)
+
+
+def refusal_mismatches(expect: Any, outcome: Outcome) -> list[Mismatch] | None:
+    """Where a refusal is expected or came out, the differences (the ruleset's ``compare`` is not
+    asked); None where neither did, so that the ruleset compares. The expected refusal's pieces,
+    where it names any, must be among those refused; its clause must be the refusing clause."""
+    refused = outcome.refusal
+    if not isinstance(expect, Refusal):
+        if refused is None:
+            return None
+        return [Mismatch((), None, str(refused), f"{refused}; the case expects the action to be carried out")]
+    wanted = str(replace(expect, reason=""))
+    if refused is None:
+        return [Mismatch(("refused",), wanted, None,
+                         f"the case expects the action to be {wanted}, but it was carried out")]
+    found = []
+    if refused.clause and expect.clause != refused.clause:  # an implementation need not name the clause
+        found.append(Mismatch(("refused", "clause"), expect.clause, refused.clause or None,
+                              f"the case expects a refusal by {expect.clause}, but it was {refused}"))
+    missing = [piece for piece in expect.pieces if refused.pieces and piece not in refused.pieces]
+    if missing:
+        found.append(Mismatch(("refused", "pieces"), list(expect.pieces), list(refused.pieces),
+                              f"the case expects the action of {', '.join(missing)} to be refused, but it was "
+                              f"{refused}"))
+    return found
+
+
+def compare_outcome(ruleset: Ruleset, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
+    """How ``outcome`` departs from ``expect``: a refusal expected or given is compared here, the
+    same way for every ruleset; anything else by the ruleset's own ``compare``."""
+    refused = refusal_mismatches(expect, outcome)
+    return ruleset.compare(before, expect, outcome) if refused is None else refused
 
 
 @dataclass(frozen=True)
@@ -550,6 +609,13 @@ class Ruleset:
         raise NotImplementedError
 
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
+        """How ``outcome`` departs from the ruleset's own expectation (a refusal, expected or
+        given, is compared by the core's ``compare_outcome`` before this is asked)."""
+        raise NotImplementedError
+
+    def unchanged(self, before: Any, actions: Any) -> Any:
+        """The ``Outcome.after`` of a scene whose action is refused: the scene as it was. Rulesets
+        that refuse actions override it; it draws an implementation's refusal, which sends no state."""
         raise NotImplementedError
 
     def request_before(self, before_data: Any, before: Any) -> Any:

@@ -15,7 +15,8 @@ from typing import Any
 from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
 from .errors import Location, VerifierError, one_line
 from .execute import IN_PROCESS, Deadline, Execution, Progress, TimeLimitExceeded, map_ordered, time_limit
-from .ruleset import Capability, Mismatch, Outcome, Ruleset
+from .refusal import draw_outcome
+from .ruleset import Capability, Mismatch, Outcome, Ruleset, compare_outcome
 from .snapshots import SnapshotResult, SnapshotStore
 from .source import format_path
 
@@ -151,7 +152,7 @@ def check_open_case(case: Case) -> CaseResult:
     outcome = None
     for i, (reading, expect) in enumerate(case.outcomes):
         outcome = case.ruleset.resolve(case.before, case.actions, reading)
-        for mismatch in case.ruleset.compare(case.before, expect, outcome):
+        for mismatch in compare_outcome(case.ruleset, case.before, expect, outcome):
             problems.append(Problem(f"stale finding: {mismatch.message}",
                                     case.where(("outcomes", i, "expect") + tuple(mismatch.path)), ProblemKind.NOTE))
     return CaseResult(case.path, case, Status.OPEN, tuple(problems), outcome, None, time.perf_counter() - start)
@@ -224,7 +225,7 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
     ruleset = case.ruleset
     problems: list[Problem] = []
     outcome = ruleset.resolve(case.before, case.actions, case.readings)
-    for mismatch in ruleset.compare(case.before, case.expect, outcome):
+    for mismatch in compare_outcome(ruleset, case.before, case.expect, outcome):
         problems.append(mismatch_problem(case, mismatch))
     if case_states(case):
         problems += case_state_problems(case, case_states(case), reference_states(ruleset, outcome),
@@ -237,7 +238,7 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
                                     f"clauses[{i}]"))
     snapshot = None
     if options.draw:
-        image = ruleset.draw(case.before, case.actions, outcome, title=case.title)
+        image = draw_outcome(ruleset, case.before, case.actions, outcome, case.title)
         snapshot = options.snapshots.check(ruleset.key, case.id, image, update=options.update_snapshots)
         if not snapshot.ok:
             problems.append(Problem(snapshot.message, Location(case.path, case.line, None, "diagram"),

@@ -35,10 +35,22 @@ import jsonschema
 import pytest
 
 from . import registry
+from .adapter.declare import Declaration
+from .adapter.protocol import read_answer, reported_outcome, restated_expectation
 from .case import Case, CaseStatus, dump_case, load_case, load_case_text
 from .errors import CaseError, VerifierError
 from .kit.modular import ModularRuleset
-from .ruleset import CAPABILITY_METHODS, AnimationFrame, BenchSuite, Capability, Ruleset, TermStatus, Transform
+from .ruleset import (
+    CAPABILITY_METHODS,
+    AnimationFrame,
+    BenchSuite,
+    Capability,
+    Outcome,
+    Ruleset,
+    TermStatus,
+    Transform,
+    compare_outcome,
+)
 
 __all__ = [
     "pytest_generate_tests", "test_declared_capabilities_are_implemented", "test_drawing_gives_the_same_pixels_twice",
@@ -84,7 +96,7 @@ def contract_folders(config: pytest.Config, module: Any = None) -> list[Path]:
 
 
 def case_files(folders: Sequence[Path], key: str) -> list[Path]:
-    return sorted(path for folder in folders for path in (folder / key).glob("*.yaml"))
+    return sorted(path for folder in folders for path in (folder / key).rglob("*.yaml"))
 
 
 def _sampled(files: list[Path], most: int = SAMPLE) -> list[Path]:
@@ -163,6 +175,13 @@ def test_outcome_survives_the_adapter_json(contract_case: tuple[str, Path]) -> N
         pytest.skip(f"{rs.key} does not declare 'interchange'")
     for reading, expect in _checks(case):
         outcome = rs.resolve(case.before, case.actions, reading)
+        if outcome.refusal is not None:  # a refusal crosses the wire as the refused answer
+            answer = read_answer({"id": case.id}, {"type": "refused", "id": case.id, "clause": outcome.refusal.clause,
+                                                   "reason": outcome.refusal.reason})
+            back = reported_outcome(rs, Declaration(), case.before, answer.data)
+            assert isinstance(back, Outcome) and back.refusal is not None, back
+            assert compare_outcome(rs, case.before, expect, back) == compare_outcome(rs, case.before, expect, outcome)
+            continue
         data = json.loads(json.dumps(rs.outcome_json(outcome)))  # as it crosses the wire
         jsonschema.Draft202012Validator(rs.outcome_schema or {}).validate(data)
         back = rs.outcome_from_json(case.before, data)
@@ -208,6 +227,11 @@ def test_expect_data_describes_its_outcome(contract_case: tuple[str, Path]) -> N
     if not rs.supports(Capability.FINDINGS):
         pytest.skip(f"{rs.key} does not declare 'findings' (no expect_data)")
     outcome = rs.resolve(case.before, case.actions, case.readings)
+    if outcome.refusal is not None:  # a refusal is its own expectation, the same in every ruleset
+        expect = restated_expectation(rs, case.path, case.before, case.doc.data["before"], case.doc.data["actions"],
+                                      outcome)
+        assert compare_outcome(rs, case.before, expect, outcome) == []
+        return
     again = _reparsed(case, case.doc.data["before"], case.doc.data["actions"], rs.expect_data(case.before, outcome))
     assert rs.compare(again.before, again.outcomes[0][1], outcome) == []
 
@@ -223,11 +247,16 @@ def test_resolving_is_deterministic_and_keeps_its_transforms(contract_case: tupl
     # the default (a ruleset may do so on purpose): that is a finding, not a bug.
     for pairs in {tuple(case.readings.items()), tuple(rs.default_reading.items())}:
         reading = MappingProxyType(dict(pairs))
-        key_of = rs.outcome_key(rs.resolve(case.before, case.actions, reading))
+        first = rs.resolve(case.before, case.actions, reading)
         for transform in rs.transforms(case.before, case.actions):
             assert isinstance(transform, Transform) and transform.kind in ("order", "symmetry")
             if transform.kind == "order" or reading == rs.default_reading:
-                moved = rs.outcome_key(rs.resolve(transform.before, transform.actions, reading))
+                again = rs.resolve(transform.before, transform.actions, reading)
+                if first.refusal is not None or again.refusal is not None:  # the same clause refuses either way
+                    assert (first.refusal and first.refusal.clause) == (again.refusal and again.refusal.clause), \
+                        f"{transform.kind}: {transform.name} under {dict(reading)}"
+                    continue
+                moved, key_of = rs.outcome_key(again), rs.outcome_key(first)
                 assert moved == transform.map_key(key_of), f"{transform.kind}: {transform.name} under {dict(reading)}"
 
 

@@ -33,7 +33,7 @@ from typing import IO, Any, Literal
 from ..errors import ImplementationError, one_line
 from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
 from .limits import STDERR_TAIL, ReadLimits, excerpt, text_too_deep
-from .protocol import Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
+from .protocol import ANSWER_TYPES, Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
 from .reaper import become_subreaper, children_of, kill_all
 
 SETTLE = 1.0  # after an answer without an id: how long to watch for more output before stopping it
@@ -415,7 +415,7 @@ class SubprocessImplementation(Implementation):
             what = f"another answer to case {excerpt(named, 80)}, which was asked earlier"
         elif isinstance(named, str):
             what = f"an answer for case {excerpt(named, 80)}, which was not asked"
-        elif isinstance(raw, dict) and raw.get("type") in ("outcome", "skipped", "errored"):
+        elif isinstance(raw, dict) and raw.get("type") in ANSWER_TYPES:
             what = "another answer without an id"
         else:
             what = "a line that is not an answer"

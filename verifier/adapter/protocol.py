@@ -14,12 +14,14 @@ import jsonschema
 from .. import __version__, registry
 from ..case import Case
 from ..errors import ImplementationError, VerifierError
-from ..ruleset import Capability, Outcome, Ruleset
+from ..ruleset import Capability, Outcome, Refusal, Ruleset, refused_outcome
 from ..source import Located
 from .declare import CAPABILITIES_SCHEMA, Declaration, carries, read_capabilities, relaxed_schema, without_fields
 from .limits import MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
+ANSWER_TYPES = ("outcome", "refused", "skipped", "errored")  # the kinds of answer to a case
+REFUSED = "refused"  # the one field of the data a refused answer is read into (see ``refusal_data``)
 SCHEMA_ID = "https://example.invalid/verifier/adapter.schema.json"
 
 
@@ -91,13 +93,23 @@ def adapter_schema() -> dict[str, Any]:
         "response": {
             "description": "implementation -> verifier: the answer to one case, on one line.",
             "type": "object", "required": ["type"],
-            "properties": {"type": {"enum": ["outcome", "skipped", "errored"]}},
-            "oneOf": [{"$ref": "#/$defs/outcome"}, {"$ref": "#/$defs/skipped"}, {"$ref": "#/$defs/errored"}],
+            "properties": {"type": {"enum": list(ANSWER_TYPES)}},
+            "oneOf": [{"$ref": f"#/$defs/{kind}"} for kind in ANSWER_TYPES],
         },
         "outcome": {
             "description": "the implementation's outcome, in the ruleset's outcome form (outcome_<ruleset>)",
             "type": "object", "required": ["type", "outcome"],
             "properties": {"type": {"const": "outcome"}, "id": {"type": "string"}, "outcome": {"type": "object"}},
+        },
+        "refused": {
+            "description": "the rules forbid the case's action, so the implementation does not carry it out. "
+                           "Compared like an outcome: it passes where the case expects a refusal (by the clause "
+                           "named, where the answer names one) and fails where the action is legal",
+            "type": "object", "required": ["type"],
+            "properties": {"type": {"const": "refused"}, "id": {"type": "string"},
+                           "clause": {"type": "string", "minLength": 1,
+                                      "description": "the id of the ruleset's clause that forbids the action"},
+                           "reason": {"type": "string", "description": "why, in words, for reports"}},
         },
         "skipped": {
             "description": "the implementation does not handle this case (an unsupported ruleset, reading "
@@ -178,8 +190,8 @@ def answer_problem(raw: Any) -> str | None:
     if not isinstance(raw, dict):
         return f"expected a JSON object, got {type(raw).__name__}"
     kind = raw.get("type")
-    if kind not in ("outcome", "skipped", "errored"):
-        return f"type: expected 'outcome', 'skipped' or 'errored', got {kind!r}"
+    if kind not in ANSWER_TYPES:
+        return f"type: expected {', '.join(repr(k) for k in ANSWER_TYPES[:-1])} or {ANSWER_TYPES[-1]!r}, got {kind!r}"
     return schema_problem(kind, raw)
 
 
@@ -206,12 +218,12 @@ def case_request(case: Case, depends_on: Iterable[str] | None = None) -> dict[st
 class Answer:
     """An implementation's answer to one case, after the protocol checks.
 
-    ``kind`` is outcome, skipped or errored. An errored answer is either the
+    ``kind`` is outcome, refused, skipped or errored. An errored answer is either the
     implementation's own (``protocol`` False) or a protocol failure the verifier saw:
     a timeout, a crash, a line that is not JSON, a wrong shape (``protocol`` True)."""
 
     kind: str
-    data: Any = None  # the outcome (kind "outcome")
+    data: Any = None  # the outcome (kind "outcome"), or the refusal as ``refusal_data`` writes it (kind "refused")
     message: str = ""  # the reason (skipped) or what went wrong (errored)
     detail: str = ""
     protocol: bool = False
@@ -232,7 +244,22 @@ def read_answer(request: dict[str, Any], raw: Any) -> Answer:
     if raw["type"] == "errored":
         return Answer("errored", message=clip_message(raw["message"]),
                       detail=clip_message(raw.get("detail", ""), 4 * MESSAGE))
+    if raw["type"] == "refused":
+        refusal = Refusal(raw.get("clause", ""), (), clip_message(raw.get("reason", "")))
+        return Answer("refused", data=refusal_data(refusal), message=refusal.reason)
     return Answer("outcome", data=raw["outcome"])
+
+
+def refusal_data(refusal: Refusal) -> dict[str, Any]:
+    """A refused answer as the data that travels with the answers to be read (``reported_outcome``
+    reads it back): one field, which no ruleset's outcome has."""
+    return {REFUSED: {"clause": refusal.clause, "reason": refusal.reason}}
+
+
+def _refusal_of(data: Any) -> Refusal | None:
+    if isinstance(data, dict) and set(data) == {REFUSED} and isinstance(data[REFUSED], dict):
+        return Refusal(str(data[REFUSED].get("clause", "")), (), str(data[REFUSED].get("reason", "")))
+    return None
 
 
 class ProtocolMismatch(VerifierError):
@@ -318,12 +345,15 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     """The outcome an answer's data gives, or why it cannot be read: the data is checked
     against the ruleset's outcome schema less the parts the hello says are not reported
     (and the optional parts this answer leaves out unpromised), then read by the ruleset,
-    with those parts named in ``Outcome.unreported``. ``check --impl`` and fuzz read every
-    answer through this."""
+    with those parts named in ``Outcome.unreported``. A refused answer gives an outcome with
+    that refusal and nothing else. ``check --impl`` and fuzz read every answer through this."""
     unreported = declaration.unreported(ruleset)
     if isinstance(data, dict):
         unreported += declaration.absent(ruleset, data)
     omitted = frozenset(f for part in unreported for f in part.fields)
+    refusal = _refusal_of(data)
+    if refusal is not None:  # no part is reported; the parts left out are named as for any answer
+        return replace(refused_outcome(refusal), unreported=frozenset(p.name for p in unreported))
     data = without_fields(data, omitted)
     problem = outcome_problem(ruleset, data, omitted)
     if problem:
@@ -342,7 +372,10 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,
                          outcome: Outcome) -> Any:
     """An expectation that ``outcome`` satisfies, parsed as a case's would be: how a reference
-    outcome under another reading is compared with an implementation's answer."""
+    outcome under another reading is compared with an implementation's answer. A refusal is
+    its own expectation."""
+    if outcome.refusal is not None:
+        return outcome.refusal
     data = {"before": before_data, "actions": actions_data, "expect": ruleset.expect_data(before, outcome)}
     _, _, expect = ruleset.parse(Located(file, data, {}, {}), ("before",), ("actions",), ("expect",),
                                  breaches_allowed=True)

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..case import Case, LoadFailure, collect, crash_message
 from ..errors import Location
-from ..ruleset import Capability, Frame, Outcome
+from ..refusal import draw_outcome
+from ..ruleset import Capability, Frame, Outcome, compare_outcome
 from ..runner import (
     CaseResult,
     Problem,
@@ -78,7 +79,7 @@ def _changes_compared_parts(case: Case, options: Mapping[str, str], unreported: 
     compared with its expectation, outside the fields in ``left_out``."""
     ruleset = case.ruleset
     other = ruleset.resolve(case.before, case.actions, ruleset.reading({**case.readings, **options}))
-    return any(not left_out(m.path, unreported) for m in ruleset.compare(case.before, case.expect, other))
+    return any(not left_out(m.path, unreported) for m in compare_outcome(ruleset, case.before, case.expect, other))
 
 
 def check_case_with(case: Case, run: ImplRun) -> CaseResult:
@@ -176,15 +177,19 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         return _errored(case, outcome, answer.seconds)
     not_compared = tuple(p.name for p in parts(ruleset) if p.name in outcome.unreported)
     unreported = unreported_fields(ruleset, outcome.unreported)
-    problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
+    problems = [mismatch_problem(case, m) for m in compare_outcome(ruleset, case.before, expect, outcome)
                 if not left_out(m.path, unreported)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
     if ruleset.supports(Capability.STATES) and STATES not in not_compared:
-        matched = _matched_states(reference, answer.data["states"])
-        if case_states(case) and not compared_under:  # the case's own states, where it gives them
-            problems += case_state_problems(case, case_states(case), answer.data["states"], "the implementation's")
-        else:
-            problems += _state_problems(case, reference, matched)
+        if outcome.refusal is None and reference.refusal is None:
+            matched = _matched_states(reference, answer.data["states"])
+            if case_states(case) and not compared_under:  # the case's own states, where it gives them
+                problems += case_state_problems(case, case_states(case), answer.data["states"], "the implementation's")
+            else:
+                problems += _state_problems(case, reference, matched)
+        elif outcome.refusal is None:  # a refused action carried out: its states are drawn, not compared
+            matched = [(Frame(e["round"], e.get("phase") or "", e.get("step", 0), None), e)
+                       for e in answer.data.get("states") or ()]
     if run.check_order:
         problems += _order_problems(case, run, request, answer.data, set(unreported) | {"provenance"})
     if problems:
@@ -275,7 +280,7 @@ def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: An
         return []  # one piece: nothing to reorder
     answer = run.session.ask(again)
     where = case.where(("before",))
-    if answer.kind != "outcome":
+    if answer.kind not in ("outcome", "refused"):
         return [Problem(f"with the pieces listed in reverse order the implementation answered {answer.kind}"
                         + (f": {answer.message}" if answer.message else ""), where, ProblemKind.MISMATCH,
                         "listing order")]
@@ -325,16 +330,23 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         # implementation reports, so that both pictures come from the same footing and the diff
         # shows only what was compared. Tracks pass through the moments the implementation
         # reported states for, on both sides.
-        start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
+        first = tuple(f for f in reference.frames if f.is_start)[:1]
+        start = first if matched else ()
         theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
-        expected = replace(as_answered(ruleset, case.before, reference), frames=start + tuple(f for f, _ in matched),
-                           unreported=outcome.unreported)
         actual = replace(with_places(outcome, reference), frames=start + theirs, reading=reference.reading,
                          consulted=reference.consulted)
+        # A refusal is drawn as the scene where it stands (its start), under a band that names it.
+        if reference.refusal is not None:
+            expected = replace(reference, frames=first, unreported=outcome.unreported)
+        else:
+            expected = replace(as_answered(ruleset, case.before, reference),
+                               frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
+        if outcome.refusal is not None:
+            actual = replace(actual, frames=first, after=ruleset.unchanged(case.before, case.actions))
         title = case.title + (f" ({', '.join(sorted(outcome.unreported))}: not reported, not compared)"
                               if outcome.unreported else "")
-        expected_image = ruleset.draw(case.before, case.actions, expected, title=title)
-        actual_image = ruleset.draw(case.before, case.actions, actual, title=title)
+        expected_image = draw_outcome(ruleset, case.before, case.actions, expected, title)
+        actual_image = draw_outcome(ruleset, case.before, case.actions, actual, title)
         store = SnapshotStore(failure_dir=failures / "impl")
         paths = store.write_failure(ruleset.key, case.id, expected_image, actual_image)
         # Both outcomes side by side in one picture: one frame and extent, where a drawing that fits

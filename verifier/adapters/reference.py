@@ -61,6 +61,8 @@ def resolve(message: Mapping[str, Any]) -> dict[str, Any]:
     except VerifierError as exc:
         return {"type": "errored", "id": case_id, "message": getattr(exc, "message", str(exc))}
     outcome = ruleset.resolve(before, actions, reading)
+    if outcome.refusal is not None:
+        return {"type": "refused", "id": case_id, "clause": outcome.refusal.clause, "reason": outcome.refusal.reason}
     answer = ruleset.outcome_json(outcome)
     if ruleset.supports(Capability.STATES):  # the state after every phase and step, as the resolver went
         answer["states"] = [{"round": f.round, "phase": f.phase, "step": f.step, **ruleset.state_json(f.state)}

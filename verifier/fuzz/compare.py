@@ -15,8 +15,8 @@ from typing import Any
 from ..adapter.declare import left_out, parts, unreported_fields, with_fields_from, without_fields
 from ..adapter.protocol import answer_text, as_answered, restated_expectation
 from ..explore import reading_label
-from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform
-from .reference import Reading, ReadingTable, reading_table
+from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome
+from .reference import Reading, ReadingTable, outcome_data, outcome_key, reading_table
 from .result import Divergence, Trial
 from .scenes import SceneData
 
@@ -82,10 +82,11 @@ def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
     unreported = unreported_fields(ruleset, actual.unreported)
     try:
         expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
-        found = ruleset.compare(before, expect, actual)
-        listed = set(ruleset.expect_data(before, reference))
-        tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
-        found = list(found) + _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
+        found = compare_outcome(ruleset, before, expect, actual)
+        if reference.refusal is None and actual.refusal is None:  # a refusal has no fields to list
+            listed = set(ruleset.expect_data(before, reference))
+            tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
+            found = list(found) + _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return None
     return tuple(m for m in found if not left_out(m.path, unreported))
@@ -122,6 +123,8 @@ def order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: O
     from JSON, the readings that explain each answer are compared instead."""
     assert trial.actual is not None
     try:
+        if moved.refusal is not None or trial.actual.refusal is not None:
+            return (moved.refusal is None) != (trial.actual.refusal is None)
         return bool(ruleset.outcome_key(moved) != transform.map_key(ruleset.outcome_key(trial.actual)))
     except Exception:  # the ruleset keys only its own outcomes
         table = reading_table(ruleset, transform.before, transform.actions)
@@ -135,7 +138,7 @@ def as_compared(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outco
     """``actual`` with the parts it does not report taken from ``reference``, so that a
     fingerprint sees only the differences in the parts that are compared."""
     unreported = unreported_fields(ruleset, actual.unreported)
-    if not unreported:
+    if not unreported or reference.refusal is not None or actual.refusal is not None:
         return actual
     data = with_fields_from(ruleset.outcome_json(actual), ruleset.outcome_json(reference), unreported)
     try:
@@ -185,15 +188,15 @@ def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
     """The fields of the outcome's JSON form where ``actual`` departs from ``reference``.
     A top-level field is left out when taking the implementation's value of it alone
     leaves the outcome key unchanged (such as provenance, which no outcome key compares)."""
-    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
-    reference_key = ruleset.outcome_key(reference)
+    ours, theirs = outcome_data(ruleset, reference), outcome_data(ruleset, actual)
+    reference_key = outcome_key(ruleset, reference)
     kept: set[tuple[str, ...]] = set()
     for path in _json_paths(ours, theirs, ()):
         top = path[0] if path else ""
         if top and top in ours and top in theirs:
             try:
                 hybrid = ruleset.outcome_from_json(before, {**ours, top: theirs[top]})
-                if ruleset.outcome_key(hybrid) == reference_key:
+                if outcome_key(ruleset, hybrid) == reference_key:
                     continue
             except Exception:  # a mixed outcome the reader refuses: keep the field
                 pass
@@ -282,7 +285,7 @@ def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
             key = table.key({**best, point.name: option})
             if key is None:
                 continue
-            data = ruleset.outcome_json(table.outcomes[key])
+            data = outcome_data(ruleset, table.outcomes[key])
             seen.add(answer_text([_value_at(data, path) for path in sorted(paths)]))
         if len(seen) > 1:
             found.append(point.name)

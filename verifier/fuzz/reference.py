@@ -20,6 +20,17 @@ Reading = Mapping[str, str]
 Path = tuple[tuple[int, str], ...]  # (index of a reading point in the ruleset's order, its option), ascending
 
 
+def outcome_data(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
+    """The outcome's JSON form; a refusal as the one field that says which clause refused."""
+    if outcome.refusal is not None:
+        return {"refused": outcome.refusal.clause or "?"}
+    return ruleset.outcome_json(outcome)
+
+
+def outcome_key(ruleset: Ruleset, outcome: Outcome) -> Any:
+    return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
+
+
 @dataclass(frozen=True)
 class ReadingTable:
     """The reference outcome key of one scene under every full reading: per leaf of the
@@ -115,7 +126,7 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
         points |= {order[i] for i in consulted}
         free = [i for i in consulted if i not in fixed]
         if not free:
-            key = ruleset.outcome_key(outcome)
+            key = outcome_key(ruleset, outcome)
             keys[tuple(sorted(fixed.items()))] = key
             outcomes.setdefault(key, outcome)
             continue

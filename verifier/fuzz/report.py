@@ -17,6 +17,7 @@ from ..findings import slug
 from ..output import json_mark, write_bytes, write_text
 from ..ruleset import Outcome, Ruleset
 from .compare import departure_clauses, difference
+from .reference import outcome_data
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, SceneProblem
 
 
@@ -65,7 +66,7 @@ def _case_text(result: FuzzResult, name: str, title: str, note: str, comment: st
         try:
             answer = dump_yaml({"expect": ruleset.expect_data(scene, outcome)})
         except Exception:  # an outcome the ruleset cannot restate as an expectation
-            answer = json.dumps(ruleset.outcome_json(outcome), indent=1) + "\n"
+            answer = json.dumps(outcome_data(ruleset, outcome), indent=1) + "\n"
         text += f"# {label}:\n" + "".join(f"# {line}\n" for line in answer.splitlines())
     return text
 
@@ -82,6 +83,11 @@ def _clear_old(folder: Path) -> None:
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".png") and path.is_file() and refusal(path, "fuzz finding") is None:
             path.unlink()
+
+
+def _summary(ruleset: Ruleset, before: Any, outcome: Outcome) -> str:
+    """The ruleset's sentence for an outcome; a refusal says what refused it."""
+    return str(outcome.refusal) if outcome.refusal is not None else ruleset.summarise(before, outcome)
 
 
 def _not_reported(outcome: Outcome) -> str:
@@ -106,7 +112,10 @@ def _draw(ruleset: Ruleset, group: Group, labels: tuple[str, str, str], referenc
     """Before, the reference and the implementation's answer, in one picture (one frame and
     extent for all three)."""
     actual = _as_drawn(ruleset, group.before, group.actual, reference, group.reading or reference.reading)
-    expected = _reference_panel(ruleset, group.before, reference, group.actual)
+    if actual.refusal is not None and actual.after is None:  # a refused answer sends no state: nothing moved
+        actual = replace(actual, after=ruleset.unchanged(group.before, group.actions))
+    expected = (reference if reference.refusal is not None else
+                _reference_panel(ruleset, group.before, reference, group.actual))
     label = labels[2] + _not_reported(group.actual)
     attempts = [(label, actual), (f"{label} (events not drawn: no place known)",
                                   replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
@@ -252,8 +261,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
-                **_diagram_entry(w.diagram, w.undrawn, out), "reference": ruleset.outcome_json(w.reference),
-                "implementation": ruleset.outcome_json(g.actual),
+                **_diagram_entry(w.diagram, w.undrawn, out), "reference": outcome_data(ruleset, w.reference),
+                "implementation": outcome_data(ruleset, g.actual),
                 "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}
 
     def divergence_entry(w: WrittenDivergence) -> dict[str, Any]:
@@ -261,7 +270,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
         return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
                 "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
                 "case": str(w.case_file.relative_to(out)), **_diagram_entry(w.diagram, w.undrawn, out),
-                "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
+                "first": outcome_data(ruleset, d.first), "second": outcome_data(ruleset, d.second)}
 
     problem_counts: dict[str, int] = {}
     for p in result.problems:
@@ -426,8 +435,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
         lines += [f"### M{i}. {g.fingerprint} ({g.count} scene{'s' if g.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries "
                   f"while the same reading explains the answer.", "",
-                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
-                  f"- implementation (as {g.fingerprint}): " + ruleset.summarise(g.before, g.actual), "",
+                  f"- reference ({best_label}): " + _summary(ruleset, g.before, w.reference),
+                  f"- implementation (as {g.fingerprint}): " + _summary(ruleset, g.before, g.actual), "",
                   _picture("the scene before, the reference's outcome and the implementation's", w.diagram, w.undrawn),
                   "",
                   f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
@@ -451,8 +460,8 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                      if entry["clauses"] else "")
                   + (f" Reading points whose options change what differs: {', '.join(g.points)}." if g.points
                      else ""), "",
-                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
-                  "- implementation: " + ruleset.summarise(g.before, g.actual)]
+                  f"- reference ({best_label}): " + _summary(ruleset, g.before, w.reference),
+                  "- implementation: " + _summary(ruleset, g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
         lines += ["", _picture("the scene before, the reference's outcome and the implementation's", w.diagram,
                                w.undrawn),
@@ -483,9 +492,9 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
         lines += [f"### D{i}. {what}: `{dg.fingerprint}` ({dg.count} scene{'s' if dg.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(dg.scene_ids)}. Example {how}: "
                   f"[{wd.case_file.name}]({_link(wd.case_file)}).", "",
-                  "- first answer: " + ruleset.summarise(dv.before, dv.first),
+                  "- first answer: " + _summary(ruleset, dv.before, dv.first),
                   ("- listed in another order: " if dv.kind == "order" else "- sent again: ")
-                  + ruleset.summarise(dv.second_before, dv.second), "",
+                  + _summary(ruleset, dv.second_before, dv.second), "",
                   _picture("the implementation's two answers", wd.diagram, wd.undrawn), ""]
         lines += _scene_yaml(ruleset, dv.before, dv.actions)
     problems = data["problems"]

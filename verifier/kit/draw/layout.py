@@ -390,3 +390,25 @@ def capped(entries: Sequence[LegendEntry], *, limit: int = MAX_LEGEND_ROWS, noun
         return list(entries)
     left = len(entries) - limit
     return [*entries[:limit], LegendEntry(None, f"... and {left:,} more {noun}", hint)]
+
+
+# --- a refused action --------------------------------------------------------------------
+
+REFUSED_INK: RGB = (213, 94, 0)  # Okabe & Ito's vermillion, the colour of marks that something went wrong
+
+
+def refusal_band(image: Image.Image, words: str, *, size: int = 12) -> Image.Image:
+    """``image`` with a band under it that marks the action drawn as refused: a vermillion rule
+    and ``words`` (which clause refused what, and why), wrapped to the picture's width."""
+    pad = max(4, size // 2)
+    lines = wrap(words, size, max(40, image.width - 2 * pad - 8))
+    height = pad * 2 + 4 + len(lines) * (size + 4)
+    band = Image.new("RGB", (image.width, image.height + height), PAPER)
+    band.paste(image.convert("RGB"), (0, 0))
+    draw = ImageDraw.Draw(band)
+    top = image.height
+    draw.rectangle((0, top, image.width - 1, top + 3), fill=REFUSED_INK)
+    draw.rectangle((0, top + 4, 5, top + height - 1), fill=REFUSED_INK)
+    for n, line in enumerate(lines):
+        text(draw, (pad + 8, top + 4 + pad + n * (size + 4)), line, size=size, fill=REFUSED_INK if n == 0 else INK)
+    return band

@@ -23,7 +23,7 @@ from .parse import (
     parse_maneuvers,
     parse_scene,
 )
-from .resolver import resolve
+from .resolver import resolve, unchanged
 
 PAGE_NOTES = (
     "Each example is drawn to scale from above, north up, with millimetres along the edges; the world outside the "
@@ -115,6 +115,9 @@ class ArmadaRuleset(ModularRuleset):
 
     def resolve(self, before: Scene, actions: Maneuvers, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)
+
+    def unchanged(self, before: Scene, actions: Maneuvers) -> Result:
+        return unchanged(before)
 
     def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         after: Result = outcome.after

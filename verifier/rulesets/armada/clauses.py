@@ -36,6 +36,9 @@ CLAUSES = (
     # the seed's bullets, in order
     _c("course.clicks", "The owner straightens the tool and clicks each joint, either way, no more times than the "
        "ship's speed chart allows at that joint for the speed it moves at.", Citation(SEED, _COURSE)),
+    _c("course.speed", "The course is set for the ship's current speed, the one its dial shows (or the speed an "
+       "effect gives an additional maneuver): one joint per speed, and only speeds its chart has a column for.",
+       Citation(SEED, _COURSE)),
     _c("course.navigate", "A navigate command may change the speed and the yaw of the course; the seed does not "
        "say by how much, so we take one step of speed and one extra click at one joint (never past two).",
        Citation(SEED, _COURSE)),

@@ -300,18 +300,12 @@ def _known(doc: Located, path: tuple, name: Any, scene: Scene, what: str) -> str
     return str(name)
 
 
-def _marks(count: int) -> str:
-    return {0: "'-'", 1: "'I'", 2: "'II'"}.get(count, str(count))
-
-
 def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
     data = doc.at(path)
-    dial = {s.name: s.speed for s in scene.ships}
     maneuvers = []
     for i, spec in enumerate(data):
         where = path + (i,)
         name = _known(doc, where + ("ship",), spec["ship"], scene, "the maneuver")
-        ship = scene.ship(name)
         course = tuple(int(c) for c in spec["course"])
         speed = len(course)
         navigate, additional = bool(spec.get("navigate", False)), bool(spec.get("additional", False))
@@ -319,29 +313,11 @@ def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
         if navigate and additional:
             raise doc.error(where + ("navigate",), f"{label} is an additional maneuver, whose speed the effect sets; "
                                                    f"a navigate command does not apply to it", SceneError)
-        if speed > ship.type.max_speed:
-            raise doc.error(where + ("course",), f"{label}: a {ship.type.name} goes no faster than speed "
-                                                 f"{ship.type.max_speed}, but the course has {speed} joints",
-                            SceneError)
-        if not additional and abs(speed - dial[name]) > (1 if navigate else 0):
-            hint = ("; a navigate command changes it by one at most" if navigate else
-                    "; add 'navigate: true' to change it by one, or 'additional: true' for an effect's maneuver")
-            raise doc.error(where + ("course",), f"{label}: the speed dial shows {dial[name]}, so the course needs "
-                                                 f"{dial[name]} joint(s), not {speed}{hint}", SceneError)
-        limits = ship.type.chart[speed - 1] if speed else ()
-        extra = 1 if navigate else 0
-        over = [j for j, c in enumerate(course) if abs(c) > limits[j]]
-        if len(over) > extra or any(abs(course[j]) > limits[j] + extra for j in over):
-            j = over[0] if len(over) == 1 or extra == 0 else over[1]
-            more = " (a navigate command adds one click at one joint only)" if navigate else ""
-            raise doc.error(where + ("course", j), f"{label}: joint {j + 1} is clicked {abs(course[j])} time(s), but "
-                                                   f"the {ship.type.name} chart allows at most {limits[j]} "
-                                                   f"({_marks(limits[j])}) at joint {j + 1} at speed {speed}{more}",
-                            SceneError)
+        # A speed past the chart, a course that does not match the dial and clicks past the chart are
+        # refused by the resolver (resolver.refusal), not rejected: the scene is possible.
         yaw = int(spec.get("yaw", 0))
-        if "yaw" in spec and (speed != 0 or yaw == 0):
-            raise doc.error(where + ("yaw",), f"{label}: a 0-speed yaw needs course [] and one or two clicks either "
-                                              f"way", SceneError)
+        if "yaw" in spec and yaw == 0:
+            raise doc.error(where + ("yaw",), f"{label}: a 0-speed yaw needs one or two clicks either way", SceneError)
         side = spec.get("side")
         if side is not None and speed == 0:
             raise doc.error(where + ("side",), f"{label}: at speed 0 the tool's side is not chosen"
@@ -350,8 +326,6 @@ def parse_maneuvers(doc: Located, path: tuple, scene: Scene) -> Maneuvers:
             raise doc.error(where, f"{label} leaves the side of the tool open, but later maneuvers start from where "
                                    f"it ends: name a side (port or starboard); only the last maneuver may leave it "
                                    f"open", SceneError)
-        if not additional:
-            dial[name] = speed
         maneuvers.append(Maneuver(name, course, side, yaw, additional, navigate))
     return tuple(maneuvers)
 

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from shapely.geometry.base import BaseGeometry
 
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
-from ...ruleset import Cause, Decision, Event, Frame, Outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
     SIDES,
     TOOL_MODELS,
@@ -379,7 +379,63 @@ def _zero_yaw(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, re
     return _finish(board, ship, move, log, step)
 
 
+def _marks(count: int) -> str:
+    return {0: "'-'", 1: "'I'", 2: "'II'"}.get(count, str(count))
+
+
+def refusal(scene: Scene, maneuvers: Maneuvers) -> Refusal | None:
+    """The first maneuver whose course the speed chart, the dial or a navigate command does not
+    allow, as the refusal that cites the clause; None where every course may be set."""
+    dial = {s.name: s.speed for s in scene.ships}
+    for i, maneuver in enumerate(maneuvers, 1):
+        ship, course, speed = scene.ship(maneuver.ship), maneuver.course, len(maneuver.course)
+        label = f"maneuver {i} ({ship.name})"
+
+        def refused(clause: str, words: str, name: str = ship.name, label: str = label) -> Refusal:
+            return Refusal(clause, (name,), f"{label}: {words}")
+        if speed > ship.type.max_speed:
+            return refused("course.speed", f"a {ship.type.name} goes no faster than speed {ship.type.max_speed}, but "
+                                           f"the course has {speed} joints")
+        if not maneuver.additional and abs(speed - dial[ship.name]) > (1 if maneuver.navigate else 0):
+            if maneuver.navigate:
+                return refused("course.navigate", f"the speed dial shows {dial[ship.name]}; a navigate command "
+                                                  f"changes it by one at most, not to {speed}")
+            return refused("course.speed", f"the speed dial shows {dial[ship.name]}, so the course needs "
+                                           f"{dial[ship.name]} joint(s), not {speed}")
+        if maneuver.yaw and speed != 0:
+            return refused("yaw.effect", f"a yaw of the last joint is a 0-speed maneuver's, not one at speed {speed}")
+        limits = ship.type.chart[speed - 1] if speed else ()
+        extra = 1 if maneuver.navigate else 0
+        over = [j for j, c in enumerate(course) if abs(c) > limits[j]]
+        if len(over) > extra or any(abs(course[j]) > limits[j] + extra for j in over):
+            j = over[0] if len(over) == 1 or extra == 0 else over[1]
+            words = (f"joint {j + 1} is clicked {abs(course[j])} time(s), but the {ship.type.name} chart allows at "
+                     f"most {limits[j]} ({_marks(limits[j])}) at joint {j + 1} at speed {speed}")
+            if maneuver.navigate:
+                return refused("course.navigate", words + " (a navigate command adds one click at one joint only)")
+            return refused("course.clicks", words)
+        if not maneuver.additional:
+            dial[ship.name] = speed
+    return None
+
+
+def unchanged(scene: Scene) -> Result:
+    """The result of maneuvers that are refused: every ship where it was, no move made."""
+    return Result(tuple(sorted(scene.ships, key=lambda s: s.name)), ())
+
+
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
+    refused = refusal(scene, maneuvers)
+    if refused is not None:
+        outcome = refused_outcome(refused, unchanged(scene))
+        return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
+    return carry_out(scene, maneuvers, reading)
+
+
+def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
+    """What the maneuvers do, with no check that their courses are allowed (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
     tool = tool_of(scene, reading)
     board = _Board(scene, dict(ships), tool)

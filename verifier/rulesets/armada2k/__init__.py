@@ -36,7 +36,7 @@ from .parse import (
     parse_expect,
     parse_scene,
 )
-from .resolver import resolve
+from .resolver import resolve, unchanged
 
 POSITION_TOLERANCE = 0.001  # inches
 HEADING_TOLERANCE = 0.01  # degrees
@@ -112,6 +112,9 @@ class Armada2kRuleset(ModularRuleset):
 
     def resolve(self, before: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)
+
+    def unchanged(self, before: Scene, actions: Actions) -> State:
+        return unchanged(before)
 
     def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         problems: list[Mismatch] = []

@@ -21,7 +21,6 @@ from verifier.source import Located
 
 from .model import (
     FOOTPRINTS,
-    MAX_STEPS,
     PIPS,
     SIDES,
     SIZES,
@@ -296,23 +295,12 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
         where = path + (i,)
         if "move" in item:
             name = _known(doc, where + ("move",), item["move"], scene, "a move")
-            size = scene.ship(name).size
             steps = tuple(float(h) for h in item["steps"])
-            if len(steps) > MAX_STEPS[size]:
-                raise doc.error(where + ("steps",), f"a {size} ship moves at most {MAX_STEPS[size]} step(s) in one "
-                                                    f"move, not {len(steps)}", SceneError)
-            actions.append(Action("move", name, steps))
+            actions.append(Action("move", name, steps))  # more steps than its size allows: the resolver refuses
         elif "fire" in item:
             name = _known(doc, where + ("fire",), item["fire"], scene, "a shot")
             target = _known(doc, where + ("target",), item["target"], scene, "a shot's target")
-            if target == name:
-                raise doc.error(where + ("target",), "a ship cannot fire at itself", SceneError)
-            if item["side"] == "stern":
-                if not scene.variants.rear_cannon:
-                    raise doc.error(where + ("side",), "a stern shot needs the rear-cannon variant "
-                                                       "(variants: {rear-cannon: true})", SceneError)
-                if scene.ship(name).size != "large":
-                    raise doc.error(where + ("side",), "only large ships have a rear cannon", SceneError)
+            # A shot at itself or off a stern without a rear cannon: the resolver refuses it.
             actions.append(Action("fire", name, side=item["side"], target=target))
         elif "fan" in item:
             actions.append(Action("fan", _known(doc, where + ("fan",), item["fan"], scene, "a fan query")))

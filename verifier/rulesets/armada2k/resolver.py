@@ -2,8 +2,10 @@
 
 Actions run in the case's order, as the turn's player takes them; the pieces are
 always taken in order of name, so nothing depends on the order a case lists them in.
-A move or shot that the rules do not allow does not happen and costs no action: it
-leaves an event that says why.
+A move or shot that the rules do not allow at this point of the turn does not happen and
+costs no action: it leaves an event that says why. An action the rules never allow (more
+steps than the ship's size moves, a shot at itself, a stern shot without a rear cannon)
+refuses the case: nothing is carried out, and the outcome's refusal cites the clause.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from types import MappingProxyType
 from shapely.geometry import Point, Polygon
 
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
-from verifier.ruleset import Cause, Decision, Event, Frame, Outcome
+from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
 from .geometry import World, check_step, fan, firing_area, in_area, sight_line
 from .model import (
+    MAX_STEPS,
     PIPS,
     SIZES,
     TEMPLATES,
@@ -407,6 +410,10 @@ _MEMO_SIZE = 256
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    refused = refusal(scene, actions)
+    if refused is not None:
+        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
+                       frames=(Frame(0, "start", 0, unchanged(scene)),))
     key = (scene, actions)
     known = _MEMO.get(key)
     if known is not None:
@@ -414,14 +421,44 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
         for pins, outcome in known:
             if all(reading.get(point) == option for point, option in pins):
                 return replace(outcome, reading=MappingProxyType(dict(reading)))
-    outcome = _resolve(scene, actions, reading)
+    outcome = carry_out(scene, actions, reading)
     _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return outcome
 
 
-def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+def refusal(scene: Scene, actions: Actions) -> Refusal | None:
+    """The first action the rules never allow, whatever the state of the turn, as the refusal
+    that cites the clause forbidding it; None where every action may be tried."""
+    for action in actions:
+        if action.kind == "move":
+            size = scene.ship(action.ship).size
+            if len(action.steps) > MAX_STEPS[size]:
+                return Refusal(MOVE_CLAUSE[size], (action.ship,), f"a {size} ship moves at most {MAX_STEPS[size]} "
+                                                                  f"step(s) in one move, not {len(action.steps)}")
+        elif action.kind == "fire":
+            if action.target == action.ship:
+                return Refusal("fire.3", (action.ship,), f"{action.ship} cannot fire at itself: a shot aims along "
+                                                         "its side at another object")
+            if action.side == "stern" and not scene.variants.rear_cannon:
+                return Refusal("fire.3", (action.ship,), "a ship fires off its long sides only; a stern shot needs "
+                                                         "the rear-cannon variant (variants: {rear-cannon: true})")
+            if action.side == "stern" and scene.ship(action.ship).size != "large":
+                return Refusal("alt.rule.1", (action.ship,), f"only large ships have a rear cannon; {action.ship} "
+                                                             f"is {scene.ship(action.ship).size}")
+    return None
+
+
+def unchanged(scene: Scene) -> State:
+    """The state of a scene whose action is refused: as it was."""
+    return State(scene, (), None)
+
+
+def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    """What the actions do, with no check that the rules ever allow them (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     ships = {s.name: s for s in sorted(scene.ships, key=lambda s: s.name)}
     run = _Run(scene, reading, ships, scene.players.index(scene.turn))
     if scene.variants.obstructed:

@@ -13,9 +13,20 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
-from .model import FEATURES, Actions, Branch, Expectation, Scene, ShipState, State, features_needed, label_text
+from .model import (
+    FEATURES,
+    Actions,
+    Branch,
+    Expectation,
+    Result,
+    Scene,
+    ShipState,
+    State,
+    features_needed,
+    label_text,
+)
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, map_data, parse_actions, parse_expect, parse_scene
-from .resolver import resolve
+from .resolver import resolve, unchanged
 
 PAGE_NOTES = (
     "Each example draws its map as regions, not a board: land is sand-coloured, and a land area with a coast "
@@ -120,6 +131,9 @@ class CivRuleset(ModularRuleset):
         return resolve(before, actions, reading)
 
     # --- compare ------------------------------------------------------------------------------------
+
+    def unchanged(self, before: Scene, actions: Actions) -> Result:
+        return unchanged(before)
 
     def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         branches: tuple[Branch, ...] = outcome.after.branches

@@ -2,7 +2,7 @@
 
 Ids follow the seed's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
 ``B.1`` .. ``B.5`` for option B (blockades), and the base game's ship and conflict
-rules (facts.md) as ``ship.1`` .. ``ship.5`` and ``conflict.1`` .. ``conflict.4``.
+rules (facts.md) as ``ship.1`` .. ``ship.8`` and ``conflict.1`` .. ``conflict.4``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,13 @@ CLAUSES = (
                      "a phase), but none may still be aboard when the phase is over.", Citation(FACTS, "Ships")),
     Clause("ship.5", "A token that has already moved over land in this phase may not get on a ship.",
            Citation(FACTS, "Ships")),
+    Clause("ship.6", "A ship goes from an area only to one that touches it, and only by water: open sea, "
+                     "water or a coast's water portion, never land without a coast.",
+           Citation(FACTS, "Ships", "base rules on ship movement")),
+    Clause("ship.7", "In the movement phase each nation takes one turn, in which it moves its own ships, each "
+                     "of them once.", Citation(FACTS, "Ships", "base rules on ship movement")),
+    Clause("ship.8", "Tokens get on and off a ship only where it lies off a coast, from and onto that land.",
+           Citation(FACTS, "Ships", "base rules on ship movement")),
     Clause("conflict.1", "In a conflict pieces go one at a time, by turns; the side with fewer pieces loses the "
                          "first one, and equal sides lose theirs at the same moment.",
            Citation(FACTS, "Conflict (base rule 24)")),

@@ -18,16 +18,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ...ruleset import Cause, Decision, Event, Frame, Outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
+    ASTRONOMY,
     CAPACITY,
+    LAND,
     METALWORKING,
     OPEN_SEA,
     Actions,
     Branch,
     Label,
+    Nation,
     Result,
     Scene,
+    ShipMove,
     ShipState,
     State,
     label_text,
@@ -158,7 +162,6 @@ class _Run:
         self.land: Counter = Counter()
         for area, nation, count in scene.tokens:
             self.land[(area, nation)] += count
-        self.overland: Counter = Counter({(a, n): c for a, n, c in scene.overland})  # may not board (ship.5)
         self.landing: Counter = Counter()
         self.events: list[Event] = []
         self.causes: dict[str, list[Cause]] = {}
@@ -259,20 +262,12 @@ class _Run:
                     return
             for other, wanted in stop.take:
                 self.take(ship, self.ships[other], wanted, len([e for e in entries if e > i]), nation.allowance)
-            if stop.board:
-                here = (stop.area, ship.nation)
-                count = min(stop.board, self.land[here] - self.overland[here])
-                if count < stop.board:
-                    self.cause(ship.name, "ship.5")
-                    self.cause(token_piece(ship.nation, stop.area), "ship.5")
-                    self.event("no-board", (ship.name, stop.area), "ship.5", stop.area,
-                               f"{stop.board - count} of the {stop.board} tokens moved overland this phase")
-                if count > 0:
-                    self.land[here] -= count
-                    ship.aboard += [0] * count
-                    self.cause(ship.name, "ship.4")
-                    self.cause(ship.name, "ship.1")
-                    self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
+            if stop.board:  # tokens that moved overland never get here: boarding them is refused (ship.5)
+                self.land[(stop.area, ship.nation)] -= stop.board
+                ship.aboard += [0] * stop.board
+                self.cause(ship.name, "ship.4")
+                self.cause(ship.name, "ship.1")
+                self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(stop.board))
             if stop.drop and ship.aboard:
                 count = min(stop.drop, len(ship.aboard))
                 ship.aboard = sorted(ship.aboard)[:len(ship.aboard) - count]
@@ -556,9 +551,125 @@ def _dedup(items: list) -> tuple:
     return tuple(out)
 
 
+# --- actions the rules forbid ----------------------------------------------------------------------
+
+def refusal(scene: Scene, actions: Actions) -> Refusal | None:
+    """The first action of the phase that the base ship rules (or a blockade's) forbid, whoever
+    blocks whom, as the refusal that cites the clause; None where every action is allowed."""
+    for name in actions.blockade:
+        if scene.ship(name).aboard:
+            return Refusal("B.1", (name,), f"ship {name} has tokens aboard and cannot be turned over as a blockader")
+    nations: set[str] = set()
+    moved: set[str] = set()
+    for turn in actions.turns:
+        if turn.nation in nations:
+            return Refusal("ship.7", tuple(m.ship for m in turn.moves) or (turn.nation,),
+                           f"{turn.nation} has a second turn in one movement phase")
+        nations.add(turn.nation)
+        for move in turn.moves:
+            owner = scene.ship(move.ship).nation
+            if owner != turn.nation:
+                return Refusal("ship.7", (move.ship,), f"ship {move.ship} belongs to {owner}, not {turn.nation}, "
+                                                       "and moves in its owner's turn")
+            if move.ship in moved:
+                return Refusal("ship.7", (move.ship,), f"ship {move.ship} moves a second time in one phase")
+            moved.add(move.ship)
+    return _path_refusal(scene, actions)
+
+
+def _path_refusal(scene: Scene, actions: Actions) -> Refusal | None:
+    """Walk every path as written (nobody blocked): the first step the ship rules forbid."""
+    land = Counter({(a, n): c for a, n, c in scene.tokens})
+    overland = Counter({(a, n): c for a, n, c in scene.overland})
+    land.subtract(overland)  # those may not board (ship.5)
+    dropped: Counter[tuple[str, str]] = Counter()  # tokens that left a ship this phase, by area and nation
+    for turn in actions.turns:
+        for move in turn.moves:
+            why = _move_refusal(scene, scene.nation(turn.nation), move, land, dropped, overland)
+            if why is not None:
+                return Refusal(why[0], (move.ship,), why[1])
+    return None
+
+
+def _move_refusal(scene: Scene, nation: Nation, move: ShipMove, land: Counter[tuple[str, str]],
+                  dropped: Counter[tuple[str, str]], overland: Counter[tuple[str, str]]) -> tuple[str, str] | None:
+    """(clause, reason) of the first step of ``move`` the ship rules forbid, or None; ``land`` and
+    ``dropped`` (the tokens on land that may board, those that left a ship) are kept up to date;
+    ``overland`` are the tokens that moved over land this phase."""
+    ship = scene.ship(move.ship)
+    at, entered, aboard, taken = ship.at, 0, ship.aboard, 0
+    for s, stop in enumerate(move.path):
+        area = scene.map.area(stop.area)
+        if not (s == 0 and stop.area == ship.at):
+            if stop.area not in scene.map.area(at).touches:
+                return "ship.6", f"{stop.area} does not touch {at}, where ship {move.ship} is"
+            if not area.navigable:
+                return "ship.6", f"ship {move.ship} cannot enter {stop.area}, land without a coast"
+            if area.kind == OPEN_SEA and ASTRONOMY not in nation.advances:
+                return "ship.3", (f"ship {move.ship} enters open sea {stop.area}, which needs Astronomy; "
+                                  f"{nation.name} does not have it")
+            entered += 1
+            if entered > nation.allowance:
+                return "ship.2", f"ship {move.ship} enters a {entered}th area; it moves at most {nation.allowance}"
+            at = stop.area
+        if (stop.board or stop.drop) and not area.coastal_land:
+            kind = "land without a coast" if area.kind == LAND else area.kind
+            return "ship.8", f"tokens board and leave ships only on a coast; {stop.area} is {kind}"
+        here = (stop.area, nation.name)
+        if stop.board > land[here]:
+            if stop.board <= land[here] + overland[here]:
+                return "ship.5", (f"{stop.board} tokens board in {stop.area}, but {overland[here]} of "
+                                  f"{nation.name}'s there moved over land this phase and may board only "
+                                  f"{land[here]}")
+            if stop.board <= land[here] + dropped[here]:
+                return "ship.4", (f"{stop.board} tokens board in {stop.area}, but only {land[here]} of "
+                                  f"{nation.name}'s there have not ridden a ship this phase")
+            return "ship.4", (f"{stop.board} tokens board in {stop.area}, where {nation.name} has "
+                              f"{land[here] + overland[here]}")
+        land[here] -= stop.board
+        aboard += stop.board
+        taken += sum(n for _, n in stop.take)  # whether they come aboard depends on the blockade
+        if aboard > CAPACITY:
+            return "ship.1", f"ship {move.ship} would carry {aboard} tokens; a ship carries at most {CAPACITY}"
+        if stop.drop > aboard + taken:
+            return "ship.4", f"ship {move.ship} drops {stop.drop} tokens but carries {aboard + taken}"
+        from_own = min(stop.drop, aboard)
+        aboard, taken = aboard - from_own, taken - (stop.drop - from_own)
+        dropped[here] += stop.drop
+    if scene.map.area(at).kind == OPEN_SEA:
+        return "ship.3", f"ship {move.ship} ends its move in open sea {at}; no ship may"
+    if aboard:
+        return "ship.4", (f"ship {move.ship} ends its move with {aboard} tokens aboard; every token must leave the "
+                          "ship by the end of the phase")
+    return None
+
+
+def start_state(scene: Scene) -> State:
+    """The scene as a state: where every ship lies with what aboard, and the tokens on land."""
+    return State(tuple(ShipState(s.name, s.nation, s.at, s.aboard) for s in sorted(scene.ships, key=lambda s: s.name)),
+                 tuple(sorted((a, n, c) for a, n, c in scene.tokens)))
+
+
+def unchanged(scene: Scene) -> Result:
+    """The result of a phase whose action is refused: one branch, nothing moved."""
+    start = start_state(scene)
+    return Result((Branch((), start, start),))
+
+
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
-    start = State(tuple(ShipState(s.name, s.nation, s.at, s.aboard) for s in sorted(scene.ships, key=lambda s: s.name)),
-                  tuple(sorted((a, n, c) for a, n, c in scene.tokens)))
+    refused = refusal(scene, actions)
+    if refused is not None:
+        outcome = refused_outcome(refused, unchanged(scene))
+        return Outcome(outcome.after, (), outcome.provenance, (Frame(0, "start", 0, start_state(scene)),),
+                       MappingProxyType(dict(reading)), refusal=refused)
+    return carry_out(scene, actions, reading, max_branches)
+
+
+def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
+    """What the phase does, with no check that the rules allow its actions (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
+    start = start_state(scene)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
     while pending:

@@ -90,6 +90,9 @@ class YppRuleset(ModularRuleset):
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
         return resolve_turn(before, actions, reading)
 
+    def unchanged(self, before: Scene, actions: Turn) -> Scene:
+        return before
+
     def compare(self, before: Scene, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         problems = []
         after = outcome.after.by_name

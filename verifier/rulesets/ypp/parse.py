@@ -54,8 +54,8 @@ BEFORE_SCHEMA = {
 
 ACTIONS_SCHEMA = {
     "type": "array",
-    "maxItems": 4,
-    "description": "one mapping per round (at most 4): ship name -> token",
+    "description": "one mapping per round: ship name -> token; a turn has four rounds at most, so tokens for a "
+                   "fifth are refused (turn.rounds)",
     "items": {"type": "object", "additionalProperties": {"enum": [t.value for t in Token]}},
 }
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 
-from ...ruleset import Cause, Decision, Event, Frame, Outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import RAM_VALUES, SHOT_SIZES, Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
@@ -558,6 +558,21 @@ class _Run:
         self.snapshot("wind")
 
 
+MAX_ROUNDS = 4  # moves in a turn
+
+
+def refusal(turn: Turn) -> Refusal | None:
+    """A turn of more rounds than a turn has, refused (the ships given tokens past the last
+    round named); None for a turn the rules allow."""
+    if len(turn.rounds) <= MAX_ROUNDS:
+        return None
+    late = turn.rounds[MAX_ROUNDS:]
+    pieces = sorted({n for tokens in late for n, t in tokens if t is not Token.NONE} or
+                    {n for tokens in late for n, _ in tokens})
+    return Refusal("turn.rounds", tuple(pieces), f"a turn has {MAX_ROUNDS} rounds, but tokens are placed for "
+                                                 f"{len(turn.rounds)}")
+
+
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
     """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
     run = _Run(scene, reading, record)
@@ -580,7 +595,20 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
-    """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
+    """Resolve every round of ``turn`` from ``scene`` under ``reading``; a turn the rules do not
+    allow is refused."""
+    refused = refusal(turn)
+    if refused is not None:
+        start = tuple(sorted((s.name, s.at, s.heading) for s in scene.ships))
+        return replace(refused_outcome(refused, scene), frames=(Frame(0, "start", 0, start),),
+                       reading=MappingProxyType(dict(reading)))
+    return carry_out(scene, turn, reading, record)
+
+
+def carry_out(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
+    """Every round of ``turn``, with no check that the rules allow so many (``refusal``): the
+    resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
+    answers with it."""
     # The run builds many small objects and no reference cycles: the cyclic collector
     # only costs time here (it rescans every live object as the outcome grows).
     enabled = gc.isenabled()
