@@ -238,6 +238,7 @@ def _calls(rs: Ruleset, case, outcome, tmp_path) -> dict:
         "benchmarks": rs.benchmarks,
         "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
         "state_from_json": lambda: _states_round_trip(rs, outcome),
+        "boundaries": rs.boundaries,
     }
 
 

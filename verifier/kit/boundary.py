@@ -274,3 +274,22 @@ def boundaries_text(data: Mapping[str, Any]) -> str:
     for name, sides in data["boundaries"].items():
         lines.append(f"| {name} | {sides['on']} | {sides['below']} | {sides['above']} |")
     return "\n".join(lines)
+
+
+def readable(ruleset: Any) -> Callable[[Any, Any], bool]:
+    """Whether a scene is one the ruleset's case reader accepts: its case data read back
+    through ``parse`` without an error. For rulesets whose paths pass through scenes that
+    may be impossible (a count past what a piece holds, two pieces on one spot)."""
+    from ..errors import VerifierError
+    from ..source import Located
+
+    def accepts(before: Any, actions: Any) -> bool:
+        data_before, data_actions = ruleset.case_data(before, actions)
+        doc = Located("<boundary>", {"before": data_before, "actions": data_actions}, {}, {})
+        try:
+            ruleset.parse(doc, ("before",), ("actions",), None)
+        except VerifierError:
+            return False
+        return True
+
+    return accepts

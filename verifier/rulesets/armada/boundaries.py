@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from ...kit.boundary import Boundary, Path, root
+from ...kit.boundary import Boundary, Path
 from ...kit.geometry import TOLERANCE, Contact, Pose, distance, signed_gap
 from .clauses import READING_POINTS
 from .model import SHIP_TYPES, TOOL_MODELS, Maneuvers, Obstacle, Scene, Ship

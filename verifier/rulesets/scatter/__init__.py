@@ -66,6 +66,12 @@ class ScatterRuleset(ModularRuleset):
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
                               Capability.BENCHMARKS})
+    capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+
+    def boundaries(self) -> tuple[Any, ...]:
+        from .boundaries import BOUNDARIES
+        return BOUNDARIES
+
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS

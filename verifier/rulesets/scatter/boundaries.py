@@ -103,7 +103,7 @@ def place_touching(shot: Shot, actions: Actions, side: Side, draw: Callable[[Any
     # Nearer or further by a thousandth: the squared distance grows with sep where sep > m p.
     moved = min(Fraction(roll.distance), from_attacker / 2 if from_attacker is not None else cap(shot, DEFAULT))
     outward = 1 if sep > moved * forward else -1
-    shift = {Side.ON: 0, Side.BELOW: -outward * SIDE_STEP, Side.ABOVE: outward * SIDE_STEP}[side]
+    shift: Fraction = {Side.ON: Fraction(0), Side.BELOW: -outward * SIDE_STEP, Side.ABOVE: outward * SIDE_STEP}[side]
     moved_shot = _with_separation(shot, sep + shift, from_attacker)
     return None if moved_shot is None else (moved_shot, actions)
 
