@@ -1,0 +1,131 @@
+"""Toy implementations that depart from the rules exactly at a boundary, for the boundary
+tests of ``verifier fuzz`` (python:boundary_toys:<name>). Each is the reference resolver
+with one function of the ruleset swapped for the length of its own answer (the swap is
+undone before the reference resolves anything, and nothing runs in parallel in process;
+a ``module:Class`` swaps a method):
+
+- ``touching_overlaps`` (armada): bases that only touch count as overlapping;
+- ``tie_by_listing`` (armada): of two overlapped ships at the same range, the one listed
+  first in the request takes the damage card;
+- ``turn_limit_off`` (armada2k): the limit of a step's turn is one degree too large;
+- ``last_step_unchecked`` (armada2k): the last step of a move of several is never checked
+  for contact, so a move goes one step further than the rules allow;
+- ``tangency_in_doubles`` (scatter): the template's landing is computed in floating point
+  and compared with ``<``, so exact tangencies fall either way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from verifier.adapters.reference import handle as reference
+from verifier.kit.geometry import Contact, classify
+
+
+@contextmanager
+def _swapped(module: str, name: str, value: Any) -> Iterator[None]:
+    path, _, owner = module.partition(":")
+    target = importlib.import_module(path)
+    if owner:
+        target = getattr(target, owner)
+    original = getattr(target, name)
+    setattr(target, name, value)
+    try:
+        yield
+    finally:
+        setattr(target, name, original)
+
+
+def _toy(title: str, swap: Callable[[dict], tuple[str, str, Any]]) -> Callable[[Any], Any]:
+    def handle(message: Any) -> Any:
+        if isinstance(message, dict) and message.get("type") == "case":
+            with _swapped(*swap(message)):
+                return reference(message)
+        answer = reference(message)
+        if isinstance(answer, dict) and answer.get("type") == "hello":
+            answer = {**answer, "implementation": {"name": f"boundary toy: {title}"}}
+        return answer
+    return handle
+
+
+def _ships_under(board: Any, mover: str, base: Any) -> tuple[str, ...]:
+    """The ships a base meets, touching ones too."""
+    return tuple(n for n in board.near(base) if n != mover and classify(base, board.ships[n].base) is not Contact.APART)
+
+
+touching_overlaps = _toy("touching counts as overlapping",
+                         lambda message: ("verifier.rulesets.armada.resolver:_Board", "ships_under", _ships_under))
+
+
+def _listing_tie(message: dict) -> tuple[str, str, Any]:
+    from verifier.rulesets.armada import resolver
+
+    listed = list(message["before"]["ships"])
+    original = resolver._closest
+
+    def closest(board, base, candidates, reading, log, mover, step):
+        chosen, ranges = original(board, base, candidates, {**reading, "closest-tie": "both"}, log, mover, step)
+        return (min(chosen, key=listed.index),), ranges
+
+    return "verifier.rulesets.armada.resolver", "_closest", closest
+
+
+tie_by_listing = _toy("a tie in range goes to the ship listed first", _listing_tie)
+
+
+def _limit_off(message: dict) -> tuple[str, str, Any]:
+    from verifier.rulesets.armada2k import geometry
+
+    original = geometry.old_piece_limit
+    return "verifier.rulesets.armada2k.geometry", "old_piece_limit", lambda ship, reading: original(ship, reading) + 1.0
+
+
+turn_limit_off = _toy("the turn limit one degree off", _limit_off)
+
+
+def _last_step(message: dict) -> tuple[str, str, Any]:
+    from verifier.kit.geometry import Contact as C
+    from verifier.rulesets.armada2k import resolver
+    from verifier.rulesets.armada2k.geometry import StepCheck
+
+    original = resolver.check_step
+    steps = {a["ship"]: len(a.get("steps") or ()) for a in message["actions"] if a.get("kind", "move") == "move"
+             and "steps" in a}
+    taken: dict[str, int] = {}
+
+    def check(ship, heading, world, exclude):
+        taken[ship.name] = taken.get(ship.name, 0) + 1
+        if steps.get(ship.name, 0) > 1 and taken[ship.name] == steps[ship.name]:
+            return StepCheck(heading % 360.0, C.APART, (), (), C.APART)
+        return original(ship, heading, world, exclude)
+
+    return "verifier.rulesets.armada2k.resolver", "check_step", check
+
+
+last_step_unchecked = _toy("the last step of a move goes unchecked", _last_step)
+
+
+def _doubles(message: dict) -> tuple[str, str, Any]:
+    from verifier.rulesets.scatter import resolver
+
+    original = resolver.land
+
+    def land(shot, roll, reading):
+        exact = original(shot, roll, reading)
+        vx, vy = resolver.direction_vector(roll.direction, reading["side"]).floats()
+        moved = float(exact.moved)
+        x, y = moved * vx, -float(resolver.separation(shot, reading)) + moved * vy
+        distance = math.sqrt(x * x + y * y)
+        reach = shot.aoe / 2 + shot.base / 25.4 / 2
+        hit = distance < reach or (distance == reach and reading["touch"] == "hit")
+        return type(exact)(exact.roll, exact.start, exact.point, exact.moved, exact.cap, exact.distance_squared,
+                           exact.start_distance_squared, exact.reach, hit, distance == reach)
+
+    return "verifier.rulesets.scatter.resolver", "land", land
+
+
+tangency_in_doubles = _toy("a tangency judged in doubles", _doubles)
