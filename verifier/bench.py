@@ -342,7 +342,8 @@ def check_suite(snapshots: str | None = None) -> BenchSuite:
 def suites(snapshots: str | None = None) -> dict[str, BenchSuite]:
     """Every suite by its ``--suite`` name: ``core``, then each ruleset's as ``RULESET.SUITE``,
     rulesets in registry order and suites in the order the ruleset lists them."""
-    found = {CORE: check_suite(snapshots)}
+    from .boundary_bench import suite as boundaries_suite
+    found = {CORE: check_suite(snapshots), "boundaries": boundaries_suite()}
     for ruleset in registry.all_rulesets():
         if ruleset.supports(Capability.BENCHMARKS):
             try:
