@@ -93,8 +93,7 @@ def _last_step(message: dict) -> tuple[str, str, Any]:
     from verifier.rulesets.armada2k.geometry import StepCheck
 
     original = resolver.check_step
-    steps = {a["ship"]: len(a.get("steps") or ()) for a in message["actions"] if a.get("kind", "move") == "move"
-             and "steps" in a}
+    steps = {a["move"]: len(a.get("steps") or ()) for a in message["actions"] if "move" in a}
     taken: dict[str, int] = {}
 
     def check(ship, heading, world, exclude):

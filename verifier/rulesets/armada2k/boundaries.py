@@ -55,6 +55,17 @@ def _moving(scene: Scene, actions: Actions) -> tuple[Actions, tuple[int, Action]
     return (move,), (0, move)
 
 
+def _lengthened(scene: Scene, actions: Actions, found: tuple[int, Action],
+                draw: Callable[[Any], Any]) -> tuple[Actions, tuple[int, Action]]:
+    """Now and then a one-step move carries on straight ahead for a second step, where the
+    size allows, so that the last step of a move is often not its first."""
+    index, action = found
+    if len(action.steps) == 1 and MAX_STEPS[scene.ship(action.ship).size] > 1 and draw(st.booleans()):
+        action = replace(action, steps=action.steps * 2)
+        return _with_action(actions, index, action), (index, action)
+    return actions, found
+
+
 def _with_action(actions: Actions, index: int, action: Action) -> Actions:
     return actions[:index] + (action,) + actions[index + 1:]
 
@@ -146,7 +157,7 @@ def piece_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Pa
     moving = _moving(scene, actions)
     if moving is None:
         return None
-    actions, found = moving
+    actions, found = _lengthened(scene, *moving, draw)
     action = found[1]
     ship = scene.ship(action.ship)
     last = footprint(_pieces(ship, action.steps)[-1], FOOTPRINT).centroid
@@ -195,7 +206,7 @@ def edge_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Pat
     moving = _moving(scene, actions)
     if moving is None or not scene.area.is_circle:
         return None
-    actions, found = moving
+    actions, found = _lengthened(scene, *moving, draw)
     ship = scene.ship(found[1].ship)
     last = footprint(_pieces(ship, found[1].steps)[-1], FOOTPRINT).centroid
     (cx, cy) = scene.area.centre
