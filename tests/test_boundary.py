@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from random import Random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +16,9 @@ from verifier.kit.boundary import (
     SIDE_STEPS,
     Boundary,
     BoundaryTally,
+    DrawnChoices,
     Path,
+    SeededChoices,
     Side,
     boundaries_text,
     land,
@@ -54,7 +57,7 @@ def _two_boxes() -> Boundary:
     def quantity(before, actions):
         return signed_gap(rectangle(Pose(0, 0), 10, 10), rectangle(Pose(before, 0), 10, 10))
 
-    def path(before, actions, draw):
+    def path(before, actions, choose):
         return Path(lambda t: (before - t, actions), -5.0, before)
 
     return Boundary("boxes-touch", ("toy.1",), "two boxes", quantity, path)
@@ -64,7 +67,7 @@ def _two_boxes() -> Boundary:
                                           (Side.ABOVE, Contact.APART)])
 def test_a_scene_on_each_side_is_what_the_kits_one_tolerance_calls_it(side, contact):
     boundary = _two_boxes()
-    (x, _), visit = land(boundary, 37.3, None, side, lambda strategy: None)
+    (x, _), visit = land(boundary, 37.3, None, side, SeededChoices(Random(0)))
     assert visit.side is side and boundary.side_of(visit.value) is side
     assert classify(rectangle(Pose(0, 0), 10, 10), rectangle(Pose(x, 0), 10, 10)) is contact
     if side is not Side.ON:
@@ -118,7 +121,7 @@ def test_every_boundary_is_reached_on_it_and_either_side_from_generated_scenes(k
     @given(ruleset.strategy(), st.sampled_from(list(Side)), st.data())
     def visit(scene, side, data):
         for boundary in ruleset.boundaries():
-            landed = land(boundary, *scene, side, data.draw)
+            landed = land(boundary, *scene, side, DrawnChoices(data.draw))
             if landed is None:
                 continue
             (before, actions), found = landed
@@ -140,7 +143,7 @@ def test_an_armada_ship_set_on_the_touching_boundary_touches_and_is_not_moved_ba
     @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck), deadline=None)
     @given(armada.strategy(), st.data())
     def check(scene, data):
-        landed = land(boundary, *scene, Side.ON, data.draw)
+        landed = land(boundary, *scene, Side.ON, DrawnChoices(data.draw))
         if landed is None:
             return
         (before, actions), _ = landed
@@ -164,7 +167,7 @@ def test_a_scatter_tangency_is_exact_and_the_sides_a_thousandth_off():
     shot = Shot(3, 30, Fraction(10), Fraction(2))
     for roll in (Roll(3, 1), Roll(4, 2), Roll(2, 4)):
         for side in Side:
-            placed = place_touching(shot, roll, side, lambda strategy: Fraction(1, 2))
+            placed = place_touching(shot, roll, side, SeededChoices(Random(0)))
             assert placed is not None, (roll, side)
             landing = scatter.resolve(*placed, scatter.default_reading).after
             assert landing.touching is (side is Side.ON), (roll, side)

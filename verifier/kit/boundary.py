@@ -25,9 +25,12 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from random import Random
+from typing import Any, Protocol, TypeVar
 
 from .geometry import TOLERANCE
+
+Item = TypeVar("Item")
 
 Scene = tuple[Any, Any]  # (before, actions), as a ruleset's strategy draws them
 
@@ -36,6 +39,51 @@ Scene = tuple[Any, Any]  # (before, actions), as a ruleset's strategy draws them
 # the tolerance's radius), near enough to be no more than a hair from the boundary.
 SIDE_STEPS = 4.0
 BISECTIONS = 200  # enough to halve any float interval down to adjacent doubles
+
+
+class Chooser(Protocol):
+    """The choices a way onto a boundary makes (which piece to slide, which side to turn to):
+    drawn by Hypothesis while searching, so that they shrink and replay, and by a seeded
+    ``random.Random`` while enumerating a space."""
+
+    def integer(self, low: int, high: int) -> int: ...
+    def pick(self, items: Sequence[Item]) -> Item: ...
+    def flag(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class DrawnChoices:
+    """Choices drawn with Hypothesis's ``draw`` (inside ``st.composite`` or ``st.data()``)."""
+
+    draw: Callable[[Any], Any]
+
+    def integer(self, low: int, high: int) -> int:
+        from hypothesis import strategies as st
+        return int(self.draw(st.integers(low, high)))
+
+    def pick(self, items: Sequence[Item]) -> Item:
+        from hypothesis import strategies as st
+        return self.draw(st.sampled_from(tuple(items)))  # type: ignore[no-any-return]
+
+    def flag(self) -> bool:
+        from hypothesis import strategies as st
+        return bool(self.draw(st.booleans()))
+
+
+@dataclass(frozen=True)
+class SeededChoices:
+    """Choices from a seeded ``random.Random``: the same seed, the same choices."""
+
+    random: Random
+
+    def integer(self, low: int, high: int) -> int:
+        return self.random.randint(low, high)
+
+    def pick(self, items: Sequence[Item]) -> Item:
+        return self.random.choice(tuple(items))
+
+    def flag(self) -> bool:
+        return self.random.random() < 0.5
 
 
 class Side(StrEnum):
@@ -72,20 +120,19 @@ class Boundary:
     """A quantity whose sign decides some clauses, and a way onto it.
 
     ``quantity(before, actions)`` is the signed quantity (None: this scene has no such
-    boundary, for instance no second piece to touch). ``path(before, actions, draw)``
-    gives a family of scenes through the boundary, choosing what to move with ``draw``
-    (Hypothesis's, so the choice shrinks and replays); ``place(before, actions, side,
-    draw)`` builds a scene on ``side`` outright, for rulesets with exact arithmetic. A
-    boundary has one or the other. ``tolerance`` is the unit's stated tolerance (the
-    geometry kit's for lengths); ``exact`` says the quantity is computed without
-    rounding, so "on" means exactly 0."""
+    boundary, for instance no second piece to touch). ``path(before, actions, choose)``
+    gives a family of scenes through the boundary, making its choices (what to move) with
+    a ``Chooser``; ``place(before, actions, side, choose)`` builds a scene on ``side``
+    outright, for rulesets with exact arithmetic. A boundary has one or the other.
+    ``tolerance`` is the unit's stated tolerance (the geometry kit's for lengths);
+    ``exact`` says the quantity is computed without rounding, so "on" means exactly 0."""
 
     name: str
     clauses: tuple[str, ...]
     summary: str
     quantity: Callable[[Any, Any], float | None]
-    path: Callable[[Any, Any, Callable[[Any], Any]], Path | None] | None = None
-    place: Callable[[Any, Any, Side, Callable[[Any], Any]], Scene | None] | None = None
+    path: Callable[[Any, Any, Chooser], Path | None] | None = None
+    place: Callable[[Any, Any, Side, Chooser], Scene | None] | None = None
     tolerance: float = TOLERANCE
     exact: bool = False
 
@@ -175,15 +222,15 @@ def _solve(boundary: Boundary, path: Path, goal: float) -> Scene | None:
 
 
 def land(boundary: Boundary, before: Any, actions: Any, side: Side,
-         draw: Callable[[Any], Any]) -> tuple[Scene, Visit] | None:
+         choose: Chooser) -> tuple[Scene, Visit] | None:
     """A scene on ``side`` of ``boundary`` moved from the generated (``before``,
     ``actions``), with its visit; None where this scene cannot be moved onto it."""
     if boundary.place is not None:
-        scene = boundary.place(before, actions, side, draw)
+        scene = boundary.place(before, actions, side, choose)
         integral = False
     else:
         assert boundary.path is not None
-        path = boundary.path(before, actions, draw)
+        path = boundary.path(before, actions, choose)
         if path is None:
             return None
         integral = path.integral
@@ -229,7 +276,7 @@ def on_boundaries(base: Any, boundaries: Sequence[Boundary], share: float, *, ta
             first = draw(st.integers(0, len(chosen) - 1))
             side = draw(st.sampled_from(SIDES))
             for boundary in chosen[first:] + chosen[:first]:
-                landed = land(boundary, before, actions, side, draw)
+                landed = land(boundary, before, actions, side, DrawnChoices(draw))
                 if landed is not None:
                     (before, actions), visit = landed
                     break

@@ -12,14 +12,11 @@ two ranges tie. Lengths are millimetres; "on" is the geometry kit's tolerance.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from ...kit.boundary import Boundary, Path
+from ...kit.boundary import Boundary, Chooser, Path
 from ...kit.geometry import TOLERANCE, Contact, Pose, distance, signed_gap
 from .clauses import READING_POINTS
 from .model import SHIP_TYPES, TOOL_MODELS, Maneuvers, Obstacle, Scene, Ship
@@ -109,13 +106,13 @@ def ship_gap(scene: Scene, maneuvers: Maneuvers) -> float | None:
     return min(signed_gap(base, s.base) for s in others)
 
 
-def ship_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]) -> Path | None:
+def ship_path(scene: Scene, maneuvers: Maneuvers, choose: Chooser) -> Path | None:
     """Another ship slides along the line from where it stands to the planned placement."""
     found = planned(scene, maneuvers)
     if found is None:
         return None
     scene, others = _with_other(scene, *found)
-    other = others[draw(st.integers(0, len(others) - 1))]
+    other = others[choose.integer(0, len(others) - 1)]
     ux, uy, length = _toward((other.pose.x, other.pose.y), (found[1].x, found[1].y))
 
     def at(t: float) -> tuple[Scene, Maneuvers]:
@@ -137,7 +134,7 @@ def obstacle_gap(scene: Scene, maneuvers: Maneuvers) -> float | None:
     return min(signed_gap(base, o.shape) for o in convex)
 
 
-def obstacle_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]) -> Path | None:
+def obstacle_path(scene: Scene, maneuvers: Maneuvers, choose: Chooser) -> Path | None:
     """An obstacle slides along the line from its centre to the planned placement."""
     found = planned(scene, maneuvers)
     if found is None:
@@ -148,7 +145,7 @@ def obstacle_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]
         rock = Obstacle(_free_name(scene), ((x - 15, y - 15), (x + 15, y - 15), (x + 15, y + 15), (x - 15, y + 15)),
                         "asteroids")
         scene, convex = replace(scene, obstacles=scene.obstacles + (rock,)), [rock]
-    obstacle = convex[draw(st.integers(0, len(convex) - 1))]
+    obstacle = convex[choose.integer(0, len(convex) - 1)]
     centre = obstacle.shape.centroid
     ux, uy, length = _toward((centre.x, centre.y), (found[1].x, found[1].y))
 
@@ -171,7 +168,7 @@ def edge_gap(scene: Scene, maneuvers: Maneuvers) -> float | None:
     return min(x0, y0, scene.width - x1, scene.height - y1)
 
 
-def edge_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]) -> Path | None:
+def edge_path(scene: Scene, maneuvers: Maneuvers, choose: Chooser) -> Path | None:
     """The moving ship (with its course, so its placement) slides towards the edge its
     placement is nearest to."""
     found = planned(scene, maneuvers)
@@ -208,7 +205,7 @@ def range_tie(scene: Scene, maneuvers: Maneuvers) -> float | None:
     return range_a - range_b
 
 
-def tie_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]) -> Path | None:
+def tie_path(scene: Scene, maneuvers: Maneuvers, choose: Chooser) -> Path | None:
     """Two ships (the scene's others, or copies of one where it has fewer) stand side by side
     just ahead of the planned placement, each a few mm into it and mirror images of each
     other across its heading; the second slides along that heading until the two ranges from
@@ -222,8 +219,8 @@ def tie_path(scene: Scene, maneuvers: Maneuvers, draw: Callable[[Any], Any]) -> 
     second = others[1] if len(others) > 1 else replace(first, name=_free_name(scene))
     width, length = mover.size
     other_width, other_length = first.size
-    depth = draw(st.integers(2, 20)) * 1.0
-    aside = other_width / 2 + draw(st.integers(0, 10)) * 1.0
+    depth = choose.integer(2, 20) * 1.0
+    aside = other_width / 2 + choose.integer(0, 10) * 1.0
     ahead = length / 2 + other_length / 2 - depth
     left, right = pose.compose(Pose(aside, ahead, 0.0)), pose.compose(Pose(-aside, ahead, 0.0))
     forward = Pose(0.0, 0.0, pose.heading).forward(1.0)

@@ -15,14 +15,11 @@ default footprint.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from ...kit.boundary import Boundary, Path, readable
+from ...kit.boundary import Boundary, Chooser, Path, readable
 from ...kit.geometry import signed_gap
 from .clauses import READING_POINTS
 from .geometry import firing_area, old_piece_limit
@@ -56,11 +53,11 @@ def _moving(scene: Scene, actions: Actions) -> tuple[Actions, tuple[int, Action]
 
 
 def _lengthened(scene: Scene, actions: Actions, found: tuple[int, Action],
-                draw: Callable[[Any], Any]) -> tuple[Actions, tuple[int, Action]]:
+                choose: Chooser) -> tuple[Actions, tuple[int, Action]]:
     """Now and then a one-step move carries on straight ahead for a second step, where the
     size allows, so that the last step of a move is often not its first."""
     index, action = found
-    if len(action.steps) == 1 and MAX_STEPS[scene.ship(action.ship).size] > 1 and draw(st.booleans()):
+    if len(action.steps) == 1 and MAX_STEPS[scene.ship(action.ship).size] > 1 and choose.flag():
         action = replace(action, steps=action.steps * 2)
         return _with_action(actions, index, action), (index, action)
     return actions, found
@@ -109,7 +106,7 @@ def turn_excess(scene: Scene, actions: Actions) -> float | None:
     return max(abs(_rel(b - a)) for a, b in zip(headings, headings[1:])) - limit
 
 
-def turn_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def turn_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """One step of the first move turns (the later steps turning with it) from straight on
     to all the way round, on the side it turned to or a side drawn where it went straight."""
     moving = _moving(scene, actions)
@@ -118,10 +115,10 @@ def turn_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Pat
     actions, found = moving
     index, action = found
     ship = scene.ship(action.ship)
-    k = draw(st.integers(0, len(action.steps) - 1))
+    k = choose.integer(0, len(action.steps) - 1)
     headings = (ship.heading,) + action.steps
     turn = _rel(headings[k + 1] - headings[k])
-    sign = (1.0 if turn > 0 else -1.0) if turn else draw(st.sampled_from((1.0, -1.0)))
+    sign = (1.0 if turn > 0 else -1.0) if turn else choose.pick((1.0, -1.0))
 
     def at(t: float) -> tuple[Scene, Actions]:
         delta = sign * t - turn
@@ -151,13 +148,13 @@ def _free_name(scene: Scene) -> str:
     return next(n for n in ("reef", "rock", "shoal", "skerry") if n not in taken)
 
 
-def piece_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def piece_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """Another ship or an obstacle (a half-inch rock added where there is neither) slides
     along the line from its centre to the last step's piece."""
     moving = _moving(scene, actions)
     if moving is None:
         return None
-    actions, found = _lengthened(scene, *moving, draw)
+    actions, found = _lengthened(scene, *moving, choose)
     action = found[1]
     ship = scene.ship(action.ship)
     last = footprint(_pieces(ship, action.steps)[-1], FOOTPRINT).centroid
@@ -167,7 +164,7 @@ def piece_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Pa
         rock = Obstacle(_free_name(scene), ((x, y), (x + 0.5, y), (x + 0.5, y + 0.5), (x, y + 0.5)))
         scene = replace(scene, obstacles=scene.obstacles + (rock,), variants=replace(scene.variants, obstructed=True))
         movable = [rock.name]
-    name = movable[draw(st.integers(0, len(movable) - 1))]
+    name = movable[choose.integer(0, len(movable) - 1)]
     is_ship = scene.has_ship(name)
     shape = footprint(scene.ship(name), FOOTPRINT) if is_ship else Polygon(
         next(o for o in scene.obstacles if o.name == name).points)
@@ -201,12 +198,12 @@ def edge_gap(scene: Scene, actions: Actions) -> float | None:
     return r - max(math.hypot(x - cx, y - cy) for x, y in last.exterior.coords)
 
 
-def edge_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def edge_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """The moving ship slides away from the sea's centre, along the line to its last step's piece."""
     moving = _moving(scene, actions)
     if moving is None or not scene.area.is_circle:
         return None
-    actions, found = _lengthened(scene, *moving, draw)
+    actions, found = _lengthened(scene, *moving, choose)
     ship = scene.ship(found[1].ship)
     last = footprint(_pieces(ship, found[1].steps)[-1], FOOTPRINT).centroid
     (cx, cy) = scene.area.centre
@@ -233,7 +230,7 @@ def steps_over(scene: Scene, actions: Actions) -> float | None:
     return float(len(found[1].steps) - MAX_STEPS[scene.ship(found[1].ship).size])
 
 
-def steps_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def steps_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """The first move cut short or carried on straight ahead, one whole step at a time."""
     moving = _moving(scene, actions)
     if moving is None:
@@ -264,7 +261,7 @@ def target_gap(scene: Scene, actions: Actions) -> float | None:
         return None
 
 
-def target_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def target_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """The target slides along the line from where it stands to the middle of the firing area."""
     shot = next((a for a in actions if a.kind == "fire" and a.target), None)
     if shot is None:  # the first ship of the player whose turn it is fires at another instead
@@ -272,8 +269,8 @@ def target_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> P
         others = [s.name for s in scene.ships if actor is not None and s.name != actor.name and not s.sunk]
         if actor is None or not others:
             return None
-        shot = Action("fire", actor.name, side=draw(st.sampled_from(("port", "starboard"))),
-                      target=others[draw(st.integers(0, len(others) - 1))])
+        shot = Action("fire", actor.name, side=choose.pick(("port", "starboard")),
+                      target=others[choose.integer(0, len(others) - 1)])
         actions = (shot,)
     if not scene.has_ship(shot.target):
         return None

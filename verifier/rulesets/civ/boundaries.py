@@ -9,13 +9,9 @@ holds) is not built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from hypothesis import strategies as st
-
-from ...kit.boundary import Boundary, Path, readable
+from ...kit.boundary import Boundary, Chooser, Path, readable
 from .model import CAPACITY, Actions, Scene, ShipMove, Stop, Turn
 
 
@@ -49,12 +45,36 @@ def _replace_stop(actions: Actions, t: int, m: int, s: int, stop: Stop) -> Actio
     return replace(actions, turns=turns)
 
 
-def load_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
-    """The first boarding takes one token more or fewer at a time (the tokens on the coast,
-    and those it drops later, growing with it)."""
+def _with_boarding(scene: Scene, actions: Actions) -> Actions | None:
+    """Where no tokens board: the first ship that moves from an area where its nation has
+    tokens takes one aboard there before it leaves, and sets it down where it ends (every
+    token aboard must land)."""
+    held = {(a, n) for a, n, c in scene.tokens if c > 0}
+    for t, turn in enumerate(actions.turns):
+        for m, move in enumerate(turn.moves):
+            ship = scene.ship(move.ship)
+            if (ship.at, ship.nation) not in held:
+                continue
+            path = move.path if move.path and move.path[0].area == ship.at else (Stop(ship.at),) + move.path
+            if len(path) < 2:
+                continue
+            path = (replace(path[0], board=1),) + path[1:-1] + (replace(path[-1], drop=1),)
+            moved = ShipMove(move.ship, path)
+            turns = actions.turns[:t] + (Turn(turn.nation, turn.moves[:m] + (moved,) + turn.moves[m + 1:],
+                                              turn.lift),) + actions.turns[t + 1:]
+            return replace(actions, turns=turns)
+    return None
+
+
+def load_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
+    """The first boarding (one added where there is none) takes one token more or fewer at
+    a time (the tokens on the coast, and those it drops later, growing with it)."""
     found = _boardings(actions)
     if not found:
-        return None
+        boarding = _with_boarding(scene, actions)
+        if boarding is None:
+            return None
+        actions, found = boarding, _boardings(boarding)
     t, m, s = found[0]
     move = actions.turns[t].moves[m]
     ship = scene.ship(move.ship)
@@ -96,7 +116,7 @@ def count_difference(scene: Scene, actions: Actions) -> float | None:
     return float(counts[(area, first)] - counts[(area, second)])
 
 
-def count_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Path | None:
+def count_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     """The first nation's tokens in an area the two share grow or shrink one at a time; where
     no area is shared, a second nation's tokens are set beside the first's on its coast."""
     found = _meetings(scene)
@@ -114,7 +134,7 @@ def count_path(scene: Scene, actions: Actions, draw: Callable[[Any], Any]) -> Pa
     def at(count: float) -> tuple[Scene, Actions]:
         return replace(scene, tokens=tuple(sorted(rest + ((area, first, int(count)),)))), actions
 
-    return Path(at, 1, max(other + 1, 2) + draw(st.integers(0, 2)), integral=True, valid=_valid)
+    return Path(at, 1, max(other + 1, 2) + choose.integer(0, 2), integral=True, valid=_valid)
 
 
 BOUNDARIES = (

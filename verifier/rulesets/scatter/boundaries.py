@@ -9,14 +9,11 @@ is a thousandth of an inch nearer or further.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
-from hypothesis import strategies as st
-
-from ...kit.boundary import Boundary, Side
+from ...kit.boundary import Boundary, Chooser, Side
 from .clauses import READING_POINTS
 from .model import ALL_ROLLS, ROLLS, Actions, Roll, Shot
 from .resolver import cap, direction_vector, separation
@@ -77,12 +74,12 @@ def _slanted(shot: Shot, roll: Roll, forward: Fraction, k: Fraction) -> tuple[Fr
     return None
 
 
-def place_touching(shot: Shot, actions: Actions, side: Side, draw: Callable[[Any], Any]) -> tuple[Shot, Actions] | None:
+def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) -> tuple[Shot, Actions] | None:
     """The shot moved so that one roll (the scene's, or one of the 36) ends exactly touching the
     base, or a thousandth of an inch inside or outside. Straight rolls need only the short
     distance; slanted ones also a deviation (set through the distance to the attacker, which
     the default reading halves into the cap)."""
-    roll = actions if isinstance(actions, Roll) else draw(st.sampled_from(ROLLS))
+    roll = actions if isinstance(actions, Roll) else choose.pick(ROLLS)
     forward = _forward(roll, DEFAULT)
     reach = shot.reach
     if abs(forward) == 1:
@@ -95,7 +92,7 @@ def place_touching(shot: Shot, actions: Actions, side: Side, draw: Callable[[Any
     else:
         if DEFAULT["cap"] != "half-distance":
             return None
-        found = _slanted(shot, roll, forward, draw(st.sampled_from(_SLOPES)))
+        found = _slanted(shot, roll, forward, choose.pick(_SLOPES))
         if found is None:
             return None
         sep, moved = found

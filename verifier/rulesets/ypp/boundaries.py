@@ -8,11 +8,9 @@ equal, just either side the second ship is one class smaller or larger.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from ...kit.boundary import Boundary, Path
+from ...kit.boundary import Boundary, Chooser, Path
 from .clauses import READING_POINTS
 from .model import Scene, Ship, Turn
 from .strategies import TYPES_BY_CLASS
@@ -41,7 +39,7 @@ def class_difference(scene: Scene, turn: Turn) -> float | None:
     return float(ships[met[0]].size - ships[met[1]].size)
 
 
-def class_path(scene: Scene, turn: Turn, draw: Callable[[Any], Any]) -> Path | None:
+def class_path(scene: Scene, turn: Turn, choose: Chooser) -> Path | None:
     """The second ship of the first meeting takes a type of each class in turn, from grand
     down to small."""
     met = _first_meeting(scene, turn)
