@@ -178,3 +178,17 @@ def test_a_scene_not_built_on_a_boundary_is_recognised_when_it_lies_on_one():
     boundary = _two_boxes()
     assert visit_of([boundary], 10.0, None).side is Side.ON
     assert visit_of([boundary], 11.0, None) is None
+
+
+def test_an_exhaustive_space_with_boundaries_holds_its_scenes_and_their_boundary_classes():
+    from verifier.execute import Execution
+    from verifier.shards import BOUNDARY_SUFFIX, exhaustive, spaces_of
+
+    armada2k = registry.get("armada2k")
+    assert "corner" + BOUNDARY_SUFFIX in spaces_of(armada2k)
+    plain = exhaustive(armada2k, space="corner", execution=Execution(1), progress=False)
+    widened = exhaustive(armada2k, space="corner" + BOUNDARY_SUFFIX, execution=Execution(1), progress=False)
+    assert widened.scenes > plain.scenes
+    assert set(plain.counts) < set(widened.counts)  # classes that only boundary scenes show
+    again = exhaustive(armada2k, space="corner" + BOUNDARY_SUFFIX, execution=Execution(1), shards=5, progress=False)
+    assert again.counts == widened.counts  # the same, however the space is cut

@@ -22,7 +22,7 @@ and either side at -1 and +1; exact ones exactly at 0 and at a small exact offse
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
@@ -340,3 +340,19 @@ def readable(ruleset: Any) -> Callable[[Any, Any], bool]:
         return True
 
     return accepts
+
+
+def with_boundaries(boundaries: Sequence[Boundary], scenes: Iterable[tuple[Any, Any, int]],
+                    seed: str = "") -> Iterator[tuple[Any, Any, int]]:
+    """Each (before, actions, weight) of ``scenes``, followed by the scenes it moves onto each
+    of ``boundaries`` on each side (weight 1 each), the choices seeded by ``seed`` and the
+    scene's position, so that the same scenes give the same boundary scenes in any process."""
+    for position, (before, actions, weight) in enumerate(scenes):
+        yield before, actions, weight
+        choices = SeededChoices(Random(f"{seed}:{position}"))
+        for boundary in boundaries:
+            for side in SIDES:
+                landed = land(boundary, before, actions, side, choices)
+                if landed is not None:
+                    (moved_before, moved_actions), _ = landed
+                    yield moved_before, moved_actions, 1
