@@ -56,8 +56,7 @@ def shard_scenes(ruleset: Ruleset, shard: Shard) -> Iterator[tuple[Any, Any, int
     if shard.space.endswith(BOUNDARY_SUFFIX):
         from .kit.boundary import with_boundaries
         base = shard.space[:-len(BOUNDARY_SUFFIX)]
-        return with_boundaries(ruleset.boundaries(), ruleset.exhaustive_shard(base, shard.index, shard.count),
-                               seed=f"{shard.index}/{shard.count}")
+        return with_boundaries(ruleset.boundaries(), ruleset.exhaustive_shard(base, shard.index, shard.count))
     return ruleset.exhaustive_shard(shard.space, shard.index, shard.count)
 
 

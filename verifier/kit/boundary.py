@@ -342,14 +342,14 @@ def readable(ruleset: Any) -> Callable[[Any, Any], bool]:
     return accepts
 
 
-def with_boundaries(boundaries: Sequence[Boundary], scenes: Iterable[tuple[Any, Any, int]],
-                    seed: str = "") -> Iterator[tuple[Any, Any, int]]:
+def with_boundaries(boundaries: Sequence[Boundary],
+                    scenes: Iterable[tuple[Any, Any, int]]) -> Iterator[tuple[Any, Any, int]]:
     """Each (before, actions, weight) of ``scenes``, followed by the scenes it moves onto each
-    of ``boundaries`` on each side (weight 1 each), the choices seeded by ``seed`` and the
-    scene's position, so that the same scenes give the same boundary scenes in any process."""
-    for position, (before, actions, weight) in enumerate(scenes):
+    of ``boundaries`` on each side (weight 1 each), the choices seeded by the scene itself (its
+    ``repr``), so that a scene gives the same boundary scenes wherever it is enumerated."""
+    for before, actions, weight in scenes:
         yield before, actions, weight
-        choices = SeededChoices(Random(f"{seed}:{position}"))
+        choices = SeededChoices(Random(repr((before, actions))))
         for boundary in boundaries:
             for side in SIDES:
                 landed = land(boundary, before, actions, side, choices)
