@@ -18,7 +18,8 @@ from verifier.errors import CaseError, SceneError
 from verifier.kit.geometry import Contact, Pose, classify
 from verifier.ruleset import BenchSettings
 from verifier.rulesets.armada import RULESET
-from verifier.rulesets.armada.explore import EXHAUSTIVE_SPACES, SUITES, crowd, exhaustive_space, strategy, transforms
+from verifier.rulesets.armada.bench import SUITES, crowd
+from verifier.rulesets.armada.explore import EXHAUSTIVE_SPACES, exhaustive_space, strategy, transforms
 from verifier.rulesets.armada.model import SHIP_TYPES, TOOL_MODELS, Maneuver, Scene, Ship
 from verifier.rulesets.armada.tool import inserted, placed, tool_shape, yawed
 

@@ -16,6 +16,7 @@ import pytest
 
 from verifier import bench, registry
 from verifier.cli import main as cli_main
+from verifier.kit import bench as kit_bench
 from verifier.ruleset import BenchSettings, BenchSuite, Capability, Ruleset
 from verifier.rulesets.scatter import bench as scatter_bench
 from verifier.rulesets.ypp import RULESET
@@ -115,9 +116,9 @@ def test_every_ypp_and_scatter_figure(tmp_path, capsys, small_turns):
 
 
 def test_quick_explore_figures():
-    figures = ypp_bench.explore_figures(RULESET, quick=True, budget=2.0)
+    figures = kit_bench.explore_figures(RULESET, quick=True, budget=2.0)
     assert figures["search"]["scenes"] > 0 and figures["search"]["seconds"] > 0
-    table = ypp_bench.explore_table(figures)
+    table = kit_bench.explore_table(figures)
     assert re.search(rf"^ypp search: scenes / s +{NUMBER}$", table, re.M), table
     assert re.search(r"^ypp search: classes found in [0-9.]+ s +[0-9]+$", table, re.M), table
 
@@ -181,7 +182,7 @@ class _Stopwatch(Ruleset):
         def run(settings: BenchSettings) -> dict[str, Any]:
             return {"ticks": 3, "quick": settings.quick, "cases": settings.cases}
 
-        return (BenchSuite("ticks", "counts to three", run, lambda f: bench.format_rows([("ticks", str(f["ticks"]),
+        return (BenchSuite("ticks", "counts to three", run, lambda f: kit_bench.format_rows([("ticks", str(f["ticks"]),
                                                                                           "")])),)
 
 
@@ -241,8 +242,8 @@ def test_scatter_table_keeps_its_figures():
                "full_resolver_seconds": 2e-3, "sweep": 1000, "sweep_seconds": 0.016, "readings": 24,
                "sweep_all_readings_seconds": 0.2}
     rows = scatter_bench.odds_rows(figures)
-    assert rows[0][:2] == ("scatter: exact odds of one geometry, fast path (median)", "7.0 µs")
-    assert rows[2] == ("scatter: sweep of 1,000 geometries, default reading", "16.0 ms", "62,500 geometries/s")
+    assert rows[0][:2] == ("scatter: exact odds of one geometry, fast path (median)", "7.0 us")
+    assert rows[2] == ("scatter: sweep of 1,000 geometries, default reading", "16.00 ms", "62,500 geometries/s")
     assert rows[3][2] == "120,000 geometry-readings/s"
 
 

@@ -410,6 +410,19 @@ def test_another_protocol_version_stops_the_run(capsys, tmp_path, monkeypatch):
     assert "the implementation speaks verifier-adapter/2, but this verifier speaks verifier-adapter/1" in err
 
 
+def test_one_session_counts_start_failures_for_check_and_fuzz_alike():
+    # check --impl and fuzz both ask through adapter.Session: the same limit, the same words.
+    from verifier.fuzz import run as fuzz
+    session = adapter.Session(adapter.open_implementation("no-such-program-xyz"))
+    words = [session.start() for _ in range(adapter.MAX_START_FAILURES)]
+    assert all(w and w.startswith("the implementation could not be started: cannot start") for w in words)
+    assert session.given_up.startswith(f"the implementation failed to start {adapter.MAX_START_FAILURES} times")
+    assert session.start() == session.given_up  # nothing more is tried
+    result = fuzz(registry.get("ypp"), adapter.open_implementation("no-such-program-xyz"), examples=10)
+    assert result.given_up == session.given_up
+    assert len(result.problems) == adapter.MAX_START_FAILURES and result.exit_code == 2
+
+
 def test_a_missing_program_is_reported_per_case_then_given_up(capsys):
     code, out, _ = run(capsys, "check", "--impl", "no-such-program-xyz --flag", "--no-table")
     assert code == 1

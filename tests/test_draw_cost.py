@@ -11,9 +11,9 @@ import re
 import pytest
 from PIL import Image, ImageDraw
 
-from verifier.bench import count_calls
 from verifier.errors import VerifierError
 from verifier.kit import draw as vd
+from verifier.kit.bench import count_calls
 from verifier.kit.draw.layout import (
     MAX_LEGEND_ROWS,
     PIXEL_BUDGET,
@@ -26,6 +26,7 @@ from verifier.kit.draw.layout import (
 from verifier.kit.draw.plane import shrink_to_budget
 from verifier.kit.draw.shapes import polygon_px
 from verifier.rulesets.ypp import RULESET
+from verifier.rulesets.ypp import animate as ypp_animate
 from verifier.rulesets.ypp import draw as ypp_draw
 from verifier.rulesets.ypp.bench import big_scene, rock_scene
 from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
@@ -247,9 +248,9 @@ def test_ypp_refuses_a_board_drawn_past_the_budget_before_allocating_it():
     scene, turn = rock_scene(2_000)
     outcome = resolve_turn(scene, turn, RULESET.default_reading)
     with pytest.raises(PictureTooLargeError, match="smaller tile or max_panel"):
-        RULESET.draw(scene, turn, outcome, tile=48, max_panel=100_000)
+        ypp_draw.draw_case(scene, turn, outcome, tile=48, max_panel=100_000)
     with pytest.raises(PictureTooLargeError, match="each frame's board would be"):
-        RULESET.draw_frames(scene, turn, outcome, tile=48, max_panel=100_000)
+        ypp_animate.draw_frames(scene, turn, outcome, tile=48, max_panel=100_000)
 
 
 def test_long_rock_list_draws_within_the_default_bounds():

@@ -16,7 +16,7 @@ from verifier.adapter import open_implementation
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.errors import UnsupportedError
-from verifier.fuzz import MAX_GROUPS, fingerprint, reference_table, run, verdict, write_report
+from verifier.fuzz import MAX_GROUPS, fingerprint, reading_table, run, verdict, write_report
 from verifier.ruleset import Capability, Ruleset
 
 ROOT = Path(__file__).parent.parent
@@ -46,7 +46,7 @@ def test_the_reference_table_agrees_with_resolving_under_every_reading(key):
     readings = ruleset.all_readings()
     checked = consulted = 0
     for before, actions in itertools.islice(scenes, 0, None, max(1, size // 150)):
-        table = reference_table(ruleset, before, actions)
+        table = reading_table(ruleset, before, actions)
         consulted += bool(table.points)
         for reading in readings:
             assert table.key(reading) == ruleset.outcome_key(ruleset.resolve(before, actions, reading))
@@ -68,7 +68,7 @@ def test_reference_is_explained_by_the_default_reading_everywhere():
 def test_a_scene_past_the_resolve_cap_is_counted_not_crashed(monkeypatch):
     # Past MAX_RESOLVES a scene's table misses some combinations of readings; those are
     # unknown (no answer matches them), and the run and its reading shares go on.
-    import verifier.fuzz as fuzz_module
+    import verifier.fuzz.reference as fuzz_module
     monkeypatch.setattr(fuzz_module, "MAX_RESOLVES", 2)
     result = fuzz("python:fuzz_other_reading:handle", examples=60)
     assert len(result.answered) == 60
@@ -219,7 +219,8 @@ def test_the_same_seed_gives_the_same_report(tmp_path):
     assert data_one == data_two
     assert files_one and files_one == files_two
     other = fuzz("python:fuzz_planted_bug:handle", examples=60, seed=4)
-    assert [t.data for t in other.trials] != [t.data for t in one.trials]  # the seed does choose the scenes
+    assert [YPP.case_data(t.before, t.actions) for t in other.trials] != \
+        [YPP.case_data(t.before, t.actions) for t in one.trials]  # the seed does choose the scenes
 
 
 @pytest.mark.parametrize("spec", ["python:fuzz_listing_order:handle", "python:fuzz_two_bugs:handle",
@@ -309,7 +310,7 @@ def test_command(tmp_path, capsys):
     code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60", "--out", str(out),
                  "--workers", "2"])
     printed = capsys.readouterr().out
-    assert code == 0
+    assert code == 1  # a disagreement no reading explains
     assert "scenes no reading explains, in 1 group;" in printed
     data = json.loads((out / "report.json").read_text())
     assert data["timing"]["workers"] == 2 and len(data["disagreements"]["groups"]) == 1
@@ -320,14 +321,14 @@ def test_command(tmp_path, capsys):
     assert main(["check", findings, "--no-draw", "--no-table", "--impl", "python:fuzz_planted_bug:handle"]) == 1
     # A second run may replace what the first wrote.
     assert main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60",
-                 "--out", str(out)]) == 0
+                 "--out", str(out)]) == 1
 
 
 def test_command_stops_when_the_implementation_cannot_start(tmp_path, capsys):
     code = main(["fuzz", "ypp", "--impl", str(tmp_path / "no-such-program"), "--examples", "10",
                  "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 2  # nothing could be compared
     assert "the run stopped early: the implementation failed to start 3 times in a row" in err
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert data["given_up"].startswith("the implementation failed to start 3 times")
@@ -352,3 +353,67 @@ def test_command_rejects_bad_numbers(tmp_path, capsys, argv, words):
     code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--out", str(tmp_path / "o"), *argv])
     assert code == 2
     assert words in capsys.readouterr().err
+
+
+# --- the hello: what is compared, and when nothing is ---------------------------------------
+
+def test_a_positions_only_implementation_is_compared_on_positions_alone(tmp_path):
+    # Its hello declares that it reports ships and nothing else: its answers carry no
+    # events, and none is refused for that; every one agrees with the default reading.
+    result = fuzz("python:positions_only:handle", examples=40)
+    assert len(result.answered) == 40
+    assert not [p for p in result.problems if "'events'" in p.message]
+    assert all(t.actual is not None and "events" in t.actual.unreported for t in result.answered)
+    assert dict(result.readings[result.best]) == dict(YPP.default_reading)
+    assert result.explained[result.best] == 40 and result.unexplained == 0
+    assert result.exit_code == 0
+    _, md_path, _ = write_report(result, tmp_path)
+    assert "Its hello declares ypp: reports ships; only the parts it reports are compared" in md_path.read_text()
+
+
+def test_the_reading_of_a_positions_only_implementation_is_inferred_from_positions_alone():
+    # It follows bump=motion-first and sends "events": [] although its hello says it does
+    # not report them; the empty events are not taken for its answer.
+    result = fuzz("python:positions_motion_first:handle", examples=120)
+    assert result.answered and result.unexplained == 0
+    best = result.readings[result.best]
+    assert best["bump"] == "motion-first"
+    assert result.points["bump"]["informative"] > 0
+    assert result.points["bump"]["options"]["motion-first"]["share"] == 1.0
+
+
+def test_a_run_that_compares_nothing_says_so_and_exits_2(tmp_path, capsys):
+    # The hello lists only ypp, so no civ scene is asked.
+    result = fuzz("python:positions_only:handle", examples=10, ruleset="civ")
+    assert not result.answered and result.exit_code == 2
+    assert result.compared_nothing.startswith("Nothing could be compared: the implementation answered none of the "
+                                              "10 scenes (skipped")
+    assert verdict(result).startswith(result.compared_nothing)
+    assert {p.kind for p in result.problems} == {"skipped"}
+    code = main(["fuzz", "civ", "--impl", "python:positions_only:handle", "--examples", "5",
+                 "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "Nothing could be compared" in capsys.readouterr().out
+
+
+def test_the_exit_code_says_whether_a_departure_was_found():
+    assert fuzz("python:verifier.adapters.reference:handle", examples=20).exit_code == 0
+    planted = fuzz("python:fuzz_planted_bug:handle", examples=60)
+    assert planted.unexplained and planted.exit_code == 1
+    order = fuzz("python:fuzz_listing_order:handle", examples=60)
+    assert order.divergences and order.exit_code == 1
+
+
+def test_an_answer_that_cannot_be_drawn_is_reported_in_words(tmp_path, monkeypatch):
+    result = fuzz("python:fuzz_planted_bug:handle", examples=60)
+    assert result.groups
+
+    def refuse(*args, **kwargs):
+        raise ValueError("no place for this event")
+    monkeypatch.setattr(type(YPP), "draw_readings", refuse)
+    _, md_path, data = write_report(result, tmp_path)
+    [entry] = data["disagreements"]["groups"]
+    assert entry["diagram"] is None
+    assert entry["undrawn"] == "the answer could not be drawn (ValueError: no place for this event)"
+    assert "(No picture: the answer could not be drawn (ValueError: no place for this event).)" in md_path.read_text()
+    assert not list((tmp_path / "findings").glob("*.png")) and list((tmp_path / "findings").glob("*.yaml"))

@@ -9,7 +9,8 @@ that declares ``Capability.BENCHMARKS`` and is named ``RULESET.SUITE`` (``ypp.tu
 suites), or several of these separated by commas.
 
 Timings are the best of several repetitions timed with ``time.perf_counter`` (the
-median is shown next to it). Nothing is written into the repository: failure
+median is shown next to it), by the helpers of ``verifier.kit.bench`` that the
+rulesets' suites use too. Nothing is written into the repository: failure
 images of the check go to a temporary folder, and snapshots are never updated.
 
 Optional attributes read from ``args`` besides those of the ``bench`` parser
@@ -20,138 +21,26 @@ Optional attributes read from ``args`` besides those of the ``bench`` parser
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
 import shutil
-import statistics
-import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from . import registry
 from .errors import CaseError, Location, did_you_mean
+from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs
 from .ruleset import BenchSettings, BenchSuite, Capability
 
 CORE = "core"
 ALL = "all"
 
-Row = tuple[str, str, str]  # figure, value, detail
-
 
 class UnknownSuiteError(CaseError):
     """A ``--suite`` name that neither the core nor any registered ruleset provides."""
-
-
-# --- timing ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Seconds per call: the best and the median of ``repeats`` batches of ``number`` calls."""
-
-    best: float
-    median: float
-    repeats: int
-    number: int
-
-
-def measure(fn: Callable[[], Any], repeats: int, min_batch: float = 0.05) -> Timing:
-    """Time ``fn`` like timeit: calls are batched so each batch lasts at least
-    ``min_batch`` seconds, then the batch is repeated ``repeats`` times."""
-    fn()  # warm up (imports, caches) and check that it runs at all
-    number = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_batch or number >= 1 << 20:
-            break
-        number *= 2 if elapsed * 4 >= min_batch else 10
-    per_call = [elapsed / number]
-    for _ in range(repeats - 1):
-        gc.collect()
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        per_call.append((time.perf_counter() - start) / number)
-    return Timing(min(per_call), statistics.median(per_call), len(per_call), number)
-
-
-def measure_once_each(fn: Callable[[], Any], repeats: int) -> Timing:
-    """Time ``repeats`` single calls (for calls that take a good fraction of a second)."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return Timing(min(times), statistics.median(times), repeats, 1)
-
-
-def count_calls(fn: Callable[[], Any]) -> int:
-    """Python and C function calls made by ``fn``: a machine-independent measure of work,
-    which shows whether growth is in the algorithm or in the memory hierarchy."""
-    count = 0
-
-    def tally(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal count
-        if event in ("call", "c_call"):
-            count += 1
-
-    sys.setprofile(tally)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
-def repeats_for(settings: BenchSettings) -> int:
-    """The repetitions of each timing: as asked, else 2 with ``quick`` and 7 without."""
-    return settings.repeats or (2 if settings.quick else 7)
-
-
-def progress(text: str) -> None:
-    """A line on stderr saying what runs now; the figures go to stdout."""
-    print(text, file=sys.stderr, flush=True)
-
-
-# --- output ----------------------------------------------------------------------
-
-
-def rate(value: float) -> str:
-    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
-
-
-def secs(value: float) -> str:
-    if value >= 1:
-        return f"{value:.3f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"
-
-
-def megabytes(value: float) -> str:
-    return f"{value / 2**20:.1f} MB"
-
-
-def format_rows(rows: Sequence[Row]) -> str:
-    """A plain-text table of (figure, value, detail) rows, values right-aligned."""
-    if not rows:
-        return "(no figures)"
-    width = max(len("figure"), *(len(r[0]) for r in rows))
-    vwidth = max(len("value"), *(len(r[1]) for r in rows))
-    lines = [f"{'figure':<{width}}  {'value':>{vwidth}}  detail", f"{'-' * width}  {'-' * vwidth}  ------"]
-    lines += [f"{a:<{width}}  {b:>{vwidth}}  {c}".rstrip() for a, b, c in rows]
-    return "\n".join(lines)
 
 
 def load_average() -> tuple[float, float, float] | None:

@@ -460,8 +460,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
           f"report: {md_path}, {json_path}")
     if result.given_up:
         print(f"error: the run stopped early: {result.given_up}", file=sys.stderr)
-        return 1
-    return 0
+    return result.exit_code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

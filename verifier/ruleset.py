@@ -9,7 +9,7 @@ fit behind the same interface.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
@@ -354,6 +354,38 @@ class ReportSection:
     data: Mapping[str, Any]
 
 
+class UnsupportedOptionError(UnsupportedError):
+    """A drawing was asked for an option that it does not honour, or that DrawOptions does not have."""
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """How to draw, the same words for every ruleset's ``draw``, ``draw_readings``,
+    ``draw_frames`` and ``draw_narrow``. An option left at its default is not asked
+    for, and the drawing uses its own default. A ruleset lists in ``Ruleset.draw_options``
+    which options each of its drawings honours; asking a drawing for any other raises
+    UnsupportedOptionError, so that no option is ever dropped without a word."""
+
+    title: str | None = None  # the heading over the picture
+    subtitle: str | None = None  # a line under the heading, instead of the drawing's own
+    legend: bool = True  # False leaves the legend out
+    font_size: int | None = None  # text size in pixels
+    supersample: int | None = None  # drawn this many times larger, then shrunk (1: no smoothing)
+    max_width: int | None = None  # the widest the picture may grow, in pixels
+    highlight: tuple[Any, ...] = ()  # places to outline, in the ruleset's own coordinates (ypp: tiles)
+    arrows: tuple[tuple[Any, Any], ...] = ()  # (from, to) places to join with an arrow
+
+    def asked(self) -> dict[str, Any]:
+        """The options that differ from their defaults, by name."""
+        default = DrawOptions()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
+
+DRAW_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(DrawOptions))
+DRAWING_METHODS = ("draw", "draw_readings", "draw_frames", "draw_narrow")  # the methods that take DrawOptions
+
+
 @dataclass(frozen=True)
 class BenchSettings:
     """What ``verifier bench`` was asked for, handed to every suite."""
@@ -398,6 +430,10 @@ class Ruleset:
     # With Capability.INTERCHANGE: the parts of the outcome an implementation may report
     # separately (none: an answer is compared whole).
     outcome_parts: tuple[OutcomePart, ...] = ()
+    # The DrawOptions each drawing method honours, by method name; a method not listed honours
+    # none. Every drawing must honour at least the title, which every command passes.
+    draw_options: Mapping[str, frozenset[str]] = MappingProxyType(
+        {method: frozenset({"title"}) for method in DRAWING_METHODS})
 
     def supports(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -409,6 +445,30 @@ class Ruleset:
             raise UnsupportedError(
                 f"{wanted_by} needs the {capability.value!r} capability, which ruleset {self.key!r} does not "
                 f"declare (it declares: {declared}); see docs/ruleset-guide.md to add it")
+
+    def draw_arguments(self, method: str, options: DrawOptions | None = None,
+                       named: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The options asked of drawing ``method`` (``options``, with the options ``named`` by
+        keyword laid over it), by name, ready to pass on to the drawing function. Raise
+        UnsupportedOptionError, with a sentence, for a name DrawOptions lacks or an option
+        that ``method`` of this ruleset does not honour."""
+        chosen = options or DrawOptions()
+        if named:
+            for name in named:
+                if name not in DRAW_OPTION_NAMES:
+                    raise UnsupportedOptionError(
+                        f"{method} of ruleset {self.key!r} was given {name!r}, which is not a drawing option; "
+                        f"{did_you_mean(name, list(DRAW_OPTION_NAMES))}")
+            chosen = replace(chosen, **named)
+        asked = chosen.asked()
+        honoured = self.draw_options.get(method, frozenset())
+        for name in asked:
+            if name not in honoured:
+                listed = ", ".join(n for n in DRAW_OPTION_NAMES if n in honoured) or "none"
+                raise UnsupportedOptionError(
+                    f"ruleset {self.key!r} cannot honour the drawing option {name!r} in {method} "
+                    f"(it honours: {listed}); leave the option out")
+        return asked
 
     # --- clauses and readings -------------------------------------------------
 
@@ -475,8 +535,10 @@ class Ruleset:
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
         raise NotImplementedError
 
-    def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
-        """The case's before/after picture, a Pillow image."""
+    def draw(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+             **named: Any) -> Any:
+        """The case's before/after picture, a Pillow image. ``options`` (or its fields ``named``
+        by keyword: ``title=...``) as ``draw_arguments("draw", options, named)`` accepts them."""
         raise NotImplementedError
 
     def describe(self, before: Any, actions: Any, outcome: Outcome) -> str:
@@ -544,9 +606,9 @@ class Ruleset:
         raise NotImplementedError
 
     def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
-                      **options: Any) -> Any:
+                      options: DrawOptions | None = None, **named: Any) -> Any:
         """One picture: the before state, then the outcome under each named reading (a
-        panel with no outcome is the scene before)."""
+        panel with no outcome is the scene before). Options as for ``draw``."""
         raise NotImplementedError
 
     # --- Capability.EXHAUSTIVE ---------------------------------------------------
@@ -574,15 +636,16 @@ class Ruleset:
 
     # --- Capability.FRAMES, NARROW, SCENE_TEXT, PAGE_NOTES (the rule pages) -------
 
-    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+                    **named: Any) -> list[AnimationFrame]:
         """The resolution step by step: the start first, all pictures the same size.
-        Fewer than three frames means nothing worth animating."""
+        Fewer than three frames means nothing worth animating. Options as for ``draw``."""
         raise NotImplementedError
 
     def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
-                    **options: Any) -> Any:
+                    options: DrawOptions | None = None, **named: Any) -> Any:
         """The panels of ``draw_readings`` (a panel with no outcome is the scene before)
-        one under the other, for a narrow screen."""
+        one under the other, for a narrow screen. Options as for ``draw``."""
         raise NotImplementedError
 
     def describe_scene(self, before: Any, actions: Any) -> str:

@@ -25,8 +25,9 @@ called with each message (as a dict, hello included) and returns the answer.
 The package: ``protocol`` (the schema, messages and answers), ``implementation``
 (what an implementation is), ``limits`` (bounds on what is read from one),
 ``process`` (one run as a command), ``reaper`` (ending all of its processes),
-``inprocess`` (one called in-process, which cannot end the verifier) and ``run``
-(opening one from its spec, and checking cases through it).
+``inprocess`` (one called in-process, which cannot end the verifier), ``session``
+(opening one from its spec and asking it, with restarts and the start-failure limit, as
+``check --impl`` and fuzz both do) and ``run`` (checking cases through one).
 """
 
 from __future__ import annotations
@@ -46,17 +47,19 @@ from .protocol import (
     check_hello_reply,
     hello_message,
     read_answer,
+    reported_outcome,
     schema_problem,
     supports_protocol,
     validator,
 )
-from .run import MAX_START_FAILURES, ImplRun, check_case_with, check_implementation, open_implementation
+from .run import ImplRun, check_case_with, check_implementation
+from .session import MAX_START_FAILURES, Session, open_implementation
 
 __all__ = [
     "DEFAULT_TIMEOUT", "MAX_START_FAILURES", "PROTOCOL", "SCHEMA_ID", "START_ALLOWANCE", "Answer", "ImplRun",
     "Implementation", "ImplementationExit", "InProcessImplementation", "ProtocolMismatch", "ReadLimits",
-    "SubprocessImplementation", "_Process",
+    "Session", "SubprocessImplementation", "_Process",
     "adapter_schema", "answer_problem", "case_request", "check_case_with", "check_hello_reply",
-    "check_implementation", "hello_message", "open_implementation", "read_answer", "schema_problem",
+    "check_implementation", "hello_message", "open_implementation", "read_answer", "reported_outcome", "schema_problem",
     "supports_protocol", "validator",
 ]

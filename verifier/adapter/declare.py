@@ -50,6 +50,12 @@ def parts(ruleset: Ruleset) -> tuple[OutcomePart, ...]:
     return found
 
 
+def unreported_fields(ruleset: Ruleset, unreported: frozenset[str]) -> frozenset[str]:
+    """The outcome fields of the parts named in ``unreported`` (``Outcome.unreported``):
+    the fields a comparison leaves out."""
+    return frozenset(f for part in parts(ruleset) if part.name in unreported for f in part.fields)
+
+
 @dataclass(frozen=True)
 class Declaration:
     """One ruleset's entry of the hello's ``capabilities`` (or the meaning of none)."""

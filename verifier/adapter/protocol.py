@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jsonschema
@@ -16,7 +16,7 @@ from ..case import Case
 from ..errors import ImplementationError, VerifierError
 from ..ruleset import Capability, Outcome, Ruleset
 from ..source import Located
-from .declare import CAPABILITIES_SCHEMA, read_capabilities
+from .declare import CAPABILITIES_SCHEMA, Declaration, read_capabilities
 from .limits import MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
@@ -278,6 +278,29 @@ def read_outcome(ruleset: Ruleset, before: Any, data: Any) -> Outcome | str:
         return f"the outcome cannot be read: {exc}"
     except Exception as exc:  # a gap in a ruleset's reader must not end the run
         return f"the outcome cannot be read ({type(exc).__name__}: {exc})"
+
+
+def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, data: Any) -> Outcome | str:
+    """The outcome an answer's data gives, or why it cannot be read: the data is checked
+    against the ruleset's outcome schema less the parts the hello says are not reported
+    (and the optional parts this answer leaves out unpromised), then read by the ruleset,
+    with those parts named in ``Outcome.unreported``. ``check --impl`` and fuzz read every
+    answer through this."""
+    unreported = declaration.unreported(ruleset)
+    if isinstance(data, dict):
+        unreported += declaration.absent(ruleset, data)
+    problem = outcome_problem(ruleset, data, [f for part in unreported for f in part.fields])
+    if problem:
+        return (f"the outcome does not fit the {ruleset.key} outcome schema "
+                f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
+    for part in declaration.promised(ruleset):
+        if not any(f in data for f in part.fields):
+            return (f"the hello declares that it reports {part.name}, but this answer has no "
+                    + " or ".join(repr(f) for f in part.fields))
+    outcome = read_outcome(ruleset, before, data)
+    if isinstance(outcome, str):
+        return outcome
+    return replace(outcome, unreported=frozenset(p.name for p in unreported))
 
 
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,

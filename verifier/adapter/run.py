@@ -1,4 +1,4 @@
-"""Opening an implementation from its spec, and checking cases through it: the
+"""Checking cases through an implementation (asked through its ``Session``): the
 protocol checks, then the comparison the reference resolver gets, with the two
 outcomes drawn side by side on a mismatch."""
 
@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..case import Case, find_case_files, load_case
-from ..errors import ImplementationError, Location, VerifierError
+from ..errors import Location, VerifierError
 from ..ruleset import Capability, Frame, Outcome
 from ..runner import (
     CaseResult,
@@ -23,48 +23,30 @@ from ..runner import (
     crash_message,
     mismatch_problem,
 )
-from .declare import STATES, Declaration, parts
-from .implementation import DEFAULT_TIMEOUT, Implementation
-from .inprocess import InProcessImplementation
-from .limits import ReadLimits
-from .process import SubprocessImplementation
-from .protocol import (
-    answer_text,
-    case_request,
-    outcome_problem,
-    read_outcome,
-    restated_expectation,
-    supports_protocol,
-)
+from .declare import STATES, parts, unreported_fields
+from .implementation import Implementation
+from .protocol import answer_text, case_request, restated_expectation, supports_protocol
+from .session import MAX_START_FAILURES, Session, open_implementation
 
-MAX_START_FAILURES = 3  # in a row; after that the remaining cases are not tried
-
-
-def open_implementation(spec: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
-                        rulesets: Iterable[str] | None = None, limits: ReadLimits | None = None) -> Implementation:
-    """``python:MODULE:FUNCTION`` in-process, anything else as a command. ``limits``:
-    the bounds on what is read from it (default: ReadLimits.from_env())."""
-    if not timeout > 0 or timeout == float("inf"):
-        raise ImplementationError("--impl-timeout must be a positive number of seconds")
-    limits = limits or ReadLimits.from_env()
-    if spec.startswith("python:"):
-        return InProcessImplementation(spec, timeout, rulesets, limits)
-    return SubprocessImplementation(spec, timeout, cwd, rulesets, limits)
+__all__ = ["MAX_START_FAILURES", "ImplRun", "check_case_with", "check_implementation", "open_implementation"]
 
 
 # --- checking cases through an implementation -----------------------------------
 
 @dataclass
 class ImplRun:
-    """State shared across the cases of one run. ``check_order``: send each case a second
-    time with its pieces listed in reverse order, and fail a case whose answer changes."""
+    """The options of one run of cases through an implementation, and its session.
+    ``check_order``: send each case a second time with its pieces listed in reverse order,
+    and fail a case whose answer changes."""
 
     impl: Implementation
     draw: bool = True
     failures: Path = Path(".verifier-failures")
-    start_failures: int = 0
-    given_up: str = ""
     check_order: bool = False
+    session: Session = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.session = Session(self.impl)
 
 
 def _case_location(case: Case) -> Location:
@@ -90,33 +72,12 @@ def _expectation(case: Case, outcome: Outcome) -> Any:
                                 case.doc.data["actions"], outcome)
 
 
-def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: set[str]) -> bool:
+def _changes_compared_parts(case: Case, options: Mapping[str, str], left_out: frozenset[str]) -> bool:
     """Whether resolving ``case`` with ``options`` instead of its own changes what is
     compared with its expectation, outside the fields in ``left_out``."""
     ruleset = case.ruleset
     other = ruleset.resolve(case.before, case.actions, ruleset.reading({**case.readings, **options}))
     return any(not (m.path and m.path[0] in left_out) for m in ruleset.compare(case.before, case.expect, other))
-
-
-def _read_outcome(case: Case, declaration: Declaration, data: Any) -> Outcome | str:
-    """The answer's outcome read back, or why it cannot be."""
-    ruleset = case.ruleset
-    unreported = declaration.unreported(ruleset)
-    if isinstance(data, Mapping):
-        unreported += declaration.absent(ruleset, data)
-    omitted = [f for part in unreported for f in part.fields]
-    problem = outcome_problem(ruleset, data, omitted)
-    if problem:
-        return (f"the outcome does not fit the {ruleset.key} outcome schema "
-                f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
-    for part in declaration.promised(ruleset):
-        if not any(f in data for f in part.fields):
-            return (f"the hello declares that it reports {part.name}, but this answer has no "
-                    + " or ".join(repr(f) for f in part.fields))
-    outcome = read_outcome(ruleset, case.before, data)
-    if isinstance(outcome, str):
-        return outcome
-    return replace(outcome, unreported=frozenset(p.name for p in unreported))
 
 
 def check_case_with(case: Case, run: ImplRun) -> CaseResult:
@@ -131,21 +92,16 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     if not supports_protocol(ruleset):
         return _skip(case, f"ruleset {ruleset.key!r} does not define its outcome as JSON yet "
                            "(Ruleset.outcome_from_json), so other implementations cannot be checked on it")
-    if run.given_up:
-        return _errored(case, run.given_up)
-    why = run.impl.start()
+    session = run.session
+    if session.given_up:
+        return _errored(case, f"not tried: {session.given_up}")
+    why = session.start()
     if why:
-        run.start_failures += 1
-        message = f"the implementation could not be started: {why}"
-        if run.start_failures >= MAX_START_FAILURES:
-            run.given_up = f"not tried: the implementation failed to start {run.start_failures} times in a row " \
-                           f"(last: {why})"
-        return _errored(case, message)
-    run.start_failures = 0
-    supported = run.impl.rulesets
-    if supported is not None and ruleset.key not in supported:
-        return _skip(case, f"the implementation's hello lists only {', '.join(sorted(supported)) or 'no rulesets'}")
-    declaration = run.impl.declaration(ruleset)
+        return _errored(case, why)
+    unsupported = session.unsupported(ruleset)
+    if unsupported:
+        return _skip(case, unsupported)
+    declaration = session.declaration(ruleset)
     try:
         reference = ruleset.resolve(case.before, case.actions, case.readings)
     except Exception as exc:  # a bug of the ruleset is this case's failure, not the end of the run
@@ -156,7 +112,7 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
     follows = declaration.reading(ruleset, case.readings)
     differing = [p.name for p in ruleset.reading_points
                  if p.name in depends_on and follows[p.name] != case.readings[p.name]]
-    declared_out = {f for part in declaration.unreported(ruleset) for f in part.fields}
+    declared_out = unreported_fields(ruleset, frozenset(p.name for p in declaration.unreported(ruleset)))
     pinned = [p for p in differing if p in case.pinned]
     if pinned:
         # A pinned point that changes only parts the implementation does not report (say the
@@ -189,7 +145,7 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         compared_under = (f"compared with the reference resolver under {_options(follows, differing)} (the "
                           f"implementation's reading); the case expects {_options(case.readings, differing)}")
     request = case_request(case, depends_on)
-    answer = run.impl.ask(request)
+    answer = session.ask(request)
     if answer.kind == "skipped":
         return replace(_skip(case, answer.message), seconds=answer.seconds)
     if answer.kind == "errored":
@@ -197,11 +153,11 @@ def check_case_with(case: Case, run: ImplRun) -> CaseResult:
         if answer.detail:
             text += " | " + " | ".join(answer.detail.strip().splitlines()[-3:])
         return _errored(case, text, answer.seconds, ProblemKind.PROTOCOL if answer.protocol else ProblemKind.ERRORED)
-    outcome = _read_outcome(case, declaration, answer.data)
+    outcome = session.outcome(ruleset, case.before, answer.data)
     if isinstance(outcome, str):
         return _errored(case, outcome, answer.seconds)
     not_compared = tuple(p.name for p in parts(ruleset) if p.name in outcome.unreported)
-    left_out = {f for name in not_compared for part in parts(ruleset) if part.name == name for f in part.fields}
+    left_out = set(unreported_fields(ruleset, outcome.unreported))
     problems = [mismatch_problem(case, m) for m in ruleset.compare(case.before, expect, outcome)
                 if not (m.path and m.path[0] in left_out)]
     matched: list[tuple[Frame, dict[str, Any]]] = []
@@ -296,7 +252,7 @@ def _order_problems(case: Case, run: ImplRun, request: dict[str, Any], first: An
              "actions": _reversed_listing(request["actions"])}
     if json.dumps([again["before"], again["actions"]]) == json.dumps([request["before"], request["actions"]]):
         return []  # one piece: nothing to reorder
-    answer = run.impl.ask(again)
+    answer = run.session.ask(again)
     where = case.where(("before",))
     if answer.kind != "outcome":
         return [Problem(f"with the pieces listed in reverse order the implementation answered {answer.kind}"
@@ -385,5 +341,5 @@ def check_implementation(paths: Iterable[str | Path], impl: Implementation, draw
             if progress:
                 progress(result)
     finally:
-        impl.close()
+        run.session.close()
     return results

@@ -6,8 +6,21 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
 
     class MyRuleset(ModularRuleset):
         drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
+        draw_options = {"draw": frozenset({"title"}), ...}  # the DrawOptions each drawing honours
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
         explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
+        parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
+        interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
+        suites = "mygame.bench"          # SUITES, the benchmark suites
+
+A ruleset laid out as docs/ruleset-guide.md lists names its ``package`` instead, and
+each module it leaves unnamed is the package's module of the layout's name:
+
+    class MyRuleset(ModularRuleset):
+        package = "mygame"               # mygame.draw, mygame.animate, mygame.explore, ...
+
+A ruleset with no ``parsing`` module keeps ``case_data`` and ``expect_data`` in its
+explorer module (a small one may keep everything there).
 
 A module is imported the first time one of its functions is needed, so commands
 that never draw never import Pillow code. Only the methods of the capabilities a
@@ -21,38 +34,75 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
-from ..ruleset import AnimationFrame, Outcome, Ruleset, Transform
+from ..ruleset import AnimationFrame, BenchSuite, DrawOptions, Outcome, Ruleset, Transform
+
+# The module of each role in the one layout of a ruleset package (docs/ruleset-guide.md).
+LAYOUT: Mapping[str, str] = {"drawing": "draw", "animation": "animate", "explorer": "explore", "parsing": "parse",
+                             "interchange": "interchange", "suites": "bench"}
 
 
 class ModularRuleset(Ruleset):
+    package: str = ""
     drawing: str = ""
     animation: str = ""
     explorer: str = ""
+    parsing: str = ""
+    interchange: str = ""
+    suites: str = ""
 
-    def _function(self, module_attr: str, name: str) -> Any:
-        module = getattr(type(self), module_attr)
+    def _module(self, role: str) -> str:
+        """The module named for ``role``, else the package's module of the layout ("" for none)."""
+        named: str = getattr(type(self), role)
+        package = type(self).package
+        return named or (f"{package}.{LAYOUT[role]}" if package else "")
+
+    def _function(self, role: str, name: str) -> Any:
+        module = self._module(role)
         if not module:
-            raise NotImplementedError(f"ruleset {self.key!r} names no {module_attr} module")
+            raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
         return getattr(import_module(module), name)
 
-    # drawing
-    def draw(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> Any:
-        return self._function("drawing", "draw_case")(before, actions, outcome, **options)
+    # drawing: the options asked for are checked against ``draw_options`` before any drawing code runs
+    def draw(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+             **named: Any) -> Any:
+        arguments = self.draw_arguments("draw", options, named)
+        return self._function("drawing", "draw_case")(before, actions, outcome, **arguments)
 
     def draw_readings(self, before: Any, actions: Any, outcomes: Sequence[tuple[str, Outcome | None]],
-                      **options: Any) -> Any:
-        return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **options)
+                      options: DrawOptions | None = None, **named: Any) -> Any:
+        arguments = self.draw_arguments("draw_readings", options, named)
+        return self._function("drawing", "draw_panels")(before, actions, list(outcomes), **arguments)
 
     # animation and the rule pages
-    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, **options: Any) -> list[AnimationFrame]:
-        return list(self._function("animation", "draw_frames")(before, actions, outcome, **options))
+    def draw_frames(self, before: Any, actions: Any, outcome: Outcome, options: DrawOptions | None = None,
+                    **named: Any) -> list[AnimationFrame]:
+        arguments = self.draw_arguments("draw_frames", options, named)
+        return list(self._function("animation", "draw_frames")(before, actions, outcome, **arguments))
 
     def draw_narrow(self, before: Any, actions: Any, panels: Sequence[tuple[str, Outcome | None]],
-                    **options: Any) -> Any:
-        return self._function("animation", "draw_stacked")(before, actions, list(panels), **options)
+                    options: DrawOptions | None = None, **named: Any) -> Any:
+        arguments = self.draw_arguments("draw_narrow", options, named)
+        return self._function("animation", "draw_stacked")(before, actions, list(panels), **arguments)
 
     def describe_scene(self, before: Any, actions: Any) -> str:
         return str(self._function("animation", "describe_scene")(before, actions))
+
+    # the adapter protocol
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        return dict(self._function("interchange", "outcome_json")(outcome))
+
+    def outcome_from_json(self, before: Any, data: dict[str, Any]) -> Outcome:
+        return self._function("interchange", "outcome_from_json")(before, data)  # type: ignore[no-any-return]
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        return dict(self._function("interchange", "state_json")(state))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self._function("interchange", "state_from_json")(data)
+
+    # the benchmarks
+    def benchmarks(self) -> tuple[BenchSuite, ...]:
+        return tuple(self._function("suites", "SUITES"))
 
     # the explorer
     def outcome_key(self, outcome: Outcome) -> Any:
@@ -70,11 +120,15 @@ class ModularRuleset(Ruleset):
     def simpler(self, before: Any, actions: Any) -> Iterator[tuple[Any, Any]]:
         return iter(self._function("explorer", "simpler")(before, actions))
 
+    # the case file's writer
+    def _writer(self) -> str:
+        return "parsing" if self._module("parsing") else "explorer"
+
     def case_data(self, before: Any, actions: Any) -> tuple[Any, Any]:
-        return tuple(self._function("explorer", "case_data")(before, actions))
+        return tuple(self._function(self._writer(), "case_data")(before, actions))
 
     def expect_data(self, before: Any, outcome: Outcome) -> dict[str, Any]:
-        return dict(self._function("explorer", "expect_data")(before, outcome))
+        return dict(self._function(self._writer(), "expect_data")(before, outcome))
 
     def exhaustive_spaces(self) -> Mapping[str, str]:
         return dict(self._function("explorer", "EXHAUSTIVE_SPACES"))
@@ -84,7 +138,8 @@ class ModularRuleset(Ruleset):
 
     def exhaustive_shard(self, name: str, index: int, count: int) -> Iterator[tuple[Any, Any, int]]:
         # The module's function may shard only some spaces: None leaves a space to the default.
-        shard = getattr(import_module(self.explorer), "exhaustive_shard", None) if self.explorer else None
+        explorer = self._module("explorer")
+        shard = getattr(import_module(explorer), "exhaustive_shard", None) if explorer else None
         scenes = shard(name, index, count) if shard is not None else None
         if scenes is None:
             return super().exhaustive_shard(name, index, count)

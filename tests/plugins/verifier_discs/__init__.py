@@ -77,6 +77,7 @@ class DiscsRuleset(ModularRuleset):
     title = "Discs: sliding on a table (a toy for the tests)"
     drawing = "verifier_discs.draw"  # draw_case, draw_panels
     explorer = "verifier_discs.explore"  # outcome_key, strategy, transforms, case_data, ..., EXHAUSTIVE_SPACES
+    draw_options = {"draw": frozenset({"title", "supersample"}), "draw_readings": frozenset({"title", "supersample"})}
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS})
     clauses = CLAUSES

@@ -131,7 +131,7 @@ def _key(s: int, kinds: set[str]) -> list[vd.LegendEntry]:
 
 
 def draw_panels(scene: Scene, slides: Slides, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     """Panels side by side over one view of the table: a panel with no outcome is the
     scene before, the others one outcome each; then the key and what happened."""
     s, fs = supersample, FONT * supersample

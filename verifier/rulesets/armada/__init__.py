@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
 
-from ...errors import ImplementationError
 from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Event, Mismatch, Outcome, provenance_from_json, provenance_json
+from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
 from .clauses import CLAUSES, READING_POINTS
-from .model import SIDES, Attempt, Maneuvers, Move, Result, Scene, ToolPose
+from .interchange import OUTCOME_SCHEMA, pose_json, rounded
+from .model import Attempt, Maneuvers, Move, Result, Scene
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
-    EVENT_KINDS,
     EXPECT_SCHEMA,
     Expectation,
     parse_expect,
@@ -27,40 +24,6 @@ from .parse import (
     parse_scene,
 )
 from .resolver import resolve
-
-_POSE_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3,
-              "description": "[x, y, heading] in mm and compass degrees"}
-OUTCOME_SCHEMA = {
-    "type": "object", "required": ["ships", "events"],
-    "description": "An armada outcome: how every ship ends, what each maneuver did, and what happened. Fields "
-                   "not named here are allowed and ignored.",
-    "properties": {
-        "ships": {"type": "object", "description": "every ship of the scene",
-                  "additionalProperties": {
-                      "type": "object", "required": ["at", "heading"],
-                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
-                                            "maxItems": 2},
-                                     "heading": {"type": "number"}, "speed": {"type": "integer"},
-                                     "damage": {"type": "integer"}, "destroyed": {"type": "boolean"}}}},
-        "moves": {"type": "array", "description": "per maneuver, in order",
-                  "items": {"type": "object", "required": ["ship", "speed"],
-                            "properties": {
-                                "ship": {"type": "string"}, "speed": {"type": "integer"},
-                                "side": {"enum": [*SIDES, None]}, "switched": {"type": "boolean"},
-                                "end": _POSE_JSON,
-                                "tool": {"type": "array", "items": _POSE_JSON,
-                                         "description": "the tool's pose after every joint: starting guides, "
-                                                        "joints, final guides"},
-                                "attempts": {"type": "array", "items": {"type": "object"}},
-                                "choice": {"type": "object", "description": "the other side, when the owner's "
-                                                                            "choice was open"}}}},
-        "events": {"type": "array", "items": {"type": "object", "required": ["kind", "pieces"],
-                                              "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                                                             "pieces": {"type": "array",
-                                                                        "items": {"type": "string"}}}}},
-        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-    },
-}
 
 PAGE_NOTES = (
     "Each example is drawn to scale from above, north up, with millimetres along the edges; the world outside the "
@@ -75,12 +38,8 @@ PAGE_NOTES = (
     "step by step.")
 
 
-def _r(value: float) -> float:
-    return round(value + 0.0, 2)
-
-
 def _pose_text(pose: Pose) -> str:
-    return f"[{_r(pose.x):g}, {_r(pose.y):g}] heading {_r(pose.heading):g}"
+    return f"[{rounded(pose.x):g}, {rounded(pose.y):g}] heading {rounded(pose.heading):g}"
 
 
 def _heading_gap(a: float, b: float) -> float:
@@ -107,9 +66,8 @@ def _event_key(kind: str, pieces: tuple[str, ...]) -> tuple[str, tuple[str, ...]
 class ArmadaRuleset(ModularRuleset):
     key = "armada"
     title = "Star Wars: Armada ship movement: the maneuver tool, overlaps and 0-speed yaw"
-    drawing = "verifier.rulesets.armada.draw"
-    animation = "verifier.rulesets.armada.animate"
-    explorer = "verifier.rulesets.armada.explore"
+    package = "verifier.rulesets.armada"  # its modules as docs/ruleset-guide.md lays them out
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})
@@ -154,13 +112,13 @@ class ArmadaRuleset(ModularRuleset):
                 continue
             path = ("ships", ship.name)
             if want.at is not None and math.dist(want.at, (ship.pose.x, ship.pose.y)) > tol:
-                problems.append(Mismatch(path + ("at",), list(want.at), [_r(ship.pose.x), _r(ship.pose.y)],
+                problems.append(Mismatch(path + ("at",), list(want.at), [rounded(ship.pose.x), rounded(ship.pose.y)],
                                          f"{ship.name} should end at [{want.at[0]:g}, {want.at[1]:g}] but ends at "
-                                         f"[{_r(ship.pose.x):g}, {_r(ship.pose.y):g}]"))
+                                         f"[{rounded(ship.pose.x):g}, {rounded(ship.pose.y):g}]"))
             if want.heading is not None and _heading_gap(want.heading, ship.pose.heading) > tol:
-                problems.append(Mismatch(path + ("heading",), want.heading, _r(ship.pose.heading),
+                problems.append(Mismatch(path + ("heading",), want.heading, rounded(ship.pose.heading),
                                          f"{ship.name} should end facing {want.heading:g} but faces "
-                                         f"{_r(ship.pose.heading):g}"))
+                                         f"{rounded(ship.pose.heading):g}"))
             for name, got in (("speed", ship.speed), ("damage", ship.damage), ("destroyed", ship.destroyed)):
                 wanted = getattr(want, name)
                 if wanted is not None and wanted != got:
@@ -183,7 +141,7 @@ class ArmadaRuleset(ModularRuleset):
             move = after.moves[i] if i < len(after.moves) else None
             if joints is None or move is None:
                 continue
-            stands = [_pose_json(j) for j in move.tool.joints] if move.tool is not None else []
+            stands = [pose_json(j) for j in move.tool.joints] if move.tool is not None else []
             if len(stands) != len(joints) or any(math.dist(w[:2], g[:2]) > tol or _heading_gap(w[2], g[2]) > tol
                                                  for w, g in zip(joints, stands)):
                 problems.append(Mismatch(("moves", i, "tool"), [list(j) for j in joints], stands,
@@ -198,8 +156,8 @@ class ArmadaRuleset(ModularRuleset):
             elif (alternative.side != side or math.dist(at, (alternative.end.x, alternative.end.y)) > tol
                   or _heading_gap(heading, alternative.end.heading) > tol):
                 problems.append(Mismatch(("choice",), [side, list(at), heading],
-                                         [alternative.side, [_r(alternative.end.x), _r(alternative.end.y)],
-                                          _r(alternative.end.heading)],
+                                         [alternative.side, [rounded(alternative.end.x), rounded(alternative.end.y)],
+                                          rounded(alternative.end.heading)],
                                          f"on the {side} side the ship should end at [{at[0]:g}, {at[1]:g}] heading "
                                          f"{heading:g}, but ends at {_pose_text(alternative.end)} "
                                          f"({alternative.side})"))
@@ -252,52 +210,10 @@ class ArmadaRuleset(ModularRuleset):
         events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
         return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."
 
-    # --- Capability.INTERCHANGE --------------------------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        after: Result = outcome.after
-        return {
-            "ships": {s.name: {"at": [_r(s.pose.x), _r(s.pose.y)], "heading": _r(s.pose.heading), "speed": s.speed,
-                               "damage": s.damage, "destroyed": s.destroyed} for s in after.ships},
-            "moves": [_move_json(m) for m in after.moves],
-            "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause} for e in outcome.events],
-            "provenance": provenance_json(outcome.provenance),
-        }
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        names = {s.name for s in before.ships}
-        given = set(data["ships"])
-        if given != names:
-            raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
-                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
-        pieces = names | {q.name for q in before.squadrons} | {o.name for o in before.obstacles}
-        for event in data["events"]:
-            if not set(event["pieces"]) <= pieces:
-                raise ImplementationError(f"the answer's event {event} names pieces the scene lacks")
-        ships = []
-        for ship in sorted(before.ships, key=lambda s: s.name):
-            got = data["ships"][ship.name]
-            pose = Pose(float(got["at"][0]), float(got["at"][1]), float(got["heading"]))
-            ships.append(replace(ship, pose=pose, speed=int(got.get("speed", ship.speed)),
-                                 damage=int(got.get("damage", ship.damage)),
-                                 destroyed=bool(got.get("destroyed", False))))
-        moves = []
-        for m in data.get("moves", ()):
-            if m["ship"] not in names:
-                raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
-            moves.append(_move_from_json(m, before))
-        events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data["events"])
-        provenance = provenance_from_json(data)
-        return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
-
     # --- the rest ------------------------------------------------------------------------------
 
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .explore import SUITES
-        return SUITES
 
 
 def _attempt_text(attempt: Attempt, move: Move) -> str:
@@ -310,34 +226,6 @@ def _attempt_text(attempt: Attempt, move: Move) -> str:
         what.append("overlaps the tool")
     return (f"attempt at speed {attempt.speed} ({move.side or 'no tool'} side): {_pose_text(attempt.pose)}"
             f" - {'; '.join(what) or 'clear'}")
-
-
-def _pose_json(pose: Pose) -> list[float]:
-    return [_r(pose.x), _r(pose.y), _r(pose.heading)]
-
-
-def _move_json(move: Move) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "ship": move.ship, "speed": move.speed, "side": move.side, "switched": move.switched,
-        "end": _pose_json(move.end), "tool": [_pose_json(j) for j in move.tool.joints] if move.tool else [],
-        "attempts": [{"speed": a.speed, "at": _pose_json(a.pose), "ships": list(a.ships),
-                      "squadrons": list(a.squadrons), "tool": a.tool} for a in move.attempts],
-        "damaged": list(move.damaged), "destroyed": move.destroyed}
-    if move.alternative is not None:
-        data["choice"] = _move_json(move.alternative)
-    return data
-
-
-def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
-    x, y, h = data.get("end") or (0.0, 0.0, 0.0)
-    end = Pose(float(x), float(y), float(h))
-    start = before.ship(data["ship"]).pose
-    alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, before) if data.get("choice") else None
-    tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
-                                                            for x, y, h in data["tool"]))
-            if data.get("tool") else None)
-    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, (), bool(data.get("switched")),
-                alternative=alternative)
 
 
 RULESET = ArmadaRuleset()

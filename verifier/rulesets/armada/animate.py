@@ -62,7 +62,7 @@ def _moments(scene: Scene, outcome: Outcome) -> list[tuple[str, str, Outcome | N
 
 
 def draw_frames(scene: Scene, maneuvers: Maneuvers, outcome: Outcome, *, title: str | None = None,
-                supersample: int = SUPERSAMPLE, **_: object) -> list[AnimationFrame]:
+                supersample: int = SUPERSAMPLE) -> list[AnimationFrame]:
     s = supersample
     tool_model = tool_of(scene, outcome.reading or {"tool": "model-a"})
     view = make_view(scene, [outcome.after], tool_model, target_px=360, supersample=s)
@@ -78,7 +78,7 @@ def draw_frames(scene: Scene, maneuvers: Maneuvers, outcome: Outcome, *, title: 
 
 
 def draw_stacked(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, Outcome | None]], *,
-                 title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
+                 title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     s, fs = supersample, FONT * supersample
     outcomes = [o for _, o in panels if o is not None]
     tool_model = tool_of(scene, outcomes[0].reading if outcomes else {"tool": "model-a"})

@@ -328,7 +328,7 @@ def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
 
 
 def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: object) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     s, fs = supersample, FONT * supersample
     outcomes = [(name, o) for name, o in panels if o is not None]
     reading = outcomes[0][1].reading if outcomes else None

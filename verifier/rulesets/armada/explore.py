@@ -4,7 +4,6 @@ suite (Capability.BENCHMARKS). ``ArmadaRuleset`` forwards to these functions by 
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ...kit.geometry import Pose
-from ...ruleset import BenchSettings, BenchSuite, Outcome, Transform
+from ...ruleset import Outcome, Transform
 from .model import (
     PLAY_AREA,
     SHIP_TYPES,
@@ -27,7 +26,6 @@ from .model import (
     Squadron,
     ToolModel,
 )
-from .resolver import resolve
 from .tool import inserted, overlaps, placed, round_contact
 
 # --- Capability.SEARCH ---------------------------------------------------------------------
@@ -189,72 +187,6 @@ def simpler(scene: Scene, maneuvers: Maneuvers) -> Iterator[tuple[Scene, Maneuve
         yield scene, maneuvers[:-1]
 
 
-# --- Capability.FINDINGS -----------------------------------------------------------------------
-
-
-def _n(value: float) -> float | int:
-    """A number as a case file writes it: whole numbers without a point, others in full, so that
-    a scene comes back exactly as it was."""
-    return int(value) if float(value).is_integer() else float(value)
-
-
-def case_data(scene: Scene, maneuvers: Maneuvers) -> tuple[dict, dict]:
-    before: dict[str, Any] = {}
-    if (scene.width, scene.height) != (PLAY_AREA, PLAY_AREA):
-        before["area"] = [_n(scene.width), _n(scene.height)]
-    if scene.tool is not None:
-        t = scene.tool
-        before["tool"] = {"step": _n(t.step), "lead": _n(t.lead), "width": _n(t.width), "outside": _n(t.outside),
-                          "behind": _n(t.behind)}
-    own = {s.type.name: s.type for s in scene.ships if SHIP_TYPES.get(s.type.name) != s.type}
-    if own:
-        before["types"] = {n: {"size": k.size, "chart": [list(c) for c in k.chart]} for n, k in own.items()}
-    before["ships"] = {s.name: {"owner": s.owner, "type": s.type.name, "at": [_n(s.pose.x), _n(s.pose.y)],
-                                "heading": _n(s.pose.heading), "speed": s.speed, "damage": s.damage}
-                       for s in scene.ships}
-    if scene.squadrons:
-        before["squadrons"] = {q.name: {"owner": q.owner, "at": [_n(v) for v in q.at], "radius": _n(q.radius)}
-                               for q in scene.squadrons}
-    if scene.obstacles:
-        before["obstacles"] = {o.name: {**({"kind": o.kind} if o.kind != "obstacle" else {}),
-                                        "corners": [[_n(x), _n(y)] for x, y in o.points]} for o in scene.obstacles}
-    actions = []
-    for m in maneuvers:
-        item: dict[str, Any] = {"ship": m.ship, "course": list(m.course)}
-        if m.side is not None:
-            item["side"] = m.side
-        if m.yaw:
-            item["yaw"] = m.yaw
-        if m.navigate:
-            item["navigate"] = True
-        if m.additional:
-            item["additional"] = True
-        actions.append(item)
-    return before, actions  # type: ignore[return-value]
-
-
-def expect_data(scene: Scene, outcome: Outcome) -> dict:
-    after: Result = outcome.after
-    ships = {}
-    for ship in after.ships:
-        start = scene.ship(ship.name)
-        if ship != start:
-            ships[ship.name] = {"at": [_n(round(ship.pose.x, 2)), _n(round(ship.pose.y, 2))],
-                                "heading": _n(round(ship.pose.heading, 2)), "speed": ship.speed,
-                                "damage": ship.damage, "destroyed": ship.destroyed}
-    data: dict[str, Any] = {}
-    if ships:
-        data["ships"] = ships
-    data["moves"] = [{"speed": m.speed, "side": m.side or "none", "switched": m.switched} for m in after.moves]
-    alternative = after.moves[-1].alternative if after.moves else None
-    if alternative is not None and alternative.side is not None:
-        data["choice"] = {"side": alternative.side, "at": [_n(round(alternative.end.x, 2)),
-                                                           _n(round(alternative.end.y, 2))],
-                          "heading": _n(round(alternative.end.heading, 2))}
-    data["events"] = [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]
-    return data
-
-
 # --- Capability.EXHAUSTIVE ---------------------------------------------------------------------
 
 EXHAUSTIVE_SPACES = {
@@ -315,59 +247,3 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Maneuvers]]]
         raise KeyError(name)
     scenes = {"trio": _trio, "pair": _pair, "yaw": _yaw}[name]()
     return len(scenes), iter(scenes)
-
-
-# --- Capability.BENCHMARKS: ``verifier bench --suite armada.maneuvers`` -------------------------
-
-
-def crowd(others: int, maneuvers: int) -> tuple[Scene, Maneuvers]:
-    """``others`` standing ships on a lattice 120 mm apart, and ``maneuvers`` more ships among
-    them that each make a speed-2 maneuver into the crowd (many overlap and drop speed)."""
-    total = others + maneuvers
-    side = int(total ** 0.5) + 1
-    every = max(1, total // maneuvers)
-    ships = []
-    moving: list[Maneuver] = []
-    for i in range(total):
-        row, col = divmod(i, side)
-        mover = i % every == 0 and len(moving) < maneuvers
-        name = f"m{i}" if mover else f"s{i}"
-        ships.append(Ship(name, "red", SHIP_TYPES["cr90"], Pose(80.0 + 120.0 * col, 80.0 + 120.0 * row, 0.0), 2))
-        if mover:
-            moving.append(Maneuver(name, (1, -2) if len(moving) % 2 else (0, 1), "starboard"))
-    width = 160.0 + 120.0 * side
-    return Scene(width, width + 200.0, tuple(ships)), tuple(moving)
-
-
-def _best(scene: Scene, moves: Maneuvers, repeats: int) -> float:
-    from . import RULESET
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        resolve(scene, moves, RULESET.default_reading)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def _run(settings: BenchSettings) -> dict[str, Any]:
-    rows = []
-    count = 20 if settings.quick else 50
-    for others in (10, 100, 1_000):
-        scene, moves = crowd(others, count)
-        fresh = replace(scene, ships=tuple(Ship(s.name, s.owner, s.type, s.pose, s.speed) for s in scene.ships))
-        setup = _best(fresh, (), settings.repeats or 3)  # the index over every base, once per resolution
-        total = _best(scene, moves, settings.repeats or 3)
-        each = max(total - setup, 1e-9) / len(moves)
-        rows.append({"others": others, "maneuvers": len(moves), "seconds": total, "setup_seconds": setup,
-                     "seconds_per_maneuver": each, "maneuvers_per_second": 1 / each})
-    return {"rows": rows}
-
-
-def _table(figures: Any) -> str:
-    return "\n".join(f"{r['maneuvers']} maneuvers among {r['others']:>5,} other ships: {r['seconds'] * 1e3:7.1f} ms "
-                     f"(setup {r['setup_seconds'] * 1e3:5.1f} ms, then {r['seconds_per_maneuver'] * 1e3:5.2f} ms a "
-                     f"maneuver: {r['maneuvers_per_second']:,.0f} maneuvers/s)" for r in figures["rows"])
-
-
-SUITES = (BenchSuite("maneuvers", "maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships "
-                                  "(a spatial index: the cost grows far slower than the crowd)", _run, _table),)

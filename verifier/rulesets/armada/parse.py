@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 
 from ...errors import SceneError, did_you_mean
 from ...kit.geometry import Contact, Pose
+from ...ruleset import Outcome
 from ...source import Located
 from .model import (
     BASE_SIZES,
@@ -21,6 +22,7 @@ from .model import (
     Maneuver,
     Maneuvers,
     Obstacle,
+    Result,
     Scene,
     Ship,
     ShipType,
@@ -364,3 +366,69 @@ def parse_expect(doc: Located, path: tuple, scene: Scene, maneuvers: Maneuvers) 
         events.append((item["kind"], tuple(item["pieces"])))
     return Expectation(tuple(ships), moves, tools, choice, tuple(events),
                        float(data.get("tolerance", DEFAULT_TOLERANCE)))
+
+
+# --- the writer: scenes and outcomes as case data (Capability.FINDINGS) --------------------
+
+
+def _n(value: float) -> float | int:
+    """A number as a case file writes it: whole numbers without a point, others in full, so that
+    a scene comes back exactly as it was."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def case_data(scene: Scene, maneuvers: Maneuvers) -> tuple[dict, dict]:
+    before: dict[str, Any] = {}
+    if (scene.width, scene.height) != (PLAY_AREA, PLAY_AREA):
+        before["area"] = [_n(scene.width), _n(scene.height)]
+    if scene.tool is not None:
+        t = scene.tool
+        before["tool"] = {"step": _n(t.step), "lead": _n(t.lead), "width": _n(t.width), "outside": _n(t.outside),
+                          "behind": _n(t.behind)}
+    own = {s.type.name: s.type for s in scene.ships if SHIP_TYPES.get(s.type.name) != s.type}
+    if own:
+        before["types"] = {n: {"size": k.size, "chart": [list(c) for c in k.chart]} for n, k in own.items()}
+    before["ships"] = {s.name: {"owner": s.owner, "type": s.type.name, "at": [_n(s.pose.x), _n(s.pose.y)],
+                                "heading": _n(s.pose.heading), "speed": s.speed, "damage": s.damage}
+                       for s in scene.ships}
+    if scene.squadrons:
+        before["squadrons"] = {q.name: {"owner": q.owner, "at": [_n(v) for v in q.at], "radius": _n(q.radius)}
+                               for q in scene.squadrons}
+    if scene.obstacles:
+        before["obstacles"] = {o.name: {**({"kind": o.kind} if o.kind != "obstacle" else {}),
+                                        "corners": [[_n(x), _n(y)] for x, y in o.points]} for o in scene.obstacles}
+    actions = []
+    for m in maneuvers:
+        item: dict[str, Any] = {"ship": m.ship, "course": list(m.course)}
+        if m.side is not None:
+            item["side"] = m.side
+        if m.yaw:
+            item["yaw"] = m.yaw
+        if m.navigate:
+            item["navigate"] = True
+        if m.additional:
+            item["additional"] = True
+        actions.append(item)
+    return before, actions  # type: ignore[return-value]
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    after: Result = outcome.after
+    ships = {}
+    for ship in after.ships:
+        start = scene.ship(ship.name)
+        if ship != start:
+            ships[ship.name] = {"at": [_n(round(ship.pose.x, 2)), _n(round(ship.pose.y, 2))],
+                                "heading": _n(round(ship.pose.heading, 2)), "speed": ship.speed,
+                                "damage": ship.damage, "destroyed": ship.destroyed}
+    data: dict[str, Any] = {}
+    if ships:
+        data["ships"] = ships
+    data["moves"] = [{"speed": m.speed, "side": m.side or "none", "switched": m.switched} for m in after.moves]
+    alternative = after.moves[-1].alternative if after.moves else None
+    if alternative is not None and alternative.side is not None:
+        data["choice"] = {"side": alternative.side, "at": [_n(round(alternative.end.x, 2)),
+                                                           _n(round(alternative.end.y, 2))],
+                          "heading": _n(round(alternative.end.heading, 2))}
+    data["events"] = [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]
+    return data

@@ -11,28 +11,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
-from verifier.errors import ImplementationError
 from verifier.kit.compare import event_mismatches
 from verifier.kit.modular import ModularRuleset
 from verifier.ruleset import (
-    BenchSuite,
+    DRAWING_METHODS,
     Capability,
-    Event,
     Mismatch,
     Outcome,
     ReportSection,
-    provenance_from_json,
-    provenance_json,
 )
 
 from .clauses import CLAUSES, READING_POINTS
+from .interchange import OUTCOME_SCHEMA
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (
     ACTIONS_SCHEMA,
     BEFORE_SCHEMA,
-    EVENT_KINDS,
     EXPECT_SCHEMA,
     Expectation,
     parse_actions,
@@ -43,28 +40,6 @@ from .resolver import resolve
 
 POSITION_TOLERANCE = 0.001  # inches
 HEADING_TOLERANCE = 0.01  # degrees
-
-_INTERVAL_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
-OUTCOME_SCHEMA: dict[str, Any] = {
-    "type": "object", "required": ["ships", "events"],
-    "properties": {
-        "ships": {"type": "object", "description": "every ship: where it ends, its heading, damage and whether sunk",
-                  "additionalProperties": {
-                      "type": "object", "required": ["at", "heading", "damage", "sunk"],
-                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
-                                            "maxItems": 2},
-                                     "heading": {"type": "number"}, "damage": {"type": "integer"},
-                                     "sunk": {"type": "boolean"}}}},
-        "events": {"type": "array", "items": {
-            "type": "object", "required": ["kind", "pieces"],
-            "properties": {"kind": {"enum": list(EVENT_KINDS)},
-                           "pieces": {"type": "array", "items": {"type": "string"}}}}},
-        "fans": {"type": "object", "additionalProperties": {"type": "array", "items": _INTERVAL_JSON},
-                 "description": "ship -> allowed headings of its next step, [from, to] clockwise"},
-        "winner": {"type": ["string", "null"]},
-        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-    },
-}
 
 PAGE_NOTES = (
     "Each example shows the sea from above, north up, on a one-inch grid, before and after. Ships are the "
@@ -105,9 +80,8 @@ def fans_of(state: State) -> dict[str, tuple[Interval, ...]]:
 class Armada2kRuleset(ModularRuleset):
     key = "armada2k"
     title = "Armada 2K: Icehouse pyramid fleets, step movement and cannon fire"
-    drawing = "verifier.rulesets.armada2k.draw"
-    animation = "verifier.rulesets.armada2k.draw"  # draw_frames, draw_stacked (describe_scene is this class's own)
-    explorer = "verifier.rulesets.armada2k.explore"
+    package = "verifier.rulesets.armada2k"  # its modules as docs/ruleset-guide.md lays them out
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})
@@ -202,55 +176,7 @@ class Armada2kRuleset(ModularRuleset):
         said += [f"{name} may step at {_spans([(i.lo, i.hi) for i in spans])}" for name, spans in state.fans]
         return (", ".join(said) or "nothing happens") + "."
 
-    # --- Capability.INTERCHANGE ------------------------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        state: State = outcome.after
-        return {"ships": {s.name: {"at": [round(v, 6) for v in s.at], "heading": round(s.heading, 6),
-                                   "damage": s.damage, "sunk": s.sunk} for s in state.scene.ships},
-                "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause, "detail": e.detail}
-                           for e in outcome.events],
-                "fans": {n: [[round(i.lo, 6), round(i.hi, 6)] for i in spans] for n, spans in state.fans},
-                "winner": state.winner,
-                "provenance": provenance_json(outcome.provenance)}
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        from dataclasses import replace
-        names = {s.name for s in before.ships}
-        given = set(data["ships"])
-        if given != names:
-            raise ImplementationError(f"the answer must give every ship of the scene and no other: missing "
-                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
-        ships = []
-        for ship in before.ships:
-            d = data["ships"][ship.name]
-            ships.append(replace(ship, at=(float(d["at"][0]), float(d["at"][1])), heading=float(d["heading"]) % 360,
-                                 damage=int(d["damage"]), sunk=bool(d["sunk"])))
-        fans = tuple(sorted((n, tuple(Interval(float(lo), float(hi)) for lo, hi in spans))
-                            for n, spans in (data.get("fans") or {}).items()))
-        unknown = set(dict(fans)) - names
-        if unknown:
-            raise ImplementationError(f"the answer gives fans of ships the scene lacks: {sorted(unknown)}")
-        winner = data.get("winner")
-        if winner is not None and winner not in before.players:
-            raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
-        events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", ""), detail=e.get("detail", ""))
-                       for e in data["events"])
-        provenance = provenance_from_json(data)
-        return Outcome(State(before.with_ships(tuple(ships)), fans, winner), events, provenance)
-
     # --- the rule pages and the benchmarks ---------------------------------------------------
-
-    def describe_scene(self, before: Scene, actions: Actions) -> str:
-        fleets = ", ".join(f"{p}: " + ", ".join(f"{s.name} ({s.size})" for s in before.ships if s.player == p)
-                           for p in before.players)
-        said = []
-        for a in actions:
-            said.append({"move": f"{a.ship} moves {len(a.steps)} step(s)", "fire": f"{a.ship} fires {a.side} at "
-                         f"{a.target}", "fan": f"which way {a.ship} may step", "range": f"what {a.ship} can hit",
-                         "setup": "the set-up is checked", "end": "the turn ends"}[a.kind])
-        area = (f"a circle {2 * before.area.radius:g} inches across" if before.area.is_circle else "a polygon")
-        return f"Armada 2K on {area}; fleets {fleets}. " + ("; ".join(said) or "Nothing happens") + "."
 
     def page_notes(self) -> str:
         return PAGE_NOTES
@@ -258,10 +184,6 @@ class Armada2kRuleset(ModularRuleset):
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .explore import report_sections
         return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(cases, out)]
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .explore import SUITES
-        return SUITES
 
 
 def _spans(spans: Any) -> str:

@@ -17,7 +17,7 @@ from shapely.ops import unary_union
 
 from verifier.kit import draw as vd
 from verifier.kit.geometry import Pose
-from verifier.ruleset import AnimationFrame, Event, Outcome
+from verifier.ruleset import Event, Outcome
 
 from .geometry import firing_area, sight_line
 from .model import TEMPLATES, Actions, Interval, Scene, Ship, State, area_shape, bow, flag_shape, footprint
@@ -420,7 +420,7 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
 
 
 def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
+                title: str | None = None, supersample: int = SUPERSAMPLE) -> Image.Image:
     """Panels side by side with the key and what happened, beside or under them by the kit's rule."""
     s, fs = supersample, FONT * supersample
     images, legends, subtitle = _parts(scene, actions, panels, s, vd.LEGEND_WIDTH * s)
@@ -430,61 +430,6 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
     return vd.finish(image, s)
 
 
-def draw_stacked(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
-                 title: str | None = None, supersample: int = SUPERSAMPLE, **_: Any) -> Image.Image:
-    """The same panels and legends one under the other, for a narrow screen."""
-    s, fs = supersample, FONT * supersample
-    images, legends, subtitle = _parts(scene, actions, panels, s, 360 * s)
-    width = max([im.width for _, im in images] + [lg.width for lg in legends])
-    image = vd.stacked(title or "Armada 2K", subtitle, images, legends, width=width, size=fs,
-                       title_size=round(FONT * 1.15) * s)
-    return vd.finish(image, s)
-
-
 def draw_case(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
               **options: Any) -> Image.Image:
     return draw_panels(scene, actions, [("Before", None), ("After", outcome)], title=title, **options)
-
-
-
-# --- Capability.FRAMES: the actions one at a time ------------------------------------------------
-
-
-def _action_words(action: Any) -> str:
-    return {"move": f"{action.ship} moves {len(action.steps)} step(s)",
-            "fire": f"{action.ship} fires {action.side} at {action.target}",
-            "fan": f"which way may {action.ship} step?", "range": f"what can {action.ship} hit?",
-            "setup": "the set-up is checked", "end": "the turn passes"}.get(action.kind, action.kind)
-
-
-def _upto(outcome: Outcome, count: int) -> Outcome:
-    """The outcome as it stood after the first ``count`` actions."""
-    return Outcome(outcome.frames[count].state, tuple(e for e in outcome.events if e.step <= count),
-                   outcome.provenance, outcome.frames[:count + 1], outcome.reading)
-
-
-def draw_frames(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,
-                supersample: int = SUPERSAMPLE, **_: Any) -> list[AnimationFrame]:
-    """The start, then the scene after each action, all of one size; nothing for fewer than two
-    actions, or for an answer read from JSON (it has no frames)."""
-    if len(actions) < 2 or len(outcome.frames) != len(actions) + 1:
-        return []
-    from . import event_text
-    s, fs = supersample, FONT * supersample
-    view = vd.fit(_boxes(scene, actions, [outcome]), target_px=340, margin=0.6, scale_range=(40, 110), min_span=5,
-                  supersample=s, pad=(0, 6 * s, 10 * s, 0), tick_size=10 * s)
-    steps, words = [], []
-    for count in range(len(actions) + 1):
-        marks: list[tuple[str, str]] = []
-        if count == 0:
-            panel = _panel(scene, (), None, view, marks, None)
-            heading, detail = "start", f"{len(actions)} actions follow"
-        else:
-            panel = _panel(scene, actions[:count], _upto(outcome, count), view, marks, outcome)
-            heading = f"action {count}: {_action_words(actions[count - 1])}"
-            said = [event_text(e.kind, e.pieces, e.detail) for e in outcome.events if e.step == count]
-            detail = "; ".join(said) or "nothing happens"
-        steps.append(vd.Step(heading, detail, panel, None))
-        words.append(f"{heading}: {detail}" if count else heading)
-    images = vd.frames(steps, title=title, size=fs, min_width=400 * s, supersample=s)
-    return [AnimationFrame(w, image) for w, image in zip(words, images)]

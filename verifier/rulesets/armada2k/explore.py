@@ -8,7 +8,6 @@ where the readings part ways."""
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
 from verifier.kit.geometry import Contact, classify
-from verifier.ruleset import BenchSettings, BenchSuite, Outcome, Transform
+from verifier.ruleset import Outcome, Transform
 
 from .model import (
     FOOTPRINTS,
@@ -210,83 +209,6 @@ def simpler(scene: Scene, actions: Actions) -> Iterator[tuple[Scene, Actions]]:
         yield scene, actions[:i] + actions[i + 1:]
 
 
-# --- Capability.FINDINGS ----------------------------------------------------------------------
-
-
-def _n(value: float) -> float | int:
-    value = round(float(value), 9)
-    return int(value) if value.is_integer() else value
-
-
-def _xy(point: tuple[float, float]) -> list:
-    return [_n(point[0]), _n(point[1])]
-
-
-def case_data(scene: Scene, actions: Actions) -> tuple[dict, list]:
-    before: dict[str, Any] = {}
-    if scene.area.is_circle:
-        before["area"] = {"circle": _n(2 * scene.area.radius), "centre": _xy(scene.area.centre)}
-    else:
-        before["area"] = {"polygon": [_xy(p) for p in scene.area.points]}
-    before["players"] = list(scene.players)
-    before["turn"] = scene.turn
-    v = scene.variants
-    variants: dict[str, Any] = {}
-    if v.obstructed:
-        variants["obstructed"] = True
-    if v.points:
-        variants["point-purchase"] = {**dict(v.points), "total": v.total}
-    if v.stashes > 1:
-        variants["stashes"] = v.stashes
-    if v.flag:
-        variants["capture-the-flag"] = {"flags": {f.player: _xy(f.at) for f in scene.flags},
-                                        "flagships": dict(scene.flagships)}
-    if v.rear_cannon:
-        variants["rear-cannon"] = True
-    if variants:
-        before["variants"] = variants
-    if scene.obstacles:
-        before["obstacles"] = {o.name: [_xy(p) for p in o.points] for o in scene.obstacles}
-    before["ships"] = {s.name: {"player": s.player, "size": s.size, "at": _xy(s.at), "heading": _n(s.heading),
-                                **({"damage": s.damage} if s.damage else {})} for s in scene.ships}
-    out: list[dict[str, Any]] = []
-    for a in actions:
-        if a.kind == "move":
-            out.append({"move": a.ship, "steps": [_n(h) for h in a.steps]})
-        elif a.kind == "fire":
-            out.append({"fire": a.ship, "side": a.side, "target": a.target})
-        elif a.kind in ("fan", "range"):
-            out.append({a.kind: a.ship})
-        elif a.kind == "setup":
-            out.append({"setup": "check"})
-        else:
-            out.append({"end": "turn"})
-    return before, out
-
-
-def expect_data(scene: Scene, outcome: Outcome) -> dict:
-    state: State = outcome.after
-    ships: dict[str, Any] = {}
-    for s in state.scene.ships:
-        start = scene.ship(s.name)
-        entry: dict[str, Any] = {}
-        if math.dist(s.at, start.at) > 1e-9 or abs(s.heading - start.heading) > 1e-9:
-            entry.update(at=[_n(round(v, 4)) for v in s.at], heading=_n(round(s.heading, 4)))
-        if s.damage != start.damage:
-            entry["damage"] = s.damage
-        if s.sunk:
-            entry["sunk"] = True
-        if entry:
-            ships[s.name] = entry
-    data: dict[str, Any] = {**({"ships": ships} if ships else {}),
-                            "events": [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]}
-    if state.fans:
-        data["fans"] = {n: [[_n(round(i.lo, 4)), _n(round(i.hi, 4))] for i in spans] for n, spans in state.fans}
-    if state.winner:
-        data["winner"] = state.winner
-    return data
-
-
 # --- Capability.EXHAUSTIVE ------------------------------------------------------------------
 
 EXHAUSTIVE_SPACES = {
@@ -322,81 +244,6 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
         if _fits(other, [actor], area, []):
             scenes.append((Scene(area, (actor, other), ("blue", "red"), "blue"), (action,)))
     return len(scenes), iter(scenes)
-
-
-# --- Capability.BENCHMARKS: ``verifier bench --suite armada2k.fleet`` ------------------------
-
-
-def fleet(per_side: int = 12) -> Scene:
-    """Two fleets of ``per_side`` ships (four of each size) facing each other across a round
-    sea 20 inches across, with four reefs between them."""
-    ships = []
-    for side, player, y, heading in ((0, "blue", -3.0, 0.0), (1, "red", 3.0, 180.0)):
-        for i in range(per_side):
-            size = SIZES[i % 3]
-            x = -6.6 + 1.2 * (i % 12)
-            row = i // 12
-            ships.append(Ship(f"{player[0]}{i}", player, size, (x, y - row * 2.2 if side == 0 else y + row * 2.2),
-                              heading))
-    reefs = tuple(Obstacle(f"reef{i}", ((x, -0.5), (x + 1, -0.5), (x + 1, 0.5), (x, 0.5)))
-                  for i, x in enumerate((-6.0, -2.5, 1.5, 5.0)))
-    return Scene(Area(), tuple(ships), ("blue", "red"), "blue", reefs, (), (), Variants(obstructed=True))
-
-
-def _run(settings: BenchSettings) -> dict[str, Any]:
-    from . import RULESET
-    from .geometry import World, check_step, fan
-    from .resolver import _aim, _Run
-    reading = RULESET.default_reading
-    scene = fleet()
-    ships = {s.name: s for s in scene.ships}
-    repeats = settings.repeats or (1 if settings.quick else 3)
-    rows = {}
-    world = World(scene, ships, "slant")
-    blue = [s for s in scene.ships if s.player == "blue"]
-    red = [s for s in scene.ships if s.player == "red"]
-    best = math.inf
-    count = 0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        count = 0
-        for ship in blue:
-            for turn in range(-60, 61, 10):
-                check_step(ship, ship.heading + turn, world, frozenset({ship.name}))
-                count += 1
-        best = min(best, time.perf_counter() - start)
-    rows["steps"] = {"count": count, "seconds": best, "per_second": count / best}
-    best = math.inf
-    for _ in range(repeats):
-        run = _Run(scene, reading, dict(ships), 0)
-        start = time.perf_counter()
-        count = 0
-        for ship in blue:
-            for target in red[:6]:
-                _aim(run, ship, "starboard", target, False)
-                count += 1
-        best = min(best, time.perf_counter() - start)
-    rows["shots"] = {"count": count, "seconds": best, "per_second": count / best}
-    best = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        count = 0
-        for ship in blue + red:
-            fan(ship, world, reading, frozenset({ship.name}))
-            count += 1
-        best = min(best, time.perf_counter() - start)
-    rows["fans"] = {"count": count, "seconds": best, "per_second": count / best}
-    return {"ships_per_side": 12, "obstacles": 4, **rows}
-
-
-def _table(figures: Any) -> str:
-    words = {"steps": "step checks (one heading)", "shots": "firing checks", "fans": "allowed-heading fans"}
-    return "\n".join(f"{words[k]:<28} {figures[k]['count']:>5} in {figures[k]['seconds'] * 1e3:8.1f} ms  "
-                     f"({figures[k]['per_second']:,.0f}/s)" for k in ("steps", "shots", "fans"))
-
-
-SUITES = (BenchSuite("fleet", "step checks, firing checks and allowed-heading fans with 12 ships a side and four "
-                              "reefs", _run, _table),)
 
 
 # --- Capability.REPORT_SECTIONS: what the footprint reading changes ----------------------------

@@ -8,6 +8,7 @@ longer than the ship's size allows, shots from a stern without the variant.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
 from verifier.kit.geometry import TOLERANCE, Contact, classify
+from verifier.ruleset import Outcome
 from verifier.source import Located
 
 from .model import (
@@ -31,6 +33,7 @@ from .model import (
     Obstacle,
     Scene,
     Ship,
+    State,
     Variants,
     flag_shape,
     footprint,
@@ -327,3 +330,80 @@ def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
         raise doc.error(path + ("winner",), f"{winner!r} is not one of the players; "
                                             f"{did_you_mean(winner, list(scene.players))}", SceneError)
     return Expectation(tuple(ships), tuple(events), fans, winner, "winner" in data)
+
+
+# --- the writer: scenes and outcomes as case data (Capability.FINDINGS) --------------------
+
+
+def _n(value: float) -> float | int:
+    value = round(float(value), 9)
+    return int(value) if value.is_integer() else value
+
+
+def _xy(point: tuple[float, float]) -> list:
+    return [_n(point[0]), _n(point[1])]
+
+
+def case_data(scene: Scene, actions: Actions) -> tuple[dict, list]:
+    before: dict[str, Any] = {}
+    if scene.area.is_circle:
+        before["area"] = {"circle": _n(2 * scene.area.radius), "centre": _xy(scene.area.centre)}
+    else:
+        before["area"] = {"polygon": [_xy(p) for p in scene.area.points]}
+    before["players"] = list(scene.players)
+    before["turn"] = scene.turn
+    v = scene.variants
+    variants: dict[str, Any] = {}
+    if v.obstructed:
+        variants["obstructed"] = True
+    if v.points:
+        variants["point-purchase"] = {**dict(v.points), "total": v.total}
+    if v.stashes > 1:
+        variants["stashes"] = v.stashes
+    if v.flag:
+        variants["capture-the-flag"] = {"flags": {f.player: _xy(f.at) for f in scene.flags},
+                                        "flagships": dict(scene.flagships)}
+    if v.rear_cannon:
+        variants["rear-cannon"] = True
+    if variants:
+        before["variants"] = variants
+    if scene.obstacles:
+        before["obstacles"] = {o.name: [_xy(p) for p in o.points] for o in scene.obstacles}
+    before["ships"] = {s.name: {"player": s.player, "size": s.size, "at": _xy(s.at), "heading": _n(s.heading),
+                                **({"damage": s.damage} if s.damage else {})} for s in scene.ships}
+    out: list[dict[str, Any]] = []
+    for a in actions:
+        if a.kind == "move":
+            out.append({"move": a.ship, "steps": [_n(h) for h in a.steps]})
+        elif a.kind == "fire":
+            out.append({"fire": a.ship, "side": a.side, "target": a.target})
+        elif a.kind in ("fan", "range"):
+            out.append({a.kind: a.ship})
+        elif a.kind == "setup":
+            out.append({"setup": "check"})
+        else:
+            out.append({"end": "turn"})
+    return before, out
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    state: State = outcome.after
+    ships: dict[str, Any] = {}
+    for s in state.scene.ships:
+        start = scene.ship(s.name)
+        entry: dict[str, Any] = {}
+        if math.dist(s.at, start.at) > 1e-9 or abs(s.heading - start.heading) > 1e-9:
+            entry.update(at=[_n(round(v, 4)) for v in s.at], heading=_n(round(s.heading, 4)))
+        if s.damage != start.damage:
+            entry["damage"] = s.damage
+        if s.sunk:
+            entry["sunk"] = True
+        if entry:
+            ships[s.name] = entry
+    data: dict[str, Any] = {**({"ships": ships} if ships else {}),
+                            "events": [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events]}
+    if state.fans:
+        data["fans"] = {n: [[_n(round(i.lo, 4)), _n(round(i.hi, 4))] for i in spans] for n, spans in state.fans}
+    if state.winner:
+        data["winner"] = state.winner
+    return data

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection
+from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, READING_POINTS
-from .interchange import OUTCOME_SCHEMA, outcome_from_json, outcome_json
+from .interchange import OUTCOME_SCHEMA
 from .model import Actions, Branch, Expectation, Scene, ShipState, State, label_text
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, parse_actions, parse_expect, parse_scene
 from .resolver import resolve
@@ -81,9 +82,8 @@ def _steps_text(steps: tuple[tuple[str, ...], ...]) -> str:
 class CivRuleset(ModularRuleset):
     key = "civ"
     title = "Civ: Advanced Civilization ship combat (landings, naval conflict, blockades) on a map of areas"
-    drawing = "verifier.rulesets.civ.draw"
-    animation = "verifier.rulesets.civ.draw"  # draw_frames, draw_stacked
-    explorer = "verifier.rulesets.civ.explore"
+    package = "verifier.rulesets.civ"  # its modules as docs/ruleset-guide.md lays them out
+    draw_options = MappingProxyType({method: frozenset({"title", "supersample"}) for method in DRAWING_METHODS})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
@@ -221,19 +221,7 @@ class CivRuleset(ModularRuleset):
             parts.append((f"if {label_text(branch.choices)}: " if len(branches) > 1 else "") + text)
         return "; ".join(parts) + "."
 
-    # --- interchange ---------------------------------------------------------------------------------
-
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return outcome_json(outcome)
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     # --- pages and benchmarks ------------------------------------------------------------------------
-
-    def describe_scene(self, before: Scene, actions: Actions) -> str:
-        from .draw import describe_scene
-        return describe_scene(before, actions)
 
     def page_notes(self) -> str:
         return PAGE_NOTES
@@ -241,10 +229,6 @@ class CivRuleset(ModularRuleset):
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .explore import report_sections
         return list(report_sections(cases, out))
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 RULESET = CivRuleset()

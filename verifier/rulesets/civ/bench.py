@@ -5,9 +5,9 @@ ships of 20 nations on a map of 500 areas."""
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
+from ...kit.bench import best_seconds
 from ...ruleset import BenchSettings, BenchSuite
 from .model import (
     ADVANTAGE_ADVANCES,
@@ -37,12 +37,14 @@ def _conflict_rate(count: int, seed: int) -> dict[str, Any]:
         sides = {f"n{i}": [f"n{i}s{k}" for k in range(rng.randint(1, 4))] for i in range(rng.randint(2, 4))}
         strength = {n: rng.randint(0, 3) for n in sides}
         cases.append((sides, strength))
-    start = time.perf_counter()
-    for sides, strength in cases:
-        def key(nation: str, pieces: int, s: dict[str, int] = strength) -> tuple:
-            return (0, pieces + s[nation])
-        fight({n: list(v) for n, v in sides.items()}, key)
-    seconds = time.perf_counter() - start
+
+    def fight_all() -> None:
+        for sides, strength in cases:
+            def key(nation: str, pieces: int, s: dict[str, int] = strength) -> tuple:
+                return (0, pieces + s[nation])
+            fight({n: list(v) for n, v in sides.items()}, key)
+
+    seconds = best_seconds(fight_all, repeats=1)
     return {"conflicts": count, "seconds": seconds, "per_second": count / seconds}
 
 
@@ -95,10 +97,7 @@ def _scene_rate(reading: Any) -> dict[str, Any]:
     from .explore import exhaustive_space
     _, scenes = exhaustive_space("two-sides")
     listed = list(scenes)
-    start = time.perf_counter()
-    for scene, actions in listed:
-        resolve(scene, actions, reading)
-    seconds = time.perf_counter() - start
+    seconds = best_seconds(lambda: [resolve(scene, actions, reading) for scene, actions in listed], repeats=1)
     return {"scenes": len(listed), "seconds": seconds, "per_second": len(listed) / seconds}
 
 
@@ -107,11 +106,8 @@ def _run(settings: BenchSettings) -> dict[str, Any]:
     conflicts = _conflict_rate(2_000 if settings.quick else 20_000, 1)
     scenes = _scene_rate(RULESET.default_reading)
     scene, actions = big_phase()
-    best = float("inf")
-    for _ in range(settings.repeats or 3):
-        start = time.perf_counter()
-        outcome = resolve(scene, actions, RULESET.default_reading)
-        best = min(best, time.perf_counter() - start)
+    best = best_seconds(lambda: resolve(scene, actions, RULESET.default_reading), settings.repeats or 3)
+    outcome = resolve(scene, actions, RULESET.default_reading)
     fought = sum(1 for e in outcome.events if e.kind == "conflict")
     phase = {"areas": len(scene.map.areas), "nations": len(scene.nations), "ships": len(scene.ships),
              "seconds": best, "ship_conflicts": fought}

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
+from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .model import Branch, Result, Scene, ShipState, State, label_text
 
@@ -76,10 +77,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     branches, events = [], []
     several = len(data["branches"]) > 1
     for number, item in enumerate(data["branches"], 1):
-        given = set(item["ships"])
-        if given != names:
-            raise ImplementationError(f"each branch must give every ship of the scene and no other: missing "
-                                      f"{sorted(names - given)}, unknown {sorted(given - names)}")
+        require_every_piece(item["ships"], names, who="each branch")
         ships = []
         for name in sorted(names):
             spec = item["ships"][name]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import CaseError, SceneError, did_you_mean
+from ...ruleset import Outcome
 from ...source import Located, load_file
 from .model import (
     ADVANCES,
@@ -465,3 +466,94 @@ def parse_expect(doc: Located, path: tuple, scene: Scene) -> Expectation:
                 raise doc.error(path + ("branches", i, "when"), "two branches with the same decisions", CaseError)
         return Expectation(branches, False)
     return Expectation((_branch(doc, path, data, scene, ()),), True)
+
+
+# --- the writer: scenes and outcomes as case data (Capability.FINDINGS) --------------------
+
+
+def _n(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def map_data(game_map: Map) -> dict | str:
+    if game_map.name:
+        return game_map.name
+    return {"areas": {a.name: {"kind": a.kind, **({"coast": a.coast} if a.kind == LAND else {}),
+                               "touches": list(a.touches), "at": [_n(v) for v in a.at],
+                               **({"shape": [[_n(x), _n(y)] for x, y in a.shape]} if a.shape else {})}
+                      for a in game_map.areas}}
+
+
+def _stop_data(stop: Stop) -> Any:
+    if not (stop.board or stop.drop or stop.take):
+        return stop.area
+    return {"at": stop.area, **({"board": stop.board} if stop.board else {}),
+            **({"drop": stop.drop} if stop.drop else {}), **({"take": dict(stop.take)} if stop.take else {})}
+
+
+def case_data(scene: Scene, actions: Actions) -> tuple[dict, dict]:
+    tokens: dict[str, dict[str, int]] = {}
+    for area, nation, count in scene.tokens:
+        tokens.setdefault(area, {})[nation] = count
+    before = {"map": map_data(scene.map), "options": sorted(scene.options),
+              "nations": {n.name: ({"advances": sorted(n.advances)} if n.advances else {}) for n in scene.nations},
+              "ships": {s.name: {"nation": s.nation, "at": s.at, **({"tokens": s.aboard} if s.aboard else {})}
+                        for s in scene.ships},
+              **({"tokens": tokens} if tokens else {})}
+    c = actions.choices
+    choices = {k: dict(v) for k, v in (("conflict", c.conflict), ("prevent", c.prevent), ("block", c.block),
+                                       ("stop", c.stop)) if v}
+    data: dict[str, Any] = {}
+    if actions.blockade:
+        data["blockade"] = list(actions.blockade)
+    if actions.turns:
+        data["turns"] = [{"nation": t.nation, **({"moves": [{"ship": m.ship, "path": [_stop_data(s) for s in m.path]}
+                                                             for m in t.moves]} if t.moves else {}),
+                          **({"lift": list(t.lift)} if t.lift else {})} for t in actions.turns]
+    if choices:
+        data["choices"] = choices
+    return before, data
+
+
+def _branch_data(scene: Scene, outcome: Outcome, number: int, state) -> dict:
+    ships: dict[str, Any] = {}
+    for ship in state.ships:
+        start = scene.ship(ship.name)
+        if ship.sunk:
+            ships[ship.name] = "sunk"
+        elif (ship.at, ship.aboard, ship.blockading, ship.blocked_by) != (start.at, start.aboard, False, ""):
+            ships[ship.name] = {"at": ship.at, **({"tokens": ship.aboard} if ship.aboard else {}),
+                                **({"blockading": True} if ship.blockading else {}),
+                                **({"blocked_by": ship.blocked_by} if ship.blocked_by else {})}
+    start_land: dict[str, dict[str, int]] = {}
+    for area, nation, count in scene.tokens:
+        start_land.setdefault(area, {})[nation] = count
+    land = {}
+    for area in sorted(set(start_land) | {a for a, _, _ in state.land}):
+        got = state.land_of(area)
+        if got != start_land.get(area, {}):
+            land[area] = {n: got.get(n, 0) for n in sorted(set(got) | set(start_land.get(area, {})))}
+    out: dict[str, Any] = {}
+    if ships:
+        out["ships"] = ships
+    if land:
+        out["land"] = land
+    if state.removals:
+        out["removals"] = {area: [step[0] if len(step) == 1 else list(step) for step in steps]
+                           for area, steps in state.removals}
+    out["events"] = [{"kind": e.kind, "pieces": list(e.pieces)} for e in outcome.events
+                     if e.round == number and e.kind != "remove"]
+    return out
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    branches = outcome.after.branches
+    if len(branches) == 1:
+        return _branch_data(scene, outcome, 1, branches[0].state)
+    out = []
+    for number, branch in enumerate(branches, 1):
+        when: dict[str, dict[str, Any]] = {}
+        for kind, key, value in branch.choices:
+            when.setdefault(kind, {})[key] = (value == "yes") if kind in ("conflict", "prevent") else value
+        out.append({"when": when, **_branch_data(scene, outcome, number, branch.state)})
+    return {"branches": out}

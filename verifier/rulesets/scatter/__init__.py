@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Mismatch, Outcome, ReportSection, provenance_json
+from ...ruleset import Capability, Mismatch, Outcome, ReportSection
 from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
 from .exact import decimal_text, fraction_text
-from .interchange import OUTCOME_SCHEMA, ReportedOdds, outcome_from_json
+from .interchange import OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import direction_words, resolve
@@ -59,9 +60,12 @@ PAGE_NOTES = (
 
 class ScatterRuleset(ModularRuleset):
     key = "scatter"
-    drawing = "verifier.rulesets.scatter.draw"
-    animation = "verifier.rulesets.scatter.animate"
-    explorer = "verifier.rulesets.scatter.explore"
+    package = "verifier.rulesets.scatter"  # its modules as docs/ruleset-guide.md lays them out
+    draw_options = MappingProxyType({
+        "draw": frozenset({"title", "supersample", "font_size"}),
+        "draw_readings": frozenset({"title", "subtitle", "supersample", "font_size", "max_width"}),
+        "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
+        "draw_narrow": frozenset({"title", "subtitle", "supersample", "font_size"})})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
@@ -193,34 +197,8 @@ class ScatterRuleset(ModularRuleset):
         lines.extend(f"  {e.kind}  [{e.clause}]  {e.detail}" for e in outcome.events)
         return "\n".join(lines)
 
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        after = outcome.after
-        data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
-                                           for e in outcome.events],
-                                "provenance": provenance_json(outcome.provenance)}
-        if isinstance(after, (Odds, ReportedOdds)):
-            exact = after.probability
-            data.update(probability=fraction_text(exact) if exact.denominator != 1 else f"{after.hits}/36",
-                        hits=after.hits,
-                        hit_rolls=[[r.distance, r.direction] for r in after.hit_rolls])
-        else:
-            data.update(result="hit" if after.hit else "miss", landing=[round(v, 6) for v in after.point.floats()],
-                        landing_exact=[str(after.point.x), str(after.point.y)], moved=float(after.moved),
-                        clearance=round(after.clearance, 6), touching=after.touching)
-            if after.roll is not None:
-                data["roll"] = [after.roll.distance, after.roll.direction]
-        data["start_clearance"] = round(after.start_clearance, 6)
-        return data
-
-    def outcome_from_json(self, before: Shot, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .report import report_sections

@@ -24,20 +24,17 @@ Geometries come from a seeded random generator, so every run times the same ones
 
 from __future__ import annotations
 
-import gc
 import random
 import shutil
-import statistics
 import subprocess
 import tempfile
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from itertools import cycle, product
 from typing import Any
 
-from ...bench import Row, format_rows, progress
+from ...kit.bench import Row, best_seconds, format_rows, median_of_bests, progress, secs
 from ...ruleset import BenchSettings, BenchSuite
 from .clauses import PUBLISHED_READING, SEED_READING
 from .grid import SEED_GRID, Grid, double_hits, exact_hits, exact_hits_call_by_call
@@ -72,44 +69,19 @@ def _sweep_shots(count: int) -> list[Shot]:
     return shots
 
 
-def _median_each(calls: Sequence[Callable[[], Any]], repeat: int = 3) -> float:
-    """The median over calls of each call's best time out of ``repeat``."""
-    def once(call: Callable[[], Any]) -> int:
-        start = time.perf_counter_ns()
-        call()
-        return time.perf_counter_ns() - start
-
-    return statistics.median(min(once(call) for _ in range(repeat)) for call in calls) / 1e9
-
-
-def _seconds(fn: Callable[[], Any]) -> float:
-    gc.collect()
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def _time_text(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
 def odds_figures(quick: bool = False) -> dict[str, Any]:
     """The figures above, in seconds (JSON-ready)."""
     from . import RULESET
 
     samples = 200 if quick else 2000
     shots = _random_shots(samples)
-    fast = _median_each([partial(probability, s, PUBLISHED_READING) for s in shots])
-    full = _median_each([partial(resolve, s, ALL_ROLLS, PUBLISHED_READING) for s in shots[: samples // 4]])
+    fast = median_of_bests([partial(probability, s, PUBLISHED_READING) for s in shots])
+    full = median_of_bests([partial(resolve, s, ALL_ROLLS, PUBLISHED_READING) for s in shots[: samples // 4]])
     count = QUICK_SWEEP if quick else SWEEP
     sweep = _sweep_shots(count)
-    one = _seconds(lambda: [probability(s, PUBLISHED_READING) for s in sweep])
+    one = best_seconds(lambda: [probability(s, PUBLISHED_READING) for s in sweep], repeats=1)
     readings = RULESET.all_readings()
-    every = _seconds(lambda: [probability(s, r) for s in sweep for r in readings])
+    every = best_seconds(lambda: [probability(s, r) for s in sweep for r in readings], repeats=1)
     progress("computing the seed's grid exactly, in doubles and in R ...")
     grid = grid_figures(quick)
     return {"grid": grid, "samples": samples, "fast_path_seconds": fast, "full_resolver_samples": samples // 4,
@@ -190,10 +162,6 @@ def run_r(grid: Grid = SEED_GRID, repeats: int = 3, rscript: str | None = None) 
     return {"available": True, "seconds": float(lines[0]), "answers": lines[1]}
 
 
-def _best(fn: Callable[[], Any], repeats: int) -> float:
-    return min(_seconds(fn) for _ in range(repeats))
-
-
 def grid_figures(quick: bool = False, rscript: str | None = None) -> dict[str, Any]:
     """The seed grid side by side (see the module's text), in seconds (JSON-ready)."""
     from fractions import Fraction as F
@@ -203,10 +171,10 @@ def grid_figures(quick: bool = False, rscript: str | None = None) -> dict[str, A
 
     grid = SEED_GRID
     exact = exact_hits(grid)
-    exact_seconds = _best(lambda: exact_hits(grid), 20)
-    by_call_seconds = _best(lambda: exact_hits_call_by_call(grid), 3)
+    exact_seconds = best_seconds(lambda: exact_hits(grid), 20)
+    by_call_seconds = best_seconds(lambda: exact_hits_call_by_call(grid), 3)
     doubles = double_hits(grid)
-    double_seconds = _best(lambda: double_hits(grid), 3)
+    double_seconds = best_seconds(lambda: double_hits(grid), 3)
     figures: dict[str, Any] = {"calls": grid.size, "exact_seconds": exact_seconds, "exact_hits": int(exact.sum()),
                                "exact_call_by_call_seconds": by_call_seconds,
                                "python_doubles_seconds": double_seconds, "python_doubles_hits": int(doubles.sum()),
@@ -215,7 +183,7 @@ def grid_figures(quick: bool = False, rscript: str | None = None) -> dict[str, A
         def by_fractions() -> list[bool]:
             return [land(Shot(a, b, F(100), d or None, False, m), Roll(k, f), SEED_READING).hit
                     for a, d, b, m, k, f in grid.calls()]
-        figures["fraction_resolver_seconds"] = _seconds(by_fractions)
+        figures["fraction_resolver_seconds"] = best_seconds(by_fractions, repeats=1)
     r = run_r(grid, rscript=rscript)
     if r["available"]:
         answers = [c == "1" for c in r["answers"]]
@@ -233,18 +201,18 @@ def grid_figures(quick: bool = False, rscript: str | None = None) -> dict[str, A
 def grid_rows(figures: Mapping[str, Any]) -> list[Row]:
     calls = figures["calls"]
     rows: list[Row] = [
-        (f"scatter grid: {calls:,} seed calls, exact (integer arrays)", _time_text(figures["exact_seconds"]),
+        (f"scatter grid: {calls:,} seed calls, exact (integer arrays)", secs(figures["exact_seconds"]),
          f"{figures['exact_hits']:,} hits"),
         (f"scatter grid: {calls:,} seed calls, exact (Python integers, call by call)",
-         _time_text(figures["exact_call_by_call_seconds"]), "the same answers, no arrays"),
-        (f"scatter grid: {calls:,} seed calls, doubles in Python", _time_text(figures["python_doubles_seconds"]),
+         secs(figures["exact_call_by_call_seconds"]), "the same answers, no arrays"),
+        (f"scatter grid: {calls:,} seed calls, doubles in Python", secs(figures["python_doubles_seconds"]),
          f"{figures['python_doubles_hits']:,} hits; {figures['python_doubles_against_exact']} differ from exact")]
     if "fraction_resolver_seconds" in figures:
         rows.append((f"scatter grid: {calls:,} seed calls, Fraction resolver",
-                     _time_text(figures["fraction_resolver_seconds"]), ""))
+                     secs(figures["fraction_resolver_seconds"]), ""))
     r = figures["r"]
     if r["available"]:
-        rows.append((f"scatter grid: {calls:,} seed calls, R's loop (Rscript)", _time_text(r["seconds"]),
+        rows.append((f"scatter grid: {calls:,} seed calls, R's loop (Rscript)", secs(r["seconds"]),
                      f"{r['hits']:,} hits; {r['against_python_doubles']} differ from the Python doubles, "
                      f"{r['against_exact']} from exact"))
         ratio = r["r_over_exact"]
@@ -261,12 +229,12 @@ def odds_rows(figures: Mapping[str, Any]) -> list[Row]:
     count, readings = figures["sweep"], figures["readings"]
     one, every = figures["sweep_seconds"], figures["sweep_all_readings_seconds"]
     return [
-        ("scatter: exact odds of one geometry, fast path (median)", _time_text(figures["fast_path_seconds"]), ""),
+        ("scatter: exact odds of one geometry, fast path (median)", secs(figures["fast_path_seconds"]), ""),
         ("scatter: exact odds of one geometry, full resolver (median)",
-         _time_text(figures["full_resolver_seconds"]), ""),
-        (f"scatter: sweep of {count:,} geometries, default reading", _time_text(one),
+         secs(figures["full_resolver_seconds"]), ""),
+        (f"scatter: sweep of {count:,} geometries, default reading", secs(one),
          f"{count / one:,.0f} geometries/s"),
-        (f"scatter: sweep of {count:,} geometries x {readings} readings", _time_text(every),
+        (f"scatter: sweep of {count:,} geometries x {readings} readings", secs(every),
          f"{count * readings / every:,.0f} geometry-readings/s"),
     ] + (grid_rows(figures["grid"]) if "grid" in figures else [])
 

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
-from typing import Any
 
 from ...ruleset import Outcome, Transform
 from .model import (
@@ -25,16 +24,10 @@ from .model import (
     Roll,
     Shot,
 )
+from .parse import reference_roll
 from .resolver import land
 
 _ZERO = Fraction(0)
-
-
-def _roll(landing: Landing) -> Roll:
-    """The roll of a landing the reference resolver made (only one read from JSON may lack it)."""
-    roll = landing.roll
-    assert roll is not None
-    return roll
 
 
 def _landing_key(landing: Landing) -> tuple:
@@ -81,7 +74,7 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
     found: dict[str, tuple[tuple[str, ...], str]] = {}
     half = shot.from_attacker / 2
     for landing in landings:
-        roll = _roll(landing)
+        roll = reference_roll(landing)
         if landing.moved > half:
             found.setdefault("the template deviates more than half the distance to the target", (
                 ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
@@ -182,40 +175,3 @@ def exhaustive_space(name: str = "half-inch") -> tuple[int, Iterator[tuple[Shot,
                     yield shot, action
 
     return total, scenes()
-
-
-# --- back to case data -------------------------------------------------------------------
-
-
-def length_data(value: Fraction) -> Any:
-    """A length as a case file writes it: 3, 2.5, or "785/254" where no short decimal is exact."""
-    if value.denominator == 1:
-        return int(value)
-    as_float = float(value)
-    if Fraction(repr(as_float)) == value and len(repr(as_float)) <= 8:
-        return as_float
-    return f"{value.numerator}/{value.denominator}"
-
-
-def case_data(shot: Shot, actions: Actions) -> tuple[dict, Any]:
-    aim: dict[str, Any] = {"from_attacker": length_data(shot.from_attacker)}
-    if shot.short is not None:
-        aim["short"] = length_data(shot.short)
-        if shot.short_plus_base_radius:
-            aim["plus_base_radius"] = True
-    before: dict[str, Any] = {"aoe": shot.aoe, "base": shot.base, "aim": aim}
-    if shot.max_deviation != SEED_DEFAULT_MAX:
-        before["max_deviation"] = length_data(shot.max_deviation)
-    if isinstance(actions, AllRolls):
-        return before, "all"
-    return before, {"distance": actions.distance, "direction": actions.direction}
-
-
-def expect_data(shot: Shot, outcome: Outcome) -> dict:
-    after = outcome.after
-    if isinstance(after, Odds):
-        return {"probability": f"{after.hits}/36",
-                "hit_rolls": [[_roll(r).distance, _roll(r).direction] for r in after.landings if r.hit]}
-    x, y = after.point.floats()
-    return {"result": "hit" if after.hit else "miss", "landing": [round(x, 4), round(y, 4)],
-            "moved": length_data(after.moved), "clearance": round(after.clearance, 4)}

@@ -24,9 +24,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
-from ...ruleset import Event, Outcome, provenance_from_json
+from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
 from .exact import PlanePoint, QSqrt3, fraction_text, number
-from .model import ROLLS, Landing, Roll, Shot
+from .model import ROLLS, Landing, Odds, Roll, Shot
 
 PIECES = ("template", "target")
 
@@ -213,6 +213,26 @@ def _odds(shot: Shot, data: dict[str, Any]) -> ReportedOdds:
         raise ImplementationError("start_clearance must be a finite number")
     _gap_to_distance(data["start_clearance"], shot.reach, "start_clearance")
     return ReportedOdds(probability, rolls, float(data["start_clearance"]))
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    after = outcome.after
+    data: dict[str, Any] = {"events": [{"kind": e.kind, "clause": e.clause, "detail": e.detail}
+                                       for e in outcome.events],
+                            "provenance": provenance_json(outcome.provenance)}
+    if isinstance(after, (Odds, ReportedOdds)):
+        exact = after.probability
+        data.update(probability=fraction_text(exact) if exact.denominator != 1 else f"{after.hits}/36",
+                    hits=after.hits,
+                    hit_rolls=[[r.distance, r.direction] for r in after.hit_rolls])
+    else:
+        data.update(result="hit" if after.hit else "miss", landing=[round(v, 6) for v in after.point.floats()],
+                    landing_exact=[str(after.point.x), str(after.point.y)], moved=float(after.moved),
+                    clearance=round(after.clearance, 6), touching=after.touching)
+        if after.roll is not None:
+            data["roll"] = [after.roll.distance, after.roll.direction]
+    data["start_clearance"] = round(after.start_clearance, 6)
+    return data
 
 
 def outcome_from_json(before: Shot, data: dict[str, Any]) -> Outcome:

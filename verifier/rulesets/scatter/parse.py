@@ -12,9 +12,22 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import SceneError
+from ...ruleset import Outcome
 from ...source import Located
 from .exact import number
-from .model import ALL_ROLLS, AOE_SIZES, BASE_SIZES, DIE_FACES, SEED_DEFAULT_MAX, Actions, Roll, Shot
+from .model import (
+    ALL_ROLLS,
+    AOE_SIZES,
+    BASE_SIZES,
+    DIE_FACES,
+    SEED_DEFAULT_MAX,
+    Actions,
+    AllRolls,
+    Landing,
+    Odds,
+    Roll,
+    Shot,
+)
 
 MAX_INCHES = 144  # twelve feet: longer than any gaming table
 
@@ -262,3 +275,48 @@ def parse_expect(doc: Located, path: tuple, shot: Shot, actions: Actions) -> Exp
         start_clearance=number(data["start_clearance"]) if "start_clearance" in data else None,
         probability=probability, probability_text=data["probability"].strip() if "probability" in data else None,
         hit_rolls=hit_rolls, tolerance=number(data.get("tolerance", DEFAULT_TOLERANCE)), seed=seed)
+
+
+# --- the writer: scenes and outcomes as case data (Capability.FINDINGS) --------------------
+
+
+def reference_roll(landing: Landing) -> Roll:
+    """The roll of a landing the reference resolver made (only one read from JSON may lack it)."""
+    roll = landing.roll
+    assert roll is not None
+    return roll
+
+
+def length_data(value: Fraction) -> Any:
+    """A length as a case file writes it: 3, 2.5, or "785/254" where no short decimal is exact."""
+    if value.denominator == 1:
+        return int(value)
+    as_float = float(value)
+    if Fraction(repr(as_float)) == value and len(repr(as_float)) <= 8:
+        return as_float
+    return f"{value.numerator}/{value.denominator}"
+
+
+def case_data(shot: Shot, actions: Actions) -> tuple[dict, Any]:
+    aim: dict[str, Any] = {"from_attacker": length_data(shot.from_attacker)}
+    if shot.short is not None:
+        aim["short"] = length_data(shot.short)
+        if shot.short_plus_base_radius:
+            aim["plus_base_radius"] = True
+    before: dict[str, Any] = {"aoe": shot.aoe, "base": shot.base, "aim": aim}
+    if shot.max_deviation != SEED_DEFAULT_MAX:
+        before["max_deviation"] = length_data(shot.max_deviation)
+    if isinstance(actions, AllRolls):
+        return before, "all"
+    return before, {"distance": actions.distance, "direction": actions.direction}
+
+
+def expect_data(shot: Shot, outcome: Outcome) -> dict:
+    after = outcome.after
+    if isinstance(after, Odds):
+        return {"probability": f"{after.hits}/36",
+                "hit_rolls": [[reference_roll(r).distance, reference_roll(r).direction]
+                              for r in after.landings if r.hit]}
+    x, y = after.point.floats()
+    return {"result": "hit" if after.hit else "miss", "landing": [round(x, 4), round(y, 4)],
+            "moved": length_data(after.moved), "clearance": round(after.clearance, 4)}

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from types import MappingProxyType
 
 from ...kit.modular import ModularRuleset
-from ...ruleset import BenchSuite, Capability, Citation, Mismatch, Outcome, ReferenceTable, provenance_json
-from .clauses import CLAUSES, CONCEPTS, READING_POINTS, SEED
-from .glossary import GLOSSARY
-from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_from_json, state_from_json, state_json
+from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
+from .clauses import CLAUSES, CONCEPTS, GLOSSARY, READING_POINTS, SEED
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
@@ -49,12 +48,18 @@ RAM_TABLE = ReferenceTable(
     "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
     "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
 
+# What the before/after panels honour: a highlight outlines tiles, arrows join tiles.
+PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_size", "max_width", "highlight",
+                           "arrows"})
+
 
 class YppRuleset(ModularRuleset):
     key = "ypp"
-    drawing = "verifier.rulesets.ypp.draw"
-    animation = "verifier.rulesets.ypp.animate"
-    explorer = "verifier.rulesets.ypp.explore"
+    package = "verifier.rulesets.ypp"  # its modules as docs/ruleset-guide.md lays them out
+    draw_options = MappingProxyType({
+        "draw": PANEL_OPTIONS, "draw_readings": PANEL_OPTIONS,
+        "draw_frames": frozenset({"title", "supersample", "font_size", "legend"}),
+        "draw_narrow": frozenset({"title", "subtitle", "supersample", "font_size"})})
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS,
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
@@ -164,31 +169,8 @@ class YppRuleset(ModularRuleset):
                          + ", ".join(f"{n} {d:g}" for n, d in totals.items()))
         return "\n".join(lines)
 
-    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
-        return {
-            "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
-            "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                        "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
-                       for e in outcome.events],
-            "damage": dict(outcome.damage_totals()),
-            "provenance": provenance_json(outcome.provenance),
-        }
-
-    def outcome_from_json(self, before: Scene, data: dict[str, Any]) -> Outcome:
-        return outcome_from_json(before, data)
-
-    def state_json(self, state: Any) -> dict[str, Any]:
-        return state_json(state)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> Any:
-        return state_from_json(data)
-
     def page_notes(self) -> str:
         return PAGE_NOTES
-
-    def benchmarks(self) -> tuple[BenchSuite, ...]:
-        from .bench import SUITES
-        return SUITES
 
 
 RULESET = YppRuleset()

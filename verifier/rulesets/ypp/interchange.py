@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError, did_you_mean
-from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json
+from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import Heading, Scene
 from .parse import EVENT_KINDS
 
@@ -86,6 +86,17 @@ OUTCOME_SCHEMA = {
         },
     },
 }
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
+        "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
+                    "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
+                   for e in outcome.events],
+        "damage": dict(outcome.damage_totals()),
+        "provenance": provenance_json(outcome.provenance),
+    }
 
 
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import SceneError, did_you_mean
+from ...ruleset import Outcome
 from ...source import Located
 from .model import SHIP_TYPES, Board, Heading, Scene, Ship, Tile, Token, Turn
 
@@ -244,3 +245,33 @@ def parse_expect(doc: Located, path: tuple, scene: Scene, turn: Turn, off_board_
             _ship_name(doc, path + ("damage", name), name, known, "damaged ship")
         damage = tuple(sorted((name, float(amount)) for name, amount in data["damage"].items()))
     return Expectation(tuple(sorted(ships)), tuple(events), damage)
+
+
+# --- the writer: scenes and outcomes as case data (Capability.FINDINGS) --------------------
+
+
+def case_data(scene: Scene, turn: Turn) -> tuple[dict, list]:
+    b = scene.board
+    board: dict[str, Any] = {"size": [b.width, b.height]}
+    if b.rocks:
+        board["rocks"] = [list(t) for t in sorted(b.rocks)]
+    if b.wind:
+        board["wind"] = [{"at": list(t), "toward": d.name} for t, d in b.wind]
+    if b.whirlpools:
+        board["whirlpools"] = [list(t) for t in b.whirlpools]
+    ships = {s.name: {"type": s.type, "at": list(s.at), "heading": s.heading.name} for s in scene.ships}
+    actions = [{n: t.value for n, t in r} or {s.name: "none" for s in scene.ships[:1]} for r in turn.rounds]
+    return {"board": board, "ships": ships}, actions
+
+
+def expect_data(scene: Scene, outcome: Outcome) -> dict:
+    before = scene.by_name
+    ships = {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships
+             if (s.at, s.heading) != (before[s.name].at, before[s.name].heading)}
+    events = [{"kind": e.kind, "ships": list(e.pieces), **({"round": e.round} if e.round != 1 else {})}
+              for e in outcome.events]
+    data: dict[str, Any] = {"ships": ships, "events": events} if ships else {"events": events}
+    totals = outcome.damage_totals()
+    if totals:
+        data["damage"] = dict(totals)
+    return data

@@ -1,0 +1,283 @@
+"""Where an implementation's answer departs from the reference: the ruleset's own
+``compare`` (against the expectation the reference outcome restates) decides whether an
+answer agrees with a reading, and the fingerprint says what matters about a difference.
+Both leave out the parts of the outcome the implementation does not report
+(``Outcome.unreported``, from its hello)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..adapter.declare import unreported_fields
+from ..adapter.protocol import answer_text, restated_expectation
+from ..explore import reading_label
+from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform
+from .reference import Reading, ReadingTable, reading_table
+from .result import Divergence, Trial
+from .scenes import SceneData
+
+# --- agreeing with a reading ----------------------------------------------------------------
+
+def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+               data: SceneData | None = None) -> tuple[Mismatch, ...] | None:
+    """The ruleset's comparison of ``actual`` with the expectation ``reference`` restates,
+    leaving out the fields of the parts ``actual`` does not report; None where the
+    reference cannot be restated as an expectation. ``data``: the scene's case data,
+    where the caller has it."""
+    data = data or SceneData.of(ruleset, before, actions)
+    left_out = unreported_fields(ruleset, actual.unreported)
+    try:
+        expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
+        found = ruleset.compare(before, expect, actual)
+    except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
+        return None
+    return tuple(m for m in found if not (m.path and m.path[0] in left_out))
+
+
+def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+               missing: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ruleset's own words for how ``actual`` departs from ``reference`` (``missing``
+    where it cannot say)."""
+    found = mismatches(ruleset, before, actions, reference, actual)
+    return missing if found is None else tuple(m.message for m in found)
+
+
+def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, actual: Outcome) -> frozenset[Any]:
+    """The keys of the reference outcomes that ``actual`` agrees with, by the comparison
+    ``check --impl`` makes (an outcome read from JSON need not have a key)."""
+    data = SceneData.of(ruleset, before, actions)
+    return frozenset(key for key, reference in table.outcomes.items()
+                     if mismatches(ruleset, before, actions, reference, actual, data) == ())
+
+
+def explaining(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],
+               best: Reading) -> Reading | None:
+    """The reading nearest ``best`` (fewest points changed) that explains ``answer``; None if none does."""
+    table = reading_table(ruleset, before, actions)
+    matches = matching(ruleset, before, actions, table, answer)
+    found = [r for r in readings if table.key(r) in matches]
+    return min(found, key=lambda r: sum(r[p] != best[p] for p in best)) if found else None
+
+
+def order_differs(ruleset: Ruleset, trial: Trial, transform: Transform, moved: Outcome) -> bool:
+    """Whether the answer for the scene listed in another order is not the first answer,
+    carried over by the transform. Where outcome keys cannot be taken of an answer read
+    from JSON, the readings that explain each answer are compared instead."""
+    assert trial.actual is not None
+    try:
+        return bool(ruleset.outcome_key(moved) != transform.map_key(ruleset.outcome_key(trial.actual)))
+    except Exception:  # the ruleset keys only its own outcomes
+        table = reading_table(ruleset, transform.before, transform.actions)
+        moved_matches = matching(ruleset, transform.before, transform.actions, table, moved)
+        return any((table.key(r) in moved_matches) != trial.explains(r) for r in ruleset.all_readings())
+
+
+# --- fingerprints: what matters about a difference ------------------------------------------
+
+def as_compared(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome) -> Outcome:
+    """``actual`` with the parts it does not report taken from ``reference``, so that a
+    fingerprint sees only the differences in the parts that are compared."""
+    left_out = unreported_fields(ruleset, actual.unreported)
+    if not left_out:
+        return actual
+    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
+    data = {k: v for k, v in theirs.items() if k not in left_out}
+    data.update({k: v for k, v in ours.items() if k in left_out})
+    try:
+        return replace(ruleset.outcome_from_json(before, data), unreported=frozenset())
+    except Exception:  # a mixed outcome the reader refuses: the answer as it is
+        return actual
+
+
+def _json_paths(a: Any, b: Any, path: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Where two JSON values differ; lists compare as multisets."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        found: set[tuple[str, ...]] = set()
+        for key in set(a) | set(b):
+            if key not in a or key not in b:
+                found.add(path + (str(key),))
+            else:
+                found |= _json_paths(a[key], b[key], path + (str(key),))
+        return found
+    if isinstance(a, list) and isinstance(b, list):
+        same = sorted(json.dumps(x, sort_keys=True) for x in a) == sorted(json.dumps(x, sort_keys=True) for x in b)
+        return set() if same else {path}
+    return set() if a == b else {path}
+
+
+def _piece_names(data: Any, depth: int = 0) -> set[str]:
+    """Names of pieces in a scene's case data: the keys of a mapping of records below the
+    top level (``pieces: {A: {...}}``), and ``name`` or ``id`` fields of records."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        if depth >= 1 and data and all(isinstance(v, dict) for v in data.values()):
+            found |= {str(k) for k in data}
+        found |= {v for k, v in data.items() if k in ("name", "id") and isinstance(v, str)}
+        for value in data.values():
+            found |= _piece_names(value, depth + 1)
+    elif isinstance(data, list):
+        for value in data:
+            found |= _piece_names(value, depth + 1)
+    return found
+
+
+def _pieces(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> set[str]:
+    pieces = set(reference.provenance) | set(actual.provenance) | _piece_names(ruleset.case_data(before, actions)[0])
+    return pieces | {p for e in reference.events + actual.events for p in e.pieces}
+
+
+def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome) -> set[tuple[str, ...]]:
+    """The fields of the outcome's JSON form where ``actual`` departs from ``reference``.
+    A top-level field is left out when taking the implementation's value of it alone
+    leaves the outcome key unchanged (such as provenance, which no outcome key compares)."""
+    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
+    reference_key = ruleset.outcome_key(reference)
+    kept: set[tuple[str, ...]] = set()
+    for path in _json_paths(ours, theirs, ()):
+        top = path[0] if path else ""
+        if top and top in ours and top in theirs:
+            try:
+                hybrid = ruleset.outcome_from_json(before, {**ours, top: theirs[top]})
+                if ruleset.outcome_key(hybrid) == reference_key:
+                    continue
+            except Exception:  # a mixed outcome the reader refuses: keep the field
+                pass
+        kept.add(path)
+    return kept
+
+
+def _starred(paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
+    return tuple(sorted({".".join("*" if part in pieces else part for part in p) or "outcome" for p in paths})) \
+        or ("outcome",)
+
+
+def _event_role(event: Event, piece: str) -> str:
+    """An event as the kind and the place of ``piece`` among its pieces: ``hit(*,_)``."""
+    return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"
+
+
+def _first_events(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
+                  pieces: set[str]) -> tuple[list[tuple[str, Event]], list[tuple[str, Event]]]:
+    """The events where the two outcomes first differ: the earliest events one has and the
+    other lacks, as ("no" or "extra", event); else, for each piece whose state differs,
+    (its name, the first event it takes part in under the reference)."""
+    ours = Counter((e.kind, e.pieces) for e in reference.events)
+    theirs = Counter((e.kind, e.pieces) for e in actual.events)
+    changed: list[tuple[str, Event]] = []
+    for word, events, left in (("no", reference.events, ours - theirs), ("extra", actual.events, theirs - ours)):
+        for event in events:
+            if left[(event.kind, event.pieces)] > 0:
+                left[(event.kind, event.pieces)] -= 1
+                changed.append((word, event))
+    if changed:
+        first = min(event.round for _, event in changed)
+        return [(word, event) for word, event in changed if event.round == first], []
+    diverging = sorted({part for path in paths for part in path if part in pieces})
+    firsts = ((piece, next((e for e in reference.events if piece in e.pieces), None)) for piece in diverging)
+    return [], [(piece, event) for piece, event in firsts if event is not None]
+
+
+def departure_clauses(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
+                      actual: Outcome) -> tuple[str, ...]:
+    """The clauses of the events where the two outcomes first differ (see ``_situation``),
+    as far as the outcomes name them: where a report says which rule text to look at."""
+    actual = as_compared(ruleset, before, reference, actual)
+    paths = _differing_paths(ruleset, before, reference, actual)
+    changed, first = _first_events(reference, actual, paths, _pieces(ruleset, before, actions, reference, actual))
+    return tuple(sorted({event.clause for _, event in changed + first if event.clause}))
+
+
+def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
+    """Where the two outcomes first differ, in words that do not name pieces.
+
+    Where the events differ, the earliest differing events: ``no hit`` (the reference
+    has it, the implementation not), ``extra hit``. Otherwise each piece whose state
+    differs, by the first event it takes part in under the reference (``hit(*,_)``:
+    the piece is the first of two), or ``no event``."""
+    changed, first = _first_events(reference, actual, paths, pieces)
+    if changed:
+        return tuple(sorted({f"{word} {event.kind}" for word, event in changed}))
+    diverging = {part for path in paths for part in path if part in pieces}
+    found = {_event_role(event, piece) for piece, event in first}
+    return tuple(sorted(found | ({"no event"} if len(first) < len(diverging) else set())))
+
+
+def _value_at(data: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
+                     paths: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The reading points whose options, around ``best``, change the reference's outcome
+    in the fields that differ: the decision points on the path of the difference."""
+    table = reading_table(ruleset, before, actions)
+    found = []
+    for point in ruleset.reading_points:
+        if point.name not in table.points:
+            continue
+        seen = set()
+        for option in point.options:
+            key = table.key({**best, point.name: option})
+            if key is None:
+                continue
+            data = ruleset.outcome_json(table.outcomes[key])
+            seen.add(answer_text([_value_at(data, path) for path in sorted(paths)]))
+        if len(seen) > 1:
+            found.append(point.name)
+    return tuple(found)
+
+
+def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+                        paths: set[tuple[str, ...]] | None = None) -> str:
+    """The cheap part of a fingerprint, used to sort scenes before they are shrunk
+    (``paths``: the differing paths, where the caller has them already)."""
+    actual = as_compared(ruleset, before, reference, actual)
+    if paths is None:
+        paths = _differing_paths(ruleset, before, reference, actual)
+    pieces = _pieces(ruleset, before, actions, reference, actual)
+    return ":".join(("+".join(_situation(reference, actual, paths, pieces)) or "-", "+".join(_starred(paths, pieces))))
+
+
+def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+                best: Reading) -> str:
+    """What matters about how ``actual`` departs from ``reference`` (resolved under ``best``):
+    the reading points that decide the differing fields, where the outcomes first differ
+    (``_situation``) and the fields that differ, with piece names as "*"; such as
+    ``-:hit(*,_):pieces.*.heading``. The clauses the reference weighed elsewhere in the
+    scene are left out, so one fault met in several scenes is one fingerprint."""
+    actual = as_compared(ruleset, before, reference, actual)
+    paths = _differing_paths(ruleset, before, reference, actual)
+    points = _deciding_points(ruleset, before, actions, best, paths)
+    return ":".join(("+".join(points) or "-", situation_and_shape(ruleset, before, actions, reference, actual,
+                                                                    paths)))
+
+
+
+def departure(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],
+              best: Reading) -> str | None:
+    """How one answer departs from the best reading, in a few words: None where the best
+    reading gives it, ``reading P=O`` where another one does, else its situation and shape."""
+    nearest = explaining(ruleset, before, actions, answer, readings, best)
+    if nearest is not None:
+        changed = reading_label(nearest, best)
+        return None if changed.startswith("default (") else f"reading {changed}"
+    reference = ruleset.resolve(before, actions, best)
+    return situation_and_shape(ruleset, before, actions, reference, answer)
+
+
+def divergence_print(ruleset: Ruleset, d: Divergence, readings: Sequence[Reading], best: Reading) -> str:
+    """An order divergence by the reordering and how each of the two answers departs from the
+    best reading; a changing answer by where its two answers differ."""
+    if d.kind == "repeat":
+        return situation_and_shape(ruleset, d.before, d.actions, d.first, d.second)
+    departures = {departure(ruleset, d.before, d.actions, d.first, readings, best),
+                  departure(ruleset, d.second_before, d.second_actions, d.second, readings, best)}
+    return f"{d.label}: " + (" | ".join(sorted(x for x in departures if x)) or "same reading, other details")

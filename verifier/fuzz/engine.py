@@ -1,0 +1,372 @@
+"""The fuzz run: scenes drawn, each asked of the implementation in this process while
+workers resolve the reference under every reading and read the answers, then the
+reading inferred, and the findings grouped and shrunk."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from ..adapter import Implementation, Session
+from ..adapter.declare import Declaration, describe
+from ..adapter.protocol import answer_text, reported_outcome
+from ..execute import Execution, map_ordered
+from ..explore import reading_label
+from ..findings import slug
+from ..ruleset import Outcome, Ruleset, Transform
+from .ask import GivenUp, SceneAsker
+from .compare import divergence_print, explaining, fingerprint, matching, order_differs, situation_and_shape
+from .reference import Reading, ReadingTable, reading_table
+from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
+from .scenes import SceneData, draw_scenes, order_transforms, require
+from .shrink import Example, Member, grouped, shrink_disagreement, shrink_mixed, shrink_order
+
+REPEAT_EVERY = 5  # every fifth scene is sent a second time, to catch answers that change
+MAX_GROUPS = 12  # disagreement groups shrunk and written; the rest are counted
+SHRINK_LIMIT = 300  # simpler scenes tried per group
+
+
+def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
+    """Per reading, the number of ``trials`` whose answer it gives. Readings that agree on the
+    points a scene consults share its reference outcome, so each scene is looked at once
+    per combination of those points, not once per reading."""
+    explained = [0] * len(readings)
+    sharing: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
+    for trial in trials:
+        if not trial.matches:
+            continue
+        table = trial.table
+        if table.points not in sharing:
+            by_projection: dict[tuple[str, ...], list[int]] = {}
+            for i, reading in enumerate(readings):
+                by_projection.setdefault(table.project(reading), []).append(i)
+            sharing[table.points] = by_projection
+        for projection, indices in sharing[table.points].items():
+            if table.keys.get(projection) in trial.matches:
+                for i in indices:
+                    explained[i] += 1
+    return explained
+
+
+def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> dict[str, dict[str, Any]]:
+    """Per reading point, around the best reading: the scenes where its options give
+    different outcomes, and the share of those the implementation answers like each option."""
+    shares: dict[str, dict[str, Any]] = {}
+    for point in ruleset.reading_points:
+        informative = 0
+        matches = dict.fromkeys(point.options, 0)
+        for trial in trials:
+            keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
+            if None in keys.values() or len(set(keys.values())) < 2:
+                continue
+            informative += 1
+            for option, key in keys.items():
+                if key in trial.matches:
+                    matches[option] += 1
+        shares[point.name] = {
+            "default": point.default, "informative": informative,
+            "options": {o: {"matches": n, "share": round(n / informative, 4) if informative else None}
+                        for o, n in matches.items()},
+        }
+    return shares
+
+
+
+
+
+
+# Scenes are drawn first. Then this process asks the implementation, one request after
+# another, while workers resolve the reference under every reading and read the answers
+# of the scenes already sent. (Drawing on a thread of its own, beside the asking, races
+# with modules the reference imports lazily: Hypothesis looks into sys.modules.)
+
+BATCH = 16  # scenes per piece of reference work handed to a worker
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """What was sent to the implementation about one scene, and what came back (kept in this process)."""
+
+    index: int
+    scene_id: str
+    before: Any
+    actions: Any
+    transforms: tuple[Transform, ...]  # the reorderings sent
+    answers: tuple[tuple[str, str, Any], ...]  # per answered request: (what: "", "again" or a reordering, id, data)
+    again_differs: bool  # the answer to the scene sent again is not the first one, as sent
+    problems: tuple[SceneProblem, ...]  # timeouts, crashes, refusals: the requests with no answer
+    seconds: float  # since the start of the run
+
+
+@dataclass(frozen=True)
+class _ReferenceWork:
+    """A scene and the answers to it, for the reference work (picklable)."""
+
+    ruleset: Ruleset | str  # the ruleset in this process, its registry key in a worker
+    reports: frozenset[str] | None  # the parts the hello says the implementation reports (None: all)
+    before: Any
+    actions: Any
+    answers: tuple[tuple[str, str, Any], ...]
+
+
+@dataclass(frozen=True)
+class _ReferenceDone:
+    points: frozenset[str]
+    keys: dict[tuple[str, ...], Any]
+    matches: frozenset[Any]
+    outcomes: dict[str, Outcome]  # the answers read ("" the first, "again", or a reordering's name)
+    order_differs: frozenset[str]  # names of the reorderings whose answer differs
+    unreadable: tuple[SceneProblem, ...]
+
+
+def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
+    """For each scene of ``batch``: the reference under every reading, the answers read
+    (once, under the hello's declaration), and how they compare."""
+    from .. import registry
+
+    done = []
+    for work in batch:
+        ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
+        declaration = Declaration(work.reports)
+        table = reading_table(ruleset, work.before, work.actions)
+        transforms = {t.name: t for t in order_transforms(ruleset, work.before, work.actions)} \
+            if len(work.answers) > 1 else {}
+        outcomes: dict[str, Outcome] = {}
+        unreadable = []
+        for what, request_id, data in work.answers:
+            before = transforms[what].before if what in transforms else work.before
+            outcome = reported_outcome(ruleset, declaration, before, data)
+            if isinstance(outcome, str):
+                unreadable.append(SceneProblem(request_id, ProblemKind.UNREADABLE, outcome))
+            else:
+                outcomes[what] = outcome
+        matches: frozenset[Any] = frozenset()
+        differs: set[str] = set()
+        actual = outcomes.get("")
+        if actual is not None:
+            matches = matching(ruleset, work.before, work.actions, table, actual)
+            trial = Trial("", work.before, work.actions, table, actual, matches)
+            differs = {name for name, transform in transforms.items()
+                       if name in outcomes and order_differs(ruleset, trial, transform, outcomes[name])}
+        done.append(_ReferenceDone(table.points, dict(table.keys), matches, outcomes, frozenset(differs),
+                                   tuple(unreadable)))
+    return done
+
+
+def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before: Any, actions: Any,
+          counts: dict[str, int], start: float) -> _Sent:
+    """The scene to the implementation, then, if it answered, each reordering of it and,
+    every ``REPEAT_EVERY`` scenes, the scene again. The problems of these requests are
+    taken out of ``asker.problems`` and kept with the scene, so that they are reported in
+    scene order however the work is spread."""
+    mark = len(asker.problems)
+    answers = []
+    transforms: list[Transform] = []
+    again_differs = False
+    data = SceneData.of(ruleset, before, actions)
+    first = asker.answer(scene_id, data)
+    at = time.perf_counter() - start
+    if first is not None:
+        answers.append(("", scene_id, first))
+        for transform in order_transforms(ruleset, before, actions):
+            counts["order"] += 1
+            transforms.append(transform)
+            request_id = f"{scene_id}-{slug(transform.name)}"
+            moved = asker.answer(request_id, SceneData.of(ruleset, transform.before, transform.actions))
+            if moved is not None:
+                answers.append((transform.name, request_id, moved))
+        if index % REPEAT_EVERY == 0:
+            counts["repeat"] += 1
+            again = asker.answer(f"{scene_id}-again", data)
+            if again is not None:
+                answers.append(("again", f"{scene_id}-again", again))
+                again_differs = answer_text(again) != answer_text(first)
+    problems = tuple(asker.problems[mark:])
+    del asker.problems[mark:]
+    return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
+
+
+
+
+def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
+        seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
+        scheduler: str | None = None, log: Callable[[str], None] | None = None) -> FuzzResult:
+    """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
+    reference under every reading runs on ``workers`` processes (or on the Dask cluster at
+    ``scheduler``). The report is the same whatever ``workers`` is. The implementation is
+    asked through its session (``impl`` is wrapped in one), whose hello says which parts of
+    the outcome are compared; the caller closes it."""
+    require(ruleset)
+    start = time.perf_counter()
+    session = impl if isinstance(impl, Session) else Session(impl)
+    asker = SceneAsker(ruleset, session)
+    execution = Execution(workers, scheduler)
+    handed: Ruleset | str = ruleset if execution.in_process else ruleset.key
+    counts = {"order": 0, "repeat": 0}
+    sent: dict[int, _Sent] = {}
+    given_up = ""
+    scenes: list[tuple[Any, Any]] = []
+    stopped = draw_scenes(ruleset, seed, examples, start + budget,
+                          lambda before, actions: scenes.append((before, actions)))
+
+    def batches() -> Iterator[list[_ReferenceWork]]:
+        nonlocal stopped, given_up
+        batch: list[_ReferenceWork] = []
+        for index, (before, actions) in enumerate(scenes, 1):
+            if time.perf_counter() - start > budget:
+                stopped = True
+                break
+            try:
+                record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
+            except GivenUp as exc:
+                given_up = str(exc)
+                break
+            sent[index] = record
+            reports = session.declaration(ruleset).reports
+            batch.append(_ReferenceWork(handed, reports, before, actions, record.answers))
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    order = tuple(p.name for p in ruleset.reading_points)
+    default_options = tuple(ruleset.default_reading[p] for p in order)
+    trials: list[Trial] = []
+    divergences: list[Divergence] = []
+    problems: list[SceneProblem] = []
+    for done_batch in map_ordered(_reference_work, batches(), execution):
+        for done in done_batch:
+            record = sent[len(trials) + 1]
+            problems += record.problems + done.unreadable
+            table = ReadingTable(order, default_options, done.points, MappingProxyType(done.keys),
+                                 MappingProxyType({}))
+            actual = done.outcomes.get("")
+            trials.append(Trial(record.scene_id, record.before, record.actions, table, actual, done.matches))
+            if actual is None:
+                continue
+            for transform in record.transforms:
+                if transform.name in done.order_differs:
+                    moved = done.outcomes[transform.name]
+                    divergences.append(Divergence("order", record.scene_id, transform.name, record.before,
+                                                  record.actions, actual, moved, transform.before,
+                                                  transform.actions))
+            again = done.outcomes.get("again")
+            if record.again_differs and again is not None:
+                divergences.append(Divergence("repeat", record.scene_id, "sent again", record.before,
+                                              record.actions, actual, again, record.before, record.actions))
+    asker.problems[:0] = problems  # those of the scenes, in scene order, before any of shrinking
+    if log:
+        log(f"  {len(trials)} scenes in {time.perf_counter() - start:.1f} s")
+
+    readings = ruleset.all_readings()
+    answered = [t for t in trials if t.actual is not None]
+    explained = _explained(readings, answered)
+    default = ruleset.default_reading
+
+    def changes(i: int) -> int:
+        return sum(readings[i][p] != default[p] for p in default)
+
+    ranked = sorted(range(len(readings)), key=lambda i: (-explained[i], changes(i), i))
+    best = ranked[0]
+    runner_up = ranked[1] if len(ranked) > 1 else None
+    best_reading = readings[best]
+
+    unexplained_trials = [t for t in answered if not t.matches]
+    mixed_trials = [t for t in answered if t.matches and not t.explains(best_reading)]
+    deadline = time.perf_counter() + budget
+    seen_at = {record.scene_id: record.seconds for record in sent.values()}
+
+    def actual_of(trial: Trial) -> Outcome:
+        assert trial.actual is not None
+        return trial.actual
+
+    def guarded(shrink: Callable[[Member], tuple[str, Example]],
+                fallback: Callable[[Member], tuple[str, Example]]) -> Callable[[Member], tuple[str, Example]]:
+        """Shrinking stops at the first sign that the implementation cannot be started."""
+        def call(member: Member) -> tuple[str, Example]:
+            nonlocal given_up
+            if not given_up:
+                try:
+                    return shrink(member)
+                except GivenUp as exc:
+                    given_up = str(exc)
+            return fallback(member)
+        return call
+
+    def disagreement(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
+        t0 = time.perf_counter()
+        if tries_made:
+            before, actions, actual, tries = shrink_disagreement(ruleset, asker, trial, shrink_limit)
+        else:
+            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
+        reference = ruleset.resolve(before, actions, best_reading)
+        key = fingerprint(ruleset, before, actions, reference, actual, best_reading)
+        if log and tries_made:
+            log(f"  shrank {trial.scene_id} in {tries} tries: {key}")
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
+                          seen_at[trial.scene_id])
+
+    def bucket(trial: Trial) -> str:
+        return situation_and_shape(ruleset, trial.before, trial.actions,
+                                   ruleset.resolve(trial.before, trial.actions, best_reading), actual_of(trial))
+
+    found, not_shrunk = grouped(unexplained_trials, bucket,
+                                 guarded(disagreement, lambda t: disagreement(t, tries_made=False)),
+                                 max_groups, deadline)
+    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members]) for g in found]
+
+    def other_reading_of(trial: Trial) -> str:
+        nearest = explaining(ruleset, trial.before, trial.actions, actual_of(trial), readings, best_reading)
+        assert nearest is not None
+        return reading_label(nearest, best_reading)
+
+    def mixed_example(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
+        t0 = time.perf_counter()
+        if tries_made:
+            before, actions, actual, tries = shrink_mixed(ruleset, asker, trial, readings, best_reading,
+                                                           shrink_limit)
+        else:
+            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
+        nearest = explaining(ruleset, before, actions, actual, readings, best_reading)
+        assert nearest is not None
+        key = reading_label(nearest, best_reading)
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
+                          seen_at[trial.scene_id], kind="mixed", reading=nearest)
+
+    found_mixed, mixed_not_shrunk = grouped(mixed_trials, other_reading_of,
+                                             guarded(mixed_example, lambda t: mixed_example(t, tries_made=False)),
+                                             max_groups, deadline)
+    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members])
+             for g in found_mixed]
+
+    def divergence_example(d: Divergence, tries_made: bool = True) -> tuple[str, Divergence]:
+        if d.kind == "order" and tries_made:
+            d = shrink_order(ruleset, asker, d, shrink_limit)
+        return divergence_print(ruleset, d, readings, best_reading), d
+
+    divergence_groups: list[DivergenceGroup] = []
+    divergences_not_shrunk = 0
+    for kind in ("order", "repeat"):
+        of_kind = [d for d in divergences if d.kind == kind]
+        found_divergences, left = grouped(
+            of_kind, lambda d: divergence_print(ruleset, d, readings, best_reading),
+            guarded(divergence_example, lambda d: divergence_example(d, tries_made=False)), max_groups, deadline)
+        divergences_not_shrunk += left
+        divergence_groups += [DivergenceGroup(g.fingerprint, len(g.members), [d.scene_id for d in g.members],
+                                              g.example, g.first.scene_id) for g in found_divergences]
+
+    return FuzzResult(
+        ruleset=ruleset, implementation=session.describe(), seed=seed, examples=examples, budget=budget,
+        readings=readings, trials=trials, explained=explained, best=best, runner_up=runner_up,
+        points=_point_shares(ruleset, answered, best_reading), other_reading=len(mixed_trials),
+        unexplained=len(unexplained_trials), groups=groups, groups_not_shrunk=not_shrunk,
+        order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences,
+        divergence_groups=divergence_groups, problems=asker.problems, stopped_by_budget=stopped,
+        given_up=session.given_up or given_up, seconds=time.perf_counter() - start, impl_calls=session.calls,
+        impl_seconds=session.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
+        divergences_not_shrunk=divergences_not_shrunk,
+        declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "")

@@ -1,0 +1,486 @@
+"""The fuzz report: report.json, report.md, and a case file and a diagram per group."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..explore import reading_label
+from ..findings import dump_yaml, slug
+from ..output import json_mark, write_bytes, write_text
+from ..ruleset import Outcome, Ruleset
+from .compare import departure_clauses, difference
+from .result import Divergence, DivergenceGroup, FuzzResult, Group
+
+
+@dataclass(frozen=True)
+class WrittenGroup:
+    group: Group
+    case_file: Path
+    diagram: Path | None  # None where the answer could not be drawn (``undrawn`` says why)
+    reference: Outcome
+    undrawn: str = ""
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.2f} %" if whole else "-"
+
+
+def _case_text(result: FuzzResult, name: str, title: str, note: str, comment: str, before: Any, actions: Any,
+               reference: Outcome, theirs: Sequence[tuple[str, Any, Outcome]]) -> str:
+    """A case file (status derived) whose expectation is the reference's under the best
+    reading; the implementation's answers (label, scene, outcome) follow as comments."""
+    ruleset = result.ruleset
+    best = result.readings[result.best]
+    before_data, actions_data = ruleset.case_data(before, actions)
+    clauses = sorted(reference.clauses_used()) or [c.id for c in ruleset.clauses][:1]
+    first = ruleset.clause(clauses[0]).source
+    pins = {p: o for p, o in best.items() if o != ruleset.default_reading[p]}
+    data: dict[str, Any] = {
+        "id": name, "title": title, "ruleset": ruleset.key, "status": "derived",
+        "source": {"seed": first.seed, "section": first.section, "example": "found by verifier fuzz"},
+        "clauses": clauses,
+    }
+    if pins:
+        data["readings"] = pins
+    data["note"] = (f"{note} The expectation is the reference's under the reading that explains most scenes "
+                    f"({reading_label(best, ruleset.default_reading)}); the implementation ({result.implementation}) "
+                    f"answered as in the comments at the end.")
+    data["before"] = before_data
+    data["actions"] = actions_data
+    data["expect"] = ruleset.expect_data(before, reference)
+    text = f"# generator: verifier fuzz; {comment}\n" + dump_yaml(data)
+    for label, scene, outcome in theirs:
+        try:
+            answer = dump_yaml({"expect": ruleset.expect_data(scene, outcome)})
+        except Exception:  # an outcome the ruleset cannot restate as an expectation
+            answer = json.dumps(ruleset.outcome_json(outcome), indent=1) + "\n"
+        text += f"# {label}:\n" + "".join(f"# {line}\n" for line in answer.splitlines())
+    return text
+
+
+def _differs(group: Group) -> str:
+    return group.fingerprint.rsplit(":", 1)[-1].replace("+", ", ")
+
+
+def _clear_old(folder: Path) -> None:
+    """Remove the case files and diagrams an earlier run wrote here (and only those)."""
+    from ..output import refusal
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if path.suffix in (".yaml", ".png") and path.is_file() and refusal(path, "fuzz finding") is None:
+            path.unlink()
+
+
+def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
+    """The implementation's outcome with the places of its events filled in from the
+    reference's matching events: the adapter protocol does not carry where an event
+    happened, and a drawing needs it."""
+    places = {(e.kind, e.pieces, e.round, e.phase): e.at for e in reference.events if e.at is not None}
+    events = tuple(e if e.at is not None else replace(e, at=places.get((e.kind, e.pieces, e.round, e.phase)))
+                   for e in actual.events)
+    return replace(actual, events=events)
+
+
+def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome,
+          title: str) -> Any:
+    actual = _with_places(group.actual, reference)
+    attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
+                                          replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
+    for i, (label, outcome) in enumerate(attempts):
+        try:
+            return ruleset.draw_readings(group.before, group.actions, panels[:-1] + [(label, outcome)], title=title)
+        except Exception:  # an answer the ruleset's drawing cannot place; try with less of it
+            if i == len(attempts) - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenGroup]:
+    """One case file and one diagram per group of disagreements and of scenes another
+    reading explains, under ``out/findings``."""
+
+    ruleset = result.ruleset
+    best = result.readings[result.best]
+    best_label = reading_label(best, ruleset.default_reading)
+    _clear_old(out / "findings")
+    written = []
+    numbered = list(enumerate(result.groups, 1)) + list(enumerate(result.mixed, 1))
+    for i, group in numbered:
+        reference = ruleset.resolve(group.before, group.actions, best)
+        if group.kind == "mixed":
+            name = slug(f"{ruleset.key}-fuzz-mixed-{i}-{group.fingerprint}")
+            title = f"An implementation follows {group.fingerprint} here, and {best_label} in most scenes"
+            note = (f"Minimal scene the implementation answers as the reading {group.fingerprint} does, while it "
+                    f"answers most scenes as {best_label} does: it follows different readings in different "
+                    "situations.")
+            panels: list[tuple[str, Outcome | None]] = [
+                ("before", None), ("reference, best reading", reference),
+                (f"implementation (as {group.fingerprint})", group.actual)]
+        else:
+            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[1])  # "hit(*,_)" -> "hit"
+            name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
+            title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
+            note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
+            panels = [("before", None), ("reference, best reading", reference), ("implementation", group.actual)]
+        case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
+        text = _case_text(result, name, title, note, f"{group.kind}, fingerprint {group.fingerprint}", group.before,
+                          group.actions, reference, [("The implementation's outcome", group.before, group.actual)])
+        write_text(case_file, text, "fuzz case file", force)
+        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, panels, reference, title), force)
+        written.append(WrittenGroup(group, case_file, drawn, reference, undrawn))
+    return written
+
+
+@dataclass(frozen=True)
+class WrittenDivergence:
+    group: DivergenceGroup
+    case_file: Path
+    diagram: Path | None
+    undrawn: str = ""
+
+    @property
+    def divergence(self) -> Divergence:
+        return self.group.example
+
+
+def _stack(images: Sequence[Any]) -> Any:
+    from PIL import Image
+    gap = 16
+    width = max(i.width for i in images)
+    height = sum(i.height for i in images) + gap * (len(images) - 1)
+    sheet = Image.new("RGB", (width, height), "white")
+    y = 0
+    for image in images:
+        sheet.paste(image, (0, y))
+        y += image.height + gap
+    return sheet
+
+
+def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> list[WrittenDivergence]:
+    """Per group of order-dependent answers (shrunk) and of changing answers, a case file
+    and a diagram of the implementation's two answers."""
+
+    ruleset = result.ruleset
+    best = result.readings[result.best]
+    written = []
+    numbers = {"order": 0, "repeat": 0}
+    for group in result.divergence_groups:
+        d = group.example
+        numbers[d.kind] += 1
+        name = slug(f"{ruleset.key}-fuzz-{d.kind}-{numbers[d.kind]}")
+        case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
+        reference = ruleset.resolve(d.before, d.actions, best)
+        if d.kind == "order":
+            title = f"An implementation's answer depends on the order the pieces are listed in ({d.label})"
+            note = f"Listing this scene's pieces in another order ({d.label}) changes the implementation's answer."
+            theirs = [("The implementation's outcome, as listed here", d.before, d.first),
+                      (f"Its outcome for the same scene after the {d.label} (names as sent)", d.second_before,
+                       d.second)]
+
+            def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
+                top = ruleset.draw_readings(d.before, d.actions, [
+                    ("before", None), ("reference, best reading", reference),
+                    ("implementation, as listed", _with_places(d.first, reference))], title=title)
+                moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
+                bottom = ruleset.draw_readings(d.second_before, d.second_actions, [
+                    ("before, listed in another order", None),
+                    ("implementation, listed in another order", _with_places(d.second, moved_reference))],
+                    title=f"The same scene after the {d.label}")
+                return _stack([top, bottom])
+        else:
+            title = "An implementation answers the same scene differently when it is sent again"
+            note = "The implementation was sent this scene twice and answered differently."
+            theirs = [("The implementation's first outcome", d.before, d.first),
+                      ("Its outcome when the scene was sent again", d.before, d.second)]
+
+            def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
+                return ruleset.draw_readings(d.before, d.actions, [
+                    ("before", None), ("reference, best reading", reference),
+                    ("implementation, first", _with_places(d.first, reference)),
+                    ("implementation, again", _with_places(d.second, reference))], title=title)
+        text = _case_text(result, name, title, note, f"{d.kind} divergence, fingerprint {group.fingerprint}",
+                          d.before, d.actions, reference, theirs)
+        write_text(case_file, text, "fuzz case file", force)
+        drawn, undrawn = _write_diagram(diagram, image, force)
+        written.append(WrittenDivergence(group, case_file, drawn, undrawn))
+    return written
+
+
+def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
+                divergences: Sequence[WrittenDivergence] = ()) -> dict[str, Any]:
+    ruleset = result.ruleset
+    default = ruleset.default_reading
+    answered = len(result.answered)
+
+    def reading_entry(i: int) -> dict[str, Any]:
+        return {"reading": dict(result.readings[i]), "label": reading_label(result.readings[i], default),
+                "explained": result.explained[i], "share": _share(result.explained[i], answered)}
+
+    def group_entry(w: WrittenGroup) -> dict[str, Any]:
+        g = w.group
+        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "clauses": list(departure_clauses(
+            ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
+            "reading": dict(g.reading or {}), "label": g.fingerprint}
+        return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
+                "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
+                **_diagram_entry(w.diagram, w.undrawn, out), "reference": ruleset.outcome_json(w.reference),
+                "implementation": ruleset.outcome_json(g.actual),
+                "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}
+
+    def divergence_entry(w: WrittenDivergence) -> dict[str, Any]:
+        g, d = w.group, w.divergence
+        return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
+                "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
+                "case": str(w.case_file.relative_to(out)), **_diagram_entry(w.diagram, w.undrawn, out),
+                "first": ruleset.outcome_json(d.first), "second": ruleset.outcome_json(d.second)}
+
+    problem_counts: dict[str, int] = {}
+    for p in result.problems:
+        problem_counts[p.kind.value] = problem_counts.get(p.kind.value, 0) + 1
+    return {
+        "generator": json_mark("fuzz"), "ruleset": ruleset.key, "implementation": result.implementation,
+        "seed": result.seed, "examples": result.examples, "budget_seconds": result.budget,
+        "scenes": len(result.trials), "answered": answered, "stopped_by_budget": result.stopped_by_budget,
+        "given_up": result.given_up or None,
+        "readings": {"count": len(result.readings), "best": reading_entry(result.best),
+                     "runner_up": reading_entry(result.runner_up) if result.runner_up is not None else None},
+        "points": result.points,
+        "mixed_readings": {
+            "scenes": result.other_reading, "not_shrunk": result.mixed_not_shrunk,
+            "groups": [group_entry(w) for w in written if w.group.kind == "mixed"],
+        },
+        "disagreements": {
+            "not_explained_by_best": result.other_reading + result.unexplained,
+            "explained_by_another_reading": result.other_reading,
+            "explained_by_no_reading": result.unexplained,
+            "not_shrunk": result.groups_not_shrunk,
+            "groups": [group_entry(w) for w in written if w.group.kind != "mixed"],
+        },
+        **{kind: {"checked": checked, "differing": sum(d.kind == kind for d in result.divergences),
+                  "groups": [divergence_entry(w) for w in divergences if w.divergence.kind == kind]}
+           for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
+        "divergences_not_grouped": result.divergences_not_shrunk,
+        "problems": {"counts": dict(sorted(problem_counts.items())),
+                     "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message}
+                                for p in result.problems]},
+    }
+
+
+def timing(result: FuzzResult) -> dict[str, Any]:
+    """Figures that change from run to run, and the number of workers, which must not change
+    the rest: kept apart so that the rest of the report is the same for the same seed."""
+    groups = [{"fingerprint": g.fingerprint, "first_seen_seconds": round(g.first_seen_seconds, 3),
+               "shrink_seconds": round(g.shrink_seconds, 3)} for g in result.groups]
+    return {"workers": result.workers, "seconds": round(result.seconds, 3), "implementation_calls": result.impl_calls,
+            "implementation_seconds": round(result.impl_seconds, 3),
+            "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1), "groups": groups}
+
+
+def verdict(result: FuzzResult) -> str:
+    answered = len(result.answered)
+    if not answered:
+        return f"{result.compared_nothing} Nothing can be said about the reading it follows."
+    best = result.explained[result.best]
+    label = reading_label(result.readings[result.best], result.ruleset.default_reading)
+    if best * 2 < answered:
+        return (f"No reading explains this implementation: the best full reading ({label}) gives its answer in "
+                f"only {best} of {answered} scenes ({_percent(best, answered)}).")
+    return f"The implementation follows {label}: it explains {best} of {answered} scenes ({_percent(best, answered)})."
+
+
+def _scene_yaml(ruleset: Ruleset, before: Any, actions: Any) -> list[str]:
+    before_data, actions_data = ruleset.case_data(before, actions)
+    return ["```yaml", dump_yaml({"before": before_data, "actions": actions_data}).rstrip(), "```", ""]
+
+
+def _write_diagram(path: Path, draw: Callable[[], Any], force: bool) -> tuple[Path | None, str]:
+    """The diagram drawn and written to ``path``; where the ruleset cannot draw the answer,
+    no diagram and why, so that the finding is reported in words alone."""
+    from ..snapshots import png_bytes
+    try:
+        image = draw()
+    except Exception as exc:  # an answer the drawing cannot place must not lose the report
+        return None, f"the answer could not be drawn ({type(exc).__name__}: {exc})"
+    write_bytes(path, png_bytes(image, software=json_mark("fuzz")), "fuzz diagram", force)
+    return path, ""
+
+
+def _diagram_entry(diagram: Path | None, undrawn: str, out: Path) -> dict[str, Any]:
+    return {"diagram": str(diagram.relative_to(out))} if diagram else {"diagram": None, "undrawn": undrawn}
+
+
+def _picture(alt: str, diagram: Path | None, undrawn: str) -> str:
+    return f"![{alt}]({_link(diagram)})" if diagram else f"(No picture: {undrawn}.)"
+
+
+def _link(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _scene_list(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+
+
+def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequence[WrittenGroup],
+                    divergences: Sequence[WrittenDivergence] = ()) -> str:
+    ruleset = result.ruleset
+    default = ruleset.default_reading
+    best_label = reading_label(result.readings[result.best], default)
+    answered = data["answered"]
+    lines = [f"# Differential conformance: {ruleset.key} ({ruleset.title})", "",
+             f"Implementation: {result.implementation}. Seed {result.seed}; {data['scenes']} generated scenes, "
+             f"{answered} answered" + (" (stopped by the time budget)" if result.stopped_by_budget else "") + ".",
+             "", f"**{verdict(result)}**", ""]
+    if result.declared:
+        lines += [f"Its hello declares {result.declared}; only the parts it reports are compared, and its "
+                  "reading is inferred from them alone.", ""]
+    if result.given_up:
+        lines += [f"The run stopped early: {result.given_up}.", ""]
+    d = data["disagreements"]
+    order, repeat = data["order"], data["repeat"]
+    lines += ["In short:", "",
+              f"- {d['explained_by_no_reading']} scenes no reading explains, in {_count(len(d['groups']), 'group')};",
+              f"- {d['explained_by_another_reading']} scenes explained by another reading than the best, in "
+              f"{_count(len(data['mixed_readings']['groups']), 'group')};",
+              f"- {order['differing']} answers that changed with the listing order, in "
+              f"{_count(len(order['groups']), 'group')}, and {repeat['differing']} that changed when sent again, in "
+              f"{_count(len(repeat['groups']), 'group')};",
+              f"- {len(result.problems)} timeouts, crashes, malformed answers or refusals.", ""]
+    lines += ["## Reading inference", "",
+              f"Each scene was resolved by the reference under all {len(result.readings)} full readings; the "
+              "implementation was told the default reading.", ""]
+    best = data["readings"]["best"]
+    lines.append(f"- Best full reading: {best['label']}, explaining {best['explained']} of {answered} scenes "
+                 f"({_percent(best['explained'], answered)}).")
+    runner = data["readings"]["runner_up"]
+    if runner:
+        lines.append(f"- Runner-up: {runner['label']}, explaining {runner['explained']} of {answered} scenes "
+                     f"({_percent(runner['explained'], answered)}).")
+    lines += ["", "Per reading point, around the best reading: the scenes where the point's options give "
+              "different outcomes (informative), and the share of them the implementation answers like each "
+              "option.", "", "| point | informative | option | matches | share |", "|---|---|---|---|---|"]
+    for name, entry in data["points"].items():
+        for option, figures in entry["options"].items():
+            mark = " (default)" if option == entry["default"] else ""
+            share = f"{100 * figures['share']:.1f} %" if figures["share"] is not None else "-"
+            lines.append(f"| {name} | {entry['informative']} | {option}{mark} | {figures['matches']} | {share} |")
+
+    mixed = [w for w in written if w.group.kind == "mixed"]
+    m = data["mixed_readings"]
+    lines += ["", "## Scenes another reading explains", ""]
+    if not m["scenes"]:
+        lines += [f"None: every scene a reading explains is explained by the best one ({best_label}).", ""]
+    else:
+        lines += [f"{m['scenes']} scenes are answered as another reading gives them, not as the best one does: "
+                  "the implementation follows different readings in different situations. They are grouped by "
+                  "the reading nearest the best that explains them (only the points where it departs from the "
+                  "best are named)" + (f"; {m['not_shrunk']} scenes in further groups were counted but not shrunk"
+                                       if m["not_shrunk"] else "") + ".", ""]
+    for i, w in enumerate(mixed, 1):
+        g = w.group
+        lines += [f"### M{i}. {g.fingerprint} ({g.count} scene{'s' if g.count != 1 else ''})", "",
+                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries "
+                  f"while the same reading explains the answer.", "",
+                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
+                  f"- implementation (as {g.fingerprint}): " + ruleset.summarise(g.before, g.actual), "",
+                  _picture("the scene before, the reference's outcome and the implementation's", w.diagram, w.undrawn),
+                  "",
+                  f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
+        lines += _scene_yaml(ruleset, g.before, g.actions)
+
+    disagreeing = [w for w in written if w.group.kind != "mixed"]
+    lines += ["## Disagreements no reading explains", "",
+              f"{d['explained_by_no_reading']} scenes get an answer no reading gives. They fall into "
+              f"{_count(len(disagreeing), 'group')}"
+              + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
+                 else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
+              "options change the differing fields, where the two outcomes first differ (the first event the "
+              "differing piece `*` takes part in, such as `hit(*,_)` for the first of two pieces, or the "
+              "earliest event one outcome has and the other lacks), and the fields that differ. Scenes are "
+              "grouped by the fingerprint of their minimal scene.", ""]
+    for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
+        g = w.group
+        lines += [f"### {i}. `{g.fingerprint}` ({g.count} scene{'s' if g.count != 1 else ''})", "",
+                  f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
+                  + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
+                     if entry["clauses"] else ""), "",
+                  f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
+                  "- implementation: " + ruleset.summarise(g.before, g.actual)]
+        lines += [f"- {message}" for message in entry["differences"][:6]]
+        lines += ["", _picture("the scene before, the reference's outcome and the implementation's", w.diagram,
+                               w.undrawn),
+                  "", f"Minimal case: [{w.case_file.name}]({_link(w.case_file)})", ""]
+        lines += _scene_yaml(ruleset, g.before, g.actions)
+
+    order_line = (f"- {order['checked']} scenes were sent again with their pieces listed in another order: "
+                  f"{order['differing']} answers changed beyond the renaming, in "
+                  f"{_count(len(order['groups']), 'group')}."
+                  if order["checked"] else
+                  f"- Order dependence was not checked: ruleset {ruleset.key!r} defines no reordering of its scenes "
+                  "(Ruleset.transforms of kind order).")
+    lines += ["## Order dependence and non-determinism", "", order_line,
+              f"- {repeat['checked']} scenes were sent twice unchanged: {repeat['differing']} answers changed, in "
+              f"{_count(len(repeat['groups']), 'group')}.", ""]
+    if divergences:
+        lines += ["An order group's fingerprint is the reordering and how each of the two answers departs from "
+                  "the best reading (`reading P=O` where another reading gives it); a changing answer's is where "
+                  "its two answers differ. An order group's example is shrunk while the reordering still changes "
+                  "the answer; a changing answer is shown as first seen." +
+                  (f" {data['divergences_not_grouped']} further answers were counted but not grouped."
+                   if data["divergences_not_grouped"] else ""), ""]
+    for i, wd in enumerate(divergences, 1):
+        dg, dv = wd.group, wd.divergence
+        what = "listing order" if dv.kind == "order" else "sent again"
+        how = (f"shrunk from {dg.shrunk_from} in {dv.shrink_tries} tries" if dv.kind == "order"
+               else f"from {dg.shrunk_from}")
+        lines += [f"### D{i}. {what}: `{dg.fingerprint}` ({dg.count} scene{'s' if dg.count != 1 else ''})", "",
+                  f"Scenes: {_scene_list(dg.scene_ids)}. Example {how}: "
+                  f"[{wd.case_file.name}]({_link(wd.case_file)}).", "",
+                  "- first answer: " + ruleset.summarise(dv.before, dv.first),
+                  ("- listed in another order: " if dv.kind == "order" else "- sent again: ")
+                  + ruleset.summarise(dv.second_before, dv.second), "",
+                  _picture("the implementation's two answers", wd.diagram, wd.undrawn), ""]
+        lines += _scene_yaml(ruleset, dv.before, dv.actions)
+    problems = data["problems"]
+    lines += ["## Timeouts, crashes and malformed answers", ""]
+    if not result.problems:
+        lines += ["None.", ""]
+    else:
+        lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ".", "",
+                  "| scene | kind | message |", "|---|---|---|"]
+        for p in result.problems[:50]:
+            lines.append(f"| {p.scene} | {p.kind} | {p.message.replace('|', '/')[:200]} |")
+        if len(result.problems) > 50:
+            lines.append(f"| ... | | {len(result.problems) - 50} more in report.json |")
+        lines.append("")
+    t = timing(result)
+    lines += ["## Timing", "", f"{len(result.trials)} scenes in {t['seconds']} s ({t['scenes_per_second']} scenes/s), "
+              f"{t['implementation_calls']} calls to the implementation ({t['implementation_seconds']} s in it); "
+              f"the reference ran on {result.workers} worker{'s' if result.workers != 1 else ''}.", ""]
+    return "\n".join(lines)
+
+
+def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Path, Path, dict[str, Any]]:
+    written = write_groups(result, out, force)
+    divergences = write_divergences(result, out, force)
+    data = report_json(result, written, out, divergences)
+    markdown = report_markdown(result, data, written, divergences)
+    json_path, md_path = out / "report.json", out / "report.md"
+    write_text(json_path, json.dumps({**data, "timing": timing(result)}, indent=2) + "\n", "fuzz report", force)
+    write_text(md_path, f"<!-- generator: verifier fuzz -->\n{markdown}", "fuzz report", force)
+    return json_path, md_path, data

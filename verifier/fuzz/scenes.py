@@ -1,0 +1,49 @@
+"""The scenes fuzz sends: drawn from the ruleset's explorer strategy, their reorderings,
+and each scene's case data (its JSON form), taken once and sent as is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..ruleset import Capability, Ruleset, Transform
+
+
+def require(ruleset: Ruleset) -> None:
+    """Raise UnsupportedError, with a sentence, unless ``ruleset`` can be fuzzed."""
+    ruleset.require(Capability.SEARCH, "verifier fuzz (scenes come from the explorer's strategies)")
+    ruleset.require(Capability.INTERCHANGE, "verifier fuzz (scenes go to the implementation over the adapter "
+                                            "protocol)")
+    ruleset.require(Capability.FINDINGS, "verifier fuzz (minimal scenes are written as case files)")
+
+
+def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
+                visit: Callable[[Any, Any], None]) -> bool:
+    """Hand ``visit`` each scene Hypothesis draws; True when the ``deadline`` stopped it."""
+    from ..generation import each_scene
+    return each_scene(ruleset.strategy(), visit, seed=seed, examples=examples, deadline=deadline)
+
+
+def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:
+    """The reorderings of a scene: the same scene with its pieces listed in another order."""
+    return [t for t in ruleset.transforms(before, actions) if t.kind == "order"]
+
+
+@dataclass(frozen=True)
+class SceneData:
+    """A scene's case data, as a case file and a request carry it."""
+
+    before: Any
+    actions: Any
+
+    @staticmethod
+    def of(ruleset: Ruleset, before: Any, actions: Any) -> SceneData:
+        return SceneData(*ruleset.case_data(before, actions))
+
+
+def scene_request(ruleset: Ruleset, request_id: str, data: SceneData) -> dict[str, Any]:
+    """The protocol message for a scene, told the ruleset's default reading."""
+    return {"type": "case", "id": request_id, "ruleset": ruleset.key,
+            "readings": dict(ruleset.default_reading), "pinned": {},
+            "before": data.before, "actions": data.actions}

@@ -1,0 +1,64 @@
+"""Armada's suite for ``verifier bench`` (never asserted in tests).
+
+``armada.maneuvers``
+    maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...kit.bench import best_seconds
+from ...kit.geometry import Pose
+from ...ruleset import BenchSettings, BenchSuite
+from .model import SHIP_TYPES, Maneuver, Maneuvers, Scene, Ship
+from .resolver import resolve
+
+
+def crowd(others: int, maneuvers: int) -> tuple[Scene, Maneuvers]:
+    """``others`` standing ships on a lattice 120 mm apart, and ``maneuvers`` more ships among
+    them that each make a speed-2 maneuver into the crowd (many overlap and drop speed)."""
+    total = others + maneuvers
+    side = int(total ** 0.5) + 1
+    every = max(1, total // maneuvers)
+    ships = []
+    moving: list[Maneuver] = []
+    for i in range(total):
+        row, col = divmod(i, side)
+        mover = i % every == 0 and len(moving) < maneuvers
+        name = f"m{i}" if mover else f"s{i}"
+        ships.append(Ship(name, "red", SHIP_TYPES["cr90"], Pose(80.0 + 120.0 * col, 80.0 + 120.0 * row, 0.0), 2))
+        if mover:
+            moving.append(Maneuver(name, (1, -2) if len(moving) % 2 else (0, 1), "starboard"))
+    width = 160.0 + 120.0 * side
+    return Scene(width, width + 200.0, tuple(ships)), tuple(moving)
+
+
+def _best(scene: Scene, moves: Maneuvers, repeats: int) -> float:
+    from . import RULESET
+    return best_seconds(lambda: resolve(scene, moves, RULESET.default_reading), repeats)
+
+
+def _run(settings: BenchSettings) -> dict[str, Any]:
+    rows = []
+    count = 20 if settings.quick else 50
+    for others in (10, 100, 1_000):
+        scene, moves = crowd(others, count)
+        fresh = replace(scene, ships=tuple(Ship(s.name, s.owner, s.type, s.pose, s.speed) for s in scene.ships))
+        setup = _best(fresh, (), settings.repeats or 3)  # the index over every base, once per resolution
+        total = _best(scene, moves, settings.repeats or 3)
+        each = max(total - setup, 1e-9) / len(moves)
+        rows.append({"others": others, "maneuvers": len(moves), "seconds": total, "setup_seconds": setup,
+                     "seconds_per_maneuver": each, "maneuvers_per_second": 1 / each})
+    return {"rows": rows}
+
+
+def _table(figures: Any) -> str:
+    return "\n".join(f"{r['maneuvers']} maneuvers among {r['others']:>5,} other ships: {r['seconds'] * 1e3:7.1f} ms "
+                     f"(setup {r['setup_seconds'] * 1e3:5.1f} ms, then {r['seconds_per_maneuver'] * 1e3:5.2f} ms a "
+                     f"maneuver: {r['maneuvers_per_second']:,.0f} maneuvers/s)" for r in figures["rows"])
+
+
+SUITES = (BenchSuite("maneuvers", "maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships "
+                                  "(a spatial index: the cost grows far slower than the crowd)", _run, _table),)

@@ -1,0 +1,116 @@
+"""Armada's outcome over the adapter protocol: the JSON Schema of an answer, and its
+writer and reader (``outcome_json``, ``outcome_from_json``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from ...errors import ImplementationError
+from ...kit.geometry import Pose
+from ...kit.interchange import require_every_piece
+from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
+from .model import SIDES, Move, Result, Scene, ToolPose
+from .parse import EVENT_KINDS
+
+_POSE_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3,
+              "description": "[x, y, heading] in mm and compass degrees"}
+OUTCOME_SCHEMA = {
+    "type": "object", "required": ["ships", "events"],
+    "description": "An armada outcome: how every ship ends, what each maneuver did, and what happened. Fields "
+                   "not named here are allowed and ignored.",
+    "properties": {
+        "ships": {"type": "object", "description": "every ship of the scene",
+                  "additionalProperties": {
+                      "type": "object", "required": ["at", "heading"],
+                      "properties": {"at": {"type": "array", "items": {"type": "number"}, "minItems": 2,
+                                            "maxItems": 2},
+                                     "heading": {"type": "number"}, "speed": {"type": "integer"},
+                                     "damage": {"type": "integer"}, "destroyed": {"type": "boolean"}}}},
+        "moves": {"type": "array", "description": "per maneuver, in order",
+                  "items": {"type": "object", "required": ["ship", "speed"],
+                            "properties": {
+                                "ship": {"type": "string"}, "speed": {"type": "integer"},
+                                "side": {"enum": [*SIDES, None]}, "switched": {"type": "boolean"},
+                                "end": _POSE_JSON,
+                                "tool": {"type": "array", "items": _POSE_JSON,
+                                         "description": "the tool's pose after every joint: starting guides, "
+                                                        "joints, final guides"},
+                                "attempts": {"type": "array", "items": {"type": "object"}},
+                                "choice": {"type": "object", "description": "the other side, when the owner's "
+                                                                            "choice was open"}}}},
+        "events": {"type": "array", "items": {"type": "object", "required": ["kind", "pieces"],
+                                              "properties": {"kind": {"enum": list(EVENT_KINDS)},
+                                                             "pieces": {"type": "array",
+                                                                        "items": {"type": "string"}}}}},
+        "provenance": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    },
+}
+
+
+def rounded(value: float) -> float:
+    return round(value + 0.0, 2)
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    after: Result = outcome.after
+    return {
+        "ships": {s.name: {"at": [rounded(s.pose.x), rounded(s.pose.y)], "heading": rounded(s.pose.heading),
+                           "speed": s.speed, "damage": s.damage, "destroyed": s.destroyed} for s in after.ships},
+        "moves": [_move_json(m) for m in after.moves],
+        "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause} for e in outcome.events],
+        "provenance": provenance_json(outcome.provenance),
+    }
+
+
+def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
+    names = {s.name for s in before.ships}
+    require_every_piece(data["ships"], names)
+    pieces = names | {q.name for q in before.squadrons} | {o.name for o in before.obstacles}
+    for event in data["events"]:
+        if not set(event["pieces"]) <= pieces:
+            raise ImplementationError(f"the answer's event {event} names pieces the scene lacks")
+    ships = []
+    for ship in sorted(before.ships, key=lambda s: s.name):
+        got = data["ships"][ship.name]
+        pose = Pose(float(got["at"][0]), float(got["at"][1]), float(got["heading"]))
+        ships.append(replace(ship, pose=pose, speed=int(got.get("speed", ship.speed)),
+                             damage=int(got.get("damage", ship.damage)),
+                             destroyed=bool(got.get("destroyed", False))))
+    moves = []
+    for m in data.get("moves", ()):
+        if m["ship"] not in names:
+            raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
+        moves.append(_move_from_json(m, before))
+    events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data["events"])
+    provenance = provenance_from_json(data)
+    return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
+
+
+def pose_json(pose: Pose) -> list[float]:
+    return [rounded(pose.x), rounded(pose.y), rounded(pose.heading)]
+
+
+def _move_json(move: Move) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "ship": move.ship, "speed": move.speed, "side": move.side, "switched": move.switched,
+        "end": pose_json(move.end), "tool": [pose_json(j) for j in move.tool.joints] if move.tool else [],
+        "attempts": [{"speed": a.speed, "at": pose_json(a.pose), "ships": list(a.ships),
+                      "squadrons": list(a.squadrons), "tool": a.tool} for a in move.attempts],
+        "damaged": list(move.damaged), "destroyed": move.destroyed}
+    if move.alternative is not None:
+        data["choice"] = _move_json(move.alternative)
+    return data
+
+
+def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
+    x, y, h = data.get("end") or (0.0, 0.0, 0.0)
+    end = Pose(float(x), float(y), float(h))
+    start = before.ship(data["ship"]).pose
+    alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, before) if data.get("choice") else None
+    tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
+                                                            for x, y, h in data["tool"]))
+            if data.get("tool") else None)
+    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, (), bool(data.get("switched")),
+                alternative=alternative)
