@@ -73,7 +73,7 @@ def first_finding(ruleset: Any, budget: float, seed: int = 0) -> dict[str, Any]:
 
 
 def run(settings: BenchSettings) -> Mapping[str, Any]:
-    from .bench import progress
+    from .kit.bench import progress
 
     figures: dict[str, Any] = {}
     for ruleset in registry.all_rulesets():
@@ -89,7 +89,7 @@ def run(settings: BenchSettings) -> Mapping[str, Any]:
 
 
 def table(figures: Mapping[str, Any]) -> str:
-    from .bench import format_rows
+    from .kit.bench import format_rows
 
     rows = []
     for key, entry in figures.items():

@@ -307,6 +307,21 @@ def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
     return out
 
 
+def _add_boundary_share(parser: argparse.ArgumentParser) -> None:
+    from .generation import BOUNDARY_SHARE
+    parser.add_argument("--boundary-share", type=float, default=BOUNDARY_SHARE, metavar="SHARE",
+                        help="the share of scenes, 0 to 1, moved onto the ruleset's boundaries: contacts, ties and "
+                             f"limits, exactly on them and just either side (default: {BOUNDARY_SHARE:g})")
+
+
+def _boundary_share(args: argparse.Namespace) -> float:
+    share: float = args.boundary_share
+    if not 0.0 <= share <= 1.0:
+        raise CaseError(f"--boundary-share must be a share from 0 to 1, not {share:g}",
+                        Location(None, None, None, "--boundary-share"))
+    return share
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     from .case import Case
     from .explore import example_conflicts, example_matrix, search
@@ -432,6 +447,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             raise CaseError(f"{name} must be 1 or more", Location(None, None, None, name))
     if not args.budget > 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
+    _boundary_share(args)
     out = _report_folder(Path(args.out or f"fuzz/{ruleset.key}"), args.force, "verifier fuzz", "fuzz report")
     _execution(args)  # a bad --scheduler is refused before the implementation starts
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
@@ -439,7 +455,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
           f"budget {args.budget:g} s) ...", flush=True)
     try:
         result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
-                     workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True))
+                     workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True),
+                     boundary_share=args.boundary_share)
     finally:
         impl.close()
     out.mkdir(parents=True, exist_ok=True)
@@ -624,6 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--seed", type=int, default=0, metavar="N",
                       help="random seed (default: 0); the same seed and --examples give the same report")
     fuzz.add_argument("--out", metavar="DIR", help="report folder (default: fuzz/RULESET)")
+    _add_boundary_share(fuzz)
     fuzz.add_argument("--workers", type=int, default=1, metavar="N",
                       help="processes resolving the reference under every reading (default: 1); the "
                            "implementation is asked from one; the report is the same whatever N is")

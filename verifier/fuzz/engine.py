@@ -16,7 +16,8 @@ from ..adapter.protocol import answer_text, reported_outcome
 from ..execute import Execution, map_ordered
 from ..explore import reading_label
 from ..findings import slug
-from ..ruleset import Outcome, Ruleset, Transform
+from ..kit.boundary import beside
+from ..ruleset import Capability, Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
 from .compare import divergence_print, explaining, fingerprint, matching, order_differs, situation_and_shape
 from .reference import Reading, ReadingTable, reading_table
@@ -193,13 +194,20 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
-        scheduler: str | None = None, log: Callable[[str], None] | None = None) -> FuzzResult:
+        scheduler: str | None = None, log: Callable[[str], None] | None = None,
+        boundary_share: float | None = None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
     ``scheduler``). The report is the same whatever ``workers`` is. The implementation is
     asked through its session (``impl`` is wrapped in one), whose hello says which parts of
-    the outcome are compared; the caller closes it."""
+    the outcome are compared; the caller closes it. ``boundary_share`` of the scenes
+    (``generation.BOUNDARY_SHARE`` by default) are built on the ruleset's boundaries."""
+    from ..generation import BOUNDARY_SHARE
+    from ..kit.boundary import BoundaryTally, Visit
+
     require(ruleset)
+    share = BOUNDARY_SHARE if boundary_share is None else boundary_share
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     start = time.perf_counter()
     session = impl if isinstance(impl, Session) else Session(impl)
     asker = SceneAsker(ruleset, session)
@@ -209,8 +217,16 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     sent: dict[int, _Sent] = {}
     given_up = ""
     scenes: list[tuple[Any, Any]] = []
-    stopped = draw_scenes(ruleset, seed, examples, start + budget,
-                          lambda before, actions: scenes.append((before, actions)))
+    visits: dict[str, Visit] = {}  # scene id -> the boundary it was built on
+    tally = BoundaryTally()
+
+    def drawn(before: Any, actions: Any, visit: Visit | None) -> None:
+        scenes.append((before, actions))
+        tally.count(visit)
+        if visit is not None:
+            visits[f"fuzz-{seed}-{len(scenes)}"] = visit
+
+    stopped = draw_scenes(ruleset, seed, examples, start + budget, drawn, share if boundaries else 0.0)
 
     def batches() -> Iterator[list[_ReferenceWork]]:
         nonlocal stopped, given_up
@@ -317,7 +333,20 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     found, not_shrunk = grouped(unexplained_trials, bucket,
                                  guarded(disagreement, lambda t: disagreement(t, tries_made=False)),
                                  max_groups, deadline)
-    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members]) for g in found]
+    def visited(scene_ids: Sequence[str]) -> dict[str, int]:
+        """How many of ``scene_ids`` were built on each boundary, by "boundary (side)"."""
+        counted: dict[str, int] = {}
+        for scene_id in scene_ids:
+            if scene_id in visits:
+                counted[str(visits[scene_id])] = counted.get(str(visits[scene_id]), 0) + 1
+        return dict(sorted(counted.items()))
+
+    def on_boundary(before: Any, actions: Any) -> str:
+        return next((b.name for b in boundaries if beside(b, before, actions)), "")
+
+    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members],
+                      boundary_visits=visited([t.scene_id for t in g.members]),
+                      on_boundary=on_boundary(g.example.before, g.example.actions)) for g in found]
 
     def other_reading_of(trial: Trial) -> str:
         nearest = explaining(ruleset, trial.before, trial.actions, actual_of(trial), readings, best_reading)
@@ -340,8 +369,9 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     found_mixed, mixed_not_shrunk = grouped(mixed_trials, other_reading_of,
                                              guarded(mixed_example, lambda t: mixed_example(t, tries_made=False)),
                                              max_groups, deadline)
-    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members])
-             for g in found_mixed]
+    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members],
+                     boundary_visits=visited([t.scene_id for t in g.members]),
+                     on_boundary=on_boundary(g.example.before, g.example.actions)) for g in found_mixed]
 
     def divergence_example(d: Divergence, tries_made: bool = True) -> tuple[str, Divergence]:
         if d.kind == "order" and tries_made:
@@ -357,7 +387,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             guarded(divergence_example, lambda d: divergence_example(d, tries_made=False)), max_groups, deadline)
         divergences_not_shrunk += left
         divergence_groups += [DivergenceGroup(g.fingerprint, len(g.members), [d.scene_id for d in g.members],
-                                              g.example, g.first.scene_id) for g in found_divergences]
+                                              g.example, g.first.scene_id, visited([d.scene_id for d in g.members]))
+                              for g in found_divergences]
 
     return FuzzResult(
         ruleset=ruleset, implementation=session.describe(), seed=seed, examples=examples, budget=budget,
@@ -369,4 +400,6 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         given_up=session.given_up or given_up, seconds=time.perf_counter() - start, impl_calls=session.calls,
         impl_seconds=session.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
         divergences_not_shrunk=divergences_not_shrunk,
-        declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "")
+        declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "",
+        boundary_share=share if boundaries else 0.0,
+        boundaries=tally.as_json([b.name for b in boundaries]) if boundaries else {})

@@ -1,5 +1,6 @@
-"""The scenes fuzz sends: drawn from the ruleset's explorer strategy, their reorderings,
-and each scene's case data (its JSON form), taken once and sent as is."""
+"""The scenes fuzz sends: drawn from the ruleset's explorer strategy (a share of them moved
+onto the ruleset's boundaries), their reorderings, and each scene's case data (its JSON
+form), taken once and sent as is."""
 
 from __future__ import annotations
 
@@ -19,10 +20,13 @@ def require(ruleset: Ruleset) -> None:
 
 
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
-                visit: Callable[[Any, Any], None]) -> bool:
-    """Hand ``visit`` each scene Hypothesis draws; True when the ``deadline`` stopped it."""
-    from ..generation import each_scene
-    return each_scene(ruleset.strategy(), visit, seed=seed, examples=examples, deadline=deadline)
+                visit: Callable[[Any, Any, Any], None], boundary_share: float = 0.0) -> bool:
+    """Hand ``visit`` each scene Hypothesis draws, with its ``kit.boundary.Visit`` (None for a
+    scene not built on a boundary; ``boundary_share`` of them are); True when the
+    ``deadline`` stopped it."""
+    from ..generation import each_scene, scene_strategy
+    return each_scene(scene_strategy(ruleset, boundary_share), visit, seed=seed, examples=examples,
+                      deadline=deadline)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:

@@ -245,6 +245,18 @@ def land(boundary: Boundary, before: Any, actions: Any, side: Side,
     return scene, Visit(boundary.name, side, value)
 
 
+def beside(boundary: Boundary, before: Any, actions: Any) -> bool:
+    """Whether a scene lies on ``boundary`` or just either side of it (within the side's
+    distance and half a tolerance more; exactly on it for an exact boundary), however it
+    was made: a shrunk scene, say."""
+    value = boundary.quantity(before, actions)
+    if value is None:
+        return False
+    if boundary.exact:
+        return value == 0
+    return abs(value) <= (SIDE_STEPS + 0.5) * boundary.tolerance
+
+
 def visit_of(boundaries: Sequence[Boundary], before: Any, actions: Any) -> Visit | None:
     """The first boundary the scene lies on, if any (for scenes not built by ``land``,
     such as shrunk ones)."""

@@ -72,11 +72,6 @@ class ArmadaRuleset(ModularRuleset):
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
-
-    def boundaries(self) -> tuple[Any, ...]:
-        from .boundaries import BOUNDARIES
-        return BOUNDARIES
-
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA

@@ -86,11 +86,6 @@ class Armada2kRuleset(ModularRuleset):
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
-
-    def boundaries(self) -> tuple[Any, ...]:
-        from .boundaries import BOUNDARIES
-        return BOUNDARIES
-
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA

@@ -88,11 +88,6 @@ class CivRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
-
-    def boundaries(self) -> tuple[Any, ...]:
-        from .boundaries import BOUNDARIES
-        return BOUNDARIES
-
     clauses = CLAUSES
     reading_points = READING_POINTS
     before_schema = BEFORE_SCHEMA

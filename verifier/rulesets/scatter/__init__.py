@@ -71,11 +71,6 @@ class ScatterRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
                               Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
-
-    def boundaries(self) -> tuple[Any, ...]:
-        from .boundaries import BOUNDARIES
-        return BOUNDARIES
-
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS

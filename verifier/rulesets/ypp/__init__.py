@@ -65,11 +65,6 @@ class YppRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.STATES})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
-
-    def boundaries(self) -> tuple[Any, ...]:
-        from .boundaries import BOUNDARIES
-        return BOUNDARIES
-
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
