@@ -55,11 +55,11 @@ def test_a_toy_that_departs_at_a_boundary_is_found_and_shrunk_onto_it(key, toy, 
     result = fuzz(key, toy)
     groups = result.groups + result.mixed
     assert groups, f"{toy}: nothing found in {len(result.trials)} scenes"
-    largest = max(groups, key=lambda g: g.count)
-    assert largest.boundary_visits, f"{toy}: no scene of its largest group was built on a boundary"
+    assert any(g.boundary_visits for g in groups), f"{toy}: no group has a scene built on a boundary"
     if boundary is not None:
-        assert beside(key, boundary, largest.before, largest.actions), \
-            f"{toy}: the minimal scene is not on {boundary}"
+        on = [g for g in groups if g.on_boundary == boundary]
+        assert on, f"{toy}: no minimal scene on {boundary}"
+        assert all(beside(key, boundary, g.before, g.actions) for g in on)
     assert result.boundaries["on_boundaries"] > 0
 
 

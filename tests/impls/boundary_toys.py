@@ -1,8 +1,7 @@
 """Toy implementations that depart from the rules exactly at a boundary, for the boundary
 tests of ``verifier fuzz`` (python:boundary_toys:<name>). Each is the reference resolver
-with one function of the ruleset swapped for the length of its own answer (the swap is
-undone before the reference resolves anything, and nothing runs in parallel in process;
-a ``module:Class`` swaps a method):
+with one function of the ruleset swapped while it answers, on its own thread only (the
+reference resolves on others at the same time; a ``module:Class`` swaps a method):
 
 - ``touching_overlaps`` (armada): bases that only touch count as overlapping;
 - ``tie_by_listing`` (armada): of two overlapped ships at the same range, the one listed
@@ -18,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,19 +25,44 @@ from typing import Any
 from verifier.adapters.reference import handle as reference
 from verifier.kit.geometry import Contact, classify
 
+_here = threading.local()  # the swaps of the answer being made on this thread
+_originals: dict[tuple[str, str], Any] = {}
 
-@contextmanager
-def _swapped(module: str, name: str, value: Any) -> Iterator[None]:
+
+def _original(module: str, name: str) -> Any:
+    """The ruleset's own function (the stand-in put in its place calls it off the toy's thread)."""
+    _install(module, name)
+    return _originals[(module, name)]
+
+
+def _install(module: str, name: str) -> None:
+    """Put a stand-in in place of ``module``'s ``name`` (once): it calls this thread's swap
+    while a toy answers on it, and the original everywhere else. The reference resolves on
+    other threads at the same time, so a plain swap would leak into it."""
+    if (module, name) in _originals:
+        return
     path, _, owner = module.partition(":")
     target = importlib.import_module(path)
     if owner:
         target = getattr(target, owner)
     original = getattr(target, name)
-    setattr(target, name, value)
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        swap = getattr(_here, "swaps", {}).get((module, name))
+        return (swap or original)(*args, **kwargs)
+
+    _originals[(module, name)] = original
+    setattr(target, name, stand_in)
+
+
+@contextmanager
+def _swapped(module: str, name: str, value: Any) -> Iterator[None]:
+    _install(module, name)
+    _here.swaps = {(module, name): value}
     try:
         yield
     finally:
-        setattr(target, name, original)
+        _here.swaps = {}
 
 
 def _toy(title: str, swap: Callable[[dict], tuple[str, str, Any]]) -> Callable[[Any], Any]:
@@ -62,10 +87,8 @@ touching_overlaps = _toy("touching counts as overlapping",
 
 
 def _listing_tie(message: dict) -> tuple[str, str, Any]:
-    from verifier.rulesets.armada import resolver
-
     listed = list(message["before"]["ships"])
-    original = resolver._closest
+    original = _original("verifier.rulesets.armada.resolver", "_closest")
 
     def closest(board, base, candidates, reading, log, mover, step):
         chosen, ranges = original(board, base, candidates, {**reading, "closest-tie": "both"}, log, mover, step)
@@ -78,9 +101,7 @@ tie_by_listing = _toy("a tie in range goes to the ship listed first", _listing_t
 
 
 def _limit_off(message: dict) -> tuple[str, str, Any]:
-    from verifier.rulesets.armada2k import geometry
-
-    original = geometry.old_piece_limit
+    original = _original("verifier.rulesets.armada2k.geometry", "old_piece_limit")
     return "verifier.rulesets.armada2k.geometry", "old_piece_limit", lambda ship, reading: original(ship, reading) + 1.0
 
 
@@ -89,10 +110,9 @@ turn_limit_off = _toy("the turn limit one degree off", _limit_off)
 
 def _last_step(message: dict) -> tuple[str, str, Any]:
     from verifier.kit.geometry import Contact as C
-    from verifier.rulesets.armada2k import resolver
     from verifier.rulesets.armada2k.geometry import StepCheck
 
-    original = resolver.check_step
+    original = _original("verifier.rulesets.armada2k.resolver", "check_step")
     steps = {a["move"]: len(a.get("steps") or ()) for a in message["actions"] if "move" in a}
     taken: dict[str, int] = {}
 
@@ -111,7 +131,7 @@ last_step_unchecked = _toy("the last step of a move goes unchecked", _last_step)
 def _doubles(message: dict) -> tuple[str, str, Any]:
     from verifier.rulesets.scatter import resolver
 
-    original = resolver.land
+    original = _original("verifier.rulesets.scatter.resolver", "land")
 
     def land(shot, roll, reading):
         exact = original(shot, roll, reading)
