@@ -192,3 +192,18 @@ def test_an_exhaustive_space_with_boundaries_holds_its_scenes_and_their_boundary
     assert set(plain.counts) < set(widened.counts)  # classes that only boundary scenes show
     again = exhaustive(armada2k, space="corner" + BOUNDARY_SUFFIX, execution=Execution(1), shards=5, progress=False)
     assert again.counts == widened.counts  # the same, however the space is cut
+
+
+def test_the_boundaries_bench_suite_counts_scenes_built_and_the_first_finding_from_one():
+    from verifier import bench
+    from verifier.boundary_bench import building, first_finding, table
+
+    assert "boundaries" in bench.suites()
+    armada2k = registry.get("armada2k")
+    built = building(armada2k, 0.5)
+    assert built["scenes_built"] > 0 and built["per_second"] > 0
+    assert set(built["boundaries"]) == {b.name for b in armada2k.boundaries()}
+    found = first_finding(armada2k, 3.0)
+    assert found["from_boundaries"] >= 1 and found["first_seconds"] is not None
+    text = table({"armada2k": {"building": built, "search": found}})
+    assert "armada2k boundary scenes built" in text and "armada2k first boundary finding" in text
