@@ -6,7 +6,8 @@ reference resolves on others at the same time; a ``module:Class`` swaps a method
 - ``touching_overlaps`` (armada): bases that only touch count as overlapping;
 - ``tie_by_listing`` (armada): of two overlapped ships at the same range, the one listed
   first in the request takes the damage card;
-- ``turn_limit_off`` (armada2k): the limit of a step's turn is one degree too large;
+- ``turn_limit_off`` (armada2k): a step is checked against a turn limit one degree too
+  large (the fan of headings it reports is still the rules' own);
 - ``last_step_unchecked`` (armada2k): the last step of a move of several is never checked
   for contact, so a move goes one step further than the rules allow;
 - ``tangency_in_doubles`` (scatter): the template's landing is computed in floating point
@@ -55,10 +56,22 @@ def _install(module: str, name: str) -> None:
     setattr(target, name, stand_in)
 
 
+# armada2k keeps the outcomes it resolved (its resolver's memo), which would hand the
+# toy's answers to the reference and the reference's to the toy: a toy resolves afresh.
+_AFRESH = {("verifier.rulesets.armada2k", "resolve"): lambda *args: _fresh_armada2k(*args)}
+
+
+def _fresh_armada2k(scene: Any, actions: Any, reading: Any) -> Any:
+    from verifier.rulesets.armada2k.resolver import _resolve
+    return _resolve(scene, actions, reading)
+
+
 @contextmanager
 def _swapped(module: str, name: str, value: Any) -> Iterator[None]:
-    _install(module, name)
-    _here.swaps = {(module, name): value}
+    swaps = {(module, name): value, **(_AFRESH if module.startswith("verifier.rulesets.armada2k") else {})}
+    for where, what in swaps:
+        _install(where, what)
+    _here.swaps = swaps
     try:
         yield
     finally:
@@ -101,8 +114,23 @@ tie_by_listing = _toy("a tie in range goes to the ship listed first", _listing_t
 
 
 def _limit_off(message: dict) -> tuple[str, str, Any]:
-    original = _original("verifier.rulesets.armada2k.geometry", "old_piece_limit")
-    return "verifier.rulesets.armada2k.geometry", "old_piece_limit", lambda ship, reading: original(ship, reading) + 1.0
+    from dataclasses import replace
+
+    from verifier.rulesets.armada2k.geometry import old_piece_limit
+    from verifier.rulesets.armada2k.model import ANGLE_TOLERANCE
+
+    original = _original("verifier.rulesets.armada2k.resolver", "check_step")
+
+    def check(ship, heading, world, exclude):
+        """The step's meeting with the old piece judged against a limit one degree larger."""
+        found = original(ship, heading, world, exclude)
+        limit = old_piece_limit(ship, world.reading) + 1.0
+        turn = abs((heading - ship.heading + 180.0) % 360.0 - 180.0)
+        old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
+            Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
+        return replace(found, old=old)
+
+    return "verifier.rulesets.armada2k.resolver", "check_step", check
 
 
 turn_limit_off = _toy("the turn limit one degree off", _limit_off)
