@@ -267,31 +267,51 @@ def visit_of(boundaries: Sequence[Boundary], before: Any, actions: Any) -> Visit
     return None
 
 
+ATTEMPTS = 3  # further drawn scenes tried for a scene chosen for a boundary that none fits
+
+
+def _first_landing(boundaries: tuple[Boundary, ...], before: Any, actions: Any, uniform: Random,
+                   draw: Callable[[Any], Any]) -> tuple[Scene, Visit] | None:
+    """The scene moved onto a boundary chosen at random (then the others in turn), on a side
+    chosen at random; None where it fits none."""
+    first = uniform.randrange(len(boundaries))
+    side = uniform.choice(SIDES)
+    for boundary in boundaries[first:] + boundaries[:first]:
+        landed = land(boundary, before, actions, side, DrawnChoices(draw))
+        if landed is not None:
+            return landed
+    return None
+
+
 def on_boundaries(base: Any, boundaries: Sequence[Boundary], share: float, *, tagged: bool = False) -> Any:
     """A Hypothesis strategy: the scenes of ``base``, of which a ``share`` (0 to 1) are
-    moved onto one of ``boundaries``, on it or just either side (each side equally often).
-    A drawn scene that the chosen boundary cannot be moved onto tries the others in turn,
-    and is kept as drawn when none fits. With ``tagged`` each example is (before, actions,
-    visit), the visit None for a scene left as drawn."""
+    moved onto one of ``boundaries``, on it or just either side. Which scenes, which
+    boundary and which side are chosen uniformly (Hypothesis's own integers lean to the
+    ends of their range). A drawn scene that the chosen boundary cannot be moved onto
+    tries the others in turn, then up to ``ATTEMPTS`` further drawn scenes, and the scene
+    is kept as first drawn when none fits. With ``tagged`` each example is (before,
+    actions, visit), the visit None for a scene left as drawn."""
     from hypothesis import strategies as st
 
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"the boundary share must lie between 0 and 1, not {share}")
     chosen = tuple(boundaries)
-    per_mille = round(share * 1000)
 
     @st.composite
     def scenes(draw: Callable[[Any], Any]) -> tuple[Any, ...]:
         before, actions = draw(base)
         visit: Visit | None = None
-        if chosen and per_mille and draw(st.integers(0, 999)) < per_mille:
-            first = draw(st.integers(0, len(chosen) - 1))
-            side = draw(st.sampled_from(SIDES))
-            for boundary in chosen[first:] + chosen[:first]:
-                landed = land(boundary, before, actions, side, DrawnChoices(draw))
+        if chosen and share:
+            uniform = draw(st.randoms(use_true_random=False))
+            if uniform.random() < share:
+                landed = _first_landing(chosen, before, actions, uniform, draw)
+                for _ in range(ATTEMPTS):
+                    if landed is not None:
+                        break
+                    again_before, again_actions = draw(base)
+                    landed = _first_landing(chosen, again_before, again_actions, uniform, draw)
                 if landed is not None:
                     (before, actions), visit = landed
-                    break
         return (before, actions, visit) if tagged else (before, actions)
 
     return scenes()
