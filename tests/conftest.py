@@ -60,43 +60,6 @@ def plugin_rulesets(monkeypatch):
         registry._loaded.pop(key, None)
 
 
-def _used_snapshot_names() -> set[tuple[str, str]]:
-    from verifier.case import load_case
-    from verifier.errors import VerifierError
-    used = set()
-    for path in case_files():
-        try:
-            case = load_case(path)
-        except VerifierError:
-            continue
-        used.add((case.ruleset.key, case.id))
-    return used
-
-
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Report snapshots that no case names (syrupy cannot tie them to a test), and
-    remove them under --snapshot-update, as syrupy does for its own."""
-    from verifier.snapshots import SnapshotStore
-    session = terminalreporter._session
-    if config.getoption("collectonly", False) or not any(
-            "test_diagrams" in str(item.fspath) for item in session.items):
-        return
-    store = SnapshotStore(ROOT / "snapshots")
-    unused = store.unused(_used_snapshot_names())
-    if not unused:
-        return
-    reporter = terminalreporter
-    if config.getoption("--snapshot-update", False):
-        for path in unused:
-            path.unlink()
-            reporter.write_line(f"deleted unused snapshot {path.relative_to(ROOT)}")
-        return
-    for path in unused:
-        reporter.write_line(f"unused snapshot {path.relative_to(ROOT)}: no case has this id "
-                            "(run 'pytest --snapshot-update' to delete it)", red=True)
-    session.exitstatus = 1
-
-
 @pytest.fixture(scope="session")
 def docs_site(tmp_path_factory):
     """The rule pages built once from the bundled cases (every ruleset, a short explorer

@@ -148,6 +148,44 @@ def test_readings_change_only_what_they_decide():
     assert both.after.moves[0].closest == ("redemption", "yavaris")
 
 
+@pytest.mark.parametrize("size, across, outside", [("small", 28.63, 7.13), ("medium", 38.63, 7.13),
+                                                  ("large", 46.13, 7.38)])
+def test_model_b_puts_its_pivot_line_where_the_public_model_does(size, across, outside):
+    from verifier.rulesets.armada.model import BASE_SIZES
+    from verifier.rulesets.armada.tool import guides_offset
+    tool = TOOL_MODELS["model-b"]
+    kind = next((k for k, t in SHIP_TYPES.items() if t.size == size), None)  # no large type is bundled
+    width, length = BASE_SIZES[size]
+    assert tool.offset(size, width) == pytest.approx(across)
+    assert tool.offset(size, width) - width / 2 == pytest.approx(outside, abs=0.005)
+    if kind is not None:
+        for side, sign in (("port", -1), ("starboard", 1)):
+            offset = guides_offset(ship(kind=kind), tool, side)
+            assert (offset.x, offset.y) == pytest.approx((sign * across, length / 2 - 19.8))
+    # the tool, 15.25 mm wide about that line, clears the model's own base but not the real one
+    own = tool.base_width(size, width) / 2
+    assert across - tool.width / 2 > own and across - tool.width / 2 < width / 2
+
+
+def test_model_b_straight_on_is_no_tool_overlap_and_a_turn_ends_where_the_public_model_says():
+    for kind in ("cr90", "victory"):
+        mover = ship(kind=kind, speed=2)
+        outcome = RULESET.resolve(scene(mover), (Maneuver("a", (0, 0), "starboard"),), reading(tool="model-b"))
+        assert not outcome.after.moves[0].switched and not outcome.after.moves[0].attempts[0].tool
+    case = load_case(ARMADA / "tool-model-b-turn-small.yaml")
+    end = RULESET.resolve(case.before, case.actions, case.readings).after.moves[0].end
+    assert (end.x, end.y) == pytest.approx((397.2840, 341.5529), abs=1e-3)
+
+
+def test_first_attempt_takes_the_ships_that_made_it_drop_speed():
+    case = load_case(ARMADA / "damage-from-first-attempt.yaml")
+    closest = {option: RULESET.resolve(case.before, case.actions, reading(damage_from=option)).after.moves[0].closest
+               for option in ("any-attempt", "last-attempt", "first-attempt")}
+    assert closest == {"any-attempt": ("yavaris",), "last-attempt": ("yavaris",), "first-attempt": ("redemption",)}
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert "damage-from" in outcome.consulted
+
+
 def test_the_two_tool_models_disagree_where_a_ship_stops_short():
     case = load_case(ARMADA / "models-differ-a.yaml")
     a = RULESET.resolve(case.before, case.actions, reading(tool="model-a")).after.moves[0]

@@ -16,19 +16,23 @@ from hypothesis import strategies as st
 
 from verifier.case import load_case, load_case_text
 from verifier.errors import CaseError
-from verifier.kit.geometry import Contact, classify
+from verifier.kit.geometry import Contact, Pose, classify, classify_solids, solid_separation
 from verifier.rulesets.armada2k import RULESET
 from verifier.rulesets.armada2k.explore import strategy
 from verifier.rulesets.armada2k.geometry import World, check_step, fan, firing_area, old_piece_limit
 from verifier.rulesets.armada2k.model import (
     FOOTPRINTS,
     SIZES,
+    SOLID_READINGS,
     TEMPLATES,
     Area,
     Scene,
     Ship,
+    bow,
     footprint,
+    pieces_contact,
     slant,
+    solid,
 )
 
 A2K = CASES / "armada2k"
@@ -91,12 +95,78 @@ def test_the_old_piece_limit_is_where_the_pieces_first_share_an_edge(size, readi
     assert check_step(ship, limit, world, frozenset()).old is Contact.TOUCHING
     assert check_step(ship, limit + 0.01, world, frozenset()).old is Contact.OVERLAPPING
     # the same, measured with the shapes themselves
-    from verifier.kit.geometry import Pose
-    from verifier.rulesets.armada2k.model import bow
     x, y = bow(ship, reading)
+    if reading in SOLID_READINGS:  # the pieces meet as solids, not as outlines
+        old_solid = solid(size, ship.pose)
+        assert classify_solids(old_solid, solid(size, Pose(x, y, limit - 0.01))) is Contact.TOUCHING
+        assert classify_solids(old_solid, solid(size, Pose(x, y, limit + 0.01))) is Contact.OVERLAPPING
+        return
     old = footprint(ship, reading)
     assert classify(old, footprint(ship, reading, Pose(x, y, limit - 0.01))) is Contact.TOUCHING
     assert classify(old, footprint(ship, reading, Pose(x, y, limit + 0.01))) is Contact.OVERLAPPING
+
+
+@pytest.mark.parametrize("size, limit, outlines", [("small", 74.85, 72.40), ("medium", 74.72, 72.19),
+                                                   ("large", 74.64, 72.07)])
+def test_as_solids_a_step_turns_further_than_the_outlines_allow(size, limit, outlines):
+    ship = Ship("s", "p", size, (0.0, 0.0), 0.0)
+    assert round(old_piece_limit(ship, "pentagon"), 2) == limit == round(old_piece_limit(ship, "slant"), 2)
+    assert round(90 - TEMPLATES[(size, "pentagon")].bow_half_angle, 2) == outlines
+    # between the two, the outlines overlap (in the air) and the solids only share the stern point
+    x, y = bow(ship, "pentagon")
+    between = Pose(x, y, (limit + outlines) / 2)
+    assert classify(footprint(ship, "pentagon"), footprint(ship, "pentagon", between)) is Contact.OVERLAPPING
+    assert classify_solids(solid(size, ship.pose), solid(size, between)) is Contact.TOUCHING
+
+
+def test_the_solid_contact_of_two_boxes_resting_on_a_plane():
+    def box(x0: float, y0: float, x1: float, y1: float, height: float) -> list[tuple[float, float, float]]:
+        return [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (0.0, height)]
+    assert classify_solids(box(0, 0, 1, 1, 1), box(1.5, 0, 2, 1, 1)) is Contact.APART
+    assert classify_solids(box(0, 0, 1, 1, 1), box(1, 0, 2, 1, 1)) is Contact.TOUCHING
+    assert classify_solids(box(0, 0, 1, 1, 1), box(0.9, 0, 2, 1, 1)) is Contact.OVERLAPPING
+    assert solid_separation(box(0, 0, 1, 1, 1), box(1.5, 0, 2, 1, 1)) == pytest.approx(0.5)
+    assert solid_separation(box(0, 0, 1, 1, 1), box(0.9, 0, 2, 1, 1)) == pytest.approx(-0.1)
+    # a wedge leaning over a low block: they overlap in top view but not in space
+    wedge = [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 2.0), (0.0, 1.0, 2.0), (1.0, 0.0, 2.0), (1.0, 1.0, 2.0)]
+    assert classify_solids(wedge, box(0.6, 0, 1.2, 1, 0.5)) is Contact.APART
+
+
+def test_a_tip_under_a_raised_corner_does_not_meet_it_but_a_tip_on_the_face_does():
+    flagship = Ship("flagship", "red", "large", (0.0, 0.0), 0.0)
+    under = Ship("scout", "blue", "small", (1.5088, 0.25), 270.0)
+    on_face = Ship("scout", "blue", "small", (1.4088, 0.25), 270.0)
+    assert pieces_contact(under, flagship, "slant") is Contact.APART
+    assert classify(footprint(under, "pentagon"), footprint(flagship, "pentagon")) is Contact.OVERLAPPING
+    assert pieces_contact(under, flagship, "pentagon") is Contact.APART
+    assert pieces_contact(on_face, flagship, "pentagon") is Contact.OVERLAPPING
+
+
+def test_a_start_with_outlines_overlapping_in_the_air_is_no_overlap():
+    case = _case("""\
+        before:
+          ships:
+            flagship: {player: red, size: large, at: [0, 0], heading: 0}
+            scout: {player: blue, size: small, at: [1.5088, 0.25], heading: 270}
+        actions: []
+        expect: {events: []}
+        """)
+    ships = {s.name: s for s in case.before.ships}
+    assert classify(footprint(ships["scout"], "pentagon"), footprint(ships["flagship"], "pentagon")) \
+        is Contact.OVERLAPPING
+    from verifier.rulesets.armada2k.explore import invariant_breaches
+    outcome = RULESET.resolve(case.before, case.actions, RULESET.reading({"footprint": "pentagon"}))
+    assert invariant_breaches(case.before, case.actions, outcome) == []
+
+
+def test_a_fan_cut_by_solids_agrees_with_testing_every_quarter_degree():
+    flagship = Ship("flagship", "red", "large", (0.0, 0.0), 0.0)
+    scout = Ship("scout", "blue", "small", (2.4476, 0.25), 270.0)  # one step puts its tip on the large's face
+    scene = Scene(Area(radius=50), (flagship, scout), ("blue", "red"), "blue")
+    reading = {**RULESET.default_reading, "footprint": "pentagon"}
+    world = World(scene, {"flagship": flagship, "scout": scout}, "pentagon")
+    wrong, count = _brute(scout, world, reading)
+    assert wrong == 0 and count == 2  # the large cuts the fan in two
 
 
 def _brute(ship: Ship, world: World, reading, step: float = 0.25) -> tuple[int, int]:
@@ -107,7 +177,8 @@ def _brute(ship: Ship, world: World, reading, step: float = 0.25) -> tuple[int, 
     return wrong, len(intervals)
 
 
-@pytest.mark.parametrize("name", ["fan-near-edge-and-reef", "note-stuck-between-ships", "pentagon-fan-narrower"])
+@pytest.mark.parametrize("name", ["fan-near-edge-and-reef", "note-stuck-between-ships", "pentagon-turn-limit-medium",
+                                  "pentagon-tip-under-raised-corner"])
 def test_a_fan_agrees_with_testing_every_quarter_degree(name):
     case = load_case(A2K / f"{name}.yaml")
     reading = RULESET.reading(case.readings)
@@ -142,7 +213,7 @@ def test_each_footprint_gives_its_own_answer():
     assert ends["slant"].scene.ship("frigate").at == pytest.approx((0, 2 * slant("medium")))
     assert ends["upright"].scene.ship("frigate").at == pytest.approx((0, 2.75))
     widths = {fp: dict(ends[fp].fans)["frigate"][0].width for fp in FOOTPRINTS}
-    assert widths["pentagon"] < widths["upright"] < widths["slant"]
+    assert widths["upright"] < widths["pentagon"] == widths["slant"]  # solids meet where their faces do
 
 
 def test_readings_the_cases_pin_change_the_outcome_they_say():
@@ -170,6 +241,22 @@ def test_the_flag_is_a_contradiction_between_movement_and_the_goal():
     decision = next(d for d in outcome.decisions if d.point == "flag-contact")
     assert decision.kind is not None and decision.kind.value == "contradiction"
     assert outcome.after.winner == "blue"
+
+
+def test_carried_damage_that_sinks_a_ship_cites_that_damage_stays():
+    case = load_case(A2K / "damage-carried-sinks.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert {"dmg.3", "dmg.2"} <= {str(c) for c in outcome.provenance["frigate"]}
+    fresh = RULESET.resolve(*_parsed("fire-small-sinks-and-fleet-gone"))
+    assert all(str(c) != "dmg.3" for causes in fresh.provenance.values() for c in causes)
+
+
+def test_the_large_laid_to_aim_lies_against_the_side_at_table_level():
+    ship = Ship("s", "p", "large", (0.0, 0.0), 0.0)
+    area, mid = firing_area(ship, "starboard", "pentagon", "centred")
+    assert mid == pytest.approx((0.25, slant("large") / 2))  # the middle of the resting face's side
+    resting_edge = [p for p in area.exterior.coords[:-1] if abs((p[0] - 0.5) * slant("large") + p[1] * 0.5) < 1e-9]
+    assert len(resting_edge) == 2  # both ends of the large's resting edge lie on that side
 
 
 def test_the_sliding_area_holds_the_centred_one():

@@ -26,10 +26,10 @@ clauses: [A.2]
 before:
   map:
     areas:
-      Home: {kind: land, coast: true, at: [0, 0], touches: [Sound]}
+      Home: {kind: land, coast: true, at: [0, 0], touches: [Sound], limit: 3}
       Sound: {kind: water, at: [2, 0], touches: [Away, Ocean]}
       Ocean: {kind: open-sea, at: [2, 2], touches: [Away]}
-      Away: {kind: land, coast: true, at: [4, 0]}
+      Away: {kind: land, coast: true, at: [4, 0], limit: 2}
   options: [A]
   nations:
     Crete: {advances: [Astronomy]}
@@ -171,6 +171,64 @@ def test_three_sides_in_ascending_strength_until_one_is_left_or_the_first_is_out
     assert _fight({"a": 2, "b": 2, "c": 3}) == [("a1", "b1"), ("c1",), ("a2", "b2")]
 
 
+def test_a_land_conflict_stops_once_the_area_holds_no_more_than_its_limit():
+    from verifier.rulesets.civ.resolver import fight
+    pieces = {"a": ["a1", "a2"], "b": ["b1", "b2", "b3"]}
+    steps, stopped = fight(pieces, lambda n, k: (k,), limit=3)
+    assert (steps, stopped) == ([("a1",), ("b1",)], False)
+    assert pieces == {"a": ["a2"], "b": ["b2", "b3"]}  # both nations stay
+    equal = {"a": ["a1", "a2"], "b": ["b1", "b2"]}
+    assert fight(equal, lambda n, k: (k,), limit=3)[0] == [("a1", "b1")]  # together, so one under the limit
+    assert fight({"a": ["a1"], "b": ["b1"]}, lambda n, k: (k,), limit=2)[0] == []
+
+
+def test_a_meeting_at_the_limit_is_no_conflict_and_cites_it():
+    case = load_case("cases/civ/conflict-4-meeting-within-limit.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert [e.detail for e in outcome.events if e.kind == "within-limit"] == ["3 tokens, limit 3"]
+    assert not outcome.after.branches[0].state.removals
+    assert "conflict.4" in outcome.clauses_used()
+
+
+def test_the_limit_comes_from_the_map_file():
+    case = load_case("cases/civ/conflict-4-stops-at-limit.yaml")
+    limits = {a.name: a.limit for a in case.before.map.areas if a.kind == "land"}
+    assert limits == {"Eastreach": 1, "Farshore": 2, "Highfold": 2, "Pinecape": 3, "Westmark": 2}
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("Away: {kind: land, coast: true, at: [4, 0], limit: 2}", "Away: {kind: land, coast: true, at: [4, 0]}",
+     "13:7: before.map.areas.Away", "land area 'Away' needs its population limit (limit: N"),
+    ("Sound: {kind: water,", "Sound: {kind: water, limit: 2,", "11:28: before.map.areas.Sound.limit",
+     "only land has a population limit; 'Sound' is water"),
+    ("  tokens:\n    Home: {Crete: 5}", "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 6}",
+     "24:19: before.overland.Home.Crete", "6 Crete tokens in 'Home' moved overland, but before.tokens gives Crete 5"),
+    ("  tokens:\n    Home: {Crete: 5}", "  tokens:\n    Home: {Crete: 5}\n  overland:\n    Home: {Crete: 4}",
+     "30:64: actions.turns[0].moves[0].path[2].drop",
+     "ship 'r1' drops 2 tokens but carries 1 (1 of the tokens it boards moved overland and may not board)"),
+])
+def test_limits_and_overland_tokens_are_checked_where_written(write_case, old, new, where, message):
+    assert old in GOOD
+    error, path = error_of(write_case, GOOD.replace(old, new), SceneError)
+    assert str(error).startswith(f"{path}:{where}: ") and message in str(error), str(error)
+    assert "\n" not in str(error)
+
+
+def test_overland_tokens_stay_ashore_and_the_refusal_cites_ship_5():
+    case = load_case("cases/civ/ship-5-overland-may-not-board.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    refused = [e for e in outcome.events if e.kind == "no-board"]
+    assert [(e.pieces, e.clause) for e in refused] == [(("r1", "Westmark"), "ship.5")]
+    assert outcome.after.branches[0].state.land_of("Westmark") == {"Crete": 2}
+
+
+def test_a_phase_where_nothing_happens_still_weighs_the_movement_allowance():
+    case = load_case("cases/civ/ship-2-nothing-happens.yaml")
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    assert RULESET.compare(case.before, case.expect, outcome) == []
+    assert {str(c) for c in outcome.provenance["r1"]} >= {"ship.2"} and not outcome.events
+
+
 def test_the_outcome_lists_every_removal_in_order():
     case = load_case("cases/civ/conflict-1-fewer-loses-first.yaml")
     outcome = RULESET.resolve(case.before, case.actions, case.readings)
@@ -181,15 +239,29 @@ def test_the_outcome_lists_every_removal_in_order():
 # --- readings, decisions, branches ----------------------------------------------------------------
 
 
-def test_the_three_advantage_readings_disagree_on_one_scene():
+def test_the_four_advantage_readings_disagree_on_one_scene():
     case = load_case("cases/civ/a6-advantage-strength.yaml")
     removals = {}
-    for option in ("strength", "phantom", "order"):
+    for option in ("strength", "phantom", "order", "tiebreak"):
         reading = RULESET.reading({"advantage": option})
         outcome = RULESET.resolve(case.before, case.actions, reading)
         assert "advantage" in outcome.consulted
         removals[option] = outcome.after.branches[0].state.removals
-    assert len(set(removals.values())) == 3
+    assert len(set(removals.values())) == 4
+
+
+def test_tiebreak_counts_ships_first_and_points_only_between_equal_fleets():
+    for name, removals in (("a6-advantage-tiebreak", (("r1",), ("b1",), ("r2",))),
+                           ("a6-advantage-tiebreak-equal-fleets", (("b1",), ("r1",), ("b2",)))):
+        case = load_case(f"cases/civ/{name}.yaml")
+        outcome = RULESET.resolve(case.before, case.actions, case.readings)
+        assert outcome.after.branches[0].state.removals == (("Narrows", removals),)
+
+
+def test_phantom_says_whose_reading_it_is():
+    from verifier.rulesets.civ.clauses import READING_POINTS
+    options = next(p for p in READING_POINTS if p.name == "advantage").options
+    assert "project's own reading" in options["phantom"] and "issue 27" in options["tiebreak"]
 
 
 def test_an_advantage_nobody_holds_consults_no_reading():
@@ -265,7 +337,7 @@ def test_a_block_choice_off_the_ships_path_is_refused(write_case):
 def test_a_named_map_beside_the_case_is_checked_where_it_stands(write_case, tmp_path):
     (tmp_path / "maps").mkdir()
     (tmp_path / "maps" / "reef.json").write_text(
-        '{"areas": {\n  "Home": {"kind": "land", "coast": true, "at": [0, 0], "touches": ["Sound"]},\n'
+        '{"areas": {\n  "Home": {"kind": "land", "coast": true, "limit": 2, "at": [0, 0], "touches": ["Sound"]},\n'
         '  "Sound": {"kind": "water", "at": [2, 0], "touches": ["Reef"]}\n}}\n', encoding="utf-8")
     text = GOOD.replace("  map:\n    areas:", "  map: reef\n  unused:\n    areas:")
     text = text.split("  unused:")[0] + "  options: [A]" + text.split("  options: [A]")[1]
@@ -293,7 +365,8 @@ def test_too_many_open_decisions_are_refused_not_run(write_case):
 def test_the_report_shows_where_the_advantage_readings_disagree():
     section = RULESET.report_sections([])[0]
     pairs = {tuple(p["readings"]): p for p in section.data["pairs"]}
-    assert set(pairs) == {("strength", "phantom"), ("strength", "order"), ("phantom", "order")}
+    assert set(pairs) == {("strength", "phantom"), ("strength", "order"), ("strength", "tiebreak"),
+                          ("phantom", "order"), ("phantom", "tiebreak"), ("order", "tiebreak")}
     assert section.data["conflicts"] == 576
     for pair in pairs.values():
         assert pair["removals_differ"] >= pair["survivors_differ"] > 0

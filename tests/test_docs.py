@@ -251,6 +251,24 @@ def test_findings_are_read_from_the_explorers_report(tmp_path, capsys):
     assert text.count('<article class="finding"') == report["open"]
 
 
+def test_the_quick_pass_is_the_explorer_engine_with_a_fixed_number_of_scenes(tmp_path):
+    from toy_ruleset import PLANTED, ToyRuleset
+
+    from verifier.docs import gather_findings
+    from verifier.explorer import ExploreOptions, run_explore
+    ypp = registry.get("ypp")
+    cases = [load_case(ROOT / f"cases/ypp/{name}.yaml")
+             for name in ("move-2d-turn-versus-turn", "push-blocked-by-rock")]
+    found = gather_findings(ypp, cases, findings_dir=tmp_path / "no-report", cases_dir=None, examples=40, seed=5,
+                            warn=pytest.fail)
+    run = run_explore(ypp, ExploreOptions(max_examples=40, seed=5, budget=3600, cases_dir=None), cases=cases)
+    assert found.entries and list(found.entries) == list(run.findings)
+    assert found.matrix == run.matrix and "40 scenes, seed 5" in found.origin
+    toy = ToyRuleset(PLANTED)  # no findings capability: its findings could not be drawn
+    quick = gather_findings(toy, [], findings_dir=None, cases_dir=None, examples=40, seed=5, warn=pytest.fail)
+    assert quick.entries == () and quick.matrix is not None
+
+
 def test_a_ruleset_without_the_optional_methods_still_gets_a_page():
     from toy_ruleset import PLANTED, ToyRuleset
 

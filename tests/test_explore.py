@@ -11,7 +11,10 @@ from toy_ruleset import CONSISTENT, PLANTED, ToyRuleset
 
 from verifier.case import load_case
 from verifier.cli import main
+from verifier.errors import UnsupportedError
 from verifier.explore import analyse, example_conflicts, example_matrix, search, shrink
+from verifier.explorer import ExploreOptions, run_explore
+from verifier.findings import read_report
 from verifier.rulesets.ypp import RULESET as YPP
 from verifier.shards import exhaustive
 
@@ -155,9 +158,60 @@ def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, caps
     assert entry["status"] == "resolved" and entry["resolved_by"] == str(ruling)
 
 
+def test_the_command_writes_what_the_engine_finds(explored):
+    out, cases, _ = explored
+    report = yaml.safe_load((out / "report.json").read_text())
+    run = run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=cases))
+    assert run.written == () and run.search is not None and run.search.examples == report["search"]["examples"]
+    assert [e.finding.fingerprint for e in run.findings] == [f["fingerprint"] for f in report["findings"]]
+    assert [e.status for e in run.findings] == [f["status"] for f in report["findings"]]
+    assert report["examples"]["cases"] == {c.id: [run.matrix.agrees[(c.id, i)] for i in range(len(run.matrix.readings))]
+                                           for c in run.matrix.cases}
+
+
+def test_a_report_reads_back_to_the_findings_it_was_written_from(explored):
+    out, cases, _ = explored
+    run = run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=cases))
+    report = read_report(YPP, out, cases)
+    assert report is not None and report.seed == 0 and report.search_examples == 300
+    assert [e.finding for e in report.findings] == [e.finding for e in run.findings]
+    for entry in report.findings:  # each scene read back still shows its finding
+        if entry.finding.kind != "example-conflict":
+            assert entry.finding.fingerprint in analyse(YPP, entry.finding.before, entry.finding.actions)
+    assert read_report(YPP, out / "findings", cases) is None  # no report there
+
+
+def test_the_engine_searches_enumerates_and_shrinks_through_its_stages():
+    toy = ToyRuleset(PLANTED)
+    run = run_explore(toy, ExploreOptions(budget=60, max_examples=200, exhaustive=True, cases_dir=None))
+    assert run.search is not None and run.exhaustive is not None and run.cases == ()
+    fingerprints = [e.finding.fingerprint for e in run.findings]
+    assert fingerprints == sorted(set(run.search.findings) | set(run.exhaustive.counts))
+    assert all(e.status == "open" and e.resolved_by is None for e in run.findings)
+    gap = next(e.finding for e in run.findings if e.finding.kind == "gap")
+    assert gap.before == (1, 0)  # shrunk, as shrink() alone gives it
+    quiet = run_explore(toy, ExploreOptions(search=False, cases_dir=None))
+    assert quiet.search is None and quiet.exhaustive is None and quiet.findings == ()
+    with pytest.raises(ValueError, match="report folder"):
+        quiet.report()
+
+
+def test_the_engine_refuses_to_write_findings_a_ruleset_cannot_draw(tmp_path):
+    toy = ToyRuleset(PLANTED)
+    with pytest.raises(UnsupportedError, match="the explorer's report needs the 'findings' capability"):
+        run_explore(toy, ExploreOptions(out=tmp_path / "out", cases_dir=None))
+    assert not (tmp_path / "out").exists()
+
+
 def test_explore_rejects_unknown_ruleset(capsys):
     assert main(["explore", "ypq", "--budget", "1"]) == 2
     assert "did you mean 'ypp'?" in capsys.readouterr().err
+
+
+def test_explore_refuses_a_search_of_no_scenes(tmp_path, capsys):
+    assert main(["explore", "ypp", "--max-examples", "0", "--out", str(tmp_path / "out")]) == 2
+    assert "--max-examples must be 1 or more" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 _SCENE_DIGEST = """

@@ -144,3 +144,21 @@ def test_bench_lists_and_runs_its_suite(verifier, tmp_path):
     assert "one turn of    100 discs" in out
     figures = json.loads((tmp_path / "bench.json").read_text())["suites"]["discs.turn"]
     assert [row["discs"] for row in figures["turns"]] == [100, 1000]
+
+
+def test_the_shipped_contract_suite_runs_on_it_with_one_command(plugin_rulesets, tmp_path):
+    """As another package would run it: pytest with --verifier-contract, nothing of this repository's tests."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--verifier-contract",
+                           "discs", "--verifier-contract-cases", str(CASES)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    cases = len(list((CASES / "discs").glob("*.yaml")))
+    # Six tests per case (the drawing one on all four: fewer than its sample), three per ruleset.
+    assert done.stdout.strip().splitlines()[-1].startswith(f"{6 * cases + 3} passed"), done.stdout[-2000:]
+
+
+def test_the_shipped_contract_suite_names_an_unknown_ruleset(plugin_rulesets, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--verifier-contract",
+                           "dics"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "ERROR: --verifier-contract: unknown ruleset 'dics'; did you mean 'discs'?" in done.stderr, done.stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from conftest import ROOT
 from PIL import Image
 
 from verifier.snapshots import SnapshotStore, compare_pixels, decode, png_bytes
@@ -64,3 +67,80 @@ def test_unused_snapshots_are_listed(tmp_path):
     store.check("ypp", "kept", image(), update=True)
     store.check("ypp", "gone", image(), update=True)
     assert [p.name for p in store.unused({("ypp", "kept")})] == ["gone.png"]
+
+
+# --- unused snapshots under pytest (the plugin, run in-process with pytester) ----------------------
+
+pytest_plugins = ["pytester"]
+
+CASE = Path(__file__).resolve().parent.parent / "cases" / "ypp" / "move-1a-forward.yaml"
+
+
+def _project(pytester) -> Path:
+    """A project with one case, its snapshot, and a snapshot that no case names."""
+    import shutil
+    root = pytester.path
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "cases" / "ypp").mkdir(parents=True)
+    shutil.copy(CASE, root / "cases" / "ypp" / CASE.name)
+    (root / "snapshots" / "ypp").mkdir(parents=True)
+    shutil.copy(ROOT / "snapshots" / "ypp" / "ypp-move-1a-forward.png", root / "snapshots" / "ypp")
+    shutil.copy(ROOT / "snapshots" / "ypp" / "ypp-move-1a-forward.png", root / "snapshots" / "ypp" / "ypp-gone.png")
+    return root
+
+
+def test_the_plugin_fails_a_run_that_leaves_a_snapshot_no_case_names(pytester):
+    root = _project(pytester)
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "cases")
+    gone = root / "snapshots" / "ypp" / "ypp-gone.png"
+    assert done.ret == 1
+    assert f"verifier: unused snapshot {gone}: no case has this id (run 'pytest --snapshot-update' to delete it)" \
+        in done.outlines
+    assert gone.exists()
+
+
+def test_the_plugin_says_nothing_of_snapshots_when_only_some_cases_ran(pytester):
+    root = _project(pytester)
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", f"cases/ypp/{CASE.name}")
+    assert done.ret == 0 and not any("unused snapshot" in line for line in done.outlines)
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "cases", "-k", "nothing-matches-this")
+    assert not any("unused snapshot" in line for line in done.outlines)
+    assert (root / "snapshots" / "ypp" / "ypp-gone.png").exists()
+
+
+def test_an_update_deletes_unused_snapshots(pytester):
+    root = _project(pytester)
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "cases", "--snapshot-update")
+    gone = root / "snapshots" / "ypp" / "ypp-gone.png"
+    assert done.ret == 0 and f"verifier: deleted unused snapshot {gone}" in done.outlines
+    assert not gone.exists() and (root / "snapshots" / "ypp" / "ypp-move-1a-forward.png").exists()
+
+
+def test_without_syrupy_the_advice_names_the_plugins_own_option(pytester):
+    root = _project(pytester)
+    (root / "snapshots" / "ypp" / "ypp-move-1a-forward.png").unlink()
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:syrupy", "cases")
+    out = "\n".join(done.outlines)
+    assert done.ret == 1
+    assert "Run 'pytest --verifier-update-snapshots' to store it" in out
+    assert "--snapshot-update" not in out
+
+
+def test_the_syrupy_extension_reports_its_unused_snapshots_too(pytester):
+    root = _project(pytester)
+    pytester.makepyfile(test_pictures=f"""
+        from pathlib import Path
+        from verifier.case import load_case
+        from verifier.syrupy_png import diagram_extension
+
+        def test_picture(snapshot):
+            case = load_case({str(root / "cases" / "ypp" / CASE.name)!r})
+            outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+            image = case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
+            extension = diagram_extension(case.ruleset.key, case.id)
+            extension.snapshot_root = Path({str(root / "snapshots")!r})
+            assert snapshot.use_extension(extension) == image
+    """)
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "test_pictures.py")
+    assert done.ret == 1
+    assert any(line.startswith("verifier: unused snapshot") and "ypp-gone.png" in line for line in done.outlines)

@@ -91,9 +91,9 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
 
 
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
-    from .case import find_case_files
+    from .case import LoadFailure, collect, find_case_files
     from .execute import Execution
-    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_paths, load_cases
+    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_paths, failure_result
     from .snapshots import SnapshotStore
 
     try:
@@ -111,8 +111,8 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         def run() -> None:
             if workers == 1:
                 # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
-                last[:] = [item if isinstance(item, CaseResult) else check_case(item, options)
-                           for item in load_cases([cases])]
+                last[:] = [failure_result(item) if isinstance(item, LoadFailure) else check_case(item, options)
+                           for item in collect([cases]).entries]
                 return
             last[:] = check_paths([cases], options, Execution(workers))
             crashed = [p for r in last if r.case is not None for p in r.problems if p.kind == ProblemKind.ERROR]

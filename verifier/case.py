@@ -15,8 +15,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import registry
-from .errors import CaseError, CaseErrors, Location, did_you_mean
+from .errors import CaseError, CaseErrors, Location, VerifierError, did_you_mean
+from .execute import IN_PROCESS, Execution, map_ordered
 from .ruleset import Citation, Ruleset
 from .schema import validate
 from .source import Located, file_problem, load_file, load_text
@@ -246,3 +249,181 @@ def scan_case_files(paths: Iterable[str | Path]) -> list[tuple[Path, str | None]
 def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
     """The readable case files of ``scan_case_files``; the others are left out."""
     return [path for path, problem in scan_case_files(paths) if problem is None]
+
+
+# --- collecting cases ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """A file that was collected but gives no case, with every reason, each located."""
+
+    file: str
+    errors: tuple[CaseError, ...]
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What ``collect`` found: a case or a load failure per file, in file order."""
+
+    entries: tuple[Case | LoadFailure, ...]
+
+    @property
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(entry for entry in self.entries if isinstance(entry, Case))
+
+    @property
+    def failures(self) -> tuple[LoadFailure, ...]:
+        return tuple(entry for entry in self.entries if isinstance(entry, LoadFailure))
+
+
+def crash_message(doing: str, error: BaseException) -> str:
+    """A sentence for an exception that is not one of ours: a bug of the ruleset or the verifier."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 300 else text[:300] + "..."
+    return (f"{doing} raised {type(error).__name__}" + (f" ({text})" if text else "") +
+            "; this is a bug of the ruleset or the verifier, not of the case: please report it with this file")
+
+
+def load_failure(file: str, error: VerifierError) -> LoadFailure:
+    """``error`` as the load failure of ``file``; an error without a place is placed at the file."""
+    errors = error.errors if isinstance(error, CaseErrors) else (error,)
+    return LoadFailure(file, tuple(e if isinstance(e, CaseError) else CaseError(str(e), Location(file))
+                                   for e in errors))
+
+
+def load_entry(path: Path, problem: str | None = None) -> Case | LoadFailure:
+    """The case in ``path``, or why there is none: ``problem`` (from ``case_file_problem``),
+    a malformed file, or a crash of the loader. Never raises, so one bad file never stops
+    the others."""
+    file = str(path)
+    if problem:
+        return LoadFailure(file, (CaseError(problem, Location(file)),))
+    try:
+        return load_case(path)
+    except VerifierError as error:
+        return load_failure(file, error)
+    except Exception as error:  # whatever went wrong, it is this file's failure
+        return LoadFailure(file, (CaseError(crash_message("loading the case", error), Location(file)),))
+
+
+class CaseIds:
+    """The case ids taken so far in one collection; a later case with a taken id is refused,
+    since an id names the case's snapshot."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[str, str], str] = {}
+
+    def admit(self, entry: Case | LoadFailure) -> Case | LoadFailure:
+        """``entry``, or the load failure of a case whose id another file took first."""
+        if isinstance(entry, LoadFailure):
+            return entry
+        key = (entry.ruleset.key, entry.id)
+        first = self._first.setdefault(key, entry.path)
+        if first == entry.path:
+            return entry
+        return LoadFailure(entry.path, (CaseError(
+            f"case id {entry.id!r} is already used by {first}; ids name snapshots and must be unique",
+            entry.where(("id",))),))
+
+    @property
+    def taken(self) -> list[tuple[str, str]]:
+        """(ruleset, id) of every case admitted, in the order admitted."""
+        return list(self._first)
+
+
+def _import_rulesets() -> None:
+    for key in registry.names():
+        try:
+            registry.get(key)
+        except VerifierError:
+            pass  # a broken ruleset is reported by the cases that name it
+
+
+def _chunksize(items: int, execution: Execution) -> int:
+    """Files per task: about eight tasks per worker, so the load evens out, and at most 16."""
+    return max(1, min(16, items // (8 * max(1, execution.worker_count))))
+
+
+def collect(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Collection:
+    """Every case file under ``paths`` (see ``scan_case_files``), loaded on ``execution``: a
+    case, or a load failure that says why the file gives none (unreadable, malformed, an id
+    another file took first, a crash of the loader). Raises CaseError only for a path that
+    does not exist."""
+    scanned = scan_case_files(paths)
+    if not execution.in_process and not execution.scheduler:
+        _import_rulesets()  # once here, before the workers fork, rather than in each of them
+    ids = CaseIds()
+    loaded = map_ordered(_load_scanned, scanned, execution, chunksize=_chunksize(len(scanned), execution))
+    return Collection(tuple(ids.admit(entry) for entry in loaded))
+
+
+def _load_scanned(scanned: tuple[Path, str | None]) -> Case | LoadFailure:
+    return load_entry(*scanned)
+
+
+# --- writing cases -----------------------------------------------------------------------------------
+
+# The order fields are written in: the header first, then the scene and what is expected of it.
+FIELD_ORDER = ("id", "title", "ruleset", "status", "source", "clauses", "readings", "tags", "layout", "finding", "note",
+               "before", "actions", "expect", "outcomes")
+
+
+class _CaseDumper(yaml.SafeDumper):
+    """Short lists of plain values (tiles, sizes, ship pairs) on one line, as people write them."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = len(data) <= 4 and all(isinstance(v, (int, float, str)) for v in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
+    flow = 0 < len(data) <= 3 and all(isinstance(v, (int, float, str)) or
+                                      (isinstance(v, list) and len(v) <= 4 and
+                                       all(isinstance(x, (int, float, str)) for x in v))
+                                      for v in data.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
+
+
+def _represent_tuple(dumper: yaml.SafeDumper, data: tuple[Any, ...]) -> yaml.Node:
+    return _represent_list(dumper, list(data))
+
+
+_CaseDumper.add_representer(list, _represent_list)
+_CaseDumper.add_representer(tuple, _represent_tuple)
+_CaseDumper.add_representer(dict, _represent_dict)
+
+
+def dump_yaml(data: Any) -> str:
+    """Plain data (mappings, lists, text, numbers) as YAML in the style of the case files."""
+    return yaml.dump(data, Dumper=_CaseDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def dump_case(fields: Mapping[str, Any], comment: str = "") -> str:
+    """The text of a case file with ``fields`` (the data forms of a case file's fields, as
+    ``ruleset.case_data`` and ``expect_data`` give them), in the usual field order, under
+    ``comment`` (one line or several, each written as a YAML comment)."""
+    unknown = sorted(set(fields) - set(FIELD_ORDER))
+    if unknown:
+        raise ValueError(f"a case file has no field {unknown[0]!r}; its fields are {', '.join(FIELD_ORDER)}")
+    ordered = {name: _plain(fields[name]) for name in FIELD_ORDER if name in fields}
+    head = "".join(f"# {line}\n" if line else "#\n" for line in comment.splitlines())
+    return head + dump_yaml(ordered)
+
+
+def _plain(value: Any) -> Any:
+    """Mappings as dicts and tuples as lists, all the way down (a reading is a read-only mapping)."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, StrEnum):
+        return str(value)
+    return value
+
+
+def write_case(path: Path, fields: Mapping[str, Any], comment: str = "") -> Path:
+    """Write the case file ``dump_case`` gives to ``path`` (which must not exist yet)."""
+    with path.open("x", encoding="utf-8") as handle:
+        handle.write(dump_case(fields, comment))
+    return path

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError
-from .ruleset import Capability, FindingKind, TermStatus
+from .ruleset import Capability, TermStatus
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
@@ -67,6 +67,7 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .check import CheckOptions, run_check
     from .output import check_writable, text_mark, write_text
     from .report import (
         annotations_markdown,
@@ -78,8 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         write_json,
         write_junit,
     )
-    from .runner import RunOptions, Status, check_paths, nothing_checked, summary_line
-    from .snapshots import SnapshotStore
+    from .runner import Status
     if (args.write_known_failures or args.check_order) and not args.impl:
         flag = "--write-known-failures" if args.write_known_failures else "--check-order"
         raise CaseError(f"{flag} needs --impl", Location(None, None, None, flag))
@@ -91,46 +91,36 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.known_failures:
         from .known_failures import load_known_failures
         known = load_known_failures(args.known_failures)
-    results = []
     skips: dict[str, int] = {}
-    impl = None
 
     def report(result: CaseResult) -> None:
-        if known is not None:
-            from .known_failures import mark_known_failure
-            result = mark_known_failure(result, known)
-        results.append(result)
-        if impl is not None and impl.info and not getattr(report, "introduced", False):
-            report.introduced = True
-            print(f"implementation: {impl.describe()} [{args.impl}]")
-            from .adapter.declare import describe
-            for key, declaration in impl.declarations().items():
-                words = describe(registry.get(key), declaration)
-                if words:
-                    print(f"  declares {words}")
         _print_result(result, args.verbose)
         if result.status == Status.SKIPPED:
             skips[result.reason] = skips.get(result.reason, 0) + 1
 
+    def introduce(impl: Any) -> None:
+        print(f"implementation: {impl.describe()} [{args.impl}]")
+        from .adapter.declare import describe
+        for key, declaration in impl.declarations().items():
+            words = describe(registry.get(key), declaration)
+            if words:
+                print(f"  declares {words}")
+
+    options = CheckOptions(Path(args.snapshots), Path(args.failures), draw=not args.no_draw,
+                           update_snapshots=args.update_snapshots, impl=args.impl, impl_timeout=args.impl_timeout,
+                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths)
     paths = args.paths or ["cases"]
-    meta = {}
     if args.impl:
-        from .adapter import PROTOCOL, check_implementation, open_implementation
-        impl = open_implementation(args.impl, args.impl_timeout)
-        check_implementation(paths, impl, draw=not args.no_draw, failures=args.failures, progress=report,
-                             check_order=args.check_order)
-        meta["implementation"] = {"command": args.impl, "protocol": PROTOCOL, "hello": impl.info}
+        run = run_check(paths, options, on_result=report, on_implementation=introduce)
     else:
+        from dataclasses import replace
+
         from .execute import Progress
-        options = RunOptions(SnapshotStore(args.snapshots, args.failures), draw=not args.no_draw,
-                             update_snapshots=args.update_snapshots)
         with Progress("checking", None, unit="cases", noted="failing") as progress:
-            for result in check_paths(paths, options, _execution(args), progress):
-                report(result)
-        if options.draw and not args.paths:
-            used = {(r.ruleset, r.id) for r in results if r.case is not None}
-            for path in options.snapshots.unused(used):
-                print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
+            run = run_check(paths, replace(options, execution=_execution(args)), on_result=report, progress=progress)
+    results = list(run.results)
+    for path in run.unused_snapshots:
+        print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
     for reason, count in skips.items():
         if not args.verbose:
             print(f"skipped {count} case{'s' if count != 1 else ''}: {reason}")
@@ -157,17 +147,17 @@ def cmd_check(args: argparse.Namespace) -> int:
             with open(step_summary, "a", encoding="utf-8") as handle:
                 handle.write(summary_markdown(results) + annotations_markdown(results))
     if args.json:
-        write_json(results, args.json, meta, force=args.force)
+        write_json(results, args.json, {"implementation": run.implementation} if run.implementation else {},
+                   force=args.force)
     if args.junit:
         write_junit(results, args.junit, force=args.force)
     if not args.no_table and results:
         print(format_table(summary_table(results)))
-    print(summary_line(results))
-    empty = nothing_checked(results, open_checked=not args.impl)
-    if empty and not args.allow_empty:
-        print(f"error: {empty}", file=sys.stderr)
+    print(run.summary)
+    if run.nothing_checked and not args.allow_empty:
+        print(f"error: {run.nothing_checked}", file=sys.stderr)
         return 1
-    return 1 if any(r.failing for r in results) else 0
+    return 1 if run.failing else 0
 
 
 _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
@@ -323,80 +313,36 @@ def _boundary_share(args: argparse.Namespace) -> float:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .case import Case
-    from .explore import example_conflicts, example_matrix, search
-    from .findings import add_sections, report_json, report_markdown, rulings, write_findings, write_reports
-    from .shards import exhaustive
+    from .explorer import ExploreOptions, run_explore
+    from .findings import write_reports
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     out = _report_folder(Path(args.out or f"explore/{ruleset.key}"), args.force, "the explorer", "explorer report")
     if args.budget <= 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
-    out.mkdir(parents=True, exist_ok=True)
-    found = {}
-    exhaustive_result = None
-    execution = _execution(args)
+    if args.max_examples < 1:
+        raise CaseError("--max-examples must be 1 or more", Location(None, None, None, "--max-examples"))
     for option in ("space", "pieces", "shards", "results"):
         if getattr(args, option) is not None and not args.exhaustive:
             flag = "--ships" if option == "pieces" else f"--{option}"
             raise CaseError(f"{flag} only means something with --exhaustive", Location(None, None, None, flag))
     if args.exhaustive:
         ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
-        space = _space_of(ruleset, args) or next(iter(ruleset.exhaustive_spaces()))
-        print(f"enumerating the exhaustive {ruleset.key} space {space} on {execution.describe()} ...",
-              flush=True)
-        exhaustive_result = exhaustive(ruleset, space=space, execution=execution, shards=args.shards,
-                                       results=Path(args.results) if args.results else None)
-        found.update(exhaustive_result.examples)
-        e = exhaustive_result
-        reduced = (f" (standing for {e.raw_scenes:,} scenes: symmetry saved {e.raw_scenes - e.scenes:,})"
-                   if e.raw_scenes != e.scenes else "")
-        print(f"  {e.scenes:,} scenes{reduced} in {e.seconds:.1f} s, {e.shards} shards"
-              + (f" ({e.resumed} read from {args.results})" if e.resumed else "")
-              + f": {len(e.counts)} finding classes", flush=True)
-    print(f"searching with Hypothesis (seed {args.seed}, budget {args.budget:g} s) ...", flush=True)
-    ruleset.require(Capability.SEARCH, "verifier explore")
-    ruleset.require(Capability.FINDINGS, "verifier explore")
-    from .execute import Progress
-    with Progress("searching", args.max_examples, unit="scenes", noted="finding classes") as progress:
-        search_result = search(ruleset, budget=args.budget, seed=args.seed, max_examples=args.max_examples,
-                               progress=progress)
-    for fingerprint, finding in search_result.findings.items():
-        found.setdefault(fingerprint, finding)
-    print(f"  {search_result.examples} scenes in {search_result.seconds:.1f} s: "
-          f"{len(search_result.findings)} finding classes", flush=True)
-    cases_dir = Path(args.cases)
-    cases = []
-    if cases_dir.exists():
-        from .runner import load_cases
-        # Broken case files are left out here: 'verifier check' reports them.
-        cases = [item for item in load_cases([cases_dir]) if isinstance(item, Case)]
-    matrix = example_matrix(ruleset, cases)
-    for finding in example_conflicts(ruleset, matrix):
-        found.setdefault(finding.fingerprint, finding)
-    from functools import partial
-
-    from .execute import map_ordered
-    minimal = list(map_ordered(partial(_shrunk, ruleset), [found[k] for k in sorted(found)], execution))
-    ruled = rulings(ruleset, [cases_dir, out / "findings"])
-    written = write_findings(ruleset, minimal, out, ruled)
-    data = report_json(ruleset, written, search=search_result, exhaustive=exhaustive_result, matrix=matrix,
-                       seed=args.seed, budget=args.budget, out=out)
-    sections = ruleset.report_sections(cases, out) if ruleset.supports(Capability.REPORT_SECTIONS) else []
-    data, markdown = add_sections(data, report_markdown(ruleset, data, written, matrix), sections)
+    options = ExploreOptions(budget=args.budget, max_examples=args.max_examples, seed=args.seed,
+                             exhaustive=args.exhaustive, space=_space_of(ruleset, args) if args.exhaustive else None,
+                             shards=args.shards, results=Path(args.results) if args.results else None,
+                             cases_dir=Path(args.cases), out=out, execution=_execution(args), progress=True)
+    run = run_explore(ruleset, options, log=lambda m: print(m, flush=True))
+    data, markdown = run.report()
     json_path, md_path = write_reports(out, data, markdown)
-    for w in written:
+    for w in run.written:
         print(f"{w.status.upper():<8} {w.finding.fingerprint}")
     if "recall" in data:
         r = data["recall"]
         print(f"recall of the search: {r['found']}/{r['of']} exhaustive classes")
-    print(f"{len(written)} findings ({data['open']} open, {data['resolved']} resolved); report: {md_path}, {json_path}")
+    print(f"{len(run.written)} findings ({data['open']} open, {data['resolved']} resolved); "
+          f"report: {md_path}, {json_path}")
     return 0
-
-
-def _shrunk(ruleset: Any, finding: Any) -> Any:
-    from .explore import shrink
-    return finding if finding.kind is FindingKind.EXAMPLE_CONFLICT else shrink(ruleset, finding)
 
 
 # Spaces named for how many pieces they hold, for --ships N.

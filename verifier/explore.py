@@ -8,6 +8,8 @@ shape of the situation (``Decision.situation``, which the ruleset words without
 piece names or absolute directions), so one problem is one finding however many
 scenes show it, and one reading point met in situations of different shapes gives
 one finding per shape.
+
+These are the explorer's stages; ``explorer.run_explore`` runs them all as one call.
 """
 
 from __future__ import annotations

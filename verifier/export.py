@@ -19,10 +19,9 @@ from typing import Any
 
 from . import __version__
 from .adapter import PROTOCOL, case_request, supports_protocol
-from .case import Case, CaseStatus, load_case, scan_case_files
-from .errors import CaseError, CaseErrors, Location, VerifierError
+from .case import Case, CaseStatus, collect
+from .errors import CaseErrors
 from .output import json_mark
-from .runner import crash_message
 
 FORMAT = "verifier-cases/1"
 
@@ -66,30 +65,10 @@ def case_json(case: Case) -> dict[str, Any]:
 def export_cases(paths: Iterable[str | Path]) -> dict[str, Any]:
     """Every case under ``paths``. Raises CaseErrors if any case file is broken: a partial
     export would silently drop cases."""
-    cases: list[Case] = []
-    errors: list[CaseError] = []
-    for path, problem in scan_case_files(paths):
-        if problem:
-            errors.append(CaseError(problem, Location(str(path))))
-            continue
-        try:
-            cases.append(load_case(path))
-        except CaseErrors as error:
-            errors.extend(error.errors)
-        except CaseError as error:
-            errors.append(error)
-        except VerifierError as error:
-            errors.append(CaseError(str(error), Location(str(path))))
-        except Exception as error:
-            errors.append(CaseError(crash_message("loading the case", error), Location(str(path))))
-    if errors:
-        raise CaseErrors(errors)
-    seen: dict[tuple[str, str], str] = {}
-    for case in cases:
-        key = (case.ruleset.key, case.id)
-        if key in seen:
-            raise CaseError(f"case id {case.id!r} is already used by {seen[key]}", case.where(("id",)))
-        seen[key] = case.path
+    collection = collect(paths)
+    if collection.failures:
+        raise CaseErrors([error for failure in collection.failures for error in failure.errors])
+    cases = list(collection.cases)
     cases.sort(key=lambda c: (c.ruleset.key, c.id))
     return {"generator": json_mark("export"), "format": FORMAT, "protocol": PROTOCOL, "verifier": __version__,
             "cases": [case_json(c) for c in cases]}

@@ -1,20 +1,22 @@
 """Writing what the explorer found: one needs-ruling case and one diagram per
-finding, plus a Markdown and a JSON report. Files the user already has are never
-overwritten; a finding whose case was ruled is reported as resolved."""
+finding, plus a Markdown and a JSON report; and reading such a report back. Files
+the user already has are never overwritten; a finding whose case was ruled is
+reported as resolved."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
+import jsonschema
 
-from .case import CaseStatus, find_case_files, load_case
+from .case import CaseStatus, collect, load_case, write_case
+from .case import dump_yaml as dump_yaml  # fuzz and the docs write their YAML with it too
 from .errors import VerifierError
 from .explore import (
     FINGERPRINT_TEXT,
@@ -29,31 +31,6 @@ from .output import json_mark
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .shards import ExhaustiveResult
 from .snapshots import png_bytes
-
-
-class _CaseDumper(yaml.SafeDumper):
-    """Short lists of plain values (tiles, sizes, ship pairs) on one line, as people write them."""
-
-
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    flow = len(data) <= 4 and all(isinstance(v, (int, float, str)) for v in data)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
-    flow = 0 < len(data) <= 3 and all(isinstance(v, (int, float, str)) or
-                                      (isinstance(v, list) and len(v) <= 4 and
-                                       all(isinstance(x, (int, float, str)) for x in v))
-                                      for v in data.values())
-    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
-
-
-_CaseDumper.add_representer(list, _represent_list)
-_CaseDumper.add_representer(dict, _represent_dict)
-
-
-def dump_yaml(data: Any) -> str:
-    return yaml.dump(data, Dumper=_CaseDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def slug(text: str, limit: int = 80) -> str:
@@ -99,7 +76,16 @@ def finding_file_name(ruleset: Ruleset, finding: Finding) -> str:
     return name
 
 
-@dataclass
+@dataclass(frozen=True)
+class FindingEntry:
+    """A finding, open or resolved by the ruling in ``resolved_by``."""
+
+    finding: Finding
+    status: Literal["open", "resolved"]
+    resolved_by: str | None = None
+
+
+@dataclass(frozen=True)
 class WrittenFinding:
     finding: Finding
     status: Literal["open", "resolved"]
@@ -114,13 +100,10 @@ def rulings(ruleset: Ruleset, folders: list[Path]) -> dict[str, str]:
     """fingerprint -> file, for every case in ``folders`` that rules on a finding."""
     found = {}
     existing = [f for f in folders if f.exists()]
-    for path in find_case_files(existing) if existing else []:
-        try:
-            case = load_case(path)
-        except VerifierError:
-            continue  # 'verifier check' reports broken files; here they just do not count
+    # Broken files do not count here: 'verifier check' reports them.
+    for case in collect(existing).cases if existing else ():
         if case.ruleset is ruleset and case.finding and case.status is CaseStatus.RULED:
-            found[case.finding["fingerprint"]] = str(path)
+            found[case.finding["fingerprint"]] = case.path
     return found
 
 
@@ -159,7 +142,7 @@ def write_findings(ruleset: Ruleset, findings: list[Finding], out: Path,
         }
         kept = case_file.exists()
         if not kept:
-            case_file.write_text(dump_yaml(data), encoding="utf-8")
+            write_case(case_file, data)
         panels: list[tuple[str, Outcome | None]] = [("before", None)]
         panels += [(f"after, {label}", o) for label, _, o in outcomes]
         image = ruleset.draw_readings(finding.before, finding.actions, panels, title=finding_title(finding))
@@ -338,3 +321,81 @@ def write_reports(out: Path, data: Mapping[str, Any], markdown: str) -> tuple[Pa
     json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     return json_path, md_path
+
+
+MAX_REPORT_BYTES = 16 << 20
+# What is read back of a report; anything else in it is left alone.
+REPORT_SCHEMA = {
+    "type": "object", "required": ["ruleset", "findings"],
+    "properties": {
+        "ruleset": {"type": "string"},
+        "findings": {"type": "array", "items": {
+            "type": "object", "required": ["case", "kind"],
+            "properties": {"case": {"type": "string", "pattern": "^[^/\\\\]", "maxLength": 300},
+                           "kind": {"type": "string"}, "point": {"type": ["string", "null"]},
+                           "clauses": {"type": "array", "items": {"type": "string"}},
+                           "label": {"type": ["string", "null"]}, "summary": {"type": ["string", "null"]},
+                           "situation": {"type": ["string", "null"]},
+                           "resolved_by": {"type": ["string", "null"]}}}},
+    },
+}
+
+
+@dataclass(frozen=True)
+class ExploreReport:
+    """An explorer report read back: its findings, each rebuilt from its case file."""
+
+    path: Path  # the report.json
+    findings: tuple[FindingEntry, ...]
+    seed: int | None
+    search_examples: int | None  # scenes of its Hypothesis search, or None if it ran none
+
+
+def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
+                warn: Callable[[str], None] = lambda m: None) -> ExploreReport | None:
+    """The report in ``folder`` (as written by ``write_reports``), or None if there is
+    none or it cannot be read (with a warning). A finding whose case file is missing
+    or broken is left out with a warning; rulings in ``cases_dir`` and the report's
+    findings folder mark findings resolved."""
+    report = folder / "report.json"
+    if not report.is_file():
+        return None
+    try:
+        if report.stat().st_size > MAX_REPORT_BYTES:
+            raise ValueError(f"larger than {MAX_REPORT_BYTES:,} bytes")
+        data = json.loads(report.read_text(encoding="utf-8"))
+        jsonschema.validate(data, REPORT_SCHEMA)
+    except (OSError, ValueError, RecursionError, jsonschema.ValidationError) as error:
+        why = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
+        warn(f"{report}: not a readable explorer report ({why[:200]}); running a quick pass instead")
+        return None
+    if data.get("ruleset") != ruleset.key:
+        warn(f"{report}: a report of ruleset {data.get('ruleset')!r}, not {ruleset.key!r}; ignored")
+        return None
+    ruled = rulings(ruleset, [p for p in (cases_dir, folder / "findings") if p is not None])
+    entries = []
+    for item in data.get("findings", []):
+        path = folder / str(item.get("case", ""))
+        if not path.resolve().is_relative_to(folder.resolve()) or path.is_symlink():
+            warn(f"{report}: skipped a finding whose case {item.get('case')!r} is not a file inside {folder}")
+            continue
+        try:
+            case = load_case(path)
+        except (VerifierError, OSError) as error:
+            warn(f"{path}: skipped this finding, its case does not load ({error})")
+            continue
+        try:
+            kind = FindingKind(str(item.get("kind")))
+        except ValueError:
+            warn(f"{path}: skipped this finding, its kind {item.get('kind')!r} is not one of "
+                 f"{', '.join(k.value for k in FindingKind)}")
+            continue
+        finding = Finding(kind, str(item.get("point") or ""), tuple(item.get("clauses") or ()),
+                          str(item.get("label") or ""), str(item.get("summary") or ""), case.before, case.actions,
+                          situation=str(item.get("situation") or ""))
+        resolved_by = ruled.get(finding.fingerprint) or item.get("resolved_by")
+        entries.append(FindingEntry(finding, "resolved" if resolved_by else "open", resolved_by))
+    search, seed = data.get("search"), data.get("seed")
+    examples = search.get("examples") if isinstance(search, dict) else None
+    return ExploreReport(report, tuple(entries), seed if isinstance(seed, int) else None,
+                         examples if isinstance(examples, int) else None)

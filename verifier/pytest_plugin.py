@@ -5,12 +5,16 @@ installed. It only collects YAML files that are case files (a top-level
 ``ruleset:`` key) and that lie in a folder named ``cases`` (the ``verifier_case_dirs``
 ini option) or were named on the command line, so other projects' YAML is left alone.
 
-Each item resolves its case with the reference resolver (or, with
-``--verifier-impl``, another implementation through the adapter protocol), compares
-the outcome with the case's expectation, checks that the clauses it lists are used,
-and compares its diagram with the PNG snapshot. A failure quotes the case's own YAML
-lines, lists the differences field by field, shows which clauses decided each
-piece's fate, and names the expected, actual and diff images.
+Each item is checked by the check engine (``verifier.check``, as ``verifier check``
+does): resolved with the reference resolver (or, with ``--verifier-impl``, another
+implementation through the adapter protocol), compared with the case's expectation,
+its listed clauses checked, and its diagram compared with the PNG snapshot. A failure
+quotes the case's own YAML lines, lists the differences field by field, shows which
+clauses decided each piece's fate, and names the expected, actual and diff images.
+A run over whole case folders also fails on snapshots that no case names (also those
+of the syrupy extension, ``verifier.syrupy_png``); ``--snapshot-update`` deletes them.
+
+``--verifier-contract KEY`` runs the ruleset contract suite (``verifier.testing``) instead.
 
 Selecting cases:
 
@@ -34,21 +38,32 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .adapter import ImplRun
-    from .case import Case
-    from .runner import CaseResult, RunOptions
+    from .case import Case, CaseIds, LoadFailure
+    from .check import CaseChecker
+    from .runner import CaseResult
 
-from .errors import CaseError, CaseErrors, Location, VerifierError
+from .errors import CaseError, VerifierError
+
+# The shipped contract suite is a test module: its asserts explain themselves.
+pytest.register_assert_rewrite("verifier.testing")
 
 _RULESET_LINE = re.compile(r"(?m)^ruleset[ \t]*:")
 _QUOTE_ALL_BELOW = 45  # lines: shorter case files are quoted whole in a failure
-_impl_key = pytest.StashKey[Any]()
-_seen_key = pytest.StashKey[dict[tuple[str, str], Path]]()
+_checker_key: pytest.StashKey[CaseChecker] = pytest.StashKey()
+_ids_key: pytest.StashKey[CaseIds] = pytest.StashKey()
+_unused_key = pytest.StashKey[list[str]]()  # what to say about unused snapshots at the end
+_compared_from_key = pytest.StashKey[int]()  # where this session's entries start in COMPARED
+_deselected_key = pytest.StashKey[bool]()
 _known_key = pytest.StashKey[Any]()
 _markers_key = pytest.StashKey[set[str]]()
 _results_key = pytest.StashKey[list[bool]]()
 _checked_key = pytest.StashKey[dict[int, 'CaseResult']]()  # with --verifier-workers: results by item, checked ahead
 _empty_key = pytest.StashKey[bool]()  # per case item run: was it checked (not skipped or open)
+
+
+# (snapshot folder, ruleset, case id) of every diagram compared through the syrupy extension
+# (verifier.syrupy_png), in order; each session takes the entries it added, and removes them.
+COMPARED: list[tuple[Path, str, str]] = []
 
 
 def marker_name(prefix: str, value: str) -> str:
@@ -64,8 +79,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--verifier-no-draw", action="store_true",
                     help="verifier cases: skip diagrams and snapshot comparison")
     group.addoption("--verifier-update-snapshots", action="store_true",
-                    help="verifier cases: write missing snapshots and replace differing ones "
-                         "(syrupy's --snapshot-update does the same)")
+                    help="verifier cases: write missing snapshots, replace differing ones and delete unused "
+                         "ones (syrupy's --snapshot-update does the same)")
     group.addoption("--verifier-impl", metavar="COMMAND",
                     help="verifier cases: check another implementation through the adapter protocol "
                          "(docs/protocol.md): a command, or python:MODULE:FUNCTION")
@@ -76,6 +91,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "the items run (default: 1, each item in turn); the results are the same")
     group.addoption("--verifier-known-failures", metavar="FILE",
                     help="verifier cases: 'CASE-ID: reason' lines; listed cases are strict xfails")
+    group.addoption("--verifier-contract", action="append", metavar="KEY[,KEY...]",
+                    help="run verifier's ruleset contract suite (verifier.testing) on these rulesets, instead of "
+                         "the tests the run would collect")
+    group.addoption("--verifier-contract-cases", action="append", metavar="FOLDER",
+                    help="with --verifier-contract: a folder holding a KEY/ folder of case files per ruleset "
+                         "(default: cases)")
     parser.addini("verifier_case_dirs", type="args", default=["cases"],
                   help="verifier: names of folders whose YAML case files pytest collects (default: cases)")
     parser.addini("verifier_snapshots", default="snapshots",
@@ -84,12 +105,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   help="verifier: where expected/actual/diff images go, relative to the rootdir")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """With --verifier-contract, the run is the shipped contract suite."""
+    if getattr(early_config.known_args_namespace, "verifier_contract", None):
+        args.append(str(Path(__file__).with_name("testing.py")))
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    from .case import STATUSES
-    config.stash[_seen_key] = {}
+    from .case import STATUSES, CaseIds
+    config.stash[_ids_key] = CaseIds()
     config.stash[_results_key] = []
     for status in STATUSES:
         config.addinivalue_line("markers", f"{marker_name('status', status)}: verifier cases with status {status}")
+    if config.getoption("--verifier-contract", None):
+        from .testing import contract_rulesets
+        contract_rulesets(config)  # an unknown key is a usage error now, not at collection
     path = config.getoption("--verifier-known-failures", None)
     if path:
         from .known_failures import load_known_failures
@@ -99,18 +130,98 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--verifier-known-failures: {error}") from None
 
 
+def _checker(config: pytest.Config) -> CaseChecker:
+    """The session's check engine, made from the options at first use."""
+    checker = config.stash.get(_checker_key, None)
+    if checker is None:
+        from .check import CaseChecker, CheckOptions
+        root = config.rootpath
+        checker = config.stash[_checker_key] = CaseChecker(CheckOptions(
+            root / config.getini("verifier_snapshots"), root / config.getini("verifier_failures"),
+            draw=not config.getoption("--verifier-no-draw"), update_snapshots=_updating(config),
+            update_advice=update_advice(config), impl=config.getoption("--verifier-impl", None),
+            impl_timeout=config.getoption("--verifier-impl-timeout"), impl_cwd=str(config.invocation_params.dir)))
+    return checker
+
+
+def _updating(config: pytest.Config) -> bool:
+    return bool(config.getoption("--verifier-update-snapshots", False) or config.getoption("--snapshot-update", False))
+
+
+def update_advice(config: pytest.Config) -> str:
+    """The command that stores new drawings, as this pytest has it: syrupy's option where
+    syrupy is active, the plugin's own otherwise."""
+    if config.pluginmanager.hasplugin("syrupy"):
+        return "pytest --snapshot-update"
+    return "pytest --verifier-update-snapshots"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_compared_from_key] = len(COMPARED)
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        items[0].config.stash[_deselected_key] = True
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A run whose case items were all skipped or open checked nothing, and fails."""
-    ran = session.config.stash.get(_results_key, [])
-    if ran and not any(ran) and exitstatus == 0 and not session.config.getoption("--verifier-allow-empty"):
-        session.config.stash[_empty_key] = True
+    """A run whose case items were all skipped or open checked nothing, and fails; so does
+    one that leaves snapshots no case names."""
+    config = session.config
+    ran = config.stash.get(_results_key, [])
+    if ran and not any(ran) and exitstatus == 0 and not config.getoption("--verifier-allow-empty"):
+        config.stash[_empty_key] = True
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    start = config.stash.get(_compared_from_key, len(COMPARED))
+    compared = COMPARED[start:]
+    del COMPARED[start:]  # an inner pytest run (pytester) leaves nothing to the outer one
+    if _whole_folders_ran(session, exitstatus):
+        notes, unused = _unused_snapshots(config, compared)
+        config.stash[_unused_key] = notes
+        if unused and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _whole_folders_ran(session: pytest.Session, exitstatus: int) -> bool:
+    """Whether every case of the folders given ran, so that a snapshot no case named is
+    unused, not merely unselected: no case file or test named alone, nothing deselected, no early stop."""
+    config = session.config
+    if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or session.shouldstop \
+            or session.shouldfail or config.stash.get(_deselected_key, False) or config.getoption("collectonly"):
+        return False
+    return not any("::" in str(arg) or str(arg).endswith((".yaml", ".yml")) for arg in config.args)
+
+
+def _unused_snapshots(config: pytest.Config, compared: list[tuple[Path, str, str]]) -> tuple[list[str], bool]:
+    """What to say of the snapshots that no case of the run named, in the snapshot folders
+    and rulesets the run drew for; with an update, they are deleted. And whether the run fails."""
+    from .snapshots import SnapshotStore
+    used: dict[Path, set[tuple[str, str]]] = {}
+    for root, ruleset, case_id in compared:
+        used.setdefault(root, set()).add((ruleset, case_id))
+    checker = config.stash.get(_checker_key, None)
+    if checker is not None and checker.options.draw and not checker.through_impl:
+        collected = config.stash[_ids_key].taken
+        if collected:
+            used.setdefault(checker.options.snapshots, set()).update(collected)
+    notes, failing = [], False
+    for root, names in used.items():
+        for path in SnapshotStore(root).unused(names, {ruleset for ruleset, _ in names}):
+            if _updating(config):
+                path.unlink()
+                notes.append(f"deleted unused snapshot {path}")
+            else:
+                failing = True
+                notes.append(f"unused snapshot {path}: no case has this id (run '{update_advice(config)}' to "
+                             "delete it)")
+    return notes, failing
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    run = config.stash.get(_impl_key, None)
-    if run is not None:
-        run.impl.close()
+    checker = config.stash.get(_checker_key, None)
+    if checker is not None:
+        checker.close()
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -120,12 +231,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         count = len(config.stash.get(_results_key, []))
         terminalreporter.write_line(f"verifier: nothing was checked: all {count} case items were skipped or need a "
                                     "ruling; pass --verifier-allow-empty if that is what you meant", red=True)
+    for note in config.stash.get(_unused_key, []):
+        terminalreporter.write_line(f"verifier: {note}", red=not note.startswith("deleted"))
     known = config.stash.get(_known_key, None)
-    seen = config.stash.get(_seen_key, {})
-    if known is None or not seen:
+    ids = config.stash.get(_ids_key, None)
+    if known is None or ids is None or not ids.taken:
         return
     from .known_failures import unused_known_failures
-    for note in unused_known_failures(sorted(case_id for _, case_id in seen), known):
+    for note in unused_known_failures(sorted(case_id for _, case_id in ids.taken), known):
         terminalreporter.write_line(f"verifier: {note}", yellow=True)
 
 
@@ -191,32 +304,16 @@ class CaseFile(pytest.File):
     """One case file; yields one item named by the case's id."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from .case import case_file_problem, load_case
-        from .runner import crash_message
+        from .case import Case, case_file_problem, load_entry
         explicit = self.session.isinitpath(self.path)
-        problem = case_file_problem(self.path, None if explicit else _case_tree(self.config, self.path))
-        if problem:
-            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=CaseError(problem, Location(
-                str(self.path))))
-            return
-        try:
-            case = load_case(self.path)
-        except VerifierError as error:
-            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=error)
-            return
-        except Exception as error:  # one bad file is one failing item, never the end of collection
-            yield BrokenCaseItem.from_parent(self, name=self.path.stem, error=CaseError(
-                crash_message("loading the case", error), Location(str(self.path))))
-            return
-        seen = self.config.stash[_seen_key]
-        key = (case.ruleset.key, case.id)
-        if key in seen and seen[key] != self.path:
-            yield BrokenCaseItem.from_parent(self, name=case.id, error=CaseError(
-                f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
-                case.where(("id",))))
-            return
-        seen[key] = self.path
-        yield CaseItem.from_parent(self, name=case.id, case=case)
+        loaded = load_entry(self.path, case_file_problem(self.path, None if explicit else _case_tree(
+            self.config, self.path)))
+        entry = self.config.stash[_ids_key].admit(loaded)
+        name = loaded.id if isinstance(loaded, Case) else self.path.stem
+        if isinstance(entry, Case):
+            yield CaseItem.from_parent(self, name=name, case=entry)
+        else:
+            yield BrokenCaseItem.from_parent(self, name=name, failure=entry)
 
 
 class CaseFailure(Exception):
@@ -247,13 +344,13 @@ class _Item(pytest.Item):
 class BrokenCaseItem(_Item):
     """A case file that does not load: the item fails with the loader's errors."""
 
-    def __init__(self, *, error: VerifierError, **kwargs: Any) -> None:
+    def __init__(self, *, failure: LoadFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.error = error
+        self.failure = failure
 
     def runtest(self) -> None:
-        errors = self.error.errors if isinstance(self.error, CaseErrors) else (self.error,)
-        lines = {e.location.line for e in errors if isinstance(e, CaseError) and e.location.line}
+        errors = self.failure.errors
+        lines = {e.location.line for e in errors if e.location.line}
         text = [f"{self.path.name} does not load as a case:"]
         text += [f"  {e}" for e in errors]
         text += ["", *_quote_yaml(self.path, lines)]
@@ -286,63 +383,34 @@ class CaseItem(_Item):
 
     # --- running ---------------------------------------------------------------
 
-    def _paths(self) -> tuple[Path, Path]:
-        root = self.config.rootpath
-        return root / self.config.getini("verifier_snapshots"), root / self.config.getini("verifier_failures")
-
-    def _impl_run(self) -> ImplRun:
-        run = self.config.stash.get(_impl_key, None)
-        if run is None:
-            from .adapter import ImplRun, open_implementation
-            spec = self.config.getoption("--verifier-impl")
-            try:
-                impl = open_implementation(spec, self.config.getoption("--verifier-impl-timeout"),
-                                           cwd=str(self.config.invocation_params.dir))
-            except VerifierError as error:
-                raise pytest.UsageError(f"--verifier-impl: {error}") from None
-            run = ImplRun(impl, draw=not self.config.getoption("--verifier-no-draw"), failures=self._paths()[1])
-            self.config.stash[_impl_key] = run
-        return run
-
-    def _checked_ahead(self, options: RunOptions) -> dict[int, CaseResult]:
+    def _checked_ahead(self, checker: CaseChecker) -> dict[int, CaseResult]:
         """With --verifier-workers N: every case item of the session checked at once, in N
         processes, the first time an item runs; each item then takes its own result."""
         ahead = self.config.stash.get(_checked_key, None)
         if ahead is None:
             ahead = self.config.stash[_checked_key] = {}
             workers = self.config.getoption("--verifier-workers", 1) or 1
-            if workers > 1:
-                from dataclasses import replace
-                from functools import partial
-
-                from .execute import Execution, map_ordered
-                from .runner import check_detached
+            if workers > 1 and not checker.through_impl:
+                from .execute import Execution
                 items = [item for item in self.session.items if isinstance(item, CaseItem)]
-                checked = map_ordered(partial(check_detached, options=options), [item.case for item in items],
-                                      Execution(workers))
-                for item, result in zip(items, checked):
-                    ahead[id(item)] = replace(result, case=item.case)
+                for item, result in zip(items, checker.check_ahead([item.case for item in items],
+                                                                   Execution(workers))):
+                    ahead[id(item)] = result
         return ahead
 
     def runtest(self) -> None:
-        from .runner import CHECKED, RunOptions, Status, check_case, guarded
-        from .snapshots import SnapshotStore
+        from .runner import CHECKED, Status
         case = self.case
         config = self.config
-        if config.getoption("--verifier-impl", None):
-            from .adapter import check_case_with
-            run = self._impl_run()
-            result = guarded(case, lambda c: check_case_with(c, run))
-        else:
-            snapshots, failures = self._paths()
-            update = bool(config.getoption("--verifier-update-snapshots", False)
-                          or config.getoption("--snapshot-update", False))
-            options = RunOptions(SnapshotStore(snapshots, failures), draw=not config.getoption("--verifier-no-draw"),
-                                 update_snapshots=update)
-            ahead = self._checked_ahead(options)
-            result = ahead.pop(id(self)) if id(self) in ahead else guarded(case, lambda c: check_case(c, options))
-        through_impl = bool(config.getoption("--verifier-impl", None))
-        checked = result.status in CHECKED or (result.status == Status.OPEN and not through_impl)
+        checker = _checker(config)
+        if checker.through_impl:
+            try:
+                checker.implementation_run()
+            except VerifierError as error:
+                raise pytest.UsageError(f"--verifier-impl: {error}") from None
+        ahead = self._checked_ahead(checker)
+        result = ahead.pop(id(self)) if id(self) in ahead else checker.check(case)
+        checked = result.status in CHECKED or (result.status == Status.OPEN and not checker.through_impl)
         config.stash[_results_key].append(checked)
         if result.status == Status.OPEN:
             notes = "; ".join(p.message for p in result.problems)
@@ -355,9 +423,9 @@ class CaseItem(_Item):
             from .runner import ProblemKind
             marked = mark_known_failure(result, known)
             if any(p.kind is ProblemKind.CHANGED for p in marked.problems):  # not the listed failure
-                raise KnownFailureChanged(failure_report(case, marked))
+                raise KnownFailureChanged(failure_report(case, marked, update_advice(config)))
         if result.status != Status.PASSED:
-            raise CaseFailure(failure_report(case, result))
+            raise CaseFailure(failure_report(case, result, update_advice(config)))
 
 
 # --- the failure report ----------------------------------------------------------
@@ -395,7 +463,7 @@ def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
     return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
-def failure_report(case: Case, result: CaseResult) -> str:
+def failure_report(case: Case, result: CaseResult, advice: str = "pytest --verifier-update-snapshots") -> str:
     """What a failing case item shows: the case, its YAML lines, the differences field by
     field, the other problems, the clause provenance and the images."""
     from .runner import ProblemKind
@@ -440,7 +508,7 @@ def failure_report(case: Case, result: CaseResult) -> str:
     if images:
         text += ["", "images:", *images]
         if result.snapshot is not None and not result.snapshot.ok:
-            text.append("  if the new drawing is right: pytest --snapshot-update (or --verifier-update-snapshots)")
+            text.append(f"  if the new drawing is right: {advice}")
     return "\n".join(text)
 
 

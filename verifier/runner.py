@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
 
-from .case import Case, CaseStatus, load_case, scan_case_files
-from .errors import CaseError, CaseErrors, Location, VerifierError
+from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
+from .errors import Location, VerifierError
 from .execute import IN_PROCESS, Execution, Progress, map_ordered
 from .ruleset import Mismatch, Outcome
 from .snapshots import SnapshotResult, SnapshotStore
@@ -165,67 +165,18 @@ def check_case(case: Case, options: RunOptions) -> CaseResult:
 
 
 def _error_result(file: str, error: VerifierError) -> CaseResult:
-    errors = error.errors if isinstance(error, CaseErrors) else (error,)
-    problems = tuple(Problem(e.message, e.location, ProblemKind.ERROR) if isinstance(e, CaseError)
-                     else Problem(str(e), Location(file), ProblemKind.ERROR) for e in errors)
-    return CaseResult(file, None, Status.FAILED, problems)
+    return failure_result(load_failure(file, error))
 
 
-def crash_message(doing: str, error: BaseException) -> str:
-    """A sentence for an exception that is not one of ours: a bug of the ruleset or the verifier."""
-    text = " ".join(str(error).split())
-    text = text if len(text) <= 300 else text[:300] + "..."
-    return (f"{doing} raised {type(error).__name__}" + (f" ({text})" if text else "") +
-            "; this is a bug of the ruleset or the verifier, not of the case: please report it with this file")
-
-
-def _load_one(scanned: tuple[Path, str | None]) -> Case | CaseResult:
-    path, problem = scanned
-    if problem:
-        return CaseResult(str(path), None, Status.FAILED, (Problem(problem, Location(str(path)), ProblemKind.ERROR),))
-    try:
-        return load_case(path)
-    except VerifierError as error:
-        return _error_result(str(path), error)
-    except Exception as error:  # one bad file is one failed case, whatever went wrong
-        return CaseResult(str(path), None, Status.FAILED, (Problem(
-            crash_message("loading the case", error), Location(str(path)), ProblemKind.ERROR),))
-
-
-def _import_rulesets() -> None:
-    from . import registry
-    for key in registry.names():
-        try:
-            registry.get(key)
-        except VerifierError:
-            pass  # a broken ruleset is reported by the cases that name it
+def failure_result(failure: LoadFailure) -> CaseResult:
+    """A file that gives no case, as the failed result that names each of its problems."""
+    return CaseResult(failure.file, None, Status.FAILED,
+                      tuple(Problem(e.message, e.location, ProblemKind.ERROR) for e in failure.errors))
 
 
 def _chunksize(items: int, execution: Execution) -> int:
     """Cases per task: about eight tasks per worker, so the load evens out, and at most 16."""
     return max(1, min(16, items // (8 * max(1, execution.worker_count))))
-
-
-def load_cases(paths: Iterable[str | Path], execution: Execution = IN_PROCESS) -> Iterator[Case | CaseResult]:
-    """Every case under ``paths``, loaded (on ``execution``), or a failed result that says
-    why the file is not one: unreadable, malformed, a repeated id, or a crash of the loader.
-    One bad file never stops the others."""
-    seen: dict[tuple[str, str], str] = {}
-    scanned = list(scan_case_files(paths))
-    if not execution.in_process and not execution.scheduler:
-        _import_rulesets()  # once here, before the workers fork, rather than in each of them
-    for case in map_ordered(_load_one, scanned, execution, chunksize=_chunksize(len(scanned), execution)):
-        if isinstance(case, CaseResult):
-            yield case
-            continue
-        key = (case.ruleset.key, case.id)
-        if key in seen:
-            yield CaseResult(case.path, None, Status.FAILED, (Problem(
-                f"case id {case.id!r} is already used by {seen[key]}; ids name snapshots and must be unique",
-                case.where(("id",)), ProblemKind.ERROR),))
-            continue
-        seen[key] = case.path
-        yield case
 
 
 def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
@@ -251,16 +202,22 @@ def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
                 execution: Execution = IN_PROCESS, progress: Progress | None = None) -> Iterator[CaseResult]:
     """Check every case under ``paths``, one result per case file, in file order, on
     ``execution`` (snapshots are written by the worker that checks the case)."""
+    yield from check_cases(collect(paths, execution).entries, options, execution, progress)
+
+
+def check_cases(entries: Sequence[Case | LoadFailure], options: RunOptions | None = None,
+                execution: Execution = IN_PROCESS, progress: Progress | None = None) -> Iterator[CaseResult]:
+    """A result per collected entry, in their order: each case checked on ``execution``, each
+    load failure as its failed result."""
     run_options = options or RunOptions()
-    items = list(load_cases(paths, execution))
-    cases = [item for item in items if isinstance(item, Case)]
+    cases = [entry for entry in entries if isinstance(entry, Case)]
     if progress is not None and progress.total is None:
         progress.total = len(cases)
     checked = map_ordered(partial(check_detached, options=run_options), cases, execution,
                           chunksize=_chunksize(len(cases), execution))
     failing = 0
-    for item in items:
-        result = item if isinstance(item, CaseResult) else replace(next(checked), case=item)
+    for item in entries:
+        result = failure_result(item) if isinstance(item, LoadFailure) else replace(next(checked), case=item)
         failing += result.failing
         if progress is not None and isinstance(item, Case):
             progress.advance(1, noted=failing)

@@ -97,9 +97,11 @@ class SnapshotResult:
 class SnapshotStore:
     """Where snapshots of one project live, and how they are checked."""
 
-    def __init__(self, root: Path | str = "snapshots", failure_dir: Path | str = DEFAULT_FAILURE_DIR):
+    def __init__(self, root: Path | str = "snapshots", failure_dir: Path | str = DEFAULT_FAILURE_DIR,
+                 update_advice: str = "verifier check --update-snapshots"):
         self.root = Path(root)
         self.failure_dir = Path(failure_dir)
+        self.update_advice = update_advice  # the command that stores a new drawing, as the caller runs it
 
     def path_for(self, ruleset: str, case_id: str) -> Path:
         return self.root / ruleset / f"{case_id}.png"
@@ -131,7 +133,7 @@ class SnapshotStore:
             artifacts = self.write_failure(ruleset, case_id, None, image)
             return SnapshotResult("missing", path,
                                   f"no snapshot at {path}; the drawing is at {artifacts[0]}. Run "
-                                  f"'verifier check --update-snapshots' to store it", artifacts)
+                                  f"'{self.update_advice}' to store it", artifacts)
         try:
             expected = decode(path.read_bytes())
         except Exception as exc:  # a corrupt snapshot is reported, never silently replaced

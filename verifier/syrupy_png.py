@@ -19,6 +19,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SerializedData, SnapshotIndex
 
+from .pytest_plugin import COMPARED
 from .snapshots import DEFAULT_FAILURE_DIR, SnapshotStore, compare_pixels, decode, png_bytes
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +56,7 @@ class CaseDiagramExtension(SingleFileSnapshotExtension):
         return filepath.endswith(".png") and Path(filepath).parent == self.snapshot_root / self.ruleset
 
     def serialize(self, data: Any, **kwargs: Any) -> SerializedData:
+        COMPARED.append((self.snapshot_root, self.ruleset, self.case_id))  # so the plugin can tell unused ones
         if isinstance(data, Image.Image):
             return png_bytes(data)
         return super().serialize(data, **kwargs)

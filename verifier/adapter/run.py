@@ -10,17 +10,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..case import Case, find_case_files, load_case
-from ..errors import Location, VerifierError
+from ..case import Case, LoadFailure, collect, crash_message
+from ..errors import Location
 from ..ruleset import Capability, Frame, Outcome
 from ..runner import (
     CaseResult,
     Problem,
     ProblemKind,
     Status,
-    _error_result,
     check_open_case,
-    crash_message,
+    failure_result,
     mismatch_problem,
 )
 from .declare import STATES, parts, unreported_fields
@@ -321,22 +320,9 @@ def check_implementation(paths: Iterable[str | Path], impl: Implementation, draw
     """Every case under ``paths`` through ``impl``, in the order 'verifier check' uses."""
     run = ImplRun(impl, draw, Path(failures), check_order=check_order)
     results: list[CaseResult] = []
-    seen: dict[tuple[str, str], str] = {}
     try:
-        for path in find_case_files(paths):
-            try:
-                case = load_case(path)
-            except VerifierError as error:
-                result = _error_result(str(path), error)
-            else:
-                key = (case.ruleset.key, case.id)
-                if key in seen:
-                    result = CaseResult(case.path, None, Status.FAILED, (Problem(
-                        f"case id {case.id!r} is already used by {seen[key]}; ids must be unique",
-                        case.where(("id",)), ProblemKind.ERROR),))
-                else:
-                    seen[key] = case.path
-                    result = check_case_with(case, run)
+        for entry in collect(paths).entries:
+            result = failure_result(entry) if isinstance(entry, LoadFailure) else check_case_with(entry, run)
             results.append(result)
             if progress:
                 progress(result)

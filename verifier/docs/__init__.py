@@ -12,7 +12,7 @@ JavaScript at all), escape every piece of case and clause text, give every
 image alt text, and read on a phone as on a desktop.
 
 The package, one module per job: ``findings`` (from an explorer report or a quick
-pass), ``model`` (views of a ruleset's cases and findings), ``pictures`` (drawing
+pass of the explorer engine), ``model`` (views of a ruleset's cases and findings), ``pictures`` (drawing
 tasks, PNG and GIF, worker processes), ``html`` and ``page`` (a ruleset's page),
 ``site`` (every page and the index), ``output`` (writing the folder safely) and
 ``build`` (the command).
@@ -20,8 +20,9 @@ tasks, PNG and GIF, worker processes), ``html`` and ``page`` (a ruleset's page),
 
 from __future__ import annotations
 
-from .build import BuildResult, build_site, gather_findings, load_cases
-from .findings import QUICK_EXAMPLES, FindingEntry, Findings, quick_findings, read_findings
+from ..findings import FindingEntry
+from .build import BuildResult, build_site, load_cases
+from .findings import QUICK_EXAMPLES, Findings, examples_against_readings, gather_findings
 from .model import CaseView, FindingView
 from .output import MARKER, SiteError, check_out_dir, write_site
 from .pictures import run_tasks
@@ -29,6 +30,6 @@ from .site import ASSETS, RulesetSummary, render_site
 
 __all__ = [
     "ASSETS", "MARKER", "QUICK_EXAMPLES", "BuildResult", "CaseView", "FindingEntry", "FindingView", "Findings",
-    "RulesetSummary", "SiteError", "build_site", "check_out_dir", "gather_findings", "load_cases",
-    "quick_findings", "read_findings", "render_site", "run_tasks", "write_site",
+    "RulesetSummary", "SiteError", "build_site", "check_out_dir", "examples_against_readings", "gather_findings",
+    "load_cases", "render_site", "run_tasks", "write_site",
 ]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,8 +12,8 @@ from typing import Any
 
 from .. import registry
 from ..execute import Execution, map_ordered
-from ..ruleset import Capability, Ruleset
-from .findings import QUICK_EXAMPLES, Findings, quick_findings, read_findings
+from ..ruleset import Ruleset
+from .findings import QUICK_EXAMPLES, Findings, gather_findings
 from .output import check_out_dir, write_site
 from .site import RulesetSummary, render_site
 
@@ -31,50 +30,14 @@ class BuildResult:
 
 
 def load_cases(cases_dir: Path | None, warn: Callable[[str], None], execution: Execution | None = None) -> list[Any]:
+    from ..case import collect
     from ..execute import IN_PROCESS
-    from ..runner import CaseResult
-    from ..runner import load_cases as load_each
-    cases: list[Any] = []
     if cases_dir is None or not cases_dir.exists():
-        return cases
-    for item in load_each([cases_dir], execution or IN_PROCESS):
-        if isinstance(item, CaseResult):
-            problem = item.problems[0] if item.problems else None
-            warn(f"skipped a case that does not load (see 'verifier check'): {problem or item.file}")
-        else:
-            cases.append(item)
-    return cases
-
-
-def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
-                    examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
-    from ..explore import example_matrix
-    mine = [c for c in cases if c.ruleset is ruleset]
-    matrix = example_matrix(ruleset, mine)
-    entries = None
-    if findings_dir is not None:
-        for folder in (findings_dir / ruleset.key, findings_dir):
-            entries = read_findings(ruleset, folder, cases_dir, warn)
-            if entries is not None:
-                report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-                search = report.get("search") or {}
-                how = (f"; Hypothesis search of {search.get('examples')} scenes, seed {report.get('seed')}"
-                       if search else "")
-                origin = f"These questions come from the explorer's report {folder / 'report.json'}{how}."
-                return Findings(entries, origin, matrix)
-    has_strategy = ruleset.supports(Capability.SEARCH)
-    entries = quick_findings(ruleset, mine, cases_dir, examples=examples, seed=seed, matrix=matrix)
-    if has_strategy and examples <= 0:
-        origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "
-                  "every reading.")
-    elif has_strategy:
-        origin = (f"These questions come from a quick explorer pass made while building the pages ({examples} "
-                  f"scenes, seed {seed}); 'verifier explore {ruleset.key}' searches deeper, and the pages read "
-                  "its report when there is one.")
-    else:
-        origin = ("This ruleset has no explorer search yet: only its documented examples were checked against "
-                  "every reading.")
-    return Findings(entries, origin, matrix)
+        return []
+    collection = collect([cases_dir], execution or IN_PROCESS)
+    for failure in collection.failures:
+        warn(f"skipped a case that does not load (see 'verifier check'): {failure.errors[0]}")
+    return list(collection.cases)
 
 
 def _gather_quietly(ruleset: Ruleset, *, cases: Sequence[Any], findings_dir: Path | None, cases_dir: Path | None,

@@ -1,124 +1,67 @@
 """The findings shown on the pages: read from an explorer report, or found by a
-quick, deterministic explorer pass while the pages are built."""
+quick, deterministic pass of the explorer engine while the pages are built."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+from ..explore import ExampleMatrix
+from ..explorer import ExploreOptions, run_explore
+from ..findings import FindingEntry, read_report
+from ..ruleset import Capability, Ruleset
 
-from ..errors import VerifierError
-from ..ruleset import Capability, FindingKind, Ruleset
-
-# What the quick explorer pass does when there is no explorer report to read.
+# What the quick explorer pass does when there is no explorer report to read: a fixed
+# number of scenes and a budget it never reaches, so the same seed gives the same findings.
 QUICK_EXAMPLES = 150
+QUICK_BUDGET = 3600.0
 
 
-@dataclass
-class FindingEntry:
-    finding: Any  # verifier.explore.Finding
-    status: str  # open | resolved
-    resolved_by: str | None = None
-
-
-MAX_REPORT_BYTES = 16 << 20
-# What docs needs of an explorer report; anything else in it is left alone.
-REPORT_SCHEMA = {
-    "type": "object", "required": ["ruleset", "findings"],
-    "properties": {
-        "ruleset": {"type": "string"},
-        "findings": {"type": "array", "items": {
-            "type": "object", "required": ["case", "kind"],
-            "properties": {"case": {"type": "string", "pattern": "^[^/\\\\]", "maxLength": 300},
-                           "kind": {"type": "string"}, "point": {"type": ["string", "null"]},
-                           "clauses": {"type": "array", "items": {"type": "string"}},
-                           "label": {"type": ["string", "null"]}, "summary": {"type": ["string", "null"]},
-                           "situation": {"type": ["string", "null"]},
-                           "resolved_by": {"type": ["string", "null"]}}}},
-    },
-}
-
-
-@dataclass
+@dataclass(frozen=True)
 class Findings:
-    entries: list[FindingEntry]
+    entries: Sequence[FindingEntry]
     origin: str  # a sentence: where these findings come from
-    matrix: Any = None  # verifier.explore.ExampleMatrix, or None
+    matrix: ExampleMatrix | None = None  # None: worked out from the cases when the page is made
 
 
-def read_findings(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
-                  warn: Callable[[str], None] = lambda m: None) -> list[FindingEntry] | None:
-    """The findings of an explorer report folder (``explore/<ruleset>``), or None if
-    there is no report. A finding is rebuilt from its needs-ruling case file."""
-    from ..case import load_case
-    from ..explore import Finding
-    from ..findings import rulings
-
-    report = folder / "report.json"
-    if not report.is_file():
-        return None
-    try:
-        if report.stat().st_size > MAX_REPORT_BYTES:
-            raise ValueError(f"larger than {MAX_REPORT_BYTES:,} bytes")
-        data = json.loads(report.read_text(encoding="utf-8"))
-        jsonschema.validate(data, REPORT_SCHEMA)
-    except (OSError, ValueError, RecursionError, jsonschema.ValidationError) as error:
-        why = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
-        warn(f"{report}: not a readable explorer report ({why[:200]}); running a quick pass instead")
-        return None
-    if data.get("ruleset") != ruleset.key:
-        warn(f"{report}: a report of ruleset {data.get('ruleset')!r}, not {ruleset.key!r}; ignored")
-        return None
-    ruled = rulings(ruleset, [p for p in (cases_dir, folder / "findings") if p is not None])
-    entries = []
-    for item in data.get("findings", []):
-        path = folder / str(item.get("case", ""))
-        if not path.resolve().is_relative_to(folder.resolve()) or path.is_symlink():
-            warn(f"{report}: skipped a finding whose case {item.get('case')!r} is not a file inside {folder}")
-            continue
-        try:
-            case = load_case(path)
-        except (VerifierError, OSError) as error:
-            warn(f"{path}: skipped this finding, its case does not load ({error})")
-            continue
-        try:
-            kind = FindingKind(str(item.get("kind")))
-        except ValueError:
-            warn(f"{path}: skipped this finding, its kind {item.get('kind')!r} is not one of "
-                 f"{', '.join(k.value for k in FindingKind)}")
-            continue
-        finding = Finding(kind, str(item.get("point") or ""), tuple(item.get("clauses") or ()),
-                          str(item.get("label") or ""), str(item.get("summary") or ""), case.before, case.actions,
-                          situation=str(item.get("situation") or ""))
-        resolved_by = ruled.get(finding.fingerprint) or item.get("resolved_by")
-        entries.append(FindingEntry(finding, "resolved" if resolved_by else "open", resolved_by))
-    return entries
+def examples_against_readings(ruleset: Ruleset, cases: Sequence[Any]) -> ExampleMatrix:
+    """The documented examples of ``ruleset`` among ``cases`` against every reading, with no search."""
+    return run_explore(ruleset, ExploreOptions(search=False, cases_dir=None), cases=cases).matrix
 
 
-def quick_findings(ruleset: Ruleset, cases: Sequence[Any], cases_dir: Path | None, *,
-                   examples: int = QUICK_EXAMPLES, seed: int = 0, matrix: Any = None) -> list[FindingEntry]:
-    """A short, deterministic explorer pass: a fixed number of Hypothesis scenes
-    (no time budget, so the same seed gives the same findings), the documented
-    examples against every reading, and shrinking."""
-    from ..explore import example_conflicts, example_matrix, search, shrink
-    from ..findings import rulings
-
-    found = {}
-    if not ruleset.supports(Capability.FINDINGS):
-        return []  # findings could not be drawn or written as cases
-    if examples > 0 and ruleset.supports(Capability.SEARCH):
-        found.update(search(ruleset, budget=3600.0, seed=seed, max_examples=examples).findings)
-    for finding in example_conflicts(ruleset, matrix if matrix is not None else example_matrix(ruleset, cases)):
-        found.setdefault(finding.fingerprint, finding)
-    ruled = rulings(ruleset, [cases_dir]) if cases_dir is not None else {}
-    entries = []
-    for key in sorted(found):
-        finding = found[key]
-        if finding.kind != "example-conflict" and ruleset.supports(Capability.SEARCH):
-            finding = shrink(ruleset, finding)
-        entries.append(FindingEntry(finding, "resolved" if key in ruled else "open", ruled.get(key)))
-    return entries
+def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
+                    examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
+    """The findings of the explorer's report in ``findings_dir`` (``RULESET/report.json``,
+    or ``report.json`` itself), else of a quick explorer pass of ``examples`` scenes."""
+    mine = [c for c in cases if c.ruleset is ruleset]
+    report = None
+    if findings_dir is not None:
+        for folder in (findings_dir / ruleset.key, findings_dir):
+            report = read_report(ruleset, folder, cases_dir, warn)
+            if report is not None:
+                break
+    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
+    drawable = ruleset.supports(Capability.FINDINGS)
+    searching = report is None and drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
+    # With a report, the run only checks the examples: its rulings come from the report's reader.
+    options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
+                             cases_dir=cases_dir if report is None else None)
+    run = run_explore(ruleset, options, cases=mine)
+    if report is not None:
+        how = (f"; Hypothesis search of {report.search_examples} scenes, seed {report.seed}"
+               if report.search_examples is not None else "")
+        return Findings(report.findings, f"These questions come from the explorer's report {report.path}{how}.",
+                        run.matrix)
+    if ruleset.supports(Capability.SEARCH) and examples <= 0:
+        origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "
+                  "every reading.")
+    elif ruleset.supports(Capability.SEARCH):
+        origin = (f"These questions come from a quick explorer pass made while building the pages ({examples} "
+                  f"scenes, seed {seed}); 'verifier explore {ruleset.key}' searches deeper, and the pages read "
+                  "its report when there is one.")
+    else:
+        origin = ("This ruleset has no explorer search yet: only its documented examples were checked against "
+                  "every reading.")
+    return Findings(run.findings if drawable else (), origin, run.matrix)

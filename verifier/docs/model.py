@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..findings import FindingEntry
 from ..ruleset import Capability, Clause, Outcome, Ruleset
 from .common import _anchor, _attempt, _optional, _plural, _reading_key, _sentence
-from .findings import FindingEntry, Findings
+from .findings import Findings, examples_against_readings
 from .pictures import _draw_case, _draw_finding
 
 KIND_ORDER = ("contradiction", "gap", "divergence", "example-conflict", "breach", "order", "symmetry")
@@ -58,7 +59,6 @@ class PageModel:
 
     def __init__(self, ruleset: Ruleset, cases: Sequence[Any], findings: Findings, files: dict[str, bytes],
                  folder: str, warn: Callable[[str], None] = lambda m: None) -> None:
-        from ..explore import example_matrix
         self.warn = warn
         self.tasks: list[tuple[Any, Callable[[], dict[str, Any]]]] = []  # (view, drawing to do), run by render_site
         self.ruleset = ruleset
@@ -72,9 +72,7 @@ class PageModel:
         self.term_anchor = {t.name: _anchor("term-", t.name, taken) for t in ruleset.glossary}
         order = {s: i for i, s in enumerate(STATUS_ORDER)}
         self.cases = [self._case_view(c, taken) for c in sorted(cases, key=lambda c: (order.get(c.status, 9), c.id))]
-        self.matrix = findings.matrix
-        if self.matrix is None:
-            self.matrix = example_matrix(ruleset, cases)
+        self.matrix = findings.matrix if findings.matrix is not None else examples_against_readings(ruleset, cases)
         self._homes()
         self.open = [e for e in findings.entries if e.status == "open"]
         self.resolved = [e for e in findings.entries if e.status != "open"]

@@ -19,6 +19,7 @@ becomes a named reading of a ruleset rather than an accident of floating point.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -305,3 +306,72 @@ def signed_gap(a: BaseGeometry, b: BaseGeometry) -> float:
             gap = float(part_a.distance(part_b))
             best = min(best, gap if gap > 0 else -max(0.0, _penetration(part_a, part_b)))
     return best
+
+
+# --- convex solids ------------------------------------------------------------------
+
+XYZ = tuple[float, float, float]
+
+
+def _sub(a: XYZ, b: XYZ) -> XYZ:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _cross(a: XYZ, b: XYZ) -> XYZ:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: XYZ, b: XYZ) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _unit(a: XYZ) -> XYZ | None:
+    length = math.sqrt(_dot(a, a))
+    return None if length < 1e-12 else (a[0] / length, a[1] / length, a[2] / length)
+
+
+def _face_normals(points: Sequence[XYZ]) -> list[XYZ]:
+    """Unit normals of the planes through three corners that leave every corner on one side:
+    the hull's faces, found without building the hull (the solids here have a handful of corners)."""
+    normals: list[XYZ] = []
+    for i, j, k in itertools.combinations(range(len(points)), 3):
+        normal = _unit(_cross(_sub(points[j], points[i]), _sub(points[k], points[i])))
+        if normal is None:
+            continue
+        offsets = [_dot(normal, _sub(p, points[i])) for p in points]
+        if min(offsets) >= -TOLERANCE or max(offsets) <= TOLERANCE:
+            normals.append(normal)
+    return normals
+
+
+def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
+    """How far apart two convex solids (each the hull of its corners) are along the axis
+    that separates them best: positive when a gap lies between them, about zero when they
+    touch, and minus the least push that would part them when they overlap. The axes tried
+    are the separating-axis theorem's: every face normal of either solid and every cross
+    product of a direction between two corners of one with one of the other (a superset of
+    their edges, which can only find the same answer)."""
+    axes = _face_normals(a) + _face_normals(b)
+    pairs_a = [_sub(q, p) for p, q in itertools.combinations(a, 2)]
+    pairs_b = [_sub(q, p) for p, q in itertools.combinations(b, 2)]
+    for da in pairs_a:
+        for db in pairs_b:
+            axis = _unit(_cross(da, db))
+            if axis is not None:
+                axes.append(axis)
+    best = -math.inf
+    for axis in axes:
+        on_a = [_dot(axis, p) for p in a]
+        on_b = [_dot(axis, p) for p in b]
+        best = max(best, min(on_b) - max(on_a), min(on_a) - max(on_b))
+    return best
+
+
+def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLERANCE) -> Contact:
+    """Apart, touching or overlapping for two convex solids given by their corners, with the
+    same tolerance as ``classify``: overlapping when they could be parted only by a push of
+    more than ``tolerance``, apart when more than ``tolerance`` lies between them."""
+    gap = solid_separation(a, b)
+    if gap > tolerance:
+        return Contact.APART
+    return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING

@@ -107,7 +107,9 @@ READING_POINTS = (
         {"model-a": "68.4 mm a speed: 46.13 mm from the guides to a joint, 22.27 mm from a joint to the next "
                     "guides; the centreline half the tool's width outside the base, at its front corner.",
          "model-b": "66.71 mm between pivots, the ship set on the pivot; the first pivot 19.8 mm behind the front "
-                    "edge and 8.1 mm outside the side."},
+                    "edge, and 28.63, 38.63 or 46.13 mm out from the ship's centreline for a small, medium or large "
+                    "base: 7.13, 7.13 and 7.38 mm outside the real base's side, since the public model measures "
+                    "its 8.1 mm from bases of its own that are narrower than the real ones."},
         "model-a", ("move.insert", "yaw.move", "tool.model")),
     ReadingPoint(
         "both-sides",
@@ -122,6 +124,8 @@ READING_POINTS = (
         "The ship overlapped different ships at different speeds on its way down. Which of them can be the "
         "'closest ship it overlapped' that takes the damage card?",
         {"any-attempt": "Any ship it overlapped at any speed it tried.",
+         "first-attempt": "Only ships it overlapped at its first attempt, the speed it was set for: the overlap "
+                          "that made it drop speed at all.",
          "last-attempt": "Only ships it overlapped at the last speed that overlapped, the one just above where it "
                          "stopped."},
         "any-attempt", ("overlap.damage",)),

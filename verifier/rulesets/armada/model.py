@@ -41,7 +41,9 @@ class ToolModel:
     ``lead`` runs from the guides the ship starts on to joint 1; every further joint is
     ``step`` on. The guides a ship is placed on at speed k sit ``step - lead`` past
     joint k. ``outside`` is how far the tool's centreline runs outside the side of the
-    base, ``behind`` how far the starting guides sit behind the front edge."""
+    base, ``behind`` how far the starting guides sit behind the front edge. ``across``
+    gives, for the base sizes it names, the distance from the ship's centreline to the
+    tool's instead (a model measured from bases of its own); other sizes use ``outside``."""
 
     name: str
     step: float
@@ -50,6 +52,16 @@ class ToolModel:
     outside: float
     behind: float
     joints: int = 4  # the tool's joints; the last one is the 0-speed yaw's
+    across: tuple[tuple[str, float], ...] = ()  # base size -> mm from the ship's centreline to the tool's
+    bases: tuple[tuple[str, float], ...] = ()  # base size -> the width of the model's own base, if not the real one
+
+    def offset(self, size: str, width: float) -> float:
+        """How far the tool's centreline runs from the centreline of a base of ``size``."""
+        return dict(self.across).get(size, width / 2 + self.outside)
+
+    def base_width(self, size: str, width: float) -> float:
+        """The width of base the model keeps clear of its tool: its own, where it has one."""
+        return dict(self.bases).get(size, width)
 
     @property
     def tail(self) -> float:
@@ -60,9 +72,16 @@ TOOL_MODELS: Mapping[str, ToolModel] = MappingProxyType({
     # Model A: 46.13 mm to the joint, then 22.27 mm to the next guides; centreline half the
     # tool's 15.25 mm width outside the base, guides at the front corner.
     "model-a": ToolModel("model-a", 68.4, 46.13, 15.25, 15.25 / 2, 0.0),
-    # Model B: 66.71 mm between pivots; the first pivot 19.8 mm behind the front edge and
-    # 8.1 mm outside the side; the ship is placed on the pivot itself.
-    "model-b": ToolModel("model-b", 66.71, 66.71, 15.25, 8.1, 19.8),
+    # Model B: 66.71 mm between pivots; the first pivot 19.8 mm behind the front edge; the ship
+    # is placed on the pivot itself. The model puts the pivot 8.1 mm outside its own bases,
+    # which are narrower than the real ones (half widths 0.807, 1.201 and 1.496 in), so
+    # measured from the centreline the pivot line sits 28.63, 38.63 and 46.13 mm out, and
+    # the tool, half of 15.25 mm to either side of it, is kept clear of those bases
+    # (facts.md, armada / The two models in detail).
+    "model-b": ToolModel("model-b", 66.71, 66.71, 15.25, 8.1, 19.8,
+                         across=(("small", 28.63), ("medium", 38.63), ("large", 46.13)),
+                         bases=(("small", 2 * 0.807 * 25.4), ("medium", 2 * 1.201 * 25.4),
+                                ("large", 2 * 1.496 * 25.4))),
 })
 
 

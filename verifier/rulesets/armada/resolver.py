@@ -136,8 +136,10 @@ class _Log:
 def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: BaseGeometry | None,
              reading: Mapping[str, str]) -> Attempt:
     base = base_at(ship, pose)
+    width, length = ship.size
+    own = rectangle(pose, board.tool.base_width(ship.type.size, width), length)  # what the model keeps clear
     return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
-                   tool is not None and speed > 0 and overlaps(base, tool))
+                   tool is not None and speed > 0 and overlaps(own, tool))
 
 
 def _blocked(attempt: Attempt, reading: Mapping[str, str]) -> bool:
@@ -323,14 +325,16 @@ def _overlap_damage(board: _Board, ship: Ship, move: Move, hit: list[Attempt], r
     candidates: list[str] = []
     for attempt in hit:
         candidates += [n for n in attempt.ships if n not in candidates]
-    last = list(hit[-1].ships)
-    if len(hit) > 1 and set(last) != set(candidates):
+    first, last = list(hit[0].ships), list(hit[-1].ships)
+    if len(hit) > 1 and not set(first) == set(last) == set(candidates):
         option = reading["damage-from"]
         log.followed(ship.name, "damage-from", option, step)
         log.decisions.append(Decision("damage-from", (), (), (ship.name, *candidates), step, near=(clause,),
                                       detail=f"{ship.name} overlapped {', '.join(candidates)} at different speeds"))
         if option == "last-attempt":
             candidates = last
+        elif option == "first-attempt":
+            candidates = first
     log.cause(ship.name, "overlap.measure", step)
     if len(candidates) > 1:
         log.cause(ship.name, "faq.closest", step)

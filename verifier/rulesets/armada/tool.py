@@ -17,7 +17,7 @@ from .model import CLICK_DEGREES, SIDE_SIGN, Ship, ToolModel, ToolPose
 def guides_offset(ship: Ship, tool: ToolModel, side: str) -> Pose:
     """Where the tool's starting guides sit in the ship's frame, on ``side``."""
     width, length = ship.size
-    return Pose(SIDE_SIGN[side] * (width / 2 + tool.outside), length / 2 - tool.behind, 0.0)
+    return Pose(SIDE_SIGN[side] * tool.offset(ship.type.size, width), length / 2 - tool.behind, 0.0)
 
 
 def ship_from_guides(ship: Ship, tool: ToolModel, side: str, guides: Pose) -> Pose:

@@ -44,7 +44,9 @@ HEADING_TOLERANCE = 0.01  # degrees
 PAGE_NOTES = (
     "Each example shows the sea from above, north up, on a one-inch grid, before and after. Ships are the "
     "outlines their pyramids cover lying flat (the footprint reading says which outline), coloured by player, "
-    "the point being the bow; black dots on a ship are its damage chits, and a sunk ship is crossed out. A move "
+    "the point being the bow; under the pentagon reading the outline takes in the raised base corners, which are "
+    "in the air, so two outlines may overlap near a stern while the pieces themselves do not touch. Black dots "
+    "on a ship are its damage chits, and a sunk ship is crossed out. A move "
     "shows each step's piece as a faint ghost, numbered, with a ring at every place the ship could have stopped; "
     "the ship stands in colour where it ended. A grey fan is every place the next step's piece could lie, and "
     "its wedge at the bow the headings allowed. A shaded triangle beside a ship is the area its cannons reach "

@@ -68,7 +68,7 @@ def draw_frames(scene: Scene, actions: Actions, outcome: Outcome, *, title: str 
     for count in range(len(actions) + 1):
         marks: list[tuple[str, str]] = []
         if count == 0:
-            panel = _panel(scene, (), None, view, marks, None)
+            panel = _panel(scene, (), None, view, marks, outcome)
             heading, detail = "start", f"{len(actions)} actions follow"
         else:
             panel = _panel(scene, actions[:count], _upto(outcome, count), view, marks, outcome)

@@ -254,7 +254,7 @@ def target_gap(scene: Scene, actions: Actions) -> float | None:
     shot = next((a for a in actions if a.kind == "fire" and a.target), None)
     if shot is None or not scene.has_ship(shot.target):
         return None
-    area, _, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
+    area, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
     try:
         return signed_gap(area, footprint(scene.ship(shot.target), FOOTPRINT))
     except ValueError:  # an area that is not convex (none under the default placement)
@@ -274,7 +274,7 @@ def target_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
         actions = (shot,)
     if not scene.has_ship(shot.target):
         return None
-    area, _, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
+    area, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
     target = scene.ship(shot.target)
     centre, here = area.centroid, footprint(target, FOOTPRINT).centroid
     dx, dy = centre.x - here.x, centre.y - here.y

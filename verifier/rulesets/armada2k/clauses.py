@@ -53,8 +53,7 @@ CLAUSES = (
                      "(small one, medium two, large three).", _c("Firing a cannon")),
     Clause("fire.3", "To aim, lay a large pyramid with its whole base edge against one of the two long sides of "
                      "the ship; it covers the area the cannons reach. A target there that nothing obstructs is hit.",
-           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "short-side",
-                                               "friendly-fire")),
+           _c("Firing a cannon", "Illus. 3"), ("footprint", "target", "sight", "placement", "friendly-fire")),
     Clause("dmg.1", "A hit deals one damage.", _c("Firing a cannon")),
     Clause("dmg.2", "A ship with as much damage as its size sinks and leaves the game.", _c("Firing a cannon")),
     Clause("dmg.3", "Damage stays with a ship for the rest of the game, and moves with it.",
@@ -77,8 +76,10 @@ READING_POINTS = (
     ReadingPoint(
         "footprint", "The seed only says a ship lies flat. What outline does it cover on the table?",
         {"slant": "A triangle as long as the slant height, as wide as the base: the face it lies on.",
-         "pentagon": "What is covered seen from above: the face plus the two raised base corners, which stand "
-                     "out beside the face a little ahead of the stern edge.",
+         "pentagon": "The pyramid as the solid it is: seen from above it covers the face plus the two raised base "
+                     "corners, which stand out beside the face a little ahead of the stern edge, but that edge is "
+                     "in the air, so two pieces meet only where the solids meet, and the large laid to aim lies "
+                     "against a ship's side at table level (facts.md, armada2k).",
          "upright": "A triangle as long as the upright height, as one public implementation draws it."},
         "slant", ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3")),
     ReadingPoint(
@@ -110,12 +111,6 @@ READING_POINTS = (
         {"centred": "Centred on the side.",
          "sliding": "Anywhere its whole base fits along the side: the area is every such position together."},
         "centred", ("fire.3",)),
-    ReadingPoint(
-        "short-side", "A side shorter than the large's base (a small ship under the pentagon outline) cannot take "
-                      "the whole base. May that ship fire?",
-        {"overhang": "Yes: the large lies centred and overhangs both ends.",
-         "no-fire": "No: the whole base edge cannot touch the side, so there is no aim."},
-        "overhang", ("fire.3",)),
     ReadingPoint(
         "friendly-fire", "The seed lets a ship fire at \"the object\" in its area. May it fire at a ship of its own "
                          "fleet?",

@@ -92,7 +92,7 @@ def _aims(scene: Scene, actions: Actions, outcome: Outcome, fp: str, placement: 
         sides = [action.side] if action.kind == "fire" else ["port", "starboard"] + (
             ["stern"] if scene.variants.rear_cannon and firer.size == "large" else [])
         for side in sides:
-            area, mid, _ = firing_area(firer, side, fp, placement)
+            area, mid = firing_area(firer, side, fp, placement)
             found.append((step, firer, area, mid, side))
     return found
 
@@ -185,7 +185,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
     draw = ImageDraw.Draw(image)
     _background(image, scene, view)
     placer = vd.LabelPlacer(bounds=view.area, gap=2 * s)
-    reading = _reading(outcome)
+    reading = _reading(outcome if outcome is not None else guide)  # a before panel draws the outline read after
     fp = reading["footprint"]
     colour = _colours(scene)
     for flag in scene.flags:

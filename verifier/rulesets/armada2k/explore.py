@@ -33,6 +33,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    pieces_contact,
 )
 
 SEA = 8.0  # the strategies' sea: a circle this wide, so the edge is never far
@@ -187,7 +188,7 @@ def invariant_breaches(scene: Scene, actions: Actions, outcome: Outcome) -> list
     found: list[tuple[str, tuple[str, ...], str]] = []
     for i, a in enumerate(afloat):
         for b in afloat[i + 1:]:
-            if classify(footprint(a, fp), footprint(b, fp)) is Contact.OVERLAPPING:
+            if pieces_contact(a, b, fp) is Contact.OVERLAPPING:
                 found.append(("two ships end overlapping", (a.name, b.name), f"under footprint={fp}"))
     return found
 
@@ -250,27 +251,34 @@ def exhaustive_space(name: str) -> tuple[int, Iterator[tuple[Scene, Actions]]]:
 
 
 def footprint_table() -> tuple[str, list[dict[str, Any]]]:
-    """For each size and footprint: the piece's length, how far a step may turn, the long side's
-    length, and whether a large's base fits on it (the short-side contradiction)."""
+    """For each size and footprint: the piece's length, how far a step may turn (and, where
+    pieces meet as solids, how far the top-view outlines alone would let it), and the length
+    of the long side at table level, against which the large is laid to aim."""
     from .geometry import old_piece_limit
-    from .model import TEMPLATES
+    from .model import SOLID_READINGS, TEMPLATES, resting
     rows: list[dict[str, Any]] = []
-    lines = ["| size | footprint | length (in) | step may turn (deg) | long side (in) | large's base fits |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| size | footprint | length (in) | step may turn (deg) | outlines alone (deg) "
+             "| side at table level (in) |", "|---|---|---|---|---|---|"]
     for size in SIZES:
         for reading in FOOTPRINTS:
             template = TEMPLATES[(size, reading)]
-            side = math.dist(*template.port)
+            side = math.dist(*TEMPLATES[(size, resting(reading))].port)
             limit = old_piece_limit(Ship("s", "p", size, (0.0, 0.0), 0.0), reading)
+            outline = 90.0 - template.bow_half_angle
             row = {"size": size, "footprint": reading, "length": round(template.bow[1], 4),
-                   "turn_limit": round(limit, 3), "long_side": round(side, 4), "large_fits": side >= 1.0}
+                   "turn_limit": round(limit, 3), "outline_turn_limit": round(outline, 3),
+                   "table_side": round(side, 4)}
             rows.append(row)
-            lines.append(f"| {size} | {reading} | {row['length']:.3f} | ±{row['turn_limit']:.2f} | "
-                         f"{row['long_side']:.3f} | {'yes' if row['large_fits'] else 'no'} |")
+            alone = f"±{outline:.2f}" if reading in SOLID_READINGS else "same"
+            lines.append(f"| {size} | {reading} | {row['length']:.3f} | ±{row['turn_limit']:.2f} | {alone} | "
+                         f"{row['table_side']:.3f} |")
     text = ("The seed says only that a pyramid lies flat. Each footprint reading changes how far a step carries a "
-            "ship, how far it may turn (the new piece must not overlap the old: at most 90 degrees less half the "
-            "bow angle, so turns some way short of the seed's right angle are impossible too), and whether a "
-            "large's whole base fits against a long side:\n\n"
+            "ship and how far it may turn: the new piece must not overlap the old, so at most 90 degrees less half "
+            "the bow angle, and turns some way short of the seed's right angle are impossible too. Under the "
+            "pentagon reading the pieces are solids whose raised base edge is in the air: they first meet on the "
+            "table, so a step may turn as far as the face it rests on allows, further than the top-view outlines "
+            "alone would say. Every side at table level is longer than the large's base (1 in), so the large laid "
+            "to aim always fits:\n\n"
             + "\n".join(lines))
     return text, rows
 

@@ -11,16 +11,32 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify
+from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids
 
-from .model import ANGLE_TOLERANCE, TEMPLATES, XY, Interval, Scene, Ship, area_shape, bow, flag_shape, footprint
+from .model import (
+    ANGLE_TOLERANCE,
+    SOLID_READINGS,
+    TEMPLATES,
+    XY,
+    Interval,
+    Scene,
+    Ship,
+    area_shape,
+    bow,
+    flag_shape,
+    footprint,
+    resting,
+    solid,
+)
+
+SOLID_SAMPLE = 0.25  # degrees: where pieces meet as solids, a fan tests headings this far apart, then bisects
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +77,17 @@ class World:
         self.area = scene.area
         self.reading = footprint_reading
         shapes: dict[str, BaseGeometry] = {}
-        for name in sorted(ships):
-            if not ships[name].sunk:
-                shapes[name] = footprint(ships[name], footprint_reading)
+        self.ships = {name: ships[name] for name in sorted(ships) if not ships[name].sunk}
+        for name in self.ships:
+            shapes[name] = footprint(ships[name], footprint_reading)
         for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
             shapes[obstacle.name] = Polygon(obstacle.points)
         for flag in sorted(scene.flags, key=lambda f: f.player):
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
         self.index = ShapeIndex(shapes)
+        # Under a reading of solids: the same pieces by the faces they rest on, at table level.
+        self.table = World(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
         self.area_polygon = None if self.area.is_circle else area_shape(self.area)
 
     def edge_contact(self, shape: Polygon) -> Contact:
@@ -85,9 +103,22 @@ class World:
             gap = shape.distance(self.area_polygon.exterior)
         return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
 
-    def contacts(self, shape: Polygon, exclude: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(overlapping, touching) names, sorted."""
+    def contacts(self, shape: Polygon, exclude: frozenset[str],
+                 piece: tuple[str, Pose] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(overlapping, touching) names, sorted. ``piece`` (size, pose) is the solid whose
+        outline ``shape`` is: under a reading of solids, ships it meets in outline are
+        tested again as solids (obstacles stand up from the table and flags lie flat on it,
+        so the outline decides for them: see ``resting`` for the flags)."""
         found = {n: c for n, c in self.index.contacts(shape).items() if n not in exclude}
+        if piece is not None and self.reading in SOLID_READINGS:
+            corners = solid(*piece)
+            for name in [n for n in found if n in self.ships]:
+                other = self.ships[name]
+                found[name] = classify_solids(corners, solid(other.size, other.pose))
+            for flag in [f for f in self.scene.flags if f.name in found]:
+                table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
+                found[flag.name] = classify(table, flag_shape(flag))
+            found = {n: c for n, c in found.items() if c is not Contact.APART}
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
 
@@ -96,8 +127,10 @@ def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
     """The largest turn (degrees) at which the new piece does not overlap the old one:
     the new piece fills the half plane ahead of its stern edge near the old bow, the old
     piece the wedge behind the bow; they first share more than a point at 90 degrees
-    less half the bow angle."""
-    return 90.0 - TEMPLATES[(ship.size, footprint_reading)].bow_half_angle
+    less half the bow angle. As solids, the new piece leans forward away from its stern
+    edge and the old one's raised edge lies well behind its tip, so they first meet on
+    the table, where the faces they rest on meet: the bow angle is the resting face's."""
+    return 90.0 - TEMPLATES[(ship.size, resting(footprint_reading))].bow_half_angle
 
 
 def check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]) -> StepCheck:
@@ -106,8 +139,9 @@ def check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]
     old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
     x, y = bow(ship, world.reading)
-    shape = footprint(ship, world.reading, Pose(x, y, heading))
-    overlapping, touching = world.contacts(shape, exclude | {ship.name})
+    pose = Pose(x, y, heading)
+    shape = footprint(ship, world.reading, pose)
+    overlapping, touching = world.contacts(shape, exclude | {ship.name}, (ship.size, pose))
     return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
 
 
@@ -198,6 +232,29 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
         check = check_step(ship, ship.heading + d, world, exclude)
         return check.allowed(reading, passable), check
 
+    flags = {f.name for f in world.scene.flags}
+    if world.table is not None and any(n in world.ships or n in flags for n in names):
+        for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
+            d = _rel(h - ship.heading)
+            if -limit < d < limit:
+                cuts.append(d)  # where the faces on the table start or stop meeting
+        cuts = sorted(cuts)
+
+        def in_the_air(d: float) -> bool:
+            """Whether some ship or flag meets the new piece's outline but not the face it rests on:
+            only then may the solids meet otherwise than the outlines do."""
+            x, y = p
+            pose = Pose(x, y, ship.heading + d)
+            face = footprint(ship, resting(world.reading), pose)
+            assert world.table is not None
+            for name in world.index.near(footprint(ship, world.reading, pose)):
+                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and classify(
+                        face, world.table.shapes[name]) is not Contact.OVERLAPPING:
+                    return True
+            return False
+
+        cuts = _solid_cuts(cuts, lambda d: ok(d)[0], in_the_air)
+
     points = [ok(c) for c in cuts]
     gaps = [ok((a + b) / 2)[0] for a, b in zip(cuts, cuts[1:])]
     # Points and the gaps between them in order: (lo, hi, is_point, allowed).
@@ -222,35 +279,63 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
     return intervals, touches
 
 
+def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
+                in_the_air: Callable[[float], bool]) -> list[float]:
+    """The critical headings of outlines and of resting faces do not catch where two solids
+    start or stop meeting above the table (a raised edge passing over or into another piece).
+    Between two cuts, where a piece meets the outline but not the resting face (the same all
+    through the gap), headings are tested ``SOLID_SAMPLE`` apart and every change found is
+    narrowed down by bisection."""
+    found = list(cuts)
+    for lo, hi in zip(cuts, cuts[1:]):
+        if hi - lo <= ANGLE_TOLERANCE or not in_the_air((lo + hi) / 2):
+            continue
+        count = max(1, math.ceil((hi - lo) / SOLID_SAMPLE))
+        probes = [lo + (hi - lo) * k / count for k in range(1, count)]
+        states = [(d, allowed(d)) for d in probes]
+        for (a, sa), (b, sb) in zip(states, states[1:]):
+            if sa == sb:
+                continue
+            for _ in range(60):
+                mid = (a + b) / 2
+                if allowed(mid) == sa:
+                    a = mid
+                else:
+                    b = mid
+            found.append(b if not sb else a)  # the last heading of the blocked side, where they touch
+    return sorted(set(found))
+
+
 # --- firing -------------------------------------------------------------------------------
 
 
-def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -> tuple[Polygon, XY, bool]:
-    """The area a large piece laid against ``side`` covers, the middle of that side, and
-    whether the large's base is longer than the side (it then overhangs both ends)."""
-    template = TEMPLATES[(ship.size, footprint_reading)]
+def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -> tuple[Polygon, XY]:
+    """The area a large piece laid against ``side`` covers, and the middle of that side.
+    The large lies with its resting edge on the table against the ship's side at table
+    level; every long side of every size is longer than the large's base (1.04 in for a
+    small under the upright reading, the shortest), so the whole base edge always fits."""
+    template = TEMPLATES[(ship.size, resting(footprint_reading))]  # the side at table level
     large = TEMPLATES[("large", footprint_reading)]
     a, b = (ship.pose.apply(q) for q in template.side(side))
     length = math.dist(a, b)
     ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-    centroid = footprint(ship, footprint_reading).centroid
+    centroid = footprint(ship, resting(footprint_reading)).centroid
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     outward = _bearing(uy, -ux)
     if (mid[0] - centroid.x) * math.sin(math.radians(outward)) + (mid[1] - centroid.y) * math.cos(
             math.radians(outward)) < 0:
         outward += 180.0
     base = 1.0  # the large's base width
-    overhang = base > length + TOLERANCE
 
     def laid(at: XY) -> Polygon:
         pose = Pose(at[0], at[1], outward)
         return Polygon([pose.apply(q) for q in large.points])
 
-    if placement == "sliding" and not overhang:
-        room = (length - base) / 2
+    if placement == "sliding":
+        room = max(0.0, (length - base) / 2)
         ends = [laid((mid[0] + k * room * ux, mid[1] + k * room * uy)) for k in (-1, 1)]
-        return ends[0].union(ends[1]).convex_hull, mid, overhang
-    return laid(mid), mid, overhang
+        return ends[0].union(ends[1]).convex_hull, mid
+    return laid(mid), mid
 
 
 def in_area(area: Polygon, target: Polygon, reading: str) -> tuple[bool, Contact]:

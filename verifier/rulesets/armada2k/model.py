@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from shapely.geometry import Polygon
 
-from verifier.kit.geometry import Pose, Rigid
+from verifier.kit.geometry import XYZ, Contact, Pose, Rigid, classify, classify_solids
 
 XY = tuple[float, float]
 ANGLE_TOLERANCE = 1e-7  # degrees: critical headings closer than this are one
@@ -27,6 +27,9 @@ HEIGHT = {"small": 1.0, "medium": 1.375, "large": 1.75}
 PIPS = {"small": 1, "medium": 2, "large": 3}  # shots a turn, and the damage that sinks it
 MAX_STEPS = {"small": 4, "medium": 2, "large": 1}
 FOOTPRINTS = ("slant", "pentagon", "upright")
+# Readings under which pieces meet as the solids they are (facts.md, armada2k: a lying pyramid's
+# raised base edge is in the air), and the footprint of the face each solid rests on.
+SOLID_READINGS = {"pentagon": "slant"}
 SIDES = ("port", "starboard", "stern")
 AREA_DIAMETER = 20.0  # the default playing area: a circle 20 inches across
 FLAG_SIDE = 0.5  # a stationary flag marker: a square chit this wide
@@ -222,6 +225,32 @@ def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
     template = TEMPLATES[(ship.size, reading)]
     transform: Rigid = (pose or ship.pose).transform
     return Polygon([transform.apply_to(p) for p in template.points])
+
+
+def resting(reading: str) -> str:
+    """The footprint of the part of a piece that lies on the table: the face it rests on
+    where the reading treats pieces as solids, else the footprint itself."""
+    return SOLID_READINGS.get(reading, reading)
+
+
+def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
+    """The corners of a pyramid lying on one face (facts.md, armada2k): the resting edge and
+    the tip on the table, and the two raised base corners b^2/(2s) ahead of the resting edge,
+    b*h/s above the table."""
+    b, h, s = BASE[size], HEIGHT[size], slant(size)
+    ahead, up = b * b / (2 * s), b * h / s
+    corners = ((-b / 2, 0.0, 0.0), (b / 2, 0.0, 0.0), (0.0, s, 0.0), (-b / 2, ahead, up), (b / 2, ahead, up))
+    return tuple((*pose.apply((x, y)), z) for x, y, z in corners)
+
+
+def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> Contact:
+    """How two ships meet (``a`` at ``pose`` if given): by their footprints, and where the
+    reading treats pieces as solids, by the solids wherever the footprints meet (outlines
+    apart means solids apart, since each outline is its solid seen from above)."""
+    contact = classify(footprint(a, reading, pose), footprint(b, reading))
+    if reading not in SOLID_READINGS or contact is Contact.APART:
+        return contact
+    return classify_solids(solid(a.size, pose or a.pose), solid(b.size, b.pose))
 
 
 def bow(ship: Ship, reading: str) -> XY:

@@ -37,6 +37,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    pieces_contact,
 )
 
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
@@ -205,7 +206,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
                 raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
                                                  f"{reading} footprint)", SceneError)
             for other in ships:
-                if classify(shape, footprint(other, reading)) is Contact.OVERLAPPING:
+                if pieces_contact(ship, other, reading) is Contact.OVERLAPPING:
                     raise doc.error(where + ("at",), f"ships {other.name!r} and {name!r} overlap (under the "
                                                      f"{reading} footprint); pieces may touch but not overlap",
                                     SceneError)

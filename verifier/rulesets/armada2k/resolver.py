@@ -220,16 +220,7 @@ def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[
     """Whether ``ship`` can hit ``target`` from ``side``: (hit, why not, blockers)."""
     run.outline((ship.name,), ("fire.3",))
     run.follow(ship.name, "placement")
-    area, mid, overhang = firing_area(ship, side, run.footprint, run.reading["placement"])
-    if overhang:
-        run.follow(ship.name, "short-side")
-        if record:
-            run.decisions.append(Decision("short-side", ("fire.3", "fire.1"),
-                                          ("the large's whole base cannot lie on the side: no aim",
-                                           f"a {ship.size} ship may fire"), (ship.name,),
-                                          detail=f"the {side} side of {ship.name} is shorter than a large's base"))
-        if run.reading["short-side"] == "no-fire":
-            return False, f"the {side} side is shorter than the large's base", ()
+    area, mid = firing_area(ship, side, run.footprint, run.reading["placement"])
     shape = footprint(target, run.footprint)
     inside, contact = in_area(area, shape, run.reading["target"])
     whole = area.buffer(TOLERANCE).contains(shape)
@@ -293,6 +284,8 @@ def _fire(run: _Run, action: Action) -> None:
     run.ships[target.name] = replace(target, damage=damage, sunk=sunk)
     run.events.append(Event("hit", (ship.name, target.name), clause="dmg.1", detail=action.side))
     run.cause(target.name, "fire.3", "dmg.1")
+    if target.damage:  # earlier damage stayed with the ship and counts towards this total
+        run.cause(target.name, "dmg.3")
     if sunk:
         run.events.append(Event("sunk", (target.name,), clause="dmg.2"))
         run.cause(target.name, "dmg.2")

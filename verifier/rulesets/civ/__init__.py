@@ -38,6 +38,8 @@ EVENT_WORDS = {
     "declined": "no ship conflict in {}", "stopped": "the conflict in {} stops by agreement",
     "crossed": "{} and {} cross open sea without a conflict", "stranded": "tokens stay on blocked {}",
     "lost": "tokens left on {} are lost", "land-conflict": "conflict on land in {}", "remove": "removed: {}",
+    "within-limit": "tokens share {} within its population limit: no conflict",
+    "no-board": "{} may not take aboard tokens that moved overland in {}",
 }
 
 

@@ -2,7 +2,7 @@
 
 Ids follow the seed's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
 ``B.1`` .. ``B.5`` for option B (blockades), and the base game's ship and conflict
-rules (facts.md) as ``ship.1`` .. ``ship.4`` and ``conflict.1`` .. ``conflict.3``.
+rules (facts.md) as ``ship.1`` .. ``ship.5`` and ``conflict.1`` .. ``conflict.4``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ B = "Option B: Blockades"
 
 CLAUSES = (
     Clause("ship.1", "A ship has room for five tokens at most.", Citation(FACTS, "Ships")),
-    Clause("ship.2", "In one movement phase a ship enters up to four areas; a nation with Cloth Making "
-                     "may enter five.", Citation(FACTS, "Ships")),
+    Clause("ship.2", "In one movement phase a ship enters up to four areas (none at all is allowed: it may "
+                     "stay where it is); a nation with Cloth Making may enter five.", Citation(FACTS, "Ships")),
     Clause("ship.3", "Open sea may be crossed only by a nation holding Astronomy, and no ship may finish "
                      "its move there.", Citation(FACTS, "Ships")),
     Clause("ship.4", "Tokens get on and off a ship at any point of its path (a token rides one ship at most in "
                      "a phase), but none may still be aboard when the phase is over.", Citation(FACTS, "Ships")),
+    Clause("ship.5", "A token that has already moved over land in this phase may not get on a ship.",
+           Citation(FACTS, "Ships")),
     Clause("conflict.1", "In a conflict pieces go one at a time, by turns; the side with fewer pieces loses the "
                          "first one, and equal sides lose theirs at the same moment.",
            Citation(FACTS, "Conflict (base rule 24)")),
@@ -29,6 +31,11 @@ CLAUSES = (
            Citation(FACTS, "Conflict (base rule 24)"), ("ends",)),
     Clause("conflict.3", "A side with Metalworking loses its piece only after the sides without it.",
            Citation(FACTS, "Conflict (base rule 24)"), ("metalworking",)),
+    Clause("conflict.4", "Each land area has a population limit. Nations sharing an area fight only while "
+                         "their tokens there, counted together, are more than that limit: at or under it they "
+                         "stay side by side, and a fight ends as soon as the count is down to the limit, even "
+                         "with two or more nations still there (or earlier, when one nation is left).",
+           Citation(FACTS, "Conflict (base rule 24)")),
     Clause("A.1", "With naval battles, tokens still get on and off ships anywhere along the path, but "
                   "coming ashore is no longer certain.", Citation(SEED, A)),
     Clause("A.2", "Tokens put off on a coast wait at the water's edge; when movement ends they go ashore "
@@ -70,11 +77,17 @@ READING_POINTS = (
                      "advantage does. What does a point of it do?",
         {"strength": "Each point counts as one more ship when the sides are compared: the weaker side by ships "
                      "plus points loses first, and sides equal by that count lose together. No ship is added.",
-         "phantom": "Each point is a ship that is not there: it counts in the comparison and is the first thing "
-                    "its side loses, so every point soaks up one loss. A side is out when its real ships are.",
+         "phantom": "The project's own reading, found in no source: each point is a ship that is not there; it "
+                    "counts in the comparison and is the first thing its side loses, so every point soaks up one "
+                    "loss, and a side is out when its real ships are. It leaves the same survivors as the "
+                    "reading 'the side with fewer points first loses as many ships as the difference', but its "
+                    "removal steps differ: here the points are lost one by one inside the alternation.",
          "order": "Points rank the sides before ships do: the side with fewer points loses first whatever the "
                   "ship count; ships decide only between sides with equal points, and a full tie loses "
-                  "together."},
+                  "together.",
+         "tiebreak": "Ships rank the sides first and points only break ties (the reading raised in issue 27): the "
+                     "side with fewer ships loses first whatever its points; at equal ship counts the side with "
+                     "fewer points loses first, and sides equal in both lose together."},
         "strength", ("A.6",)),
     ReadingPoint(
         "metalworking", "The base rule lets Metalworking holders lose their pieces after everyone else; the "

@@ -443,7 +443,9 @@ def _shown(scene: Scene, actions: Actions, outcomes: list[Outcome]) -> set[str]:
 def _happened(outcome: Outcome, number: int) -> list[str]:
     from . import event_text
     skip = {"remove", "board", "wade"}
-    return [event_text(e.kind, e.pieces) for e in outcome.events if e.round == number and e.kind not in skip]
+    detailed = {"within-limit", "no-board"}  # the counts are the point of these
+    return [event_text(e.kind, e.pieces) + (f" ({e.detail})" if e.kind in detailed and e.detail else "")
+            for e in outcome.events if e.round == number and e.kind not in skip]
 
 
 def _differs(moved: State, start: State) -> bool:
@@ -487,7 +489,8 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
                 for part, where in ((at_sea, "at sea"), (on_land, "on land")):
                     if not part:
                         continue
-                    heading = f"Removals {where} in {area}" + (f" ({words})" if words and not same else "") + (
+                    limit = f" (population limit {scene.map.area(area).limit})" if where == "on land" else ""
+                    heading = f"Removals {where} in {area}{limit}" + (f" ({words})" if words and not same else "") + (
                         f", {name}" if len(panels) > 2 else "")
                     strips.append(removal_strip(scene, branch.moved, branch.state, area, part, s, heading))
             said = _happened(outcome, number if several else 1)

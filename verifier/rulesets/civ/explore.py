@@ -34,13 +34,14 @@ from .model import (
 NATIONS = ("Assyria", "Babylon", "Crete")
 
 
-def _map(name: str, spec: dict[str, tuple[str, bool, tuple[float, float], tuple[str, ...]]]) -> Map:
+def _map(name: str, spec: dict[str, tuple[str, bool, tuple[float, float], tuple[str, ...]]],
+         limits: dict[str, int]) -> Map:
     touches: dict[str, set[str]] = {n: set() for n in spec}
     for n, (_, _, _, near) in spec.items():
         for other in near:
             touches[n].add(other)
             touches[other].add(n)
-    return Map(name, tuple(sorted((Area(n, kind, coast, tuple(sorted(touches[n])), at)
+    return Map(name, tuple(sorted((Area(n, kind, coast, tuple(sorted(touches[n])), at, limit=limits.get(n, 0))
                                    for n, (kind, coast, at, _) in spec.items()), key=lambda a: a.name)))
 
 
@@ -53,7 +54,7 @@ HUB = _map("", {
     "West Coast": (LAND, True, (1.0, 3.0), ("South Sea",)),
     "South Sea": (WATER, False, (3.0, 1.0), ("Deep",)),
     "Deep": (OPEN_SEA, False, (5.0, 1.0), ()),
-})
+}, {"North Coast": 2, "East Coast": 3, "West Coast": 1})
 
 # A chain: two coasts and an island between two channels, open sea alongside: ships
 # meet head on, and a blockader in a channel lies across every way through.
@@ -64,7 +65,7 @@ CHAIN = _map("", {
     "East Channel": (WATER, False, (7.0, 3.0), ("Eastshore", "Outer Sea")),
     "Eastshore": (LAND, True, (9.0, 3.0), ("Outer Sea",)),
     "Outer Sea": (OPEN_SEA, False, (5.0, 1.0), ()),
-})
+}, {"Westshore": 2, "Isle": 1, "Eastshore": 3})
 
 
 # --- Capability.SEARCH ---------------------------------------------------------------------------
@@ -139,12 +140,15 @@ def transforms(scene: Scene, actions: Actions) -> list[Transform]:
     """Listing nations, ships and tokens the other way round changes nothing; nor does
     mirroring where the areas are drawn (no position is a rule)."""
     mirrored = Map(scene.map.name, tuple(Area(a.name, a.kind, a.coast, a.touches, (-a.at[0], a.at[1]),
-                                              tuple((-x, y) for x, y in a.shape)) for a in scene.map.areas))
+                                              tuple((-x, y) for x, y in a.shape), a.limit)
+                                         for a in scene.map.areas))
     return [
         Transform("order", "reversed listing", Scene(scene.map, scene.options, scene.nations[::-1], scene.ships[::-1],
-                                                     scene.tokens[::-1]), actions, lambda key: key),
+                                                     scene.tokens[::-1], scene.overland[::-1]), actions,
+                  lambda key: key),
         Transform("symmetry", "drawing mirrored east-west", Scene(mirrored, scene.options, scene.nations,
-                                                                  scene.ships, scene.tokens), actions,
+                                                                  scene.ships, scene.tokens, scene.overland),
+                  actions,
                   lambda key: key),
     ]
 
@@ -173,7 +177,8 @@ def _without(scene: Scene, actions: Actions, ship: str) -> tuple[Scene, Actions]
     choices = Choices(actions.choices.conflict, actions.choices.prevent,
                       tuple(c for c in actions.choices.block if c[0] != ship), actions.choices.stop)
     return (Scene(scene.map, scene.options, scene.nations, tuple(s for s in scene.ships if s.name != ship),
-                  scene.tokens), Actions(tuple(b for b in actions.blockade if b != ship), turns, choices))
+                  scene.tokens, scene.overland),
+            Actions(tuple(b for b in actions.blockade if b != ship), turns, choices))
 
 
 def simpler(scene: Scene, actions: Actions) -> Iterator[tuple[Scene, Actions]]:
@@ -205,7 +210,7 @@ LANDING_MAP = _map("", {
     "Home": (LAND, True, (0.0, 0.0), ("Sound",)),
     "Sound": (WATER, False, (2.0, 0.0), ("Shore",)),
     "Shore": (LAND, True, (4.0, 0.0), ()),
-})
+}, {"Home": 3, "Shore": 2})
 
 
 def _landing(own: int, enemy: int, options: frozenset[str], blockading: bool, conflict: bool

@@ -34,6 +34,7 @@ class Area:
     touches: tuple[str, ...]  # sorted; symmetric over the map
     at: XY  # for drawing only
     shape: tuple[XY, ...] = ()  # for drawing only; empty: a cell around ``at``
+    limit: int = 0  # land only: the population limit printed on the board (base rule 24)
 
     @property
     def navigable(self) -> bool:
@@ -91,6 +92,7 @@ class Scene:
     nations: tuple[Nation, ...]  # as the case lists them; the resolver never relies on this order
     ships: tuple[Ship, ...]
     tokens: tuple[tuple[str, str, int], ...]  # (land area, nation, count) on land before the phase
+    overland: tuple[tuple[str, str, int], ...] = ()  # of those, tokens that already moved overland this phase
 
     def nation(self, name: str) -> Nation:
         return next(n for n in self.nations if n.name == name)

@@ -50,6 +50,8 @@ AREA_SCHEMA = {
     "properties": {
         "kind": {"enum": list(AREA_KINDS), "description": "land, water (coastal water) or open-sea"},
         "coast": {"type": "boolean", "description": "land only: whether it has a coast ships may enter"},
+        "limit": {"type": "integer", "minimum": 0,
+                  "description": "land only, and required there: its population limit (base rule 24)"},
         "touches": {"type": "array", "items": _NAME, "uniqueItems": True,
                     "description": "the areas it touches; touching is mutual, so listing it once is enough"},
         "at": {**_XY, "description": "where to draw it (not a rule)"},
@@ -76,6 +78,9 @@ BEFORE_SCHEMA = {
             "properties": {"nation": _NAME, "at": _NAME, "tokens": {**_COUNT, "description": "aboard"}}}},
         "tokens": {"type": "object", "description": "land area -> nation -> population tokens there",
                    "additionalProperties": {"type": "object", "additionalProperties": _COUNT}},
+        "overland": {"type": "object", "description": "land area -> nation -> how many of its tokens there "
+                                                      "already moved overland this phase (they may not board)",
+                     "additionalProperties": {"type": "object", "additionalProperties": _COUNT}},
     },
 }
 _STOP = {"type": ["string", "object"], "minLength": 1, "additionalProperties": False, "required": ["at"],
@@ -184,6 +189,12 @@ def parse_map(doc: Located, path: tuple) -> Map:
         if "coast" in spec and spec["kind"] != LAND:
             raise doc.error(where + ("coast",), f"only land has a coast or not; {name!r} is {spec['kind']}",
                             SceneError)
+        if "limit" in spec and spec["kind"] != LAND:
+            raise doc.error(where + ("limit",), f"only land has a population limit; {name!r} is {spec['kind']}",
+                            SceneError, key=True)
+        if "limit" not in spec and spec["kind"] == LAND:
+            raise doc.error(where, f"land area {name!r} needs its population limit (limit: N, the number printed "
+                                   "on the board; facts.md (civ), Conflict (base rule 24))", SceneError, key=True)
         for i, other in enumerate(spec.get("touches", [])):
             if other == name:
                 raise doc.error(where + ("touches", i), f"area {name!r} cannot touch itself", SceneError)
@@ -194,7 +205,7 @@ def parse_map(doc: Located, path: tuple) -> Map:
     for name, spec in data["areas"].items():
         areas.append(Area(name, spec["kind"], bool(spec.get("coast", False)), tuple(sorted(touches[name])),
                           (float(spec["at"][0]), float(spec["at"][1])),
-                          tuple((float(x), float(y)) for x, y in spec.get("shape", ()))))
+                          tuple((float(x), float(y)) for x, y in spec.get("shape", ())), int(spec.get("limit", 0))))
     return Map(str(data.get("name", "")), tuple(sorted(areas, key=lambda a: a.name)))
 
 
@@ -252,7 +263,21 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
             _known(doc, where + (nation,), nation, nation_names, "a nation")
             if count:
                 tokens.append((area_name, nation, int(count)))
-    return Scene(game_map, frozenset(data.get("options", [])), tuple(nations), tuple(ships), tuple(tokens))
+    held = {(a, n): c for a, n, c in tokens}
+    overland = []
+    for area_name, counts in (data.get("overland") or {}).items():
+        where = path + ("overland", area_name)
+        _known(doc, where, area_name, areas, "an area")
+        for nation, count in counts.items():
+            _known(doc, where + (nation,), nation, nation_names, "a nation")
+            if count > held.get((area_name, nation), 0):
+                raise doc.error(where + (nation,), f"{count} {nation} tokens in {area_name!r} moved overland, but "
+                                                   f"before.tokens gives {nation} {held.get((area_name, nation), 0)} "
+                                                   "there; the overland ones are among those", SceneError)
+            if count:
+                overland.append((area_name, nation, int(count)))
+    return Scene(game_map, frozenset(data.get("options", [])), tuple(nations), tuple(ships), tuple(tokens),
+                 tuple(sorted(overland)))
 
 
 # --- the actions ----------------------------------------------------------------------------------
@@ -351,9 +376,16 @@ def _choices(doc: Located, path: tuple, data: dict, scene: Scene) -> Choices:
                    tuple(sorted((k, int(v)) for k, v in data.get("stop", {}).items())))
 
 
+def overland_at(scene: Scene, area: str, nation: str) -> int:
+    """How many of ``nation``'s tokens in ``area`` already moved overland this phase."""
+    return sum(c for a, n, c in scene.overland if (a, n) == (area, nation))
+
+
 def _check_moves(doc: Located, path: tuple, scene: Scene, actions: Actions) -> None:
     """Walk every path as written (nobody blocked) and reject what the base ship rules forbid."""
     land = Counter({(a, n): c for a, n, c in scene.tokens})
+    land.subtract(Counter({(a, n): c for a, n, c in scene.overland}))  # those may not board (ship.5)
+    refused = 0  # tokens the resolver will keep off the ship because they moved overland
     for t, turn in enumerate(actions.turns):
         nation = scene.nation(turn.nation)
         for m, move in enumerate(turn.moves):
@@ -382,19 +414,24 @@ def _check_moves(doc: Located, path: tuple, scene: Scene, actions: Actions) -> N
                     raise doc.error(here, f"tokens board and leave ships only on a coast; {stop.area!r} is "
                                           f"{'land without a coast' if area.kind == LAND else area.kind}",
                                     SceneError)
-                if stop.board > land[(stop.area, nation.name)]:
+                stay = overland_at(scene, stop.area, nation.name)
+                if stop.board > land[(stop.area, nation.name)] + stay:
                     raise doc.error(here + ("board",), f"{stop.board} tokens board in {stop.area!r}, where "
-                                                       f"{nation.name} has {land[(stop.area, nation.name)]}",
+                                                       f"{nation.name} has {land[(stop.area, nation.name)] + stay}",
                                     SceneError)
-                land[(stop.area, nation.name)] -= stop.board
-                aboard += stop.board
+                boarding = min(stop.board, land[(stop.area, nation.name)])
+                refused += stop.board - boarding
+                land[(stop.area, nation.name)] -= boarding
+                aboard += boarding
                 taken += sum(n for _, n in stop.take)  # whether they come aboard depends on the blockade
                 if aboard > CAPACITY:
                     raise doc.error(here, f"ship {move.ship!r} would carry {aboard} tokens; a ship carries at "
                                           f"most {CAPACITY} ({FACTS})", SceneError)
                 if stop.drop > aboard + taken:
+                    kept_off = (f" ({refused} of the tokens it boards moved overland and may not board)"
+                                if refused else "")
                     raise doc.error(here + ("drop",), f"ship {move.ship!r} drops {stop.drop} tokens but carries "
-                                                      f"{aboard + taken}", SceneError)
+                                                      f"{aboard + taken}{kept_off}", SceneError)
                 from_own = min(stop.drop, aboard)
                 aboard, taken = aboard - from_own, taken - (stop.drop - from_own)
             if scene.map.area(at).kind == OPEN_SEA:
@@ -478,7 +515,7 @@ def _n(value: float) -> float | int:
 def map_data(game_map: Map) -> dict | str:
     if game_map.name:
         return game_map.name
-    return {"areas": {a.name: {"kind": a.kind, **({"coast": a.coast} if a.kind == LAND else {}),
+    return {"areas": {a.name: {"kind": a.kind, **({"coast": a.coast, "limit": a.limit} if a.kind == LAND else {}),
                                "touches": list(a.touches), "at": [_n(v) for v in a.at],
                                **({"shape": [[_n(x), _n(y)] for x, y in a.shape]} if a.shape else {})}
                       for a in game_map.areas}}
@@ -495,11 +532,14 @@ def case_data(scene: Scene, actions: Actions) -> tuple[dict, dict]:
     tokens: dict[str, dict[str, int]] = {}
     for area, nation, count in scene.tokens:
         tokens.setdefault(area, {})[nation] = count
+    overland: dict[str, dict[str, int]] = {}
+    for area, nation, count in scene.overland:
+        overland.setdefault(area, {})[nation] = count
     before = {"map": map_data(scene.map), "options": sorted(scene.options),
               "nations": {n.name: ({"advances": sorted(n.advances)} if n.advances else {}) for n in scene.nations},
               "ships": {s.name: {"nation": s.nation, "at": s.at, **({"tokens": s.aboard} if s.aboard else {})}
                         for s in scene.ships},
-              **({"tokens": tokens} if tokens else {})}
+              **({"tokens": tokens} if tokens else {}), **({"overland": overland} if overland else {})}
     c = actions.choices
     choices = {k: dict(v) for k, v in (("conflict", c.conflict), ("prevent", c.prevent), ("block", c.block),
                                        ("stop", c.stop)) if v}

@@ -85,12 +85,14 @@ def advantage_entry(nation: str) -> str:
 
 
 def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, ends: str = "one-left",
-          stop_after: int | None = None, phantoms: dict[str, int] | None = None) -> tuple[list[tuple[str, ...]], bool]:
+          stop_after: int | None = None, phantoms: dict[str, int] | None = None,
+          limit: int | None = None) -> tuple[list[tuple[str, ...]], bool]:
     """The base conflict rule. Each round every side still in removes one piece, the
     sides in ascending order of ``key_of(side, pieces left)``; sides with equal keys
     remove together. Two sides so remove alternately, the weaker first, or together
     when equal. Ends when one side is left (``ends="first-out"``: when any side is
-    out), or after ``stop_after`` steps when all agree to stop. Returns the steps
+    out), once no more than ``limit`` pieces are left (a land area's population
+    limit), or after ``stop_after`` steps when all agree to stop. Returns the steps
     (what was removed together) and whether the players stopped it."""
     phantoms = dict(phantoms or {})
     steps: list[tuple[str, ...]] = []
@@ -98,6 +100,8 @@ def fight(sides: dict[str, list[str]], key_of: Callable[[str, int], tuple], *, e
 
     def over() -> bool:
         alive = [n for n in started if sides[n]]
+        if limit is not None and sum(len(sides[n]) for n in alive) <= limit:
+            return True
         return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
 
     while not over():
@@ -136,6 +140,7 @@ class _Run:
         self.land: Counter = Counter()
         for area, nation, count in scene.tokens:
             self.land[(area, nation)] += count
+        self.overland: Counter = Counter({(a, n): c for a, n, c in scene.overland})  # may not board (ship.5)
         self.landing: Counter = Counter()
         self.events: list[Event] = []
         self.causes: dict[str, list[Cause]] = {}
@@ -193,6 +198,9 @@ class _Run:
             self.cause(name, "B.1")
         for turn in self.actions.turns:
             self.turn(turn)
+        for ship in self.ships.values():
+            if len(ship.path) == 1:  # it entered no area: "up to four" includes none
+                self.cause(ship.name, "ship.2")
         self.leftovers()
         moved = self.state(landing=True)
         conflicts = self.ship_conflicts() if "A" in self.options else set()
@@ -232,12 +240,19 @@ class _Run:
             for other, wanted in stop.take:
                 self.take(ship, self.ships[other], wanted, len([e for e in entries if e > i]), nation.allowance)
             if stop.board:
-                count = min(stop.board, self.land[(stop.area, ship.nation)])
-                self.land[(stop.area, ship.nation)] -= count
-                ship.aboard += [0] * count
-                self.cause(ship.name, "ship.4")
-                self.cause(ship.name, "ship.1")
-                self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
+                here = (stop.area, ship.nation)
+                count = min(stop.board, self.land[here] - self.overland[here])
+                if count < stop.board:
+                    self.cause(ship.name, "ship.5")
+                    self.cause(token_piece(ship.nation, stop.area), "ship.5")
+                    self.event("no-board", (ship.name, stop.area), "ship.5", stop.area,
+                               f"{stop.board - count} of the {stop.board} tokens moved overland this phase")
+                if count > 0:
+                    self.land[here] -= count
+                    ship.aboard += [0] * count
+                    self.cause(ship.name, "ship.4")
+                    self.cause(ship.name, "ship.1")
+                    self.event("board", (ship.name, stop.area), "ship.4", stop.area, str(count))
             if stop.drop and ship.aboard:
                 count = min(stop.drop, len(ship.aboard))
                 ship.aboard = sorted(ship.aboard)[:len(ship.aboard) - count]
@@ -335,6 +350,8 @@ class _Run:
             tier = 1 if metal and METALWORKING in n.advances else 0
             if advantage == "order":
                 return (tier, n.advantage, strength)
+            if advantage == "tiebreak":
+                return (tier, strength, n.advantage)
             if advantage == "strength":
                 return (tier, strength + n.advantage)
             return (tier, strength)  # phantom: the advantage is in the strength already
@@ -485,16 +502,24 @@ class _Run:
         for area, nations in sorted(by_area.items()):
             if len(nations) < 2:
                 continue
+            limit = self.scene.map.area(area).limit
+            total = sum(self.land[(area, n)] for n in nations)
+            if total <= limit:
+                self.event("within-limit", (area,), "conflict.4", area, f"{total} tokens, limit {limit}")
+                for n in nations:
+                    self.cause(token_piece(n, area), "conflict.4")
+                continue
             sides = {n: [token_entry(n)] * self.land[(area, n)] for n in nations}
 
             def key(nation: str, count: int) -> tuple:
                 return (1 if METALWORKING in self.nations[nation].advances else 0, count)
 
-            steps, _ = fight(sides, key, ends="one-left")
+            steps, _ = fight(sides, key, ends="one-left", limit=limit)
             self.event("land-conflict", (area,), "conflict.1", area, " v ".join(nations))
             self._record(area, steps, "conflict.1")
             for n in nations:
                 piece = token_piece(n, area)
+                self.cause(piece, "conflict.4")
                 self.cause(piece, "conflict.1")
                 if len(nations) > 2:
                     self.cause(piece, "conflict.2")
