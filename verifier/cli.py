@@ -280,6 +280,11 @@ def cmd_clauses(args: argparse.Namespace) -> int:
         print("exhaustive spaces (verifier explore --exhaustive --space NAME; the first is the default):")
         for name, what in ruleset.exhaustive_spaces().items():
             print(f"  {name}: {what}")
+    if ruleset.supports(Capability.BOUNDARIES):
+        print("boundaries (a share of the scenes of explore and fuzz, --boundary-share; with --exhaustive, "
+              "SPACE+boundaries):")
+        for boundary in ruleset.boundaries():
+            print(f"  {boundary.name} ({', '.join(boundary.clauses)}): {boundary.summary}")
     return 0
 
 
@@ -329,6 +334,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if args.exhaustive:
         ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
     options = ExploreOptions(budget=args.budget, max_examples=args.max_examples, seed=args.seed,
+                             boundary_share=_boundary_share(args),
                              exhaustive=args.exhaustive, space=_space_of(ruleset, args) if args.exhaustive else None,
                              shards=args.shards, results=Path(args.results) if args.results else None,
                              cases_dir=Path(args.cases), out=out, execution=_execution(args), progress=True)
@@ -356,7 +362,8 @@ def _space_of(ruleset: Ruleset, args: argparse.Namespace) -> str | None:
     where = Location(None, None, None, "--ships")
     if args.space:
         raise CaseError("give --space or --ships, not both", where)
-    spaces = list(ruleset.exhaustive_spaces())  # the caller has required Capability.EXHAUSTIVE
+    from .shards import spaces_of
+    spaces = list(spaces_of(ruleset))  # the caller has required Capability.EXHAUSTIVE
     word = _COUNT_WORDS[args.pieces - 1] if 1 <= args.pieces <= len(_COUNT_WORDS) else str(args.pieces)
     for name in spaces:
         if name.split("-")[0] == word:
@@ -562,6 +569,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "the same FILE to resume without redoing them")
     _add_execution(explore)
     explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
+    _add_boundary_share(explore)
     explore.add_argument("--force", action="store_true",
                          help="write into an --out folder that holds files the explorer did not write")
     explore.add_argument("--out", metavar="DIR", help="report folder (default: explore/RULESET)")
