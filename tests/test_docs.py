@@ -55,10 +55,14 @@ class Page(HTMLParser):
             self.scripts += 1
 
 
-def section(text: str, anchor: str) -> str:
-    """The HTML of the <article> with this id."""
+def section(text: str, anchor: str, end: str = "</article>") -> str:
+    """The HTML of the <article> (or, with ``end``, other element) with this id."""
     start = text.index(f'id="{anchor}"')
-    return text[start:text.index("</article>", start)]
+    return text[start:text.index(end, start)]
+
+
+def read(site, ruleset: str, page: str = "index.html") -> str:
+    return (site.out / ruleset / page).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +86,7 @@ def test_index_links_the_rulesets_with_counts(site):
     row = row[:row.index("</tr>")]
     numbers = [int(n) for n in re.findall(r"<td[^>]*>(\d+)", row)]
     assert numbers[:3] == [summary.clauses, summary.cases, summary.open]
-    assert site.pages == 1 + len(registry.names())
+    assert site.pages == 1 + 3 * len(registry.names())  # per ruleset: the rule, every case, the questions
 
 
 def test_every_clause_has_a_stable_anchor_with_its_source(site):
@@ -99,7 +103,8 @@ def test_cases_stand_under_the_clauses_their_provenance_names(site):
     """A case whose resolution used token.forward, though the case does not list it,
     is shown under token.forward."""
     text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
-    block = section(text, "clause-token.forward")
+    text = read(site, "ypp", "cases.html")
+    block = section(text, "cases-clause-token.forward", "</section>")
     case = load_case(ROOT / "cases/ypp/move-1b-equal-class-bump.yaml")
     outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
     assert "token.forward" not in case.clauses and "token.forward" in outcome.clauses_used()
@@ -107,7 +112,7 @@ def test_cases_stand_under_the_clauses_their_provenance_names(site):
 
 
 def test_each_case_is_drawn_once_in_full_with_an_outcome_sentence(site):
-    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    text = read(site, "ypp", "cases.html")
     for path in sorted((ROOT / "cases" / "ypp").glob("*.yaml")):
         case = load_case(path)
         assert text.count(f'id="case-{case.id}"') == 1
@@ -121,6 +126,73 @@ def test_each_case_is_drawn_once_in_full_with_an_outcome_sentence(site):
     assert "as the rule text says" in block
 
 
+def test_every_rule_page_reads_as_the_rule(site):
+    """An introduction, the glossary before the clauses, the clauses in the source's
+    order with at most one picture each, and the catalogue and questions linked."""
+    for key in registry.names():
+        rs = registry.get(key)
+        text = read(site, key)
+        assert rs.glossary and rs.introduction, f"{key}: no glossary or introduction"
+        assert text.index('id="introduction"') < text.index('id="glossary"') < text.index('id="clauses"')
+        positions = [text.index(f'id="clause-{c.id}"') for c in rs.clauses]
+        assert positions == sorted(positions), f"{key}: clauses out of the source's order"
+        for clause in rs.clauses:
+            assert len(Page(section(text, f"clause-{clause.id}")).images) <= 1, clause.id
+        assert 'href="cases.html"' in text and 'href="findings.html"' in text
+        for term in rs.glossary:
+            entry = section(text, "term-" + re.sub(r"[^A-Za-z0-9._-]+", "-", term.name).strip("-"), "</dd>")
+            if term.reading:
+                assert f'href="index.html#reading-{term.reading}"' in entry, term.name
+            if term.status != "defined":
+                assert 'class="undefined"' in entry, term.name
+    # Within the page's budget, each family of clauses (move.*, bump.*, wind.*) shows an example first.
+    text = read(site, "ypp")
+    shown = [c.id for c in registry.get("ypp").clauses if "<img" in section(text, f"clause-{c.id}")]
+    assert len(shown) >= 8 and len({c.split(".")[0] for c in shown}) >= 6, shown
+    assert "A documented example" in text
+
+
+def test_sources_are_named_by_title_and_the_file_name_is_detail(site):
+    for key in registry.names():
+        rs = registry.get(key)
+        text = read(site, key)
+        for seed, title in rs.source_titles.items():
+            if seed not in text:
+                continue
+            assert f'read from the file {seed}">{title}</cite>' in text.replace("&amp;", "&"), (key, title)
+            bare = re.findall(rf"<cite>{re.escape(seed)}</cite>", text)
+            assert bare == [], f"{key}: {seed} cited by file name"
+    block = section(read(site, "ypp"), "clause-move.2d")
+    assert 'title="read from the file 000_ddf34e19307a0e0d.txt">YPPedia, Collision mechanics</cite>' in block
+
+
+def test_open_questions_are_grouped_one_per_reading_point(site):
+    text = read(site, "ypp", "findings.html")
+    groups = re.findall(r'<section class="question-group" id="([^"]+)"', text)
+    situations = re.findall(r'<article class="finding" id="', text)
+    assert len(situations) == ypp_summary(site).open
+    assert len(groups) < len(situations)  # one question, many situations beneath it
+    points = {p.name for p in registry.get("ypp").reading_points}
+    titles = re.findall(r'<section class="question-group" id="[^"]+"><h2><a class="self" href="#[^"]+">([^<]+)</a>',
+                        text)
+    named = [t for t in titles if t.startswith("Reading point")]
+    assert len(named) == len(set(named)) and all(any(f"\u201c{p}\u201d" in t for p in points) for t in named)
+    # The rule page lists each question once, linked to its situations.
+    rule = read(site, "ypp")
+    listed = re.findall(r'<li><a href="findings.html#(question-[^"]+)"', rule)
+    assert listed == groups
+
+
+def test_a_strip_too_wide_to_read_is_shown_stacked_or_in_its_own_scroll_box():
+    from verifier.docs.html import DESKTOP_FIT, _legible_picture
+    wide = _legible_picture("a.png", (DESKTOP_FIT + 400, 300), "A strip.", "a-narrow.png", (600, 900))
+    assert 'src="a-narrow.png"' in wide and "<source" not in wide  # stacked everywhere
+    plain = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (500, 700))
+    assert 'src="b.png"' in plain and 'srcset="b-narrow.png"' in plain and "scroll" not in plain
+    lone = _legible_picture("c.png", (DESKTOP_FIT + 400, 300), "A strip with no narrow layout.")
+    assert "scroll-desk" in lone and "scroll-phone" in lone
+
+
 def test_cases_with_several_steps_get_an_animation(site):
     four = site.out / "ypp" / "cases" / "ypp-turn-four-rounds.gif"
     with Image.open(four) as gif:
@@ -132,7 +204,7 @@ def test_cases_with_several_steps_get_an_animation(site):
     assert durations[0] > durations[1] and durations[-1] > durations[1]
     # A single step forward is plain from its diagram: no animation.
     assert not (site.out / "ypp" / "cases" / "ypp-move-1a-forward.gif").exists()
-    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    text = read(site, "ypp", "cases.html")
     block = section(text, "case-ypp-turn-four-rounds")
     alt = next(i["alt"] for i in Page(block).images if i["src"].endswith(".gif"))
     assert "round 2 of 4, movement, step 1" in alt
@@ -150,7 +222,7 @@ def test_animation_frames_are_labelled_for_a_newcomer():
 
 
 def test_findings_show_every_reading_and_what_the_examples_support(site):
-    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    text = read(site, "ypp", "findings.html")
     page = Page(text)
     findings = [i for i in page.ids if i.startswith("finding-")]
     assert len(findings) == ypp_summary(site).open
@@ -170,10 +242,10 @@ def test_coverage_lists_the_clauses_no_documented_example_exercises(site):
             exercised |= case.ruleset.resolve(case.before, case.actions, case.readings).clauses_considered()
     missing = [c.id for c in ypp.clauses if c.id not in exercised]
     assert missing, "the bundled cases leave some clauses without a documented example"
-    text = (site.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    text = read(site, "ypp", "cases.html")
     para = text[text.index('id="uncovered"'):]
     para = para[:para.index("</p>")]
-    assert re.findall(r'href="#clause-([^"]+)"', para) == missing
+    assert re.findall(r'href="index.html#clause-([^"]+)"', para) == missing
     assert ypp_summary(site).uncovered == len(missing)
 
 
@@ -212,7 +284,8 @@ def test_case_text_is_escaped(tmp_path):
     text = re.sub(r"layout: >-\n(  .*\n)+", "layout: '<img src=x onerror=alert(2)>'\n", text)
     (cases / "evil.yaml").write_text(text, encoding="utf-8")
     result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=None, rulesets=["ypp"], examples=0)
-    html = (result.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    html = "".join((result.out / "ypp" / name).read_text(encoding="utf-8")
+                   for name in ("index.html", "cases.html", "findings.html"))
     assert "<script>" not in html and "<b>bold</b>" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;" in html
     assert "&lt;img src=x onerror=alert(2)&gt;" in html
@@ -247,7 +320,7 @@ def test_findings_are_read_from_the_explorers_report(tmp_path, capsys):
     result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=explore, rulesets=["ypp"])
     assert result.summaries[0].open == report["open"]
     assert "report.json" in result.summaries[0].origin
-    text = (result.out / "ypp" / "index.html").read_text(encoding="utf-8")
+    text = (result.out / "ypp" / "findings.html").read_text(encoding="utf-8")
     assert text.count('<article class="finding"') == report["open"]
 
 
@@ -279,7 +352,7 @@ def test_a_ruleset_without_the_optional_methods_still_gets_a_page():
     text = files["toy/index.html"].decode("utf-8")
     assert summary.clauses == 3 and summary.cases == 0 and summary.open == 1 and summary.uncovered == 3
     assert 'id="clause-lean.1"' in text and "No case exercises this clause yet." in text
-    assert "Gap: no clause decides" in text
+    assert "Gap: no clause decides" in files["toy/findings.html"].decode("utf-8")
     assert b"toy" in files["index.html"]
 
 
@@ -354,7 +427,7 @@ def test_cli_builds_and_refuses(tmp_path, capsys, monkeypatch):
     (cases / "a.yaml").write_text((ROOT / "cases/ypp/turn-four-rounds.yaml").read_text(encoding="utf-8"))
     assert main(["docs", "--out", "site", "--cases", str(cases), "--ruleset", "ypp", "--examples", "0"]) == 0
     out = capsys.readouterr().out
-    assert "wrote 2 pages" in out and "index.html" in out
+    assert "wrote 4 pages" in out and "index.html" in out
     assert (tmp_path / "site" / "ypp" / "cases" / "ypp-turn-four-rounds.gif").is_file()
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "todo.txt").write_text("x")
@@ -362,3 +435,13 @@ def test_cli_builds_and_refuses(tmp_path, capsys, monkeypatch):
     assert "not made by 'verifier docs'" in capsys.readouterr().err
     assert main(["docs", "--out", str(cases), "--cases", str(cases)]) == 2
     assert os.listdir(cases) == ["a.yaml"]
+
+
+def test_docs_fails_with_a_sentence_when_it_finds_no_cases(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    assert main(["docs", "--out", "site", "--cases", "empty"]) == 2
+    assert "empty: nothing to draw: no case files were found" in capsys.readouterr().err
+    assert main(["docs", "--out", "site", "--cases", "nowhere"]) == 2
+    assert "nowhere: no such file or folder" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()

@@ -2,7 +2,10 @@
 Playwright) opens the built site from a local server on loopback and checks that
 every image loads, every internal link and anchor resolves, nothing is asked of
 any other host, the console stays free of errors, and a phone-sized window needs
-no sideways scrolling. It takes a desktop and a phone screenshot.
+no sideways scrolling. It takes a desktop and a phone screenshot. At 1280 and 390 px wide it measures
+every ruleset's pages: a rule page is at most 25 screens tall (a screen is the
+1280x800 viewport) and has a glossary, no page scrolls sideways, and no picture is
+shown narrower than 60 % of its drawn width.
 
 Skipped, with a message, only where there is no Chromium on the machine (.ci/run
 installs Debian's chromium). Set VERIFIER_SITE_SCREENSHOT=FILE to keep the
@@ -176,5 +179,40 @@ def test_site_on_a_phone(served, browser, tmp_path):
     assert chosen and all(src.endswith("-narrow.png") for src in chosen)
     page.goto(base + "ypp/index.html#clause-move.2d", wait_until="load")
     page.screenshot(path=str(tmp_path / "phone.png"))
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+# A screen is the 1280x800 desktop viewport; a ruleset's rule page is at most this many of them tall.
+SCREEN, MAX_SCREENS, MIN_SHOWN = (1280, 800), 25, 0.6
+MEASURE = """() => ({
+    height: document.documentElement.scrollHeight,
+    scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+    glossary: document.querySelectorAll('#glossary dt').length,
+    narrowest: Array.from(document.images).filter(i => i.naturalWidth > 0 && i.getClientRects().length > 0)
+        .map(i => ({src: i.currentSrc, ratio: i.getBoundingClientRect().width / i.naturalWidth}))
+        .sort((a, b) => a.ratio - b.ratio)[0] || null})"""
+
+
+@pytest.mark.parametrize("width,height", [SCREEN, (390, 844)], ids=["desktop", "phone"])
+def test_every_page_is_legible_and_a_rule_page_is_a_read(served, browser, width, height):
+    site, base = served
+    context, page, problems = _open(browser, base, width=width, height=height, mobile=width < 600)
+    rulesets = sorted(p.parent.name for p in site.glob("*/index.html"))
+    assert len(rulesets) >= 5
+    for ruleset in rulesets:
+        for name in ("index.html", "cases.html", "findings.html"):
+            path = f"{ruleset}/{name}"
+            page.goto(base + path, wait_until="load")
+            m = page.evaluate(MEASURE)
+            assert m["scroll"] <= m["width"], f"{path} scrolls sideways at {width} px ({m['scroll']} px wide)"
+            least = m["narrowest"]
+            assert least is None or least["ratio"] >= MIN_SHOWN - 0.005, \
+                f"{path} at {width} px shows {least['src']} at {least['ratio']:.0%} of its drawn width"
+            if name == "index.html":
+                assert m["glossary"] > 0, f"{path} has no glossary"
+                if (width, height) == SCREEN:
+                    assert m["height"] <= MAX_SCREENS * SCREEN[1], \
+                        f"{path} is {m['height'] / SCREEN[1]:.1f} screens tall at {width} px"
     context.close()
     assert problems == [], "\n".join(problems)

@@ -442,6 +442,9 @@ def cmd_docs(args: argparse.Namespace) -> int:
     from .docs import build_site
     if args.examples < 0:
         raise CaseError("--examples must be a number of scenes, 0 or more", Location(None, None, None, "--examples"))
+    from .case import scan_case_files
+    if args.cases is not None and not scan_case_files([args.cases]):  # as check: no case files is an error
+        raise CaseError("nothing to draw: no case files were found", Location(str(args.cases)))
     result = build_site(args.out, cases_dir=args.cases, findings_dir=args.findings, rulesets=args.ruleset or None,
                         examples=args.examples, seed=args.seed, execution=_execution(args),
                         log=lambda m: print(m, flush=True))

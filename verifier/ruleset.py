@@ -418,6 +418,11 @@ class Ruleset:
     # The words the clauses decide by, each defined, or turned into a reading point, or
     # shown to admit one meaning only. Empty where a ruleset has not written one yet.
     glossary: tuple[Term, ...] = ()
+    # For the rule page: a few sentences on what the rule decides, its pieces and its board,
+    # and each source file's title (by the file name citations give), so a page names a
+    # source by its title and keeps the file name as detail.
+    introduction: str = ""
+    source_titles: Mapping[str, str] = MappingProxyType({})
     tables: tuple[ReferenceTable, ...] = ()  # tables the rule refers to, for the rule page
     capabilities: frozenset[Capability] = frozenset()
     # JSON Schemas of the ruleset's parts of a case file.

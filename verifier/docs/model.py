@@ -54,6 +54,20 @@ class FindingView:
     scene_yaml: str = ""
 
 
+@dataclass
+class QuestionGroup:
+    """One open question: a reading point (or a contradiction between clauses) with
+    every situation the explorer found it in, smallest first."""
+
+    anchor: str
+    title: str
+    question: str
+    point: str  # the reading point's name; empty for a contradiction between clauses
+    clauses: tuple[str, ...]
+    situations: list[FindingView]
+    rank: int  # where its first clause stands in the rule
+
+
 class PageModel:
     """Everything on one ruleset's page, worked out once; ``RulesetPage.render`` (``page.py``) writes the HTML."""
 
@@ -192,6 +206,52 @@ class PageModel:
         if data is not None:
             view.scene_yaml = dump_yaml({"before": data[0], "actions": data[1]})
         return view
+
+    def question_groups(self) -> list[QuestionGroup]:
+        """The open questions, one per reading point (or, with no point, per set of
+        clauses that contradict each other), in the order their points and clauses
+        stand in the rule; each group's situations smallest picture first."""
+        rs = self.ruleset
+        points = {p.name: p for p in rs.reading_points}
+        order = {c.id: i for i, c in enumerate(rs.clauses)}
+        groups: dict[str, list[FindingView]] = {}
+        for view in self.finding_views:
+            f = view.entry.finding
+            key = f"point:{f.point}" if f.point in points else "clauses:" + "+".join(sorted(f.clauses))
+            groups.setdefault(key, []).append(view)
+        taken: set[str] = set()
+        out = []
+        for key, views in groups.items():
+            views.sort(key=lambda v: (v.size[0] * v.size[1]) if v.size else 1 << 40)
+            first = views[0].entry.finding
+            point = points.get(first.point) if key.startswith("point:") else None
+            clauses = tuple(dict.fromkeys(c for v in views for c in v.entry.finding.clauses))
+            if point is not None:
+                title, question = f"Reading point \u201c{point.name}\u201d", point.question
+                clauses = tuple(dict.fromkeys(point.clauses + clauses))
+            else:
+                contradiction = first.kind == "contradiction" and len(clauses) > 1
+                title = " versus ".join(clauses) if contradiction else views[0].title
+                question = views[0].question
+            rank = min((order.get(c, len(order)) for c in clauses), default=len(order))
+            out.append(QuestionGroup(_anchor("question-", key.split(":", 1)[1] or "other", taken), title, question,
+                                     point.name if point else "", clauses, views, rank))
+        out.sort(key=lambda g: (g.rank, g.title))
+        return out
+
+    def best_case(self, clause_id: str, shown: set[str]) -> CaseView | None:
+        """The one case that shows ``clause_id`` best and is not shown yet: a documented
+        example whose full example stands under this clause, else any documented example
+        that exercises it, else any case standing under it; the smallest picture wins a tie."""
+        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        views = [v for v in self.exercising(clause_id) if v.image and v.case.id not in shown]
+        homes = [v for v in views if v.home == clause_id]
+        documented = [v for v in views if v.case.status == "documented"]
+        pool = ([v for v in homes if v.case.status == "documented"] or documented or homes)
+        if not pool:
+            return None
+        return min(pool, key=lambda v: (rank.get(v.case.status, 9),
+                                        (v.size[0] * v.size[1]) if v.size else 1 << 40, v.case.id))
 
     # --- coverage ---
 

@@ -1,33 +1,68 @@
-"""One ruleset's page as HTML: its clauses with the cases under them, the readings,
-the open questions and the clause coverage."""
+"""One ruleset's pages as HTML: the rule page a player reads (introduction, glossary,
+the clauses in the source's order each with the one picture that shows it best,
+readings and the list of open questions), the catalogue of every case with the
+clause coverage (``cases.html``), and the open questions with every situation the
+explorer found them in (``findings.html``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..ruleset import Capability
+from ..ruleset import Capability, Ruleset
 from .common import _plural, _reading_key, _sentence
-from .html import _citation, _page, _picture, _read_text, _status_badge, _verdict_class, esc
-from .model import CaseView, FindingView, PageModel
+from .html import (
+    _citation,
+    _legible_picture,
+    _page,
+    _read_text,
+    _scroll_classes,
+    _shown_height,
+    _status_badge,
+    _verdict_class,
+    esc,
+)
+from .model import CaseView, FindingView, PageModel, QuestionGroup
 from .pictures import FIRST_MS, FRAME_MS, LAST_MS
+
+RULE, CASES, FINDINGS = "index.html", "cases.html", "findings.html"
+# The rule page is at most 25 screens of 1280x800 (20,000 px). Its clause pictures get what
+# its text leaves of PAGE_TARGET (some margin below that), at least PICTURE_FLOOR; the
+# clauses past the budget link to their example instead. Heights in px of the desktop column.
+PAGE_TARGET, PICTURE_FLOOR, CAPTION = 17500, 3000, 70
+
+
+def _text_height(rs: Ruleset, questions: int) -> int:
+    """About how tall the rule page's text stands at 1280 px (measured on the bundled
+    rulesets: the glossary and the readings run in two columns there)."""
+    glossary = 200 + 48 * len(rs.glossary) if rs.glossary else 0
+    tables = sum(150 + 35 * len(t.rows) for t in rs.tables)
+    readings = 300 + 150 * len(rs.reading_points) if rs.reading_points else 0
+    return 1200 + glossary + 185 * len(rs.clauses) + tables + readings + 300 + 75 * questions
 
 
 class RulesetPage(PageModel):
-    """Everything on one ruleset's page, worked out once (``PageModel``); ``render`` writes the HTML."""
+    """Everything on one ruleset's pages, worked out once (``PageModel``); ``render``,
+    ``render_cases`` and ``render_findings`` write the HTML of each."""
+
+    def cite(self, source: object) -> str:
+        return _citation(source, self.ruleset.source_titles)
 
     def clause_link(self, clause_id: str) -> str:
         anchor = self.clause_anchor.get(clause_id)
         code = f"<code>{esc(clause_id)}</code>"
-        return f'<a href="#{anchor}">{code}</a>' if anchor else code
+        return f'<a href="{RULE}#{anchor}">{code}</a>' if anchor else code
 
     def term_link(self, name: str) -> str:
         anchor = self.term_anchor.get(name)
-        return f'<a href="#{anchor}">{esc(name)}</a>' if anchor else esc(name)
+        return f'<a href="{RULE}#{anchor}">{esc(name)}</a>' if anchor else esc(name)
 
     def reading_link(self, name: str) -> str:
         anchor = self.reading_anchor.get(name)
-        return f'<a href="#{anchor}">{esc(name)}</a>' if anchor else esc(name)
+        return f'<a href="{RULE}#{anchor}">{esc(name)}</a>' if anchor else esc(name)
+
+    def case_link(self, view: CaseView) -> str:
+        return f'<a href="{CASES}#{view.anchor}">{esc(view.case.title)}</a>'
 
     def case_alt(self, view: CaseView) -> str:
         parts = [f"Before and after diagram of the case \u201c{view.case.title}\u201d."]
@@ -37,15 +72,161 @@ class RulesetPage(PageModel):
             parts.append(f"After: {view.sentence}")
         return " ".join(parts)
 
+    def _frame(self, title: str, body: list[str], description: str, index_href: str, css_href: str,
+               here: str) -> str:
+        rs = self.ruleset
+        nav = [(RULE, "The rule"), (CASES, f"Every case ({len(self.cases)})"),
+               (FINDINGS, f"Open questions ({len(self.question_groups())})")]
+        tabs = " \u00b7 ".join(f"<strong>{esc(text)}</strong>" if href == here else f'<a href="{href}">{esc(text)}</a>'
+                               for href, text in nav)
+        top = [f'<nav class="crumbs" aria-label="Breadcrumb"><a href="{index_href}">All rule pages</a> \u203a '
+               f"{esc(rs.title)}</nav>", f'<nav class="tabs" aria-label="Pages of this rule">{tabs}</nav>']
+        foot = [f'<footer><p>Made by <code>verifier docs</code> from the case files and the clause table. '
+                f"{esc(self.findings.origin)}</p>"
+                f'<p><a href="#top">Back to the top</a> \u00b7 <a href="{index_href}">All rule pages</a></p></footer>']
+        return _page(title, "\n".join(top + body + foot), css_href, description)
+
+    # --- the rule page ---
+
+    def render(self, index_href: str, css_href: str) -> str:
+        rs = self.ruleset
+        groups = self.question_groups()
+        intro = rs.introduction or (f"{rs.title}: the rule in {_plural(len(rs.clauses), 'clause')}, each in our "
+                                    "own words with its source.")
+        body = [f'<h1 id="top">{esc(rs.title)}</h1>', '<section id="introduction" class="intro">']
+        body += [f"<p>{esc(p.strip())}</p>" for p in intro.split("\n\n") if p.strip()]
+        body.append(f'<p class="lede-links">Below: the glossary, then the {_plural(len(rs.clauses), "clause")} in '
+                    "the source's own order, each in plain words with the one example that shows it best. "
+                    f'<a href="{CASES}">Every case</a> ({len(self.cases)}, with the clause coverage) and '
+                    f'<a href="{FINDINGS}">the open questions</a> ({len(groups)}, found in '
+                    f"{_plural(len(self.finding_views), 'situation')}) have pages of their own.</p></section>")
+        toc = ['<nav class="toc" aria-label="On this page"><h2 class="toc-title">On this page</h2><ol>']
+        if rs.glossary:
+            toc.append('<li><a href="#glossary">Glossary</a></li>')
+        toc.append('<li><a href="#pictures">How to read the pictures</a></li>'
+                   f'<li><a href="#clauses">The rule, clause by clause</a> ({len(rs.clauses)})</li>')
+        if rs.tables:
+            toc.append('<li><a href="#tables">Tables</a></li>')
+        if rs.reading_points:
+            toc.append('<li><a href="#readings">Readings</a></li>')
+        toc.append('<li><a href="#questions">Open questions</a></li></ol></nav>')
+        body.append("".join(toc))
+        body.append(self.render_glossary())
+        notes = (rs.page_notes() if rs.supports(Capability.PAGE_NOTES) else
+                 "Each example is drawn before (the pieces and what they plan) and after (what happened), "
+                 "with a legend of its own.")
+        body.append('<section id="pictures"><h2>How to read the pictures</h2><p>' + esc(notes)
+                    + " Select a picture to open it at full size.</p></section>")
+        body.append(self.render_clauses(groups))
+        body.append(self.render_tables())
+        body.append(self.render_readings())
+        body.append(self.render_question_list(groups))
+        return self._frame(f"{rs.title} \u2013 rule pages", body,
+                           f"The rule of {rs.title}, clause by clause, each with an example.", index_href, css_href,
+                           RULE)
+
+    def render_clauses(self, groups: list[QuestionGroup]) -> str:
+        rs = self.ruleset
+        out = ['<section id="clauses"><h2>The rule, clause by clause</h2>']
+        questions_by_clause: dict[str, list[QuestionGroup]] = {}
+        for group in groups:
+            for cid in group.clauses:
+                questions_by_clause.setdefault(cid, []).append(group)
+        points_by_clause: dict[str, list[str]] = {}
+        for point in rs.reading_points:
+            for cid in point.clauses:
+                points_by_clause.setdefault(cid, []).append(point.name)
+        # The pictures: documented examples first, while the page's budget lasts.
+        shown: set[str] = set()
+        chosen: dict[str, CaseView] = {}
+        for documented_only in (True, False):
+            for clause in rs.clauses:
+                if clause.id in chosen:
+                    continue
+                best = self.best_case(clause.id, shown)
+                if best is None or (documented_only and best.case.status != "documented"):
+                    continue
+                chosen[clause.id] = best
+                shown.add(best.case.id)
+        # While the budget lasts, as many clauses as can be get their picture: one for each
+        # family of clauses (bump.*, wind.*) before a second, documented examples before
+        # others, the least tall first.
+        budget = max(PICTURE_FLOOR, PAGE_TARGET - _text_height(rs, len(groups)))
+        cost = {cid: _shown_height(v.size, v.narrow_size) + CAPTION for cid, v in chosen.items()}
+        cheapest: dict[str, str] = {}
+        for cid in sorted(chosen, key=lambda c: (cost[c], c)):
+            cheapest.setdefault(cid.split(".")[0], cid)
+        seconds = set(chosen) - set(cheapest.values())
+        for cid in sorted(chosen, key=lambda c: (c in seconds, chosen[c].case.status != "documented", cost[c], c)):
+            if cost[cid] > budget:
+                del chosen[cid]
+            else:
+                budget -= cost[cid]
+        for clause in rs.clauses:
+            anchor = self.clause_anchor[clause.id]
+            out.append(f'<article class="clause" id="{anchor}">')
+            out.append(f'<h3><a class="self" href="#{anchor}"><code>{esc(clause.id)}</code></a> '
+                       f'<span class="summary">{esc(clause.summary)}</span></h3>')
+            notes = [f"Source: {self.cite(clause.source)}."]
+            terms = rs.terms_of(clause.id)
+            if terms:
+                notes.append("Words it decides by: " + ", ".join(self.term_link(t.name) for t in terms) + ".")
+            points = list(dict.fromkeys(list(clause.readings) + points_by_clause.get(clause.id, [])))
+            if points:
+                notes.append("Where the text leaves it open, a named reading decides: "
+                             + ", ".join(self.reading_link(p) for p in points) + ".")
+            qs = questions_by_clause.get(clause.id, [])
+            if qs:
+                notes.append("Open: " + ", ".join(f'<a href="{FINDINGS}#{g.anchor}">{esc(g.title)}</a>'
+                                                    for g in qs) + ".")
+            views = self.exercising(clause.id)
+            view = chosen.get(clause.id)
+            if views:
+                doc = sum(v.case.status == "documented" for v in views)
+                others = [v for v in views if v is not view]
+                first = next((v for v in others if v.home == clause.id), others[0] if others else None)
+                count = f"{_plural(len(views), 'case')} ({doc} documented)"
+                notes.append((f'<a href="{CASES}#{first.anchor}">{count}</a>' if first is not None else count)
+                             + " exercise it.")
+            out.append('<p class="source">' + " ".join(notes) + "</p>")
+            if view is not None and view.image:
+                kind = "A documented example" if view.case.status == "documented" else "An example"
+                out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
+                                                                          view.narrow, view.narrow_size)
+                           + f"<figcaption>{kind}: {self.case_link(view)}. {esc(view.sentence)}</figcaption>"
+                           "</figure>")
+            if not views:
+                out.append('<p class="empty">No case exercises this clause yet.</p>')
+            out.append("</article>")
+        out.append("</section>")
+        return "\n".join(out)
+
+    def render_question_list(self, groups: list[QuestionGroup]) -> str:
+        out = ['<section id="questions"><h2>Open questions</h2>']
+        if not groups:
+            out.append(f"<p>No open questions. {esc(self.findings.origin)}</p></section>")
+            return "\n".join(out)
+        out.append(f"<p>Where the text leaves a point open, or two clauses disagree, the explorer found situations "
+                   f"the readings decide differently: {_plural(len(groups), 'question')}, one per reading point or "
+                   f'contradiction. <a href="{FINDINGS}">Each with its situations and pictures.</a></p>'
+                   '<ul class="qlist">')
+        for group in groups:
+            out.append(f'<li><a href="{FINDINGS}#{group.anchor}">{esc(group.title)}</a>: {esc(group.question)} '
+                       f'<span class="sub">({_plural(len(group.situations), "situation")})</span></li>')
+        out.append("</ul></section>")
+        return "\n".join(out)
+
+    # --- every case ---
+
     def full_case(self, view: CaseView) -> str:
         c = view.case
         out = [f'<article class="case" id="{view.anchor}">',
                f'<h4><a class="self" href="#{view.anchor}">{esc(c.title)}</a></h4>',
                '<p class="meta">' + _status_badge(c.status) + f' <code>{esc(c.id)}</code> \u00b7 source: '
-               + _citation(c.source) + "</p>"]
+               + self.cite(c.source) + "</p>"]
         if view.image:
-            out.append('<figure class="diagram">' + _picture(view.image, view.size, self.case_alt(view), view.narrow,
-                                                             view.narrow_size)
+            out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
+                                                                      view.narrow, view.narrow_size)
                        + f"<figcaption><strong>Outcome:</strong> {esc(view.sentence)}"
                        + (f' <span class="verdict {_verdict_class(view)}">{esc(view.verdict)}</span>'
                           if view.verdict else "") + "</figcaption></figure>")
@@ -57,9 +238,10 @@ class RulesetPage(PageModel):
             steps = "; ".join(f"{i}. {s}" for i, s in enumerate(view.steps, 1))
             alt = f"Animation of \u201c{c.title}\u201d in {len(view.steps)} steps: {steps}"
             seconds = (FIRST_MS + LAST_MS + FRAME_MS * (len(view.steps) - 2)) / 1000
-            out.append(f'<figure class="animation"><img src="{esc(view.gif)}" width="{w}" height="{h}" '
-                       f'alt="{esc(alt)}"><figcaption>Step by step: {len(view.steps)} pictures, '
-                       f"{seconds:g} seconds, then again.</figcaption></figure>")
+            out.append(f'<figure class="animation"><span class="{_scroll_classes((w, h), animation=True)}">'
+                       f'<img src="{esc(view.gif)}" width="{w}" height="{h}" alt="{esc(alt)}"></span>'
+                       f"<figcaption>Step by step: {len(view.steps)} pictures, {seconds:g} seconds, then again."
+                       "</figcaption></figure>")
         out.append('<div class="case-text">')
         used = [cid for cid in self.ruleset.clause_ids if cid in view.used]
         extra = [cid for cid in c.clauses if cid not in view.used]
@@ -85,130 +267,66 @@ class RulesetPage(PageModel):
 
     def case_card(self, view: CaseView) -> str:
         c = view.case
-        thumb = ""
-        if view.image and view.size:
-            w, h = view.size
-            alt = f"Small diagram of the case \u201c{c.title}\u201d; the link goes to the full example."
-            thumb = (f'<a class="thumb" href="#{view.anchor}"><img src="{esc(view.image)}" width="{w}" height="{h}" '
-                     f'alt="{esc(alt)}"></a>')
-        return (f'<li class="card">{thumb}<div><a href="#{view.anchor}">{esc(c.title)}</a> '
-                f"{_status_badge(c.status)}<br><span class=\"sentence\">{esc(view.sentence)}</span></div></li>")
+        return (f'<li><a href="#{view.anchor}">{esc(c.title)}</a> {_status_badge(c.status)} '
+                f'<span class="sentence">{esc(view.sentence)}</span></li>')
 
-    def render(self, index_href: str, css_href: str) -> str:
+    def render_cases(self, index_href: str, css_href: str) -> str:
         rs = self.ruleset
         documented = [v for v in self.cases if v.case.status == "documented"]
-        body = [(f'<nav class="crumbs" aria-label="Breadcrumb"><a href="{index_href}">All rule pages</a> '
-                f"\u203a {esc(rs.title)}</nav>"),
-                f'<h1 id="top">{esc(rs.title)}</h1>',
-                (f'<p class="lede">{_plural(len(rs.clauses), "clause")}, {_plural(len(self.cases), "case")} '
-                f"({len(documented)} documented), {_plural(len(self.open), 'open question')} from the explorer. "
-                "Each clause is paraphrased in our own words, with its source. Under it stand the cases whose "
-                "resolution used it (found by provenance), each run by the reference resolver and drawn "
-                "before and after.</p>")]
-        body.append('<nav class="toc" aria-label="On this page"><h2 class="toc-title">On this page</h2><ol>'
-                    '<li><a href="#pictures">How to read the pictures</a></li>'
-                    '<li><a href="#clauses">Clauses</a><ul class="clause-index">'
-                    + "".join(f'<li><a href="#{self.clause_anchor[c.id]}">{esc(c.id)}</a></li>' for c in rs.clauses)
-                    + "</ul></li>"
-                    + ('<li><a href="#glossary">Glossary</a></li>' if rs.glossary else "")
-                    + ('<li><a href="#tables">Tables</a></li>' if rs.tables else "")
-                    + ('<li><a href="#readings">Readings</a></li>' if rs.reading_points else "")
-                    + '<li><a href="#findings">Open questions</a></li>'
-                    '<li><a href="#coverage">Clause coverage</a></li></ol></nav>')
-        notes = (rs.page_notes() if rs.supports(Capability.PAGE_NOTES) else
-                 "Each example is drawn before (the pieces and what they plan) and after (what happened), "
-                 "with a legend of its own.")
-        body.append('<section id="pictures"><h2>How to read the pictures</h2><p>' + esc(notes)
-                    + " Select a picture to open it at full size.</p></section>")
-        # Clauses.
-        body.append('<section id="clauses"><h2>Clauses</h2>')
-        questions_by_clause: dict[str, list[FindingView]] = {}
-        for fv in self.finding_views:
-            for cid in fv.entry.finding.clauses:
-                questions_by_clause.setdefault(cid, []).append(fv)
-        points_by_clause: dict[str, list[str]] = {}
-        for point in rs.reading_points:
-            for cid in point.clauses:
-                points_by_clause.setdefault(cid, []).append(point.name)
+        body = [f'<h1 id="top">{esc(rs.title)}: every case</h1>',
+                (f'<p class="lede">{_plural(len(self.cases), "case")} ({len(documented)} documented), each run by '
+                 "the reference resolver and drawn before and after, under the clause it shows best (by "
+                 f'provenance). <a href="{RULE}">The rule page</a> gives each clause in plain words.</p>'),
+                '<nav class="toc" aria-label="On this page"><h2 class="toc-title">Clauses</h2>'
+                '<ul class="clause-index">'
+                + "".join(f'<li><a href="#cases-{self.clause_anchor[c.id]}">{esc(c.id)}</a></li>' for c in rs.clauses)
+                + '<li><a href="#coverage">coverage</a></li></ul></nav>']
         for clause in rs.clauses:
-            anchor = self.clause_anchor[clause.id]
-            body.append(f'<article class="clause" id="{anchor}">')
-            body.append(f'<h3><a class="self" href="#{anchor}"><code>{esc(clause.id)}</code></a></h3>')
-            body.append(f'<p class="summary">{esc(clause.summary)}</p>')
-            body.append(f'<p class="source">Source: {_citation(clause.source)}</p>')
-            terms = rs.terms_of(clause.id)
-            if terms:
-                body.append('<p class="terms">Terms it decides by: '
-                            + ", ".join(self.term_link(t.name) for t in terms) + ".</p>")
-            points = list(dict.fromkeys(list(clause.readings) + points_by_clause.get(clause.id, [])))
-            if points:
-                body.append('<p class="readings-note">Where the text leaves it open, a named reading decides: '
-                            + ", ".join(self.reading_link(p) for p in points) + ".</p>")
-            qs = questions_by_clause.get(clause.id, [])
-            if qs:
-                body.append('<p class="questions">Open questions about this clause: '
-                            + ", ".join(f'<a href="#{q.anchor}">{esc(q.title)}</a>' for q in qs) + ".</p>")
             views = self.exercising(clause.id)
             homes = [v for v in views if v.home == clause.id]
             elsewhere = [v for v in views if v.home != clause.id]
+            body.append(f'<section class="clause" id="cases-{self.clause_anchor[clause.id]}">'
+                        f"<h2>{self.clause_link(clause.id)} {esc(clause.summary)}</h2>")
             if not views:
                 body.append('<p class="empty">No case exercises this clause yet.</p>')
-            else:
-                doc = sum(v.case.status == "documented" for v in views)
-                body.append(f'<p class="count">{_plural(len(views), "case")} exercise it '
-                            f"({doc} documented).</p>")
             for view in homes:
                 body.append(self.full_case(view))
             if elsewhere:
-                body.append(f'<details class="more"{" open" if len(elsewhere) <= 6 else ""}><summary>'
-                            f"{'Other cases' if homes else 'Cases'} that exercise <code>{esc(clause.id)}</code> "
-                            f"({len(elsewhere)}), shown in full under their own clause</summary>"
-                            '<ul class="cards">' + "".join(self.case_card(v) for v in elsewhere) + "</ul></details>")
-            body.append("</article>")
-        # Cases that no clause took in (they name no known clause and used none).
+                body.append(f'<p class="more">{"Also" if homes else "Cases"} exercising it, shown in full under '
+                            'their own clause:</p><ul class="cards">'
+                            + "".join(self.case_card(v) for v in elsewhere) + "</ul>")
+            body.append("</section>")
         homeless = [v for v in self.cases if v.home is None]
         if homeless:
-            body.append('<article class="clause" id="other-cases"><h3>Cases under no clause</h3>')
-            for view in homeless:
-                body.append(self.full_case(view))
-            body.append("</article>")
-        body.append("</section>")
-        body.append(self.render_glossary())
-        body.append(self.render_tables())
-        body.append(self.render_readings())
-        body.append(self.render_findings())
+            body.append('<section class="clause" id="other-cases"><h2>Cases under no clause</h2>')
+            body += [self.full_case(v) for v in homeless]
+            body.append("</section>")
         body.append(self.render_coverage())
-        body.append(f'<footer><p>Made by <code>verifier docs</code> from the case files and the clause table. '
-                    f"{esc(self.findings.origin)}</p>"
-                    f'<p><a href="#top">Back to the top</a> \u00b7 <a href="{index_href}">All rule pages</a></p>'
-                    "</footer>")
-        return _page(f"{rs.title} \u2013 rule pages", "\n".join(body), css_href,
-                     f"The clauses of {rs.title}, each with the cases that exercise it.")
+        return self._frame(f"{rs.title} \u2013 every case", body,
+                           f"Every case of {rs.title}, drawn before and after.", index_href, css_href, CASES)
 
     def render_glossary(self) -> str:
         rs = self.ruleset
         if not rs.glossary:
             return ""
         undefined = sum(t.status != "defined" for t in rs.glossary)
-        out = [('<section id="glossary"><h2>Glossary</h2><p>Every word the clauses decide an outcome by, in our '
-                f"words: {_plural(len(rs.glossary), 'term')}, {undefined} of them not plainly defined by the source. "
-                "Each undefined or doubly defined term either became a named reading or says why only one meaning "
-                "is possible. <em>Judged at</em> is the moment of the round the word is evaluated at.</p>"),
-               '<div class="table-wrap"><table><thead><tr><th scope="col">term</th><th scope="col">meaning</th>'
-               '<th scope="col">source</th><th scope="col">judged at</th><th scope="col">decided by</th>'
-               '<th scope="col">clauses</th></tr></thead><tbody>']
+        out = [('<section id="glossary"><h2>Glossary</h2><p>The words the clauses decide an outcome by, in our '
+                f"words: {_plural(len(rs.glossary), 'term')}, {undefined} of them not plainly defined by the source "
+                "(marked, each linked to the reading that decides it, or saying why only one meaning is possible)."
+                "</p>"), '<dl class="glossary">']
         for term in rs.glossary:
             anchor = self.term_anchor[term.name]
-            source = _citation(term.source) if term.source else "<em>undefined</em>"
-            decided = (f"reading {self.reading_link(term.reading)}" if term.reading else "")
+            mark = "" if term.status == "defined" else f' <span class="undefined">{esc(term.status)}</span>'
+            out.append(f'<div><dt id="{anchor}"><a class="self" href="#{anchor}">{esc(term.name)}</a>{mark}</dt>')
+            detail = [esc(term.definition)]
+            if term.reading:
+                detail.append(f"Decided by the reading {self.reading_link(term.reading)}.")
             if term.single_meaning:
-                decided += ("; " if decided else "") + "one meaning only: " + esc(term.single_meaning)
-            out.append(f'<tr id="{anchor}"><th scope="row"><a class="self" href="#{anchor}">{esc(term.name)}</a>'
-                       f'<br><small>{esc(term.status)}{", " + esc(term.kind) if term.kind else ""}</small></th>'
-                       f"<td>{esc(term.definition)}</td><td>{source}</td><td>{esc(term.judged_at)}</td>"
-                       f"<td>{decided or 'the source'}</td>"
-                       f"<td>{', '.join(self.clause_link(c) for c in term.clauses)}</td></tr>")
-        out.append("</tbody></table></div></section>")
+                detail.append("One meaning only: " + esc(_sentence(term.single_meaning)))
+            extra = [f"judged at {esc(term.judged_at)}"] if term.judged_at else []
+            extra.append("source: " + (self.cite(term.source) if term.source else "<em>none</em>"))
+            out.append(f'<dd>{" ".join(detail)} <span class="sub">({"; ".join(extra)})</span></dd></div>')
+        out.append("</dl></section>")
         return "\n".join(out)
 
     def render_tables(self) -> str:
@@ -224,7 +342,7 @@ class RulesetPage(PageModel):
                        + "".join(f'<th scope="col">{esc(c)}</th>' for c in table.columns) + "</tr></thead><tbody>")
             for row in table.rows:
                 out.append("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>")
-            out.append(f"</tbody></table></div><p class=\"source\">Source: {_citation(table.source)}</p>")
+            out.append(f"</tbody></table></div><p class=\"source\">Source: {self.cite(table.source)}</p>")
         out.append("</section>")
         return "\n".join(out)
 
@@ -234,26 +352,26 @@ class RulesetPage(PageModel):
             return ""
         from ..explore import single_point_readings
         out = [('<section id="readings"><h2>Readings</h2><p>Where the rule text is silent or contradicts itself, '
-               "the reference resolver follows a named default reading and accepts the others by name. A case "
-               "can pin one. The last column says which readings the documented examples support (each option "
-               "changed alone, the other points at their defaults).</p>")]
+               "the reference resolver follows a named default reading and accepts the others by name; a case "
+               "can pin one. Under each option: what the documented examples say of it (that option alone "
+               "changed, the other points at their defaults).</p>")]
         one = {(p, o): r for p, o, r in single_point_readings(rs) if p}
         default = rs.default_reading
+        out.append('<div class="readings-grid">')
         for point in rs.reading_points:
             anchor = self.reading_anchor[point.name]
             out.append(f'<article class="reading" id="{anchor}"><h3><a class="self" href="#{anchor}">'
-                       f"{esc(point.name)}</a></h3><p>{esc(point.question)}</p>")
-            if point.clauses:
-                out.append("<p>Clauses concerned: " + ", ".join(self.clause_link(c) for c in point.clauses) + "</p>")
-            out.append('<div class="table-wrap"><table><thead><tr><th scope="col">option</th>'
-                       '<th scope="col">meaning</th><th scope="col">documented examples</th></tr></thead><tbody>')
+                       f"{esc(point.name)}</a></h3><p>{esc(point.question)}"
+                       + (' <span class="sub">Clauses: ' + ", ".join(self.clause_link(c) for c in point.clauses)
+                          + ".</span>" if point.clauses else "") + "</p>")
+            out.append('<ul class="options">')
             for option in sorted(point.options, key=lambda o: o != point.default):
                 reading = default if option == point.default else one.get((point.name, option), default)
                 mark = " <em>(default)</em>" if option == point.default else ""
-                out.append(f"<tr><th scope=\"row\"><code>{esc(option)}</code>{mark}</th>"
-                           f"<td>{esc(point.options[option])}</td>"
-                           f"<td>{self.support_html(reading)}</td></tr>")
-            out.append("</tbody></table></div></article>")
+                out.append(f"<li><code>{esc(option)}</code>{mark}: {esc(point.options[option])} "
+                           f'<span class="support">Documented examples: {self.support_html(reading)}.</span></li>')
+            out.append("</ul></article>")
+        out.append("</div>")
         m = self.matrix
         if m is not None and m.cases:
             from ..explore import reading_label
@@ -276,52 +394,68 @@ class RulesetPage(PageModel):
             index = {_reading_key(r): i for i, r in enumerate(m.readings)}[_reading_key(reading)]
             against = [c for c in m.cases if not m.agrees[(c.id, index)]]
             anchors = {v.case.id: v.anchor for v in self.cases}
-            links = ", ".join(f'<a href="#{anchors[c.id]}">{esc(c.title)}</a>' if c.id in anchors else esc(c.id)
+            links = ", ".join(f'<a href="{CASES}#{anchors[c.id]}">{esc(c.title)}</a>' if c.id in anchors else esc(c.id)
                               for c in against)
             return f'<span class="no">\u2717 contradicted by {_plural(len(against), "example")}:</span> {links}'
         return f'<span class="yes">\u2713 {esc(text)}</span>'
 
-    def render_findings(self) -> str:
-        out = ['<section id="findings"><h2>Open questions</h2>']
-        out.append(f"<p>{esc(self.findings.origin)} Each question comes with its smallest example, drawn under "
-                   "each reading, and with what the documented examples say about each reading. A rule writer "
-                   "answers it by ruling: see <em>Explorer</em> in the README.</p>")
-        if not self.finding_views:
-            out.append('<p class="empty">No open questions.</p>')
-        for fv in self.finding_views:
-            f = fv.entry.finding
-            out.append(f'<article class="finding" id="{fv.anchor}">')
-            out.append(f'<h3><a class="self" href="#{fv.anchor}">{esc(fv.title)}</a></h3>')
-            out.append(f'<p class="meta">kind: <span class="kind">{esc(f.kind)}</span> \u00b7 fingerprint: '
-                       f"<code>{esc(f.fingerprint)}</code></p>")
-            out.append(f"<p>{esc(_sentence(f.summary))}</p>")
-            out.append(f'<p class="question"><strong>Question for the rule writer:</strong> {esc(fv.question)}</p>')
-            if f.clauses:
-                out.append("<p>Clauses: " + ", ".join(self.clause_link(c) for c in f.clauses) + "</p>")
-            if f.point:
-                out.append(f"<p>Reading point: {self.reading_link(f.point)}</p>")
-            if fv.image:
-                out.append('<figure class="diagram">' + _picture(fv.image, fv.size, fv.alt, fv.narrow, fv.narrow_size)
-                           + "<figcaption>The smallest example found: before, then after under each reading."
-                           "</figcaption></figure>")
-            out.append('<ul class="under">')
-            for label, reading, _, sentence, _ in fv.readings:
-                out.append(f"<li><strong>Under {esc(label)}:</strong> {esc(sentence)}<br>"
-                           f'<span class="support">Documented examples: {self.support_html(reading)}</span></li>')
-            out.append("</ul>")
-            if fv.scene_yaml:
-                out.append(f"<details><summary>The scene as case data</summary><pre><code>{esc(fv.scene_yaml)}"
-                           "</code></pre></details>")
-            out.append("</article>")
-        if self.resolved:
-            out.append('<h3 id="resolved">Resolved</h3><ul>')
-            from ..findings import finding_title
-            for e in self.resolved:
-                out.append(f"<li>{esc(finding_title(e.finding))}: ruled in "
-                           f"<code>{esc(e.resolved_by or '?')}</code></li>")
-            out.append("</ul>")
-        out.append("</section>")
+    def situation(self, fv: FindingView) -> str:
+        f = fv.entry.finding
+        out = [f'<article class="finding" id="{fv.anchor}">',
+               f'<h4><a class="self" href="#{fv.anchor}">{esc(fv.title)}</a></h4>',
+               f"<p>{esc(_sentence(f.summary))} <span class=\"sub\">({esc(f.kind)}; fingerprint "
+               f"<code>{esc(f.fingerprint)}</code>)</span></p>"]
+        if fv.image:
+            out.append('<figure class="diagram">' + _legible_picture(fv.image, fv.size, fv.alt, fv.narrow,
+                                                                      fv.narrow_size)
+                       + "<figcaption>The smallest scene found: before, then after under each reading."
+                       "</figcaption></figure>")
+        out.append('<ul class="under">')
+        for label, reading, _, sentence, _ in fv.readings:
+            out.append(f"<li><strong>Under {esc(label)}:</strong> {esc(sentence)}<br>"
+                       f'<span class="support">Documented examples: {self.support_html(reading)}</span></li>')
+        out.append("</ul>")
+        if fv.scene_yaml:
+            out.append(f"<details><summary>The scene as case data</summary><pre><code>{esc(fv.scene_yaml)}"
+                       "</code></pre></details>")
+        out.append("</article>")
         return "\n".join(out)
+
+    def render_findings(self, index_href: str, css_href: str) -> str:
+        rs = self.ruleset
+        groups = self.question_groups()
+        body = [f'<h1 id="top">{esc(rs.title)}: open questions</h1>',
+                (f'<p class="lede">{esc(self.findings.origin)} {_plural(len(groups), "question")}, one per reading '
+                 "point or contradiction between clauses, each with the situations it was found in, smallest first. "
+                 "A rule writer answers a question by ruling: see <em>Explorer</em> in the README.</p>")]
+        if not groups:
+            body.append('<p class="empty">No open questions.</p>')
+        else:
+            body.append('<nav class="toc" aria-label="On this page"><h2 class="toc-title">Questions</h2><ol>'
+                        + "".join(f'<li><a href="#{g.anchor}">{esc(g.title)}</a> '
+                                  f'({_plural(len(g.situations), "situation")})</li>' for g in groups)
+                        + "</ol></nav>")
+        for group in groups:
+            body.append(f'<section class="question-group" id="{group.anchor}">'
+                        f'<h2><a class="self" href="#{group.anchor}">{esc(group.title)}</a></h2>'
+                        f'<p class="question"><strong>Question for the rule writer:</strong> {esc(group.question)}</p>')
+            facts = []
+            if group.clauses:
+                facts.append("Clauses: " + ", ".join(self.clause_link(c) for c in group.clauses) + ".")
+            if group.point:
+                facts.append(f"The options: {self.reading_link(group.point)}.")
+            facts.append(f"Found in {_plural(len(group.situations), 'situation')}:")
+            body.append("<p>" + " ".join(facts) + "</p>")
+            body += [self.situation(fv) for fv in group.situations]
+            body.append("</section>")
+        if self.resolved:
+            from ..findings import finding_title
+            body.append('<h2 id="resolved">Resolved</h2><ul>')
+            body += [f"<li>{esc(finding_title(e.finding))}: ruled in <code>{esc(e.resolved_by or '?')}</code></li>"
+                     for e in self.resolved]
+            body.append("</ul>")
+        return self._frame(f"{rs.title} \u2013 open questions", body,
+                           f"The open questions of {rs.title}, by reading point.", index_href, css_href, FINDINGS)
 
     def render_coverage(self) -> str:
         rows = self.coverage()

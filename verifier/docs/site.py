@@ -55,6 +55,8 @@ def render_site(rulesets: Sequence[Ruleset], cases: Sequence[Any], findings: Map
     for folder, page in pages:
         ruleset = page.ruleset
         files[f"{folder}/index.html"] = page.render("../index.html", "../style.css").encode("utf-8")
+        files[f"{folder}/cases.html"] = page.render_cases("../index.html", "../style.css").encode("utf-8")
+        files[f"{folder}/findings.html"] = page.render_findings("../index.html", "../style.css").encode("utf-8")
         summaries.append(RulesetSummary(
             ruleset.key, ruleset.title, f"{folder}/index.html", len(ruleset.clauses), len(page.cases),
             sum(v.case.status == "documented" for v in page.cases), len(page.open), len(page.resolved),
@@ -86,9 +88,12 @@ pictures cannot drift from the rules.</p>
 </tbody></table></div>
 <h2>How to use these pages</h2>
 <ul>
+<li>Each ruleset's page reads as the rule: an introduction, the glossary, then the clauses in the source's order,
+each with one example. Every case stands on <code>RULESET/cases.html</code>, the open questions on
+<code>RULESET/findings.html</code>.</li>
 <li>Each clause has a stable anchor: link to it as <code>RULESET/index.html#clause-ID</code>.</li>
-<li><em>Open findings</em> are questions the explorer (<code>verifier explore</code>) raised about the rule text:
-contradictions, gaps, readings that disagree. Each has its smallest example.</li>
+<li><em>Open findings</em> are situations the explorer (<code>verifier explore</code>) found where the rule text
+leaves the outcome open; the pages group them into one question per reading point or contradiction.</li>
 <li>Rebuild with <code>verifier docs --out DIR</code>.</li>
 </ul>
 <footer><p>Made by <code>verifier docs</code>.</p></footer>"""

@@ -11,7 +11,7 @@ from ...kit.compare import event_mismatches
 from ...kit.geometry import Pose
 from ...kit.modular import ModularRuleset
 from ...ruleset import DRAWING_METHODS, Capability, Mismatch, Outcome
-from .clauses import CLAUSES, READING_POINTS
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA, pose_json, rounded
 from .model import Attempt, Maneuvers, Move, Result, Scene
 from .parse import (
@@ -74,6 +74,7 @@ class ArmadaRuleset(ModularRuleset):
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA

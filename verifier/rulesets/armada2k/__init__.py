@@ -24,7 +24,7 @@ from verifier.ruleset import (
     ReportSection,
 )
 
-from .clauses import CLAUSES, READING_POINTS
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, READING_POINTS, SOURCE_TITLES
 from .interchange import OUTCOME_SCHEMA
 from .model import XY, Actions, Interval, Scene, State
 from .parse import (
@@ -90,6 +90,7 @@ class Armada2kRuleset(ModularRuleset):
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Mismatch, Outcome, ReportSection
-from .clauses import CLAUSES, PUBLISHED_READING, READING_POINTS
+from .clauses import CLAUSES, GLOSSARY, INTRODUCTION, PUBLISHED_READING, READING_POINTS, SOURCE_TITLES
 from .exact import decimal_text, fraction_text
 from .interchange import OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
@@ -74,6 +74,7 @@ class ScatterRuleset(ModularRuleset):
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA
     expect_schema = EXPECT_SCHEMA

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
-from .clauses import CLAUSES, CONCEPTS, GLOSSARY, READING_POINTS, SEED
+from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
@@ -68,7 +68,7 @@ class YppRuleset(ModularRuleset):
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
-    glossary = GLOSSARY
+    glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES
     tables = (RAM_TABLE,)
     before_schema = BEFORE_SCHEMA
     actions_schema = ACTIONS_SCHEMA

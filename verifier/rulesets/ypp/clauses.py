@@ -6,6 +6,8 @@ the citation says where the original stands.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ...ruleset import Citation, Clause, ReadingPoint, Term, TermStatus
 
 SEED = "000_ddf34e19307a0e0d.txt"
@@ -349,3 +351,17 @@ GLOSSARY = (
          single_meaning="With no figure in the seed or facts.md there are not two meanings to choose between "
                         "but none: outcomes record the rock or edge event and count no damage for it."),
 )
+
+# For the rule page: each source's title, by the file name citations give, and what the rule is about.
+SOURCE_TITLES = MappingProxyType({
+    SEED: "YPPedia, Collision mechanics",
+    FACTS: "Project fact sheet: YPPedia pages Collision mechanics, Whirlpool and Ram",
+})
+
+INTRODUCTION = (
+    "In a Puzzle Pirates sea battle, ships sail a board of square tiles. Each turn a navigator plays up to "
+    "four moves; each move is forward, left or right, and a turning move goes forward one tile (step 1) "
+    "and then to the side (step 2). Wind tiles push ships and whirlpools spin them once the move is made.\n\n"
+    "Only one ship fits on a tile, so this rule decides what happens when ships try to enter the same "
+    "tile, or one another's: who moves, who stays, who is bumped and who takes ram damage, by the ships' "
+    "size classes. The board is drawn in tiles, with rocks and an edge no ship may pass.")
