@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from .case import CaseStatus
 from .execute import Progress
 from .ruleset import Capability, FindingKind, Ruleset
 
@@ -252,7 +253,7 @@ class ExampleMatrix:
 
 
 def example_matrix(ruleset: Ruleset, cases: Iterable[Any]) -> ExampleMatrix:
-    cases = [c for c in cases if c.ruleset is ruleset and c.status == "documented" and c.expect is not None]
+    cases = [c for c in cases if c.ruleset is ruleset and c.status == CaseStatus.DOCUMENTED and c.expect is not None]
     readings = ruleset.all_readings()
     agrees = {}
     for case in cases:

@@ -134,14 +134,14 @@ def mark_known_failure(result: CaseResult, known: KnownFailures) -> CaseResult:
         # A file that does not load is not a case that fails: it cannot be an expected failure.
         return result
     reason = known.reasons[case_id]
-    if result.status in ("failed", "errored"):
+    if result.status in (Status.FAILED, Status.ERRORED):
         recorded = known.differs.get(case_id)
         if recorded is not None and recorded != result.fingerprint:
             return replace(result, status=Status.FAILED, problems=result.problems + (
                 Problem(_changed(recorded, result.fingerprint, known, case_id), known.where(case_id),
                         ProblemKind.CHANGED),))
         return replace(result, status=Status.XFAIL, reason=reason)
-    if result.status == "passed":
+    if result.status == Status.PASSED:
         place = known.where(case_id)
         return replace(result, status=Status.XPASS, reason=reason, problems=(Problem(
             f"passes now, but the known-failure list says it fails ({reason}); delete line {place.line} of "

@@ -188,10 +188,6 @@ class Cause:
     def followed(cls, point: str, option: str, round: int = 0) -> Cause:
         return cls(point=point, option=option, round=round)
 
-    @property
-    def is_reading(self) -> bool:
-        return bool(self.point)
-
     def __str__(self) -> str:
         """The notation of the adapter protocol and of reports: "r1 move.1b",
         "r1 reading bump=class-first", or without the round prefix where there are none."""

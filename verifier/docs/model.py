@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..case import CaseStatus
 from ..findings import FindingEntry
-from ..ruleset import Capability, Clause, Outcome, Ruleset
+from ..ruleset import Capability, Clause, FindingKind, Outcome, Ruleset
 from .common import _anchor, _attempt, _optional, _plural, _reading_key, _sentence
 from .findings import Findings, examples_against_readings
 from .pictures import _draw_case, _draw_finding
@@ -93,7 +94,6 @@ class PageModel:
         kinds = {k: i for i, k in enumerate(KIND_ORDER)}
         self.open.sort(key=lambda e: (kinds.get(e.finding.kind, 99), e.finding.fingerprint))
         self.finding_views = [self._finding_view(e, taken) for e in self.open]
-        self.finding_anchor = {v.entry.finding.fingerprint: v.anchor for v in self.finding_views}
 
     def attempt(self, what: str, default: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(*args)``; ``default`` where the ruleset does not provide it, or (with a
@@ -138,7 +138,7 @@ class PageModel:
                 else:
                     ok = True
                     verdict = ("The reference resolver gives this outcome, as the rule text says."
-                               if case.status == "documented" else
+                               if case.status == CaseStatus.DOCUMENTED else
                                "The reference resolver gives this outcome, as the case expects.")
         scene = self.attempt(f"describing {case.id}", "", _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""),
                              case.before, case.actions)
@@ -230,7 +230,7 @@ class PageModel:
                 title, question = f"Reading point \u201c{point.name}\u201d", point.question
                 clauses = tuple(dict.fromkeys(point.clauses + clauses))
             else:
-                contradiction = first.kind == "contradiction" and len(clauses) > 1
+                contradiction = first.kind == FindingKind.CONTRADICTION and len(clauses) > 1
                 title = " versus ".join(clauses) if contradiction else views[0].title
                 question = views[0].question
             rank = min((order.get(c, len(order)) for c in clauses), default=len(order))
@@ -246,8 +246,8 @@ class PageModel:
         rank = {s: i for i, s in enumerate(STATUS_ORDER)}
         views = [v for v in self.exercising(clause_id) if v.image and v.case.id not in shown]
         homes = [v for v in views if v.home == clause_id]
-        documented = [v for v in views if v.case.status == "documented"]
-        pool = ([v for v in homes if v.case.status == "documented"] or documented or homes)
+        documented = [v for v in views if v.case.status == CaseStatus.DOCUMENTED]
+        pool = ([v for v in homes if v.case.status == CaseStatus.DOCUMENTED] or documented or homes)
         if not pool:
             return None
         return min(pool, key=lambda v: (rank.get(v.case.status, 9),
@@ -259,8 +259,8 @@ class PageModel:
         rows = []
         for clause in self.ruleset.clauses:
             by_provenance = [v for v in self.cases if clause.id in v.used]
-            documented = [v for v in by_provenance if v.case.status == "documented"]
-            others = [v for v in by_provenance if v.case.status != "documented"]
+            documented = [v for v in by_provenance if v.case.status == CaseStatus.DOCUMENTED]
+            others = [v for v in by_provenance if v.case.status != CaseStatus.DOCUMENTED]
             questions = [v for v in self.finding_views if clause.id in v.entry.finding.clauses]
             rows.append((clause, documented, others, questions))
         return rows

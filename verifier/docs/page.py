@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..case import CaseStatus
 from ..ruleset import Capability, Ruleset
 from .common import _plural, _reading_key, _sentence
 from .html import (
@@ -144,7 +145,7 @@ class RulesetPage(PageModel):
                 if clause.id in chosen:
                     continue
                 best = self.best_case(clause.id, shown)
-                if best is None or (documented_only and best.case.status != "documented"):
+                if best is None or (documented_only and best.case.status != CaseStatus.DOCUMENTED):
                     continue
                 chosen[clause.id] = best
                 shown.add(best.case.id)
@@ -157,7 +158,11 @@ class RulesetPage(PageModel):
         for cid in sorted(chosen, key=lambda c: (cost[c], c)):
             cheapest.setdefault(cid.split(".")[0], cid)
         seconds = set(chosen) - set(cheapest.values())
-        for cid in sorted(chosen, key=lambda c: (c in seconds, chosen[c].case.status != "documented", cost[c], c)):
+
+        def order(c: str) -> tuple[bool, bool, float, str]:
+            return c in seconds, chosen[c].case.status != CaseStatus.DOCUMENTED, cost[c], c
+
+        for cid in sorted(chosen, key=order):
             if cost[cid] > budget:
                 del chosen[cid]
             else:
@@ -182,7 +187,7 @@ class RulesetPage(PageModel):
             views = self.exercising(clause.id)
             view = chosen.get(clause.id)
             if views:
-                doc = sum(v.case.status == "documented" for v in views)
+                doc = sum(v.case.status == CaseStatus.DOCUMENTED for v in views)
                 others = [v for v in views if v is not view]
                 first = next((v for v in others if v.home == clause.id), others[0] if others else None)
                 count = f"{_plural(len(views), 'case')} ({doc} documented)"
@@ -190,7 +195,7 @@ class RulesetPage(PageModel):
                              + " exercise it.")
             out.append('<p class="source">' + " ".join(notes) + "</p>")
             if view is not None and view.image:
-                kind = "A documented example" if view.case.status == "documented" else "An example"
+                kind = "A documented example" if view.case.status == CaseStatus.DOCUMENTED else "An example"
                 out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
                                                                           view.narrow, view.narrow_size)
                            + f"<figcaption>{kind}: {self.case_link(view)}. {esc(view.sentence)}</figcaption>"
@@ -272,7 +277,7 @@ class RulesetPage(PageModel):
 
     def render_cases(self, index_href: str, css_href: str) -> str:
         rs = self.ruleset
-        documented = [v for v in self.cases if v.case.status == "documented"]
+        documented = [v for v in self.cases if v.case.status == CaseStatus.DOCUMENTED]
         body = [f'<h1 id="top">{esc(rs.title)}: every case</h1>',
                 (f'<p class="lede">{_plural(len(self.cases), "case")} ({len(documented)} documented), each run by '
                  "the reference resolver and drawn before and after, under the clause it shows best (by "

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..case import CaseStatus
 from ..execute import IN_PROCESS, Execution, Progress
 from ..ruleset import Ruleset
 from .common import _anchor, _plural
@@ -59,7 +60,7 @@ def render_site(rulesets: Sequence[Ruleset], cases: Sequence[Any], findings: Map
         files[f"{folder}/findings.html"] = page.render_findings("../index.html", "../style.css").encode("utf-8")
         summaries.append(RulesetSummary(
             ruleset.key, ruleset.title, f"{folder}/index.html", len(ruleset.clauses), len(page.cases),
-            sum(v.case.status == "documented" for v in page.cases), len(page.open), len(page.resolved),
+            sum(v.case.status == CaseStatus.DOCUMENTED for v in page.cases), len(page.open), len(page.resolved),
             sum(1 for _, documented, _, _ in page.coverage() if not documented), page.findings.origin))
     files["index.html"] = _index(summaries).encode("utf-8")
     return files, summaries

@@ -286,8 +286,6 @@ class LabelPlacer:
         """A round marker (a disc, a landing spot): no label may cover it."""
         self.circles.append(((float(centre[0]), float(centre[1])), float(radius)))
 
-    block_marker = block_circle
-
     def block_box(self, box: Box) -> None:
         """A box (a die face, a verdict, a scale bar): no label may cover it."""
         self.boxes.append(box)

@@ -177,11 +177,6 @@ def _column(value: Any) -> tuple[int, ...]:
     return tuple(int(v) for v in value)
 
 
-def chart_text(chart: tuple[tuple[int, ...], ...]) -> str:
-    return "; ".join(f"speed {s}: " + " ".join({0: "-", 1: "I", 2: "II"}[c] for c in col)
-                     for s, col in enumerate(chart, 1))
-
-
 def _types(doc: Located, path: tuple, data: dict) -> dict[str, ShipType]:
     types = dict(SHIP_TYPES)
     for name, spec in (data.get("types") or {}).items():

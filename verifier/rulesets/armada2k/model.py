@@ -163,9 +163,6 @@ class Scene:
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
 
-    def has_ship(self, name: str) -> bool:
-        return any(s.name == name for s in self.ships)
-
     def with_ships(self, ships: tuple[Ship, ...]) -> Scene:
         return Scene(self.area, ships, self.players, self.turn, self.obstacles, self.flags, self.flagships,
                      self.variants)

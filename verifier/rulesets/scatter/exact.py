@@ -147,8 +147,6 @@ class PlanePoint:
         return (self.x.rational, self.x.root3, self.y.rational, self.y.root3)
 
 
-ORIGIN = PlanePoint(QSqrt3(), QSqrt3())
-
 
 def parse_fraction(text: str) -> Fraction:
     """'2.5', '5/2' or '785/254' as an exact fraction (ValueError otherwise)."""

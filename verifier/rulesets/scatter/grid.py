@@ -32,7 +32,7 @@ from itertools import product
 
 import numpy as np
 
-from .exact import decimal_text, fraction_text
+from .exact import decimal_text
 from .model import DIE_FACES, MM_PER_INCH
 from .seedcode import SeedCall, centre_distance, is_hit
 
@@ -184,11 +184,6 @@ class RoundingDifference:
     def call_text(self) -> str:
         return (f"AOE {self.aoe}, dist {decimal_text(self.dist, 3)}, base {self.base} mm, "
                 f"max {decimal_text(self.maximum, 3)}, dice ({self.distance_die}, {self.direction_die})")
-
-    def exact_text(self) -> str:
-        relation = "=" if self.touching else ("<" if self.distance_squared < self.reach ** 2 else ">")
-        return (f"centre distance squared {fraction_text(self.distance_squared)} {relation} "
-                f"{fraction_text(self.reach ** 2)} = ({fraction_text(self.reach)})^2")
 
     def verdict(self) -> str:
         """Which side is right, and why."""
