@@ -165,7 +165,7 @@ def piece_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
         scene = replace(scene, obstacles=scene.obstacles + (rock,), variants=replace(scene.variants, obstructed=True))
         movable = [rock.name]
     name = movable[choose.integer(0, len(movable) - 1)]
-    is_ship = scene.has_ship(name)
+    is_ship = any(s.name == name for s in scene.ships)
     shape = footprint(scene.ship(name), FOOTPRINT) if is_ship else Polygon(
         next(o for o in scene.obstacles if o.name == name).points)
     dx, dy = last.x - shape.centroid.x, last.y - shape.centroid.y
@@ -252,7 +252,7 @@ def steps_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
 def target_gap(scene: Scene, actions: Actions) -> float | None:
     """The signed gap between the first shot's target and the area the large piece covers."""
     shot = next((a for a in actions if a.kind == "fire" and a.target), None)
-    if shot is None or not scene.has_ship(shot.target):
+    if shot is None or not any(s.name == shot.target for s in scene.ships):
         return None
     area, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
     try:
@@ -272,7 +272,7 @@ def target_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
         shot = Action("fire", actor.name, side=choose.pick(("port", "starboard")),
                       target=others[choose.integer(0, len(others) - 1)])
         actions = (shot,)
-    if not scene.has_ship(shot.target):
+    if not any(s.name == shot.target for s in scene.ships):
         return None
     area, _ = firing_area(scene.ship(shot.ship), shot.side, FOOTPRINT, DEFAULT["placement"])
     target = scene.ship(shot.target)
