@@ -16,7 +16,7 @@ from verifier.adapter import open_implementation
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.errors import UnsupportedError
-from verifier.fuzz import MAX_GROUPS, fingerprint, reading_table, run, verdict, write_report
+from verifier.fuzz import MAX_GROUPS, deciding_points, fingerprint, reading_table, run, verdict, write_report
 from verifier.ruleset import Capability, Ruleset
 
 ROOT = Path(__file__).parent.parent
@@ -87,7 +87,7 @@ def test_a_non_default_reading_is_named(tmp_path):
         assert entry["informative"] > 0
         assert entry["options"][option]["share"] == 1.0
         assert entry["options"][entry["default"]]["share"] < 1.0
-    _, md_path, _ = write_report(result, tmp_path)
+    _, md_path, _, _ = write_report(result, tmp_path)
     assert "The implementation follows bump=motion-first, vacate=blocked" in md_path.read_text()
 
 
@@ -98,10 +98,10 @@ def test_a_planted_bug_is_found_and_shrunk_to_a_minimal_scene(tmp_path):
     # The bug turns the bumping ship, by whichever clause it comes to bump: one bug, one group,
     # told by where the outcomes first differ (the first event of the turned ship) and what differs.
     [group] = result.groups
-    assert group.fingerprint == "-:bump(*,_):ships.*.heading"
+    assert group.fingerprint == "bump(*):ships"
     assert len(group.before.ships) == 2
     assert group.count == result.unexplained and result.groups_not_shrunk == 0
-    json_path, md_path, data = write_report(result, tmp_path)
+    json_path, md_path, data, _ = write_report(result, tmp_path)
     first = data["disagreements"]["groups"][0]
     # Which rule text to look at: the clauses of the event where the outcomes first differ.
     assert first["clauses"] and all(YPP.clause(c).id == c for c in first["clauses"])
@@ -122,14 +122,13 @@ def test_two_planted_bugs_in_different_situations_give_two_groups():
     """Both bugs turn a ship, one after a bump and one after hitting a rock: the same
     fields differ, so the situation alone must tell them apart."""
     result = fuzz("python:fuzz_two_bugs:handle", examples=300)
-    assert sorted(g.fingerprint for g in result.groups) == ["-:bump(*,_):ships.*.heading",
-                                                            "-:rock(*):ships.*.heading"]
+    assert sorted(g.fingerprint for g in result.groups) == ["bump(*):ships", "rock(*):ships"]
     assert sum(g.count for g in result.groups) == result.unexplained
 
 
-def test_a_decision_point_on_the_path_of_the_difference_is_in_the_fingerprint():
-    """A point whose options change the differing field belongs to the fingerprint; one that
-    decides only another piece's fate does not."""
+def test_a_decision_point_on_the_path_of_the_difference_is_told_but_not_in_the_fingerprint():
+    """A point whose options change the differing part is told with the difference; the
+    fingerprint is the situation and the parts alone, so that it does not split one fault."""
     ruleset = YPP
     for trial in fuzz("python:fuzz_other_reading:handle", examples=120).answered:
         best = ruleset.default_reading
@@ -137,11 +136,12 @@ def test_a_decision_point_on_the_path_of_the_difference_is_in_the_fingerprint():
             continue
         reference = ruleset.resolve(trial.before, trial.actions, best)
         assert trial.actual is not None
-        key = fingerprint(ruleset, trial.before, trial.actions, reference, trial.actual, best)
-        points = key.split(":")[0].split("+")
+        points = deciding_points(ruleset, trial.before, trial.actions, reference, trial.actual, best)
         # The toy follows other options of two points; the difference from the default must be
         # decided by at least one of them.
-        assert {"bump", "vacate"} & set(points), key
+        assert {"bump", "vacate"} & set(points), points
+        key = fingerprint(ruleset, trial.before, trial.actions, reference, trial.actual)
+        assert not {"bump", "vacate"} & set(key.split(":")), key
         break
     else:
         raise AssertionError("the toy's answers were all explained by the default reading")
@@ -158,7 +158,7 @@ def test_dependence_on_listing_order_is_reported_grouped_and_shrunk(tmp_path):
     assert group.fingerprint == f"reversed listing: reading bump={other}"
     assert group.count == len(result.divergences)
     assert len(group.example.before.ships) == 2  # the toy needs two ships listed in some order, no more
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["order"]["groups"]
     assert entry["transform"] == "reversed listing" and data["order"]["differing"] == entry["count"]
     case = load_case(tmp_path / entry["case"])
@@ -182,7 +182,7 @@ def test_scenes_another_reading_explains_are_reported(tmp_path):
     # The minimal scene is still answered as that reading gives it, and not as the best one does.
     assert YPP.outcome_key(group.actual) == YPP.outcome_key(YPP.resolve(group.before, group.actions, group.reading))
     assert YPP.outcome_key(group.actual) != YPP.outcome_key(YPP.resolve(group.before, group.actions, best))
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["mixed_readings"]["groups"]
     assert entry["count"] == group.count and entry["label"] == group.fingerprint
     assert load_case(tmp_path / entry["case"]).status == "derived"
@@ -208,7 +208,7 @@ def test_random_answers_are_explained_by_no_reading():
 
 def _report(tmp_path, name, spec, **options):
     result = fuzz(spec, **options)
-    _, _, data = write_report(result, tmp_path / name)
+    _, _, data, _ = write_report(result, tmp_path / name)
     findings = tmp_path / name / "findings"
     return result, data, {p.name: p.read_bytes() for p in sorted(findings.glob("*"))}
 
@@ -367,7 +367,7 @@ def test_a_positions_only_implementation_is_compared_on_positions_alone(tmp_path
     assert dict(result.readings[result.best]) == dict(YPP.default_reading)
     assert result.explained[result.best] == 40 and result.unexplained == 0
     assert result.exit_code == 0
-    _, md_path, _ = write_report(result, tmp_path)
+    _, md_path, _, _ = write_report(result, tmp_path)
     assert "Its hello declares ypp: reports ships; only the parts it reports are compared" in md_path.read_text()
 
 
@@ -411,9 +411,149 @@ def test_an_answer_that_cannot_be_drawn_is_reported_in_words(tmp_path, monkeypat
     def refuse(*args, **kwargs):
         raise ValueError("no place for this event")
     monkeypatch.setattr(type(YPP), "draw_readings", refuse)
-    _, md_path, data = write_report(result, tmp_path)
+    _, md_path, data, _ = write_report(result, tmp_path)
     [entry] = data["disagreements"]["groups"]
     assert entry["diagram"] is None
     assert entry["undrawn"] == "the answer could not be drawn (ValueError: no place for this event)"
     assert "(No picture: the answer could not be drawn (ValueError: no place for this event).)" in md_path.read_text()
     assert not list((tmp_path / "findings").glob("*.png")) and list((tmp_path / "findings").glob("*.yaml"))
+
+
+# --- one departure, one group, on every ruleset -------------------------------------------------
+
+TOY_EXAMPLES = {"ypp": 150, "scatter": 120, "armada": 120, "armada2k": 150, "civ": 100}
+
+
+@pytest.mark.parametrize("key", sorted(TOY_EXAMPLES))
+def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_the_reading(key, tmp_path):
+    from fuzz_reading_and_bug import READINGS
+    ruleset = registry.get(key)
+    result = fuzz("python:fuzz_reading_and_bug:handle", examples=TOY_EXAMPLES[key], ruleset=key)
+    assert result.exit_code == 1
+    best = result.readings[result.best]
+    assert {p: o for p, o in best.items() if o != ruleset.default_reading[p]} == READINGS[key]
+    [group] = result.groups  # one planted bug, one group, however many scenes it shows in
+    assert group.count == result.unexplained > 1 and result.groups_not_shrunk == 0
+    assert not result.mixed  # the bug's scenes are disagreements, not another reading
+    # The answer is drawn as it is, whatever the JSON it came in leaves out (steps, places, frames).
+    [entry] = write_report(result, tmp_path).data["disagreements"]["groups"]
+    assert entry["diagram"] and (tmp_path / entry["diagram"]).read_bytes().startswith(b"\x89PNG")
+
+
+def test_check_impl_failure_pictures_draw_the_answer_in_one_frame(tmp_path):
+    """An answer read from JSON (events without steps or places, an event the reference
+    lacks) is drawn, and beside the reference in one picture."""
+    out = tmp_path / "failures"
+    case = ROOT / "cases" / "armada2k" / "contact-touch-blocks.yaml"
+    assert main(["check", str(case), "--impl", "python:fuzz_reading_and_bug:handle", "--failures", str(out),
+                 "--no-table"]) == 1
+    folder = out / "impl" / "armada2k"
+    for kind in ("expected", "actual", "diff", "compare"):
+        assert (folder / f"armada2k-contact-touch-blocks.{kind}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_reading_explains_an_answer_only_where_it_gives_every_reported_field():
+    """A field the expectation does not list (armada2k's firing areas) still counts: an answer
+    that differs there is explained by no reading, even where the rest matches."""
+    from verifier.fuzz.compare import matching
+    ruleset = registry.get("armada2k")
+    found = 0
+    for trial in fuzz("python:verifier.adapters.reference:handle", examples=60, ruleset="armada2k").answered:
+        data = ruleset.outcome_json(trial.actual)
+        if not data["fans"]:
+            continue
+        side = sorted(data["fans"])[0]
+        data["fans"] = {**data["fans"], side: []}
+        changed = ruleset.outcome_from_json(trial.before, data)
+        assert trial.matches and not matching(ruleset, trial.before, trial.actions, trial.table, changed)
+        found += 1
+    assert found
+
+
+# --- streaming, budget, progress -------------------------------------------------------------------
+
+def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
+    import verifier.fuzz.engine as engine
+    drawn = []
+    asked_when = []
+    real = engine.draw_scenes
+
+    def counting(ruleset, seed, examples, deadline, visit, stop=None):
+        def counted(before, actions):
+            drawn.append(1)
+            visit(before, actions)
+        return real(ruleset, seed, examples, deadline, counted, stop)
+
+    def handle(message):
+        from verifier.adapters.reference import handle as reference
+        if message.get("type") == "case":
+            asked_when.append(len(drawn))
+        return reference(message)
+
+    import types
+    recorder = types.ModuleType("fuzz_recorder")
+    recorder.handle = handle
+    monkeypatch.setitem(sys.modules, "fuzz_recorder", recorder)
+    monkeypatch.setattr(engine, "draw_scenes", counting)
+    impl = open_implementation("python:fuzz_recorder:handle", 10, rulesets=["ypp"])
+    try:
+        result = run(YPP, impl, examples=30, seed=0)
+    finally:
+        impl.close()
+    assert asked_when[0] == 1 and len(drawn) == 30
+    assert len(result.trials) == 30
+
+
+def test_the_budget_bounds_a_run_with_a_slow_implementation():
+    impl = open_implementation("python:fuzz_sleepy:handle", 10, rulesets=["ypp"])
+    try:
+        result = run(YPP, impl, budget=1.0, seed=0)  # the default 200 scenes would take 20 s
+    finally:
+        impl.close()
+    assert result.stopped_by_budget and 0 < len(result.trials) < 200
+    assert result.seconds < 4  # sending stops at the budget; shrinking has as long again at most
+
+
+def test_progress_shows_scenes_groups_and_time_left():
+    import io
+
+    from verifier.execute import Progress
+    stream = io.StringIO()
+    clock = iter(itertools.count(0, 0.5))
+    progress = Progress("fuzzing", 200, unit="scenes", noted="groups so far", stream=stream, quiet_for=0, every=0,
+                        clock=lambda: next(clock), limit=60)
+    result = run(YPP, open_implementation("python:fuzz_planted_bug:handle", 10, rulesets=["ypp"]), examples=40,
+                 seed=0, progress=progress)
+    lines = stream.getvalue().splitlines()
+    assert lines and all(line.startswith("fuzzing: ") for line in lines)
+    last = lines[-1]
+    assert "/200 scenes" in last and "left" in last and "groups so far" in last and "answered" in last
+    assert result.first_finding_seconds is not None
+
+
+# --- CI reports and problem reasons ---------------------------------------------------------------
+
+def test_github_and_junit_report_each_group_as_check_does(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+    out, junit = tmp_path / "fuzz", tmp_path / "fuzz.xml"
+    code = main(["fuzz", "ypp", "--impl", "python:fuzz_planted_bug:handle", "--examples", "60", "--out", str(out),
+                 "--github", "--junit", str(junit)])
+    printed = capsys.readouterr().out
+    assert code == 1
+    errors = [line for line in printed.splitlines() if line.startswith("::error ")]
+    [error] = errors  # one group, one annotation, in its case file
+    assert "file=" in error and "ypp-fuzz-1-" in error and "no reading gives the implementation" in error
+    root = ET.parse(junit).getroot()
+    assert root.get("failures") == "1"
+    [failure] = root.iter("failure")
+    assert "no reading gives the implementation's answer" in failure.get("message")
+
+
+def test_report_lists_why_scenes_were_skipped_with_counts(tmp_path):
+    result = fuzz("python:fuzz_faulty:handle", examples=40)
+    _, md_path, data, _ = write_report(result, tmp_path)
+    reasons = data["problems"]["reasons"]
+    assert reasons and sum(r["count"] for r in reasons) == len(result.problems)
+    text = md_path.read_text()
+    assert "| kind | reason | scenes |" in text
+    assert f"| {reasons[0]['kind']} | " in text and f" | {reasons[0]['count']} |" in text

@@ -68,17 +68,8 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import CheckOptions, run_check
-    from .output import check_writable, text_mark, write_text
-    from .report import (
-        annotations_markdown,
-        comparison_notes,
-        format_table,
-        github_annotations,
-        summary_markdown,
-        summary_table,
-        write_json,
-        write_junit,
-    )
+    from .output import check_writable
+    from .report import comparison_notes, format_table, summary_table, write_json
     from .runner import Status
     if (args.write_known_failures or args.check_order) and not args.impl:
         flag = "--write-known-failures" if args.write_known_failures else "--check-order"
@@ -134,23 +125,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .known_failures import write_known_failures
         count = write_known_failures(results, args.write_known_failures, args.force)
         print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
-    if args.github or args.github_output:
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        lines = github_annotations(results, step_summary)
-        if args.github_output:
-            write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark('check')}", *lines]),
-                       "--github-output report", args.force)
-        else:
-            for line in lines:
-                print(line)
-        if step_summary:
-            with open(step_summary, "a", encoding="utf-8") as handle:
-                handle.write(summary_markdown(results) + annotations_markdown(results))
+    _write_ci_reports(results, args, "check")
     if args.json:
         write_json(results, args.json, {"implementation": run.implementation} if run.implementation else {},
                    force=args.force)
-    if args.junit:
-        write_junit(results, args.junit, force=args.force)
     if not args.no_table and results:
         print(format_table(summary_table(results)))
     print(run.summary)
@@ -158,6 +136,28 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"error: {run.nothing_checked}", file=sys.stderr)
         return 1
     return 1 if run.failing else 0
+
+
+def _write_ci_reports(results: list[CaseResult], args: argparse.Namespace, command: str) -> None:
+    """--github (or --github-output) and --junit, the same for check and fuzz: the
+    annotations, the step summary when $GITHUB_STEP_SUMMARY is set, and JUnit XML."""
+    from .output import text_mark, write_text
+    from .report import annotations_markdown, github_annotations, summary_markdown, write_junit
+    if args.github or args.github_output:
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        lines = github_annotations(results, step_summary)
+        if args.github_output:
+            write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark(command)}", *lines]),
+                       "--github-output report", args.force)
+        else:
+            for line in lines:
+                print(line)
+        if step_summary:
+            with open(step_summary, "a", encoding="utf-8") as handle:
+                title = "verifier" if command == "check" else f"verifier {command}"
+                handle.write(summary_markdown(results, title) + annotations_markdown(results))
+    if args.junit:
+        write_junit(results, args.junit, force=args.force, command=command)
 
 
 _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
@@ -402,18 +402,25 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
     _boundary_share(args)
     out = _report_folder(Path(args.out or f"fuzz/{ruleset.key}"), args.force, "verifier fuzz", "fuzz report")
+    from .output import check_writable
+    for option in ("junit", "github_output"):
+        if getattr(args, option):
+            check_writable(getattr(args, option), f"--{option.replace('_', '-')} report", args.force)
     _execution(args)  # a bad --scheduler is refused before the implementation starts
     impl = open_implementation(args.impl, args.impl_timeout, rulesets=[ruleset.key])
     print(f"fuzzing {ruleset.key} through {args.impl} (seed {args.seed}, up to {args.examples} scenes, "
           f"budget {args.budget:g} s) ...", flush=True)
+    from .execute import Progress
     try:
-        result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
-                     workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True),
-                     boundary_share=args.boundary_share)
+        with Progress("fuzzing", args.examples, unit="scenes", noted="groups so far", limit=args.budget) as progress:
+            result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
+                         workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True),
+                         progress=progress, boundary_share=args.boundary_share)
     finally:
         impl.close()
     out.mkdir(parents=True, exist_ok=True)
-    json_path, md_path, data = write_report(result, out, args.force)
+    json_path, md_path, data, results = write_report(result, out, args.force)
+    _write_ci_reports(results, args, "fuzz")
     print(verdict(result))
     d = data["disagreements"]
     m, o, r = data["mixed_readings"], data["order"], data["repeat"]
@@ -605,6 +612,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_execution(fuzz, workers=False)
     fuzz.add_argument("--force", action="store_true",
                       help="write into an --out folder that holds files verifier fuzz did not write")
+    fuzz.add_argument("--github", action="store_true",
+                      help="print GitHub Actions annotations, one per group found (::error file=...::), as check "
+                           "does, and append a summary to $GITHUB_STEP_SUMMARY when it is set")
+    fuzz.add_argument("--github-output", metavar="FILE", help="like --github, but write the annotations to FILE")
+    fuzz.add_argument("--junit", metavar="FILE", help="write the groups found as JUnit XML, as check does")
     fuzz.set_defaults(func=cmd_fuzz)
 
     bench = sub.add_parser(

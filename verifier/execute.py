@@ -92,8 +92,10 @@ class Progress:
 
     def __init__(self, what: str, total: int | None, *, unit: str = "items", noted: str = "findings",
                  stream: IO[str] | None = None, quiet_for: float = 3.0, every: float = 15.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, limit: float | None = None) -> None:
         self.what, self.total, self.unit, self.noted_word = what, total, unit, noted
+        self.limit = limit  # seconds the run may take at most (a time budget): time left is never more
+        self.detail = ""  # more figures, after the findings
         self.stream = stream if stream is not None else sys.stderr
         self.quiet_for, self.every, self.clock = quiet_for, every, clock
         self.done = 0
@@ -104,10 +106,12 @@ class Progress:
         self.shown = False
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
-    def advance(self, count: int = 1, noted: int | None = None) -> None:
+    def advance(self, count: int = 1, noted: int | None = None, detail: str | None = None) -> None:
         self.done += count
         if noted is not None:
             self.noted = noted
+        if detail is not None:
+            self.detail = detail
         now = self.clock()
         if now - self.start < self.quiet_for:
             return
@@ -121,12 +125,17 @@ class Progress:
         rate = (self.done - self.resumed) / elapsed
         parts = [f"{self.done:,}" + (f"/{self.total:,}" if self.total else "") + f" {self.unit}",
                  f"{rate:,.1f}/s" if rate < 100 else f"{rate:,.0f}/s"]
-        if self.total and rate > 0 and self.done < self.total:
-            parts.append(f"{_clock_text((self.total - self.done) / rate)} left")
-        else:
-            parts.append(f"{_clock_text(elapsed)} elapsed")
+        left = None
+        if not (self.total and self.done >= self.total):
+            if self.total and rate > 0:
+                left = (self.total - self.done) / rate
+            if self.limit is not None:
+                left = max(0.0, min(self.limit - elapsed, left if left is not None else self.limit))
+        parts.append(f"{_clock_text(left)} left" if left is not None else f"{_clock_text(elapsed)} elapsed")
         if self.noted is not None:
             parts.append(f"{self.noted} {self.noted_word}")
+        if self.detail:
+            parts.append(self.detail)
         return f"{self.what}: " + ", ".join(parts)
 
     def _show(self, now: float, final: bool) -> None:

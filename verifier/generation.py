@@ -38,11 +38,11 @@ def seed_only_generation() -> Iterator[None]:
 
 
 def each_scene(strategy: Any, visit: Callable[..., None], *, seed: int, examples: int,
-               deadline: float) -> bool:
+               deadline: float, stop: Callable[[], bool] | None = None) -> bool:
     """Hand ``visit`` every (before, actions) that ``strategy`` draws for ``seed`` (every
-    (before, actions, visit) of ``scene_strategy``), up to
-    ``examples`` of them or until ``time.perf_counter()`` passes ``deadline``; True when
-    the deadline stopped it. The same seed and count give the same scenes in any process."""
+    (before, actions, visit) of ``scene_strategy``), up to ``examples`` of them or until
+    ``time.perf_counter()`` passes ``deadline`` (or ``stop`` says so); True when it
+    stopped early. The same seed and count give the same scenes in any process."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hyp_seed
 
@@ -55,7 +55,7 @@ def each_scene(strategy: Any, visit: Callable[..., None], *, seed: int, examples
               report_multiple_bugs=False)
     @given(strategy)
     def probe(example: tuple[Any, ...]) -> None:
-        if time.perf_counter() > deadline:
+        if time.perf_counter() > deadline or (stop is not None and stop()):
             raise OutOfTime
         visit(*example)
 

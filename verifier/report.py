@@ -102,7 +102,7 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def junit_bytes(results: list[CaseResult]) -> bytes:
+def junit_bytes(results: list[CaseResult], command: str = "check") -> bytes:
     root = results_junit(results)
     for element in root.iter():
         element.attrib = {k: xml_safe(v) for k, v in element.attrib.items()}
@@ -111,12 +111,12 @@ def junit_bytes(results: list[CaseResult]) -> bytes:
     tree = ET.ElementTree(root)
     ET.indent(tree)
     body = ET.tostring(root, encoding="unicode")
-    return f"<?xml version='1.0' encoding='utf-8'?>\n<!-- {text_mark('check')} -->\n{body}\n".encode()
+    return f"<?xml version='1.0' encoding='utf-8'?>\n<!-- {text_mark(command)} -->\n{body}\n".encode()
 
 
-def write_junit(results: list[CaseResult], path: str | Path, *, force: bool = False) -> None:
+def write_junit(results: list[CaseResult], path: str | Path, *, force: bool = False, command: str = "check") -> None:
     from .output import write_bytes
-    write_bytes(path, junit_bytes(results), "--junit report", force)
+    write_bytes(path, junit_bytes(results, command), "--junit report", force)
 
 
 # --- summary table ------------------------------------------------------------

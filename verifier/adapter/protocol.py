@@ -280,6 +280,42 @@ def read_outcome(ruleset: Ruleset, before: Any, data: Any) -> Outcome | str:
         return f"the outcome cannot be read ({type(exc).__name__}: {exc})"
 
 
+def with_places(answer: Outcome, reference: Outcome) -> Outcome:
+    """``answer`` with the place and step of each event it does not place taken from the
+    reference's matching event (same kind and pieces, the same round and phase first; each
+    used once): the adapter protocol does not carry where an event happened, and a drawing
+    needs it. An event the reference does not have stays unplaced."""
+    unused = list(reference.events)
+
+    def twin(event: Any) -> Any:
+        for same_moment in (True, False):
+            for i, other in enumerate(unused):
+                if (other.kind, other.pieces) == (event.kind, event.pieces) and other.at is not None and (
+                        not same_moment or (other.round, other.phase) == (event.round, event.phase)):
+                    return unused.pop(i)
+        return None
+
+    events = []
+    for event in answer.events:
+        found = twin(event) if event.at is None else None
+        events.append(event if found is None else replace(event, at=found.at, step=event.step or found.step))
+    return replace(answer, events=tuple(events))
+
+
+def as_answered(ruleset: Ruleset, before: Any, outcome: Outcome) -> Outcome:
+    """``outcome`` as an answer over the protocol carries it: its JSON form read back by the
+    ruleset's reader (no intermediate frames, nothing the JSON form leaves out), keeping
+    its reading. A reference drawn this way beside an implementation's answer is drawn from
+    what the answer could have said, in the same layout, so a picture's difference is a
+    difference of outcome; where the reader cannot read it back, the outcome as it is."""
+    try:
+        read = ruleset.outcome_from_json(before, json.loads(json.dumps(ruleset.outcome_json(outcome))))
+    except Exception:  # a gap in a ruleset's reader must not lose the picture
+        return outcome
+    return replace(with_places(read, outcome), reading=outcome.reading, consulted=outcome.consulted,
+                   unreported=outcome.unreported)
+
+
 def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, data: Any) -> Outcome | str:
     """The outcome an answer's data gives, or why it cannot be read: the data is checked
     against the ruleset's outcome schema less the parts the hello says are not reported

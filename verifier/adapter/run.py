@@ -290,22 +290,36 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
     """The reference outcome the implementation's was compared with, and the
     implementation's, drawn with the same title and reading line (their tracks through
     the states the implementation reported, or straight to the end), with a diff image
-    that marks only what differs. Parts the
-    implementation does not report are drawn as such, not as nothing happening."""
-    from ..snapshots import SnapshotStore
+    that marks what differs, and both side by side in one frame (``.compare.png``). Parts the implementation does not
+    report are drawn as such, not as nothing happening."""
+    from ..snapshots import SnapshotStore, png_bytes
+    from .protocol import as_answered, with_places
     ruleset = case.ruleset
     try:
-        # The reference is drawn with the parts the implementation reports, so that the diff shows
-        # only what was compared.
-        # Tracks pass through the moments the implementation reported states for, on both sides.
+        # The reference is drawn as an answer would carry it (as_answered), with the parts the
+        # implementation reports, so that both pictures come from the same footing and the diff
+        # shows only what was compared. Tracks pass through the moments the implementation
+        # reported states for, on both sides.
         start = tuple(f for f in reference.frames if f.is_start)[:1] if matched else ()
         theirs = tuple(replace(f, state=ruleset.state_from_json(entry)) for f, entry in matched)
-        expected = replace(reference, frames=start + tuple(f for f, _ in matched), unreported=outcome.unreported)
-        actual = replace(outcome, frames=start + theirs, reading=reference.reading, consulted=reference.consulted)
-        expected_image = ruleset.draw(case.before, case.actions, expected, title=case.title)
-        actual_image = ruleset.draw(case.before, case.actions, actual, title=case.title)
-        paths = SnapshotStore(failure_dir=failures / "impl").write_failure(ruleset.key, case.id, expected_image,
-                                                                         actual_image)
+        expected = replace(as_answered(ruleset, case.before, reference), frames=start + tuple(f for f, _ in matched),
+                           unreported=outcome.unreported)
+        actual = replace(with_places(outcome, reference), frames=start + theirs, reading=reference.reading,
+                         consulted=reference.consulted)
+        title = case.title + (f" ({', '.join(sorted(outcome.unreported))}: not reported, not compared)"
+                              if outcome.unreported else "")
+        expected_image = ruleset.draw(case.before, case.actions, expected, title=title)
+        actual_image = ruleset.draw(case.before, case.actions, actual, title=title)
+        store = SnapshotStore(failure_dir=failures / "impl")
+        paths = store.write_failure(ruleset.key, case.id, expected_image, actual_image)
+        # Both outcomes side by side in one picture: one frame and extent, where a drawing that fits
+        # its view to what it draws (armada) gives the two pictures alone different extents.
+        compare_path = store.failure_dir / ruleset.key / f"{case.id}.compare.png"
+        compare_path.write_bytes(png_bytes(ruleset.draw_readings(
+            case.before, case.actions, [("before", None), ("reference", expected), (
+                "implementation" + (f" ({', '.join(sorted(outcome.unreported))}: not reported)"
+                                    if outcome.unreported else ""), actual)], title=case.title)))
+        paths = (*paths, compare_path)
     except Exception as exc:  # drawing an odd outcome must not end the run
         return [Problem(f"could not draw the implementation's outcome ({type(exc).__name__}: {exc})",
                         _case_location(case), ProblemKind.ARTIFACTS)]

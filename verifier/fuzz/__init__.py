@@ -21,7 +21,7 @@ serves every ruleset with the search, interchange and findings capabilities.
 
 from __future__ import annotations
 
-from .compare import departure_clauses, difference, fingerprint, matching, situation_and_shape
+from .compare import deciding_points, departure_clauses, difference, fingerprint, matching, situation_and_shape
 from .engine import MAX_GROUPS, REPEAT_EVERY, SHRINK_LIMIT, run
 from .reference import MAX_RESOLVES, ReadingTable, reading_table
 from .report import report_json, report_markdown, timing, verdict, write_report
@@ -30,7 +30,8 @@ from .scenes import require
 
 __all__ = [
     "MAX_GROUPS", "MAX_RESOLVES", "REPEAT_EVERY", "SHRINK_LIMIT", "Divergence", "DivergenceGroup", "FuzzResult",
-    "Group", "ProblemKind", "ReadingTable", "SceneProblem", "Trial", "departure_clauses", "difference",
+    "Group", "ProblemKind", "ReadingTable", "SceneProblem", "Trial", "deciding_points", "departure_clauses",
+    "difference",
     "fingerprint", "matching", "reading_table", "report_json", "report_markdown", "require", "run",
     "situation_and_shape", "timing", "verdict", "write_report",
 ]

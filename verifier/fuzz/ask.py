@@ -5,6 +5,7 @@ declarations, reading an answer)."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ class SceneAsker:
     ruleset: Ruleset
     session: Session
     problems: list[SceneProblem] = field(default_factory=list)
+    deadline: float | None = None  # past this time (time.perf_counter), ``outcome`` asks nothing more
     _cache: dict[str, Outcome | None] = field(default_factory=dict)
     _used: dict[str, int] = field(default_factory=dict)
 
@@ -61,12 +63,14 @@ class SceneAsker:
 
     def outcome(self, scene_id: str, before: Any, actions: Any) -> Outcome | None:
         """The implementation's outcome, read under its hello, or None (and a problem
-        recorded) when there is none; a scene asked again gets the first answer (shrinking
-        meets the same scene more than once)."""
+        recorded) when there is none, or, past the ``deadline``, None; a scene asked again
+        gets the first answer (shrinking meets the same scene more than once)."""
         data = SceneData.of(self.ruleset, before, actions)
         memo = json.dumps([data.before, data.actions], sort_keys=True)
         if memo in self._cache:
             return self._cache[memo]
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return None
         result = None
         answered = self.answer(scene_id, data)
         if answered is not None:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..adapter.declare import unreported_fields
-from ..adapter.protocol import answer_text, restated_expectation
+from ..adapter.declare import parts, unreported_fields
+from ..adapter.protocol import answer_text, as_answered, restated_expectation
 from ..explore import reading_label
 from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform
 from .reference import Reading, ReadingTable, reading_table
@@ -22,17 +22,68 @@ from .scenes import SceneData
 
 # --- agreeing with a reading ----------------------------------------------------------------
 
+FIELD_TOLERANCE = 1e-3  # where the ruleset's expectation carries no tolerance of its own
+
+
+def _close(a: Any, b: Any, tolerance: float) -> bool:
+    """Whether two JSON values are the same, numbers within ``tolerance``; lists as multisets."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a == b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return bool(abs(a - b) <= tolerance + 1e-12)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k], tolerance) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return False
+        left = list(b)
+        for item in a:
+            twin = next((i for i, other in enumerate(left) if _close(item, other, tolerance)), None)
+            if twin is None:
+                return False
+            del left[twin]
+        return True
+    return bool(a == b)
+
+
+def _unlisted_fields(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome, listed: set[str],
+                     left_out: frozenset[str], tolerance: float) -> list[Mismatch]:
+    """The top-level fields of the outcome's JSON form that the expectation does not list
+    (``listed``; such as firing areas) and that differ beyond ``tolerance``: a reading
+    explains an answer only when it gives every part the answer reports. A field whose
+    value alone leaves the outcome key unchanged (provenance) is not an outcome part."""
+    ours, theirs = ruleset.outcome_json(reference), ruleset.outcome_json(actual)
+    found = []
+    for name in sorted(set(ours) | set(theirs)):
+        if name in listed or name in left_out or _close(ours.get(name), theirs.get(name), tolerance):
+            continue
+        if name in ours and name in theirs:
+            try:
+                hybrid = ruleset.outcome_from_json(before, {**ours, name: theirs[name]})
+                if ruleset.outcome_key(hybrid) == ruleset.outcome_key(reference):
+                    continue
+            except Exception:  # a mixed outcome the reader refuses: the field counts
+                pass
+        found.append(Mismatch((name,), ours.get(name), theirs.get(name),
+                              f"{name}: the answer's differs from the reference's"))
+    return found
+
+
 def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
                data: SceneData | None = None) -> tuple[Mismatch, ...] | None:
-    """The ruleset's comparison of ``actual`` with the expectation ``reference`` restates,
-    leaving out the fields of the parts ``actual`` does not report; None where the
-    reference cannot be restated as an expectation. ``data``: the scene's case data,
-    where the caller has it."""
+    """The ruleset's comparison of ``actual`` with the expectation ``reference`` restates
+    (with the expectation's tolerance), and the fields the expectation does not list that
+    differ, leaving out the fields of the parts ``actual`` does not report; None where the
+    reference cannot be restated as an expectation. ``data``: the scene's case data, where
+    the caller has it."""
     data = data or SceneData.of(ruleset, before, actions)
     left_out = unreported_fields(ruleset, actual.unreported)
     try:
         expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
         found = ruleset.compare(before, expect, actual)
+        listed = set(ruleset.expect_data(before, reference))
+        tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
+        found = list(found) + _unlisted_fields(ruleset, before, reference, actual, listed, left_out, tolerance)
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return None
     return tuple(m for m in found if not (m.path and m.path[0] in left_out))
@@ -156,8 +207,11 @@ def _starred(paths: set[tuple[str, ...]], pieces: set[str]) -> tuple[str, ...]:
 
 
 def _event_role(event: Event, piece: str) -> str:
-    """An event as the kind and the place of ``piece`` among its pieces: ``hit(*,_)``."""
-    return f"{event.kind}({','.join('*' if p == piece else '_' for p in event.pieces)})"
+    """An event as the kind and the place of ``piece`` among its pieces: ``hit(*)`` for the
+    first, ``hit(_,*)`` for the second (how many others follow it is left out: a ship blocked
+    by an edge and one blocked by another ship meet the same rule)."""
+    place = event.pieces.index(piece) if piece in event.pieces else 0
+    return f"{event.kind}({'_,' * place}*)"
 
 
 def _first_events(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
@@ -196,8 +250,8 @@ def _situation(reference: Outcome, actual: Outcome, paths: set[tuple[str, ...]],
 
     Where the events differ, the earliest differing events: ``no hit`` (the reference
     has it, the implementation not), ``extra hit``. Otherwise each piece whose state
-    differs, by the first event it takes part in under the reference (``hit(*,_)``:
-    the piece is the first of two), or ``no event``."""
+    differs, by the first event it takes part in under the reference (``hit(*)``:
+    the piece is the first of its pieces), or ``no event``."""
     changed, first = _first_events(reference, actual, paths, pieces)
     if changed:
         return tuple(sorted({f"{word} {event.kind}" for word, event in changed}))
@@ -235,30 +289,57 @@ def _deciding_points(ruleset: Ruleset, before: Any, actions: Any, best: Reading,
     return tuple(found)
 
 
+def _part_names(ruleset: Ruleset, paths: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The outcome parts the differing ``paths`` fall in (a top-level field no part names
+    stands for itself)."""
+    owner = {f: part.name for part in parts(ruleset) for f in part.fields}
+    return tuple(sorted({owner.get(path[0], path[0]) for path in paths if path})) or ("outcome",)
+
+
+def _compared_paths(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome,
+                    actual: Outcome) -> set[tuple[str, ...]]:
+    """Where ``actual`` departs from ``reference`` as the comparison sees it (with the
+    ruleset's tolerance, so a rounding is no difference); the JSON fields that differ where
+    the reference cannot be restated as an expectation."""
+    found = mismatches(ruleset, before, actions, reference, actual)
+    if found is None:
+        return _differing_paths(ruleset, before, reference, as_compared(ruleset, before, reference, actual))
+    return {tuple(str(part) for part in m.path) for m in found}
+
+
 def situation_and_shape(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
                         paths: set[tuple[str, ...]] | None = None) -> str:
-    """The cheap part of a fingerprint, used to sort scenes before they are shrunk
-    (``paths``: the differing paths, where the caller has them already)."""
-    actual = as_compared(ruleset, before, reference, actual)
+    """Where the two outcomes first differ (``_situation``) and the outcome parts that
+    differ: ``hit(*):ships`` (``paths``: the differing paths, where the caller has them)."""
     if paths is None:
-        paths = _differing_paths(ruleset, before, reference, actual)
-    pieces = _pieces(ruleset, before, actions, reference, actual)
-    return ":".join(("+".join(_situation(reference, actual, paths, pieces)) or "-", "+".join(_starred(paths, pieces))))
-
-
-def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
-                best: Reading) -> str:
-    """What matters about how ``actual`` departs from ``reference`` (resolved under ``best``):
-    the reading points that decide the differing fields, where the outcomes first differ
-    (``_situation``) and the fields that differ, with piece names as "*"; such as
-    ``-:hit(*,_):pieces.*.heading``. The clauses the reference weighed elsewhere in the
-    scene are left out, so one fault met in several scenes is one fingerprint."""
+        paths = _compared_paths(ruleset, before, actions, reference, actual)
+    reference = as_answered(ruleset, before, reference)
     actual = as_compared(ruleset, before, reference, actual)
-    paths = _differing_paths(ruleset, before, reference, actual)
-    points = _deciding_points(ruleset, before, actions, best, paths)
-    return ":".join(("+".join(points) or "-", situation_and_shape(ruleset, before, actions, reference, actual,
-                                                                    paths)))
+    pieces = _pieces(ruleset, before, actions, reference, actual)
+    # A comparison may name a whole collection ("ships", for a piece the expectation leaves
+    # unlisted): the pieces that differ are then found in the JSON forms, in those fields alone.
+    tops = {path[0] for path in paths if path}
+    located = paths | {p for p in _differing_paths(ruleset, before, reference, actual) if p and p[0] in tops}
+    return ":".join(("+".join(_situation(reference, actual, located, pieces)) or "-",
+                     "+".join(_part_names(ruleset, paths))))
 
+
+def fingerprint(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome) -> str:
+    """What matters about how ``actual`` departs from ``reference``: where the outcomes first
+    differ (``_situation``) and the outcome parts that differ, such as ``hit(*):ships``.
+    Nothing else goes in: not provenance, not the fields within a part (one fault moves a
+    ship in one scene and turns it in another), not a value (a rounding is no difference),
+    and not the clauses the reference weighed elsewhere in the scene, so one fault met in
+    several scenes is one fingerprint."""
+    return situation_and_shape(ruleset, before, actions, reference, actual)
+
+
+def deciding_points(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+                    best: Reading) -> tuple[str, ...]:
+    """The reading points whose options, around ``best``, change the reference's outcome
+    where ``actual`` departs from it: told with a group, not part of its fingerprint."""
+    return _deciding_points(ruleset, before, actions, best, _compared_paths(ruleset, before, actions, reference,
+                                                                             actual))
 
 
 def departure(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],

@@ -5,7 +5,7 @@ reading inferred, and the findings grouped and shrunk."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -13,13 +13,21 @@ from typing import Any
 from ..adapter import Implementation, Session
 from ..adapter.declare import Declaration, describe
 from ..adapter.protocol import answer_text, reported_outcome
-from ..execute import Execution, map_ordered
+from ..execute import Execution, Progress, map_ordered
 from ..explore import reading_label
 from ..findings import slug
 from ..kit.boundary import beside
 from ..ruleset import Capability, Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
-from .compare import divergence_print, explaining, fingerprint, matching, order_differs, situation_and_shape
+from .compare import (
+    deciding_points,
+    divergence_print,
+    explaining,
+    fingerprint,
+    matching,
+    order_differs,
+    situation_and_shape,
+)
 from .reference import Reading, ReadingTable, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
@@ -76,13 +84,67 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
 
 
 
+def _ranked(ruleset: Ruleset, readings: Sequence[Reading], explained: Sequence[int]) -> list[int]:
+    """The readings, the one that explains most scenes first (ties: fewest points changed
+    from the default, then the order of the readings)."""
+    default = ruleset.default_reading
+
+    def changes(i: int) -> int:
+        return sum(readings[i][p] != default[p] for p in default)
+
+    return sorted(range(len(readings)), key=lambda i: (-explained[i], changes(i), i))
 
 
+RANK_EVERY = 16  # answered scenes between two guesses at the best reading while the run goes on
 
-# Scenes are drawn first. Then this process asks the implementation, one request after
-# another, while workers resolve the reference under every reading and read the answers
-# of the scenes already sent. (Drawing on a thread of its own, beside the asking, races
-# with modules the reference imports lazily: Hypothesis looks into sys.modules.)
+
+class _RunningGroups:
+    """An estimate, while scenes stream in, of the groups of departures found so far: the
+    scenes no reading explains bucketed as they will be grouped, against the reading that
+    explains most scenes so far, and the kinds of changing answers; and when the first
+    departure was seen. The report's groups come after shrinking, which may merge buckets."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.readings = ruleset.all_readings()
+        self.answered: list[Trial] = []
+        self.ranked_at = -RANK_EVERY
+        self.best: Reading = ruleset.default_reading
+        self.buckets: set[str] = set()
+        self.first_seconds: float | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.buckets)
+
+    def _seen(self, seconds: float) -> None:
+        if self.first_seconds is None:
+            self.first_seconds = seconds
+
+    def divergence(self, kind: str, seconds: float) -> None:
+        self.buckets.add(kind)
+        self._seen(seconds)
+
+    def take(self, trial: Trial, seconds: float) -> None:
+        self.answered.append(trial)
+        if trial.matches or trial.actual is None:
+            return
+        if len(self.answered) - self.ranked_at >= RANK_EVERY:
+            self.ranked_at = len(self.answered)
+            ranked = _ranked(self.ruleset, self.readings, _explained(self.readings, self.answered))
+            self.best = self.readings[ranked[0]]
+        reference = self.ruleset.resolve(trial.before, trial.actions, self.best)
+        self.buckets.add(situation_and_shape(self.ruleset, trial.before, trial.actions, reference, trial.actual))
+        self._seen(seconds)
+
+
+# Each scene is sent as soon as Hypothesis draws it, from the drawing's own callback, so
+# the first answer comes at once and the time budget holds however slow the implementation
+# is. In this process each scene is then compared at once, so findings show while the run
+# goes on; with workers, the reference work (resolving under every reading, reading the
+# answers) is handed to them in batches once the scenes are sent. (Drawing on a thread of
+# its own, beside the asking, would race with modules the reference imports lazily:
+# Hypothesis looks into sys.modules.)
 
 BATCH = 16  # scenes per piece of reference work handed to a worker
 
@@ -195,13 +257,15 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None,
-        boundary_share: float | None = None) -> FuzzResult:
+        progress: Progress | None = None, boundary_share: float | None = None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
     ``scheduler``). The report is the same whatever ``workers`` is. The implementation is
     asked through its session (``impl`` is wrapped in one), whose hello says which parts of
-    the outcome are compared; the caller closes it. ``boundary_share`` of the scenes
-    (``generation.BOUNDARY_SHARE`` by default) are built on the ruleset's boundaries."""
+    the outcome are compared; the caller closes it. ``progress`` is told of each scene sent,
+    the groups found so far (an estimate before shrinking) and the scenes answered.
+    ``boundary_share`` of the scenes (``generation.BOUNDARY_SHARE`` by default) are built on
+    the ruleset's boundaries."""
     from ..generation import BOUNDARY_SHARE
     from ..kit.boundary import BoundaryTally, Visit
 
@@ -216,64 +280,68 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     counts = {"order": 0, "repeat": 0}
     sent: dict[int, _Sent] = {}
     given_up = ""
-    scenes: list[tuple[Any, Any]] = []
     visits: dict[str, Visit] = {}  # scene id -> the boundary it was built on
     tally = BoundaryTally()
-
-    def drawn(before: Any, actions: Any, visit: Visit | None) -> None:
-        scenes.append((before, actions))
-        tally.count(visit)
-        if visit is not None:
-            visits[f"fuzz-{seed}-{len(scenes)}"] = visit
-
-    stopped = draw_scenes(ruleset, seed, examples, start + budget, drawn, share if boundaries else 0.0)
-
-    def batches() -> Iterator[list[_ReferenceWork]]:
-        nonlocal stopped, given_up
-        batch: list[_ReferenceWork] = []
-        for index, (before, actions) in enumerate(scenes, 1):
-            if time.perf_counter() - start > budget:
-                stopped = True
-                break
-            try:
-                record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
-            except GivenUp as exc:
-                given_up = str(exc)
-                break
-            sent[index] = record
-            reports = session.declaration(ruleset).reports
-            batch.append(_ReferenceWork(handed, reports, before, actions, record.answers))
-            if len(batch) == BATCH:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-
     order = tuple(p.name for p in ruleset.reading_points)
     default_options = tuple(ruleset.default_reading[p] for p in order)
     trials: list[Trial] = []
     divergences: list[Divergence] = []
     problems: list[SceneProblem] = []
-    for done_batch in map_ordered(_reference_work, batches(), execution):
+    running = _RunningGroups(ruleset)
+    held: list[_ReferenceWork] = []  # with workers, the reference work waits until the scenes are sent
+
+    def take(done: _ReferenceDone) -> None:
+        """A scene's answers read and compared: kept, in scene order."""
+        record = sent[len(trials) + 1]
+        problems.extend(record.problems + done.unreadable)
+        table = ReadingTable(order, default_options, done.points, MappingProxyType(done.keys), MappingProxyType({}))
+        actual = done.outcomes.get("")
+        trial = Trial(record.scene_id, record.before, record.actions, table, actual, done.matches)
+        trials.append(trial)
+        if actual is None:
+            return
+        for transform in record.transforms:
+            if transform.name in done.order_differs:
+                moved = done.outcomes[transform.name]
+                divergences.append(Divergence("order", record.scene_id, transform.name, record.before,
+                                              record.actions, actual, moved, transform.before, transform.actions))
+                running.divergence("order", record.seconds)
+        again = done.outcomes.get("again")
+        if record.again_differs and again is not None:
+            divergences.append(Divergence("repeat", record.scene_id, "sent again", record.before, record.actions,
+                                          actual, again, record.before, record.actions))
+            running.divergence("repeat", record.seconds)
+        running.take(trial, record.seconds)
+
+    def visit(before: Any, actions: Any, landed: Visit | None) -> None:
+        """A scene as soon as it is drawn: sent, and (in this process) compared at once."""
+        nonlocal given_up
+        index = len(sent) + 1
+        tally.count(landed)
+        if landed is not None:
+            visits[f"fuzz-{seed}-{index}"] = landed
+        try:
+            record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
+        except GivenUp as exc:
+            given_up = str(exc)
+            return
+        sent[index] = record
+        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers)
+        if execution.in_process:
+            take(_reference_work([work])[0])
+        else:
+            held.append(work)
+        if progress is not None:
+            answered = sum(t.actual is not None for t in trials)
+            progress.advance(1, noted=running.count,
+                             detail=f"{answered} answered" if execution.in_process else "")
+
+    stopped = draw_scenes(ruleset, seed, examples, start + budget, visit, share if boundaries else 0.0,
+                          stop=lambda: bool(given_up)) and not given_up
+    for done_batch in map_ordered(_reference_work, (held[i:i + BATCH] for i in range(0, len(held), BATCH)),
+                                  execution):
         for done in done_batch:
-            record = sent[len(trials) + 1]
-            problems += record.problems + done.unreadable
-            table = ReadingTable(order, default_options, done.points, MappingProxyType(done.keys),
-                                 MappingProxyType({}))
-            actual = done.outcomes.get("")
-            trials.append(Trial(record.scene_id, record.before, record.actions, table, actual, done.matches))
-            if actual is None:
-                continue
-            for transform in record.transforms:
-                if transform.name in done.order_differs:
-                    moved = done.outcomes[transform.name]
-                    divergences.append(Divergence("order", record.scene_id, transform.name, record.before,
-                                                  record.actions, actual, moved, transform.before,
-                                                  transform.actions))
-            again = done.outcomes.get("again")
-            if record.again_differs and again is not None:
-                divergences.append(Divergence("repeat", record.scene_id, "sent again", record.before,
-                                              record.actions, actual, again, record.before, record.actions))
+            take(done)
     asker.problems[:0] = problems  # those of the scenes, in scene order, before any of shrinking
     if log:
         log(f"  {len(trials)} scenes in {time.perf_counter() - start:.1f} s")
@@ -281,17 +349,13 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     readings = ruleset.all_readings()
     answered = [t for t in trials if t.actual is not None]
     explained = _explained(readings, answered)
-    default = ruleset.default_reading
-
-    def changes(i: int) -> int:
-        return sum(readings[i][p] != default[p] for p in default)
-
-    ranked = sorted(range(len(readings)), key=lambda i: (-explained[i], changes(i), i))
+    ranked = _ranked(ruleset, readings, explained)
     best = ranked[0]
     runner_up = ranked[1] if len(ranked) > 1 else None
     best_reading = readings[best]
 
     deadline = time.perf_counter() + budget
+    asker.deadline = deadline  # shrinking asks nothing more past it
     seen_at = {record.scene_id: record.seconds for record in sent.values()}
 
     def actual_of(trial: Trial) -> Outcome:
@@ -326,11 +390,12 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         else:
             before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
         reference = ruleset.resolve(before, actions, best_reading)
-        key = fingerprint(ruleset, before, actions, reference, actual, best_reading)
+        key = fingerprint(ruleset, before, actions, reference, actual)
         if log and tries_made:
             log(f"  shrank {trial.scene_id} in {tries} tries: {key}")
         return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
-                          seen_at[trial.scene_id])
+                          seen_at[trial.scene_id],
+                          points=deciding_points(ruleset, before, actions, reference, actual, best_reading))
 
     def bucket(trial: Trial) -> str:
         return situation_and_shape(ruleset, trial.before, trial.actions,
@@ -408,5 +473,5 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         impl_seconds=session.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
         divergences_not_shrunk=divergences_not_shrunk,
         declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "",
-        boundary_share=share if boundaries else 0.0,
+        first_finding_seconds=running.first_seconds, boundary_share=share if boundaries else 0.0,
         boundaries=tally.as_json([b.name for b in boundaries]) if boundaries else {})

@@ -8,14 +8,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from ..adapter.protocol import as_answered, with_places
 from ..explore import reading_label
 from ..findings import dump_yaml, slug
 from ..output import json_mark, write_bytes, write_text
 from ..ruleset import Outcome, Ruleset
 from .compare import departure_clauses, difference
-from .result import Divergence, DivergenceGroup, FuzzResult, Group
+from .result import Divergence, DivergenceGroup, FuzzResult, Group, SceneProblem
 
 
 @dataclass(frozen=True)
@@ -82,24 +83,36 @@ def _clear_old(folder: Path) -> None:
             path.unlink()
 
 
-def _with_places(actual: Outcome, reference: Outcome) -> Outcome:
-    """The implementation's outcome with the places of its events filled in from the
-    reference's matching events: the adapter protocol does not carry where an event
-    happened, and a drawing needs it."""
-    places = {(e.kind, e.pieces, e.round, e.phase): e.at for e in reference.events if e.at is not None}
-    events = tuple(e if e.at is not None else replace(e, at=places.get((e.kind, e.pieces, e.round, e.phase)))
-                   for e in actual.events)
-    return replace(actual, events=events)
+def _not_reported(outcome: Outcome) -> str:
+    return f" ({', '.join(sorted(outcome.unreported))}: not reported)" if outcome.unreported else ""
 
 
-def _draw(ruleset: Ruleset, group: Group, panels: list[tuple[str, Outcome | None]], reference: Outcome,
-          title: str) -> Any:
-    actual = _with_places(group.actual, reference)
-    attempts = [(panels[-1][0], actual), (f"{panels[-1][0]} (events not drawn: no place known)",
-                                          replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
-    for i, (label, outcome) in enumerate(attempts):
+def _as_drawn(ruleset: Ruleset, before: Any, answer: Outcome, reference: Outcome,
+              reading: Mapping[str, str]) -> Outcome:
+    """An implementation's answer as its panel draws it: the answer itself (its own tool,
+    attempts, areas and events, as read from its JSON), under the reading it is compared
+    under, with the places of its events from the reference's."""
+    return with_places(replace(answer, reading=answer.reading or reading), reference)
+
+
+def _reference_panel(ruleset: Ruleset, before: Any, reference: Outcome, answer: Outcome) -> Outcome:
+    """The reference as an answer would carry it (``as_answered``), with the parts the answer
+    leaves out marked so: drawn from the same footing as the answer, in the same layout."""
+    return with_places(replace(as_answered(ruleset, before, reference), unreported=answer.unreported), reference)
+
+
+def _draw(ruleset: Ruleset, group: Group, labels: tuple[str, str, str], reference: Outcome, title: str) -> Any:
+    """Before, the reference and the implementation's answer, in one picture (one frame and
+    extent for all three)."""
+    actual = _as_drawn(ruleset, group.before, group.actual, reference, group.reading or reference.reading)
+    expected = _reference_panel(ruleset, group.before, reference, group.actual)
+    label = labels[2] + _not_reported(group.actual)
+    attempts = [(label, actual), (f"{label} (events not drawn: no place known)",
+                                  replace(actual, events=tuple(e for e in actual.events if e.at is not None)))]
+    for i, (words, outcome) in enumerate(attempts):
         try:
-            return ruleset.draw_readings(group.before, group.actions, panels[:-1] + [(label, outcome)], title=title)
+            return ruleset.draw_readings(group.before, group.actions,
+                                         [(labels[0], None), (labels[1], expected), (words, outcome)], title=title)
         except Exception:  # an answer the ruleset's drawing cannot place; try with less of it
             if i == len(attempts) - 1:
                 raise
@@ -124,20 +137,18 @@ def write_groups(result: FuzzResult, out: Path, force: bool = False) -> list[Wri
             note = (f"Minimal scene the implementation answers as the reading {group.fingerprint} does, while it "
                     f"answers most scenes as {best_label} does: it follows different readings in different "
                     "situations.")
-            panels: list[tuple[str, Outcome | None]] = [
-                ("before", None), ("reference, best reading", reference),
-                (f"implementation (as {group.fingerprint})", group.actual)]
+            labels = ("before", "reference, best reading", f"implementation (as {group.fingerprint})")
         else:
-            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[1])  # "hit(*,_)" -> "hit"
+            situation = re.sub(r"\([^)]*\)", "", group.fingerprint.split(":")[0])  # "hit(_,*)" -> "hit"
             name = slug(f"{ruleset.key}-fuzz-{i}-{situation}-{_differs(group).replace('*', 'each')}")
             title = f"The implementation departs from every reading; its outcome differs in {_differs(group)}"
             note = "Minimal scene where the implementation gives an outcome that no reading of the rule gives."
-            panels = [("before", None), ("reference, best reading", reference), ("implementation", group.actual)]
+            labels = ("before", "reference, best reading", "implementation")
         case_file, diagram = out / "findings" / f"{name}.yaml", out / "findings" / f"{name}.png"
         text = _case_text(result, name, title, note, f"{group.kind}, fingerprint {group.fingerprint}", group.before,
                           group.actions, reference, [("The implementation's outcome", group.before, group.actual)])
         write_text(case_file, text, "fuzz case file", force)
-        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, panels, reference, title), force)
+        drawn, undrawn = _write_diagram(diagram, partial(_draw, ruleset, group, labels, reference, title), force)
         written.append(WrittenGroup(group, case_file, drawn, reference, undrawn))
     return written
 
@@ -190,12 +201,15 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
 
             def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
                 top = ruleset.draw_readings(d.before, d.actions, [
-                    ("before", None), ("reference, best reading", reference),
-                    ("implementation, as listed", _with_places(d.first, reference))], title=title)
+                    ("before", None), ("reference, best reading", _reference_panel(ruleset, d.before, reference,
+                                                                                   d.first)),
+                    ("implementation, as listed" + _not_reported(d.first),
+                     _as_drawn(ruleset, d.before, d.first, reference, best))], title=title)
                 moved_reference = ruleset.resolve(d.second_before, d.second_actions, best)
                 bottom = ruleset.draw_readings(d.second_before, d.second_actions, [
                     ("before, listed in another order", None),
-                    ("implementation, listed in another order", _with_places(d.second, moved_reference))],
+                    ("implementation, listed in another order" + _not_reported(d.second),
+                     _as_drawn(ruleset, d.second_before, d.second, moved_reference, best))],
                     title=f"The same scene after the {d.label}")
                 return _stack([top, bottom])
         else:
@@ -206,9 +220,12 @@ def write_divergences(result: FuzzResult, out: Path, force: bool = False) -> lis
 
             def image(d: Divergence = d, reference: Outcome = reference, title: str = title) -> Any:
                 return ruleset.draw_readings(d.before, d.actions, [
-                    ("before", None), ("reference, best reading", reference),
-                    ("implementation, first", _with_places(d.first, reference)),
-                    ("implementation, again", _with_places(d.second, reference))], title=title)
+                    ("before", None), ("reference, best reading", _reference_panel(ruleset, d.before, reference,
+                                                                                   d.first)),
+                    ("implementation, first" + _not_reported(d.first),
+                     _as_drawn(ruleset, d.before, d.first, reference, best)),
+                    ("implementation, again" + _not_reported(d.second),
+                     _as_drawn(ruleset, d.before, d.second, reference, best))], title=title)
         text = _case_text(result, name, title, note, f"{d.kind} divergence, fingerprint {group.fingerprint}",
                           d.before, d.actions, reference, theirs)
         write_text(case_file, text, "fuzz case file", force)
@@ -229,8 +246,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
 
     def group_entry(w: WrittenGroup) -> dict[str, Any]:
         g = w.group
-        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "clauses": list(departure_clauses(
-            ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
+        entry: dict[str, Any] = {"fingerprint": g.fingerprint, "points": list(g.points), "clauses": list(
+            departure_clauses(ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "boundary_visits": g.boundary_visits, "on_boundary": g.on_boundary or None,
@@ -273,10 +290,20 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
            for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
         "divergences_not_grouped": result.divergences_not_shrunk,
         "boundaries": {**result.boundaries, "share_asked": result.boundary_share} if result.boundaries else None,
-        "problems": {"counts": dict(sorted(problem_counts.items())),
+        "problems": {"counts": dict(sorted(problem_counts.items())), "reasons": _reasons(result.problems),
                      "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message}
                                 for p in result.problems]},
     }
+
+
+def _reasons(problems: Sequence[SceneProblem]) -> list[dict[str, Any]]:
+    """The problems by kind and message (why scenes were skipped, refused or unreadable),
+    the most frequent first."""
+    counts: dict[tuple[str, str], int] = {}
+    for p in problems:
+        counts[(p.kind.value, p.message)] = counts.get((p.kind.value, p.message), 0) + 1
+    return [{"kind": kind, "reason": message, "count": n}
+            for (kind, message), n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def timing(result: FuzzResult) -> dict[str, Any]:
@@ -286,7 +313,9 @@ def timing(result: FuzzResult) -> dict[str, Any]:
                "shrink_seconds": round(g.shrink_seconds, 3)} for g in result.groups]
     return {"workers": result.workers, "seconds": round(result.seconds, 3), "implementation_calls": result.impl_calls,
             "implementation_seconds": round(result.impl_seconds, 3),
-            "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1), "groups": groups}
+            "scenes_per_second": round(len(result.trials) / max(result.seconds, 1e-9), 1),
+            "first_finding_seconds": None if result.first_finding_seconds is None
+            else round(result.first_finding_seconds, 3), "groups": groups}
 
 
 def verdict(result: FuzzResult) -> str:
@@ -410,17 +439,19 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
               f"{d['explained_by_no_reading']} scenes get an answer no reading gives. They fall into "
               f"{_count(len(disagreeing), 'group')}"
               + (f"; {d['not_shrunk']} scenes in further groups were counted but not shrunk" if d["not_shrunk"]
-                 else "") + ". A group's fingerprint reads `points:situation:fields`: the reading points whose "
-              "options change the differing fields, where the two outcomes first differ (the first event the "
-              "differing piece `*` takes part in, such as `hit(*,_)` for the first of two pieces, or the "
-              "earliest event one outcome has and the other lacks), and the fields that differ. Scenes are "
-              "grouped by the fingerprint of their minimal scene.", ""]
+                 else "") + ". A group's fingerprint reads `situation:parts`: where the two outcomes first differ (the "
+              "first event the differing piece `*` takes part in, such as `hit(_,*)` for the second of its pieces, "
+              "or the earliest event one outcome has and the other lacks), and the parts of the outcome that "
+              "differ, compared with the ruleset's tolerance. Scenes are grouped by the fingerprint of their "
+              "minimal scene.", ""]
     for i, (w, entry) in enumerate(zip(disagreeing, d["groups"]), 1):
         g = w.group
         lines += [f"### {i}. `{g.fingerprint}` ({g.count} scene{'s' if g.count != 1 else ''})", "",
                   f"Scenes: {_scene_list(g.scene_ids)}. Shrunk from {g.shrunk_from} in {g.shrink_tries} tries."
                   + (f" Where the outcomes first differ, the reference applies {', '.join(entry['clauses'])}."
-                     if entry["clauses"] else ""), "",
+                     if entry["clauses"] else "")
+                  + (f" Reading points whose options change what differs: {', '.join(g.points)}." if g.points
+                     else ""), "",
                   f"- reference ({best_label}): " + ruleset.summarise(g.before, w.reference),
                   "- implementation: " + ruleset.summarise(g.before, g.actual)]
         lines += [f"- {message}" for message in entry["differences"][:6]]
@@ -464,8 +495,11 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
     if not result.problems:
         lines += ["None.", ""]
     else:
-        lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ".", "",
-                  "| scene | kind | message |", "|---|---|---|"]
+        lines += [", ".join(f"{n} {k}" for k, n in problems["counts"].items()) + ". By reason:", "",
+                  "| kind | reason | scenes |", "|---|---|---|"]
+        lines += [f"| {r['kind']} | {r['reason'].replace('|', '/')[:200]} | {r['count']} |"
+                  for r in problems["reasons"]]
+        lines += ["", "| scene | kind | message |", "|---|---|---|"]
         for p in result.problems[:50]:
             lines.append(f"| {p.scene} | {p.kind} | {p.message.replace('|', '/')[:200]} |")
         if len(result.problems) > 50:
@@ -500,7 +534,14 @@ def _boundary_lines(result: FuzzResult, data: Mapping[str, Any]) -> list[str]:
     return lines + [""]
 
 
-def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Path, Path, dict[str, Any]]:
+class WrittenReport(NamedTuple):
+    json_path: Path
+    md_path: Path
+    data: dict[str, Any]  # report.json without its timing
+    results: list[Any]  # the findings as case results (``case_results``), for --github and --junit
+
+
+def write_report(result: FuzzResult, out: Path, force: bool = False) -> WrittenReport:
     written = write_groups(result, out, force)
     divergences = write_divergences(result, out, force)
     data = report_json(result, written, out, divergences)
@@ -508,4 +549,73 @@ def write_report(result: FuzzResult, out: Path, force: bool = False) -> tuple[Pa
     json_path, md_path = out / "report.json", out / "report.md"
     write_text(json_path, json.dumps({**data, "timing": timing(result)}, indent=2) + "\n", "fuzz report", force)
     write_text(md_path, f"<!-- generator: verifier fuzz -->\n{markdown}", "fuzz report", force)
-    return json_path, md_path, data
+    return WrittenReport(json_path, md_path, data, case_results(result, written, divergences, md_path))
+
+
+# --- CI: the findings as case results, for the --github and --junit writers check uses ----------
+
+def _loaded(case_file: Path) -> Any:
+    """The case a finding was written as, so that annotations point into it; None where it
+    cannot be read back (the finding is still reported, against the file)."""
+    from ..case import load_case
+    try:
+        return load_case(case_file)
+    except Exception:  # a case file the loader refuses must not lose the finding
+        return None
+
+
+def case_results(result: FuzzResult, written: Sequence[WrittenGroup], divergences: Sequence[WrittenDivergence],
+                 report_file: Path) -> list[Any]:
+    """One ``CaseResult`` per group, as ``check`` reports a case: a disagreement, an order
+    dependence or a changing answer fails, against its case file (at its expectation); a
+    group of scenes another reading explains passes with a notice naming the reading; a
+    run that compared nothing or stopped early errors against ``report_file``."""
+    from ..errors import Location
+    from ..runner import CaseResult, Problem, Status
+    from ..runner import ProblemKind as CaseProblem
+
+    ruleset = result.ruleset
+    best = reading_label(result.readings[result.best], ruleset.default_reading)
+    found: list[CaseResult] = []
+
+    def at(case: Any, file: Path) -> Location:
+        return case.where(("expect",)) if case is not None else Location(str(file), None, None, None)
+
+    def extra(case: Any, file: Path, diagram: Path | None, words: str) -> list[Problem]:
+        notes = [Problem(words, at(case, file), CaseProblem.DETAIL)]
+        if diagram is not None:
+            notes.append(Problem(f"diagram: {diagram}", at(case, file), CaseProblem.ARTIFACTS))
+        return notes
+
+    for w in written:
+        g = w.group
+        case = _loaded(w.case_file)
+        scenes = f"{g.count} scene{'s' if g.count != 1 else ''} ({_scene_list(g.scene_ids)})"
+        if g.kind == "mixed":
+            found.append(CaseResult(str(w.case_file), case, Status.PASSED, compared_under=(
+                f"answered as the reading {g.fingerprint} gives it in {scenes}, while {best} explains most "
+                "scenes")))
+            continue
+        words = difference(ruleset, g.before, g.actions, w.reference, g.actual) or (
+            f"the outcome differs in {_differs(g)}",)
+        shown = "; ".join(words[:6]) + (f"; and {len(words) - 6} more" if len(words) > 6 else "")
+        problem = Problem(f"no reading gives the implementation's answer: {shown}", at(case, w.case_file),
+                          CaseProblem.MISMATCH, g.fingerprint)
+        found.append(CaseResult(str(w.case_file), case, Status.FAILED, (
+            problem, *extra(case, w.case_file, w.diagram, f"fingerprint {g.fingerprint}; {scenes}"))))
+    for wd in divergences:
+        dg, dv = wd.group, wd.divergence
+        case = _loaded(wd.case_file)
+        what = (f"the answer changes when the pieces are listed in another order ({dv.label})" if dv.kind == "order"
+                else "the answer changes when the same scene is sent again")
+        scenes = f"{dg.count} scene{'s' if dg.count != 1 else ''} ({_scene_list(dg.scene_ids)})"
+        found.append(CaseResult(str(wd.case_file), case, Status.FAILED, (
+            Problem(f"{what}: {dg.fingerprint}", at(case, wd.case_file), CaseProblem.MISMATCH, dg.fingerprint),
+            *extra(case, wd.case_file, wd.diagram, scenes))))
+    stopped = result.compared_nothing or (f"the run stopped early: {result.given_up}" if result.given_up else "")
+    if stopped:
+        found.append(CaseResult(str(report_file), None, Status.ERRORED, (
+            Problem(stopped, Location(str(report_file), None, None, None), CaseProblem.PROTOCOL),), reason=stopped))
+    elif not any(r.failing for r in found):
+        found.append(CaseResult(str(report_file), None, Status.PASSED))
+    return found

@@ -65,6 +65,7 @@ class Group:
     # boundary its minimal scene lies on or just beside ("" for none).
     boundary_visits: dict[str, int] = field(default_factory=dict)
     on_boundary: str = ""
+    points: tuple[str, ...] = ()  # reading points whose options change the differing parts (told, not grouped by)
 
 
 @dataclass
@@ -129,6 +130,7 @@ class FuzzResult:
     declared: str = ""  # what the hello declares for the ruleset, in words ("" for nothing)
     boundary_share: float = 0.0  # the share of scenes asked to be built on boundaries
     boundaries: dict[str, Any] = field(default_factory=dict)  # kit.boundary.BoundaryTally.as_json
+    first_finding_seconds: float | None = None  # when the first departure's answer came, since the start
 
     @property
     def answered(self) -> list[Trial]:

@@ -20,13 +20,14 @@ def require(ruleset: Ruleset) -> None:
 
 
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
-                visit: Callable[[Any, Any, Any], None], boundary_share: float = 0.0) -> bool:
-    """Hand ``visit`` each scene Hypothesis draws, with its ``kit.boundary.Visit`` (None for a
-    scene not built on a boundary; ``boundary_share`` of them are); True when the
-    ``deadline`` stopped it."""
+                visit: Callable[[Any, Any, Any], None], boundary_share: float = 0.0,
+                stop: Callable[[], bool] | None = None) -> bool:
+    """Hand ``visit`` each scene as Hypothesis draws it, with its ``kit.boundary.Visit`` (None
+    for a scene not built on a boundary; ``boundary_share`` of them are); True when the
+    ``deadline`` (or ``stop``) ended the drawing early."""
     from ..generation import each_scene, scene_strategy
     return each_scene(scene_strategy(ruleset, boundary_share), visit, seed=seed, examples=examples,
-                      deadline=deadline)
+                      deadline=deadline, stop=stop)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:

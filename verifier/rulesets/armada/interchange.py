@@ -11,7 +11,7 @@ from ...errors import ImplementationError
 from ...kit.geometry import Pose
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, provenance_from_json, provenance_json
-from .model import SIDES, Move, Result, Scene, ToolPose
+from .model import SIDES, Attempt, Move, Result, Scene, ToolPose
 from .parse import EVENT_KINDS
 
 _POSE_JSON = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3,
@@ -112,5 +112,9 @@ def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
     tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
                                                             for x, y, h in data["tool"]))
             if data.get("tool") else None)
-    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, (), bool(data.get("switched")),
-                alternative=alternative)
+    attempts = tuple(Attempt(int(a["speed"]), Pose(*(float(v) for v in a["at"])), tuple(a.get("ships", ())),
+                             tuple(a.get("squadrons", ())), bool(a.get("tool", False)))
+                     for a in data.get("attempts", ()) if "speed" in a and len(a.get("at") or ()) == 3)
+    return Move(data["ship"], start, end, int(data["speed"]), data.get("side"), tool, attempts,
+                bool(data.get("switched")), damaged=tuple(data.get("damaged", ())),
+                destroyed=bool(data.get("destroyed", False)), alternative=alternative)

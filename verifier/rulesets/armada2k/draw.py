@@ -44,8 +44,9 @@ def _colours(scene: Scene) -> dict[str, vd.RGB]:
 
 
 def _state_before(outcome: Outcome | None, scene: Scene, step: int) -> Scene:
-    """The scene just before action ``step`` (1-based)."""
-    if outcome is not None and len(outcome.frames) >= step:
+    """The scene just before action ``step`` (1-based); the scene itself where the outcome
+    has no frame for it (an answer read from JSON has none, and its events no step)."""
+    if outcome is not None and 1 <= step <= len(outcome.frames):
         return outcome.frames[step - 1].state.scene
     return scene
 
@@ -232,7 +233,9 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
         for _step, firer, area, _mid, _side in _aims(scene, actions, outcome, fp, reading["placement"]):
             vd.polygon(image, area, fill=colour[firer.player], alpha=55, outline=colour[firer.player], width=s,
                        dash=dash, view=view)
-        for e in outcome.events:
+        # An event read from an answer, which the reference does not have, has no place: it is
+        # listed under what happened, not drawn.
+        for e in (e for e in outcome.events if e.at is not None or e.kind not in ("move", "blocked")):
             if e.kind == "move":
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 vd.polygon(image, footprint(start, fp), fill=colour[start.player], alpha=45,
