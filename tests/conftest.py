@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,10 @@ from hypothesis import settings
 # loaded two-core CI machine fails an example for being slow, not for being wrong.
 settings.register_profile("verifier", deadline=None)
 settings.load_profile("verifier")
+
+# The record of files the verifier wrote (verifier.output) goes to a folder of this run,
+# not the user's ~/.local/state; commands the tests start inherit it.
+os.environ["VERIFIER_STATE_DIR"] = tempfile.mkdtemp(prefix="verifier-state-")
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"

@@ -9,7 +9,7 @@ odd strings, deep nesting), keys renamed, fields dropped, and text-level damage
 one of the verifier's located errors; anything else is counted as unexpected, by
 exception type and the line that raised it. ``--resolve`` also resolves, compares
 and draws every file that loads, through the same runner ``verifier check`` uses.
-The test suite runs a short version of the same mutations (tests/test_loader_fuzz.py).
+The test suite runs a short version of the same mutations (tests/test_case_fuzz.py).
 """
 
 from __future__ import annotations

@@ -400,3 +400,14 @@ def test_the_incremental_index_gives_what_rebuilding_after_every_maneuver_gives(
     monkeypatch.setattr(resolver._Board, "move", rebuild)
     slow = RULESET.resolve(scene_, moves, DEFAULT)
     assert (slow.after, slow.events) == (quick.after, quick.events)
+
+
+@pytest.mark.parametrize("start, end, words", [
+    (Pose(0, 0, 0), Pose(0, 68.4, 22.5), "moves 68.4 mm ahead and turns 22.5° right"),
+    (Pose(0, 0, 90), Pose(50, -10, 45), "moves 50.0 mm ahead and 10.0 mm to starboard and turns 45.0° left"),
+    (Pose(5, 5, 180), Pose(5, 5, 180), "stays where it is"),
+    (Pose(0, 0, 350), Pose(0, -20, 10), "moves 19.7 mm back and 3.5 mm to port and turns 20.0° right"),
+])
+def test_an_outcome_says_how_far_a_ship_moved_and_turned_from_where_it_stood(start, end, words):
+    from verifier.rulesets.armada import motion_words
+    assert motion_words(start, end) == words

@@ -274,3 +274,18 @@ def test_two_ship_scene_interacts():
     assert [e.kind for e in outcome.events] == ["collision"]
     used = outcome.clauses_used()
     assert {"wind.tile", "whirl.tile"} <= used
+
+
+def test_docs_suite_is_listed_and_reports_a_build_in_a_table():
+    available = bench.suites(findings="nowhere")
+    assert bench.select("docs", available) == ["docs"]
+    figures = {"cases": "cases", "findings": "explore", "warm": ["ypp"], "cold": ["civ"], "seconds": 12.5,
+               "seconds_median": 13.0, "repeats": 3, "cpu_seconds": 20.0,
+               "load_average": (1.5, 1.0, 1.0), "files": 400, "bytes": 21_000_000, "pages": 15,
+               "warnings": 0, "workers": 2}
+    table = available["docs"].table(figures)
+    assert "docs: site build" in table and "12.500 s" in table and "median 13.000 s of 3" in table
+    assert "load average 1.5" in table and "docs: processor time" in table and "20.000 s" in table
+    assert "21.0 MB" in table and "400 files, 15 pages" in table
+    assert "warm explorer reports: ypp; quick pass for civ" in table
+

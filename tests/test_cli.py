@@ -142,3 +142,16 @@ def test_escaped_output_still_tells_a_terminal_from_a_log():
 
     assert _Printable(Terminal()).isatty() and _Printable(Terminal()).encoding == "utf-8"
     assert not _Printable(io.StringIO()).isatty()
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly():
+    import subprocess
+    import sys
+
+    # Closing the pipe after one line: the rest of the clause table has nowhere to go.
+    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.readline()"], stdin=subprocess.PIPE)
+    writer = subprocess.run([sys.executable, "-m", "verifier.cli", "clauses", "ypp"], stdout=reader.stdin,
+                            stderr=subprocess.PIPE, text=True, timeout=120)
+    reader.stdin.close()
+    reader.wait(timeout=30)
+    assert writer.stderr == "" and writer.returncode in (0, 141)

@@ -455,7 +455,8 @@ def test_summary_line_and_table_count_every_status():
 def test_github_annotations_are_escaped_and_located():
     problem = Problem("two\nlines, 100%", Location("cases/ypp/a,b.yaml", 7, 3, "expect.ships"))
     (line,) = github_annotations([_result("failed", problems=(problem,)), _result("passed")])
-    assert line == "::error file=cases/ypp/a%2Cb.yaml,line=7,col=3,title=ypp-x (failed)::two%0Alines, 100%25 " \
+    # A problem's message is one line (verifier.errors.one_line): its line break is shown as \x0a.
+    assert line == "::error file=cases/ypp/a%2Cb.yaml,line=7,col=3,title=ypp-x (failed)::two\\x0alines, 100%25 " \
                    "[expect.ships]"
 
 

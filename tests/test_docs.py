@@ -445,3 +445,16 @@ def test_docs_fails_with_a_sentence_when_it_finds_no_cases(tmp_path, capsys, mon
     assert main(["docs", "--out", "site", "--cases", "nowhere"]) == 2
     assert "nowhere: no such file or folder" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
+
+
+def test_an_outcome_reads_in_words_and_keeps_its_exact_numbers_on_hover():
+    from verifier.docs.model import CaseView
+    from verifier.docs.page import _outcome_span
+    case = load_case("cases/armada/navigate.yaml")
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    sentence = case.ruleset.summarise(case.before, outcome)
+    exact = case.ruleset.describe(case.before, case.actions, outcome)
+    assert "ends at [" not in sentence and "mm ahead" in sentence and "° right" in sentence
+    span = _outcome_span(CaseView(case, outcome, frozenset(), sentence, "", True, "", exact=exact))
+    assert span.startswith('<span class="outcome" title="') and "ends at [" in span and "mm ahead" in span
+    assert _outcome_span(CaseView(case, outcome, frozenset(), "plain & simple", "", True, "")) == "plain &amp; simple"

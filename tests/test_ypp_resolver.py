@@ -171,3 +171,13 @@ def test_situation_shapes_name_no_ship_and_survive_renaming():
     shapes = sorted(d.situation for d in one.decisions)
     assert shapes == sorted(d.situation for d in two.decisions)
     assert shapes and all(s and "A" not in s.split() and "B" not in s.split() for s in shapes)
+
+
+def test_the_outcome_sentence_says_how_far_each_ship_moved_in_tiles_and_where_it_faces():
+    from verifier.case import load_case
+    case = load_case("cases/ypp/turn-four-rounds.yaml")
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    sentence = case.ruleset.summarise(case.before, outcome)
+    assert sentence.startswith("Haughty Sawfish moves 4 tiles north and 3 tiles east, still facing north;")
+    exact = case.ruleset.describe(case.before, case.actions, outcome)  # the page's hover text
+    assert "[1, 5] N -> [4, 1] N" in exact

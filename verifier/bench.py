@@ -1,8 +1,11 @@
 """``verifier bench``: how fast the verifier is.
 
-The core knows one suite, ``core``: cases per second of ``verifier check`` over the
+The core knows two suites. ``core``: cases per second of ``verifier check`` over the
 bundled cases (every ruleset), with drawing and snapshot comparison, and without
-drawing, so the drawing share is visible. Every other suite belongs to a ruleset
+drawing, so the drawing share is visible. ``docs``: seconds to build the whole site
+with ``verifier docs`` on every local core, reading the explorer's reports where they
+are (``explore/RULESET/report.json``, written by ``verifier explore`` first: a warm
+report) and running the quick explorer pass for a ruleset without one. Every other suite belongs to a ruleset
 that declares ``Capability.BENCHMARKS`` and is named ``RULESET.SUITE`` (``ypp.turns``,
 ``scatter.odds``, ...); ``verifier bench --list`` shows them all. ``--suite`` takes
 ``core`` (the default), ``all``, a suite's name, a ruleset's key (all of its
@@ -15,7 +18,8 @@ images of the check go to a temporary folder, and snapshots are never updated.
 
 Optional attributes read from ``args`` besides those of the ``bench`` parser
 (``cases``, ``quick``, ``json``, ``repeats``, ``suite``, ``list``):
-``snapshots`` (the snapshot folder of the core suite).
+``snapshots`` (the snapshot folder of the core suite), ``findings`` (the explorer's
+report folder for the docs suite; by default ``explore`` beside the cases folder).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, s
 from .ruleset import BenchSettings, BenchSuite, Capability
 
 CORE = "core"
+DOCS = "docs"
 ALL = "all"
 
 
@@ -225,14 +230,89 @@ def check_suite(snapshots: str | None = None) -> BenchSuite:
                             "with drawing and snapshot comparison and without", run, check_table)
 
 
+# --- the docs suite: verifier docs -------------------------------------------------
+
+
+def bench_docs(cases: str, findings: str, repeats: int) -> dict[str, Any]:
+    """Seconds per whole-site build (the best and the median of ``repeats`` builds into a
+    temporary folder), with the size of what it wrote and which rulesets had a warm report."""
+    from .docs import build_site
+    from .kit.bench import measure_once_each
+
+    reports = {r: (Path(findings) / r / "report.json").is_file() for r in registry.names()}
+    result: dict[str, Any] = {"cases": str(cases), "findings": str(findings),
+                              "warm": sorted(r for r, found in reports.items() if found),
+                              "cold": sorted(r for r, found in reports.items() if not found)}
+    built: list[Any] = []
+    cpu: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="verifier-bench-docs-") as temp:
+        def build() -> None:
+            out = Path(temp) / "site"
+            shutil.rmtree(out, ignore_errors=True)
+            before = _cpu_seconds()
+            built[:] = [build_site(out, cases_dir=cases, findings_dir=findings)]
+            cpu.append(_cpu_seconds() - before)
+
+        try:
+            timing = measure_once_each(build, repeats)
+        except Exception as error:  # a broken build is reported, the other suites still run
+            return {**result, "error": f"{type(error).__name__}: {error}"}
+    site = built[-1]
+    result.update({"seconds": timing.best, "seconds_median": timing.median, "repeats": timing.repeats,
+                   "cpu_seconds": min(cpu), "load_average": load_average(),
+                   "files": site.files, "bytes": site.bytes, "pages": site.pages, "warnings": len(site.warnings),
+                   "workers": os.cpu_count()})
+    return result
+
+
+def _cpu_seconds() -> float:
+    """Processor seconds of this process and of its finished workers: a build's cost that,
+    unlike its wall time, hardly depends on how busy the machine is."""
+    import resource
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def docs_rows(figures: Mapping[str, Any]) -> list[Row]:
+    warm = ", ".join(figures.get("warm", ())) or "none"
+    cold = figures.get("cold", ())
+    reports = f"warm explorer reports: {warm}" + (f"; quick pass for {', '.join(cold)}" if cold else "")
+    if "error" in figures:
+        return [("docs: site build", "error", figures["error"]), ("docs: reports", "", reports)]
+    load = figures.get("load_average")
+    return [("docs: site build", secs(figures["seconds"]),
+             f"median {secs(figures['seconds_median'])} of {figures['repeats']}; {figures['workers']} CPUs"
+             + (f", load average {load[0]:.1f}" if load else "")),
+            ("docs: processor time", secs(figures["cpu_seconds"]),
+             "of the least costly build, this process and its workers together"),
+            ("docs: site size", f"{figures['bytes'] / 1e6:.1f} MB",
+             f"{figures['files']} files, {figures['pages']} pages, {figures['warnings']} warnings"),
+            ("docs: reports", str(len(figures.get("warm", ()))), reports)]
+
+
+def docs_suite(findings: str | None = None) -> BenchSuite:
+    """The docs suite. ``findings`` defaults to ``explore`` beside the cases folder."""
+
+    def run(settings: BenchSettings) -> Mapping[str, Any]:
+        folder = findings if findings is not None else str(Path(settings.cases).parent / "explore")
+        repeats = settings.repeats or (1 if settings.quick else 3)
+        progress(f"building the site from {settings.cases} and the reports in {folder}, {repeats} time(s) ...")
+        return bench_docs(str(settings.cases), folder, repeats)
+
+    return BenchSuite(DOCS, "seconds to build the rule pages with 'verifier docs' on every local core, from "
+                            "the explorer's reports (run 'verifier explore RULESET' for each ruleset first)",
+                      run, lambda figures: format_rows(docs_rows(figures)))
+
+
 # --- the driver --------------------------------------------------------------------
 
 
-def suites(snapshots: str | None = None) -> dict[str, BenchSuite]:
-    """Every suite by its ``--suite`` name: ``core``, then each ruleset's as ``RULESET.SUITE``,
-    rulesets in registry order and suites in the order the ruleset lists them."""
+def suites(snapshots: str | None = None, findings: str | None = None) -> dict[str, BenchSuite]:
+    """Every suite by its ``--suite`` name: ``core``, ``docs``, ``boundaries``, then each
+    ruleset's as ``RULESET.SUITE``, rulesets in registry order and suites in the order the
+    ruleset lists them."""
     from .boundary_bench import suite as boundaries_suite
-    found = {CORE: check_suite(snapshots), "boundaries": boundaries_suite()}
+    found = {CORE: check_suite(snapshots), DOCS: docs_suite(findings), "boundaries": boundaries_suite()}
     for ruleset in registry.all_rulesets():
         if ruleset.supports(Capability.BENCHMARKS):
             try:
@@ -291,7 +371,7 @@ def _suite_table(suite: BenchSuite, figures: Mapping[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    available = suites(getattr(args, "snapshots", None))
+    available = suites(getattr(args, "snapshots", None), getattr(args, "findings", None))
     if getattr(args, "list", False):
         print(list_text(available))
         return 0

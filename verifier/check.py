@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 from .case import Case, LoadFailure, collect
 from .execute import IN_PROCESS, Execution, Progress, map_ordered
 from .runner import (
+    DEFAULT_CASE_TIMEOUT,
     CaseResult,
     RunOptions,
-    check_case,
+    case_deadline,
     check_cases,
     check_detached,
     failure_result,
@@ -52,10 +53,11 @@ class CheckOptions:
     known_failures: KnownFailures | None = None
     execution: Execution = IN_PROCESS  # the reference resolver's cases run here (impl: in this process)
     unused_snapshots: bool = False  # list snapshots that no checked case names (for a run over every case)
+    case_timeout: float | None = DEFAULT_CASE_TIMEOUT  # seconds one case may take with the reference resolver
 
     def run_options(self) -> RunOptions:
         return RunOptions(SnapshotStore(self.snapshots, self.failures, self.update_advice), draw=self.draw,
-                          update_snapshots=self.update_snapshots)
+                          update_snapshots=self.update_snapshots, case_timeout=self.case_timeout)
 
 
 @dataclass(frozen=True)
@@ -159,11 +161,13 @@ class CaseChecker:
             run = self.implementation_run()
             return guarded(entry, lambda c: check_case_with(c, run))
         run_options = self.options.run_options()
-        return guarded(entry, lambda c: check_case(c, run_options))
+        return replace(check_detached(entry, run_options), case=entry)
 
     def check_ahead(self, cases: Sequence[Case], execution: Execution) -> list[CaseResult]:
         """Every case at once on ``execution`` (the reference resolver only), results in order."""
-        checked = map_ordered(partial(check_detached, options=self.options.run_options()), cases, execution)
+        run_options = self.options.run_options()
+        checked = map_ordered(partial(check_detached, options=run_options), cases, execution,
+                              deadline=case_deadline(run_options))
         return [replace(result, case=case) for case, result in zip(cases, checked)]
 
     def close(self) -> None:

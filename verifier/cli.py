@@ -8,12 +8,12 @@ import json
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, registry
-from .errors import CaseError, Location, VerifierError
+from .errors import CaseError, Location, VerifierError, did_you_mean, one_line
 from .ruleset import Capability, TermStatus
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
@@ -90,16 +90,17 @@ def cmd_check(args: argparse.Namespace) -> int:
             skips[result.reason] = skips.get(result.reason, 0) + 1
 
     def introduce(impl: Any) -> None:
-        print(f"implementation: {impl.describe()} [{args.impl}]")
+        print(f"implementation: {one_line(impl.describe())} [{one_line(args.impl)}]")
         from .adapter.declare import describe
         for key, declaration in impl.declarations().items():
             words = describe(registry.get(key), declaration)
             if words:
-                print(f"  declares {words}")
+                print(f"  declares {one_line(words)}")
 
     options = CheckOptions(Path(args.snapshots), Path(args.failures), draw=not args.no_draw,
                            update_snapshots=args.update_snapshots, impl=args.impl, impl_timeout=args.impl_timeout,
-                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths)
+                           check_order=args.check_order, known_failures=known, unused_snapshots=not args.paths,
+                           case_timeout=args.case_timeout)
     paths = args.paths or ["cases"]
     if args.impl:
         run = run_check(paths, options, on_result=report, on_implementation=introduce)
@@ -114,50 +115,81 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
     for reason, count in skips.items():
         if not args.verbose:
-            print(f"skipped {count} case{'s' if count != 1 else ''}: {reason}")
+            print(f"skipped {count} case{'s' if count != 1 else ''}: {one_line(reason)}")
     if known is not None:
         from .known_failures import unused_known_failures
         for note in unused_known_failures((r.id for r in results), known):
             print(f"note: {note}")
     for note in comparison_notes(results):
         print(note)
+    unwritten = []  # reports that could not be written (a full disk): said, and the run still sums up
+
+    def reporting(write: Any) -> None:
+        try:
+            write()
+        except VerifierError as error:
+            unwritten.append(error)
+            for line in str(error).splitlines():
+                print(f"error: {one_line(line, 2000)}", file=sys.stderr)
+
     if args.write_known_failures:
-        from .known_failures import write_known_failures
-        count = write_known_failures(results, args.write_known_failures, args.force)
-        print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
-    _write_ci_reports(results, args, "check")
+        def known_list() -> None:
+            from .known_failures import write_known_failures
+            count = write_known_failures(results, args.write_known_failures, args.force)
+            print(f"wrote {args.write_known_failures}: {count} known failure{'s' if count != 1 else ''}")
+        reporting(known_list)
+    _write_ci_reports(results, args, "check", reporting)
     if args.json:
-        write_json(results, args.json, {"implementation": run.implementation} if run.implementation else {},
-                   force=args.force)
+        reporting(lambda: write_json(results, args.json, {"implementation": run.implementation}
+                                     if run.implementation else {}, force=args.force))
     if not args.no_table and results:
         print(format_table(summary_table(results)))
     print(run.summary)
+    if unwritten:
+        return 2
+    skipped = sum(skips.values())
+    if args.require_all and skipped:
+        print(f"error: {skipped} of {len(results)} case{'s' if len(results) != 1 else ''} skipped, and "
+              "--require-all asks for every case to be checked", file=sys.stderr)
+        return 1
     if run.nothing_checked and not args.allow_empty:
         print(f"error: {run.nothing_checked}", file=sys.stderr)
         return 1
     return 1 if run.failing else 0
 
 
-def _write_ci_reports(results: list[CaseResult], args: argparse.Namespace, command: str) -> None:
+def _write_ci_reports(results: list[CaseResult], args: argparse.Namespace, command: str,
+                      reporting: Callable[[Callable[[], None]], None] | None = None) -> None:
     """--github (or --github-output) and --junit, the same for check and fuzz: the
-    annotations, the step summary when $GITHUB_STEP_SUMMARY is set, and JUnit XML."""
-    from .output import text_mark, write_text
+    annotations, the step summary when $GITHUB_STEP_SUMMARY is set, and JUnit XML. Each
+    write goes through ``reporting`` (which may say a failed write and go on), when given."""
+    from .output import text_mark, write_failure, write_text
     from .report import annotations_markdown, github_annotations, summary_markdown, write_junit
+
+    def run(write: Callable[[], None]) -> None:
+        (reporting or (lambda w: w()))(write)
+
     if args.github or args.github_output:
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         lines = github_annotations(results, step_summary)
         if args.github_output:
-            write_text(args.github_output, "".join(line + "\n" for line in [f"::debug::{text_mark(command)}", *lines]),
-                       "--github-output report", args.force)
+            run(lambda: write_text(args.github_output, "".join(
+                line + "\n" for line in [f"::debug::{text_mark(command)}", *lines]), "--github-output report",
+                args.force))
         else:
             for line in lines:
                 print(line)
         if step_summary:
-            with open(step_summary, "a", encoding="utf-8") as handle:
-                title = "verifier" if command == "check" else f"verifier {command}"
-                handle.write(summary_markdown(results, title) + annotations_markdown(results))
+            def append_summary() -> None:
+                try:
+                    with open(step_summary, "a", encoding="utf-8") as handle:
+                        title = "verifier" if command == "check" else f"verifier {command}"
+                        handle.write(summary_markdown(results, title) + annotations_markdown(results))
+                except OSError as error:
+                    raise CaseError(write_failure(error, "step summary"), Location(step_summary)) from None
+            run(append_summary)
     if args.junit:
-        write_junit(results, args.junit, force=args.force, command=command)
+        run(lambda: write_junit(results, args.junit, force=args.force, command=command))
 
 
 _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
@@ -166,24 +198,25 @@ _TAGS = {"failed": "FAIL", "errored": "ERROR", "xpass": "XPASS"}
 def _print_result(result: CaseResult, verbose: bool) -> None:
     from .runner import Status
     if result.status in _TAGS:
-        print(f"{_TAGS[result.status]} {result.id} ({result.file})")
+        print(f"{_TAGS[result.status]} {one_line(result.id)} ({one_line(result.file)})")
         if result.compared_under:
-            print(f"  {result.compared_under}")
+            print(f"  {one_line(result.compared_under)}")
         for problem in result.problems:
-            print(f"  {problem}")
+            print(f"  {one_line(problem, 6000)}")
     elif result.status == Status.OPEN:
-        print(f"OPEN {result.id} ({result.file}): needs a ruling")
+        print(f"OPEN {one_line(result.id)} ({one_line(result.file)}): needs a ruling")
         for problem in result.problems:
-            print(f"  {problem}")
+            print(f"  {one_line(problem, 6000)}")
     elif verbose:
         if result.status == Status.XFAIL:
-            print(f"xfail {result.id}: {result.reason}")
+            print(f"xfail {one_line(result.id)}: {one_line(result.reason)}")
             for problem in result.problems:
-                print(f"  {problem}")
+                print(f"  {one_line(problem, 6000)}")
         elif result.status == Status.SKIPPED:
-            print(f"skip {result.id}: {result.reason}")
+            print(f"skip {one_line(result.id)}: {one_line(result.reason)}")
         else:
-            print(f"ok   {result.id}" + (f": {result.compared_under}" if result.compared_under else ""))
+            under = f": {one_line(result.compared_under)}" if result.compared_under else ""
+            print(f"ok   {one_line(result.id)}{under}")
     if result.snapshot is not None and result.snapshot.status == "written":
         print(f"  {result.snapshot.message}")
 
@@ -191,8 +224,8 @@ def _print_result(result: CaseResult, verbose: bool) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
-    print(f"{case.id}: {case.title}")
-    print(f"source: {case.source}")
+    print(f"{case.id}: {one_line(case.title)}")
+    print(f"source: {one_line(case.source)}")
     print("reading: " + ", ".join(f"{k}={v}" for k, v in reading.items()))
     print(case.ruleset.describe(case.before, case.actions, outcome))
     if case.expect is None:
@@ -202,13 +235,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     if mismatches:
         print("differs from the case's expectation:")
         for m in mismatches:
-            print(f"  {case.where(('expect',) + tuple(m.path))}: {m.message}")
+            print(f"  {case.where(('expect',) + tuple(m.path))}: {one_line(m.message)}")
     else:
         print("matches the case's expectation")
     return 0
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    if Path(args.output).suffix.lower() != ".png":
+        suffix = one_line(Path(args.output).suffix or "no extension", 40)
+        raise CaseError(f"render writes PNG pictures only; give a file name ending in .png, not {suffix}",
+                        Location(args.output, None, None, "-o"))
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
     image = case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
@@ -470,8 +507,31 @@ _FORCE_HELP = ("replace the output file even if the verifier did not write it (a
                "known-failure list, a link); without it such a file is never overwritten")
 
 
+def _positive_seconds(text: str) -> float:
+    import math
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return seconds
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a near miss of a command or choice answered by "did you mean"."""
+
+    def error(self, message: str) -> NoReturn:
+        found = re.search(r"invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$", message)
+        if found:
+            choices = re.findall(r"'([^']*)'", found.group(2))
+            message = f"{message.split(' (choose from ')[0]}; {did_you_mean(found.group(1), choices)}"
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="verifier", description=DESCRIPTION, epilog=EPILOG,
+    parser = _Parser(prog="verifier", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"verifier {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -496,6 +556,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--impl-timeout", type=float, default=10.0, metavar="SECONDS",
                        help="with --impl: how long one case may take (default: 10); a stopped implementation "
                             "is restarted for the next case")
+    check.add_argument("--case-timeout", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                       help="how long one case may take with the reference resolver (resolve, compare, draw; "
+                            "default: 60); a case that takes longer is stopped and fails, with any --workers")
     check.add_argument("--known-failures", metavar="FILE",
                        help="cases expected to fail, one 'CASE-ID: reason' a line; they are reported as "
                             "xfail, and a listed case that passes fails the run")
@@ -515,6 +578,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--allow-empty", action="store_true",
                        help="let a run that checks no case pass (every case skipped or needing a ruling); "
                             "without it such a run fails, so a green run always checked something")
+    check.add_argument("--require-all", action="store_true",
+                       help="fail a run in which any case was skipped (an implementation that skips a case, or a "
+                            "ruleset it does not serve); without it a partly skipped run passes, and its last line "
+                            "says how many were skipped")
     _add_execution(check)
     check.set_defaults(func=cmd_check)
 
@@ -630,9 +697,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeats", type=int, metavar="N",
                        help="repetitions of each timing (default: 7; 2 with --quick)")
     bench.add_argument("--suite", default="core", metavar="NAME",
-                       help="core: cases per second of check, with and without drawing (default); RULESET.SUITE: "
+                       help="core: cases per second of check, with and without drawing (default); docs: seconds "
+                            "to build the site; RULESET.SUITE: "
                             f"one suite of a ruleset; RULESET ({', '.join(registry.names())}): all of its suites; "
                             "all: everything; several separated by commas. --list shows them")
+    bench.add_argument("--findings", metavar="DIR",
+                       help="the docs suite: the explorer's report folder (default: explore beside --cases)")
     bench.add_argument("--list", action="store_true", help="list every suite with what it measures, and exit")
     bench.set_defaults(func=cmd_bench)
 
@@ -710,10 +780,29 @@ def _main(argv: list[str] | None) -> int:
         return code
     except VerifierError as error:
         for line in str(error).splitlines():
-            print(f"error: {line}", file=sys.stderr)
+            print(f"error: {one_line(line, 2000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`verifier clauses ypp | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        return 141
+    except OSError as error:  # a file that vanished, a full disk, a name too long: said in one line
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"error: {one_line(where)}{one_line(error.strerror or error)}", file=sys.stderr)
+        return 2
+    except (RecursionError, MemoryError) as error:
+        what = "nests too deeply" if isinstance(error, RecursionError) else "needs more memory than there is"
+        print(f"error: the input {what} to be handled ({type(error).__name__})", file=sys.stderr)
+        return 2
+    except Exception as error:  # a bug: still one line, never a traceback, with what to report
+        print(f"error: internal error while running 'verifier {args.command}': {type(error).__name__}: "
+              f"{one_line(error, 500)}; this is a bug of the ruleset or the verifier: please report it with the "
+              "command and its input (set VERIFIER_TRACEBACK=1 for the traceback)", file=sys.stderr)
+        if os.environ.get("VERIFIER_TRACEBACK"):
+            raise
+        return 2
 
 
 if __name__ == "__main__":

@@ -68,6 +68,22 @@ class UnsupportedError(VerifierError):
     """A command asked a ruleset for an optional part it does not declare."""
 
 
+# Control characters (line breaks too) would let text from a case file or an implementation
+# forge output lines or move the cursor; one_line shows each as \xNN.
+_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x00, 0x20), *range(0x7f, 0xa0)]}
+MESSAGE_LIMIT = 4000  # characters of one message: a mismatch quoting a huge value is cut here
+
+
+def one_line(text: object, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` as one printable line of at most about ``limit`` characters: every control
+    character (line feed and tab included) escaped, and a longer text cut with
+    '... (N more characters)'."""
+    line = str(text).translate(_CONTROL)
+    if len(line) > limit:
+        return f"{line[:limit]}... ({len(line) - limit:,} more characters)"
+    return line
+
+
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """A hint for a near miss, or the list of valid choices when nothing is near."""
     import difflib

@@ -14,9 +14,12 @@ from __future__ import annotations
 import copyreg
 import itertools
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import IO, Any, TypeVar
@@ -169,15 +172,65 @@ def _clock_text(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
+# --- time limits ---------------------------------------------------------------------------
+
+class TimeLimitExceeded(Exception):
+    """Raised inside work that ran past its ``time_limit``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"took longer than {seconds:g} s")
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise TimeLimitExceeded in the block once it has run ``seconds`` (wall clock). Where no
+    alarm can be set (not the main thread, another alarm already running, not POSIX) the
+    block runs unbounded here; work in local workers is still bounded by ``map_as_completed``."""
+    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread()
+              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+    if not usable:
+        yield
+        return
+    assert seconds is not None
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeLimitExceeded(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """How long one item may take in a local worker, and the result that stands for an item
+    whose worker did not answer in time (stuck in C code, or stopped): that worker is killed,
+    and the item counts as that result."""
+    seconds: float
+    overdue: Callable[[Any], Any]
+
+    def of_chunk(self, items: int) -> float:
+        # Twice the chunk's share, and some slack: a chunk may wait behind another in its worker,
+        # and the item's own limit (time_limit, inside the worker) should fire first.
+        return 2 * items * self.seconds + 5.0
+
+
 # --- mapping -------------------------------------------------------------------------------
 
 def map_ordered(function: Callable[[Item], Result], items: Iterable[Item], execution: Execution = IN_PROCESS,
-                *, chunksize: int = 1, retries: int = 2, progress: Progress | None = None) -> Iterator[Result]:
+                *, chunksize: int = 1, retries: int = 2, progress: Progress | None = None,
+                deadline: Deadline | None = None) -> Iterator[Result]:
     """``function`` over ``items``, results yielded in item order as they become available."""
     waiting: dict[int, Result] = {}
     following = 0
     for index, result in map_as_completed(function, items, execution, chunksize=chunksize, retries=retries,
-                                          progress=progress):
+                                          progress=progress, deadline=deadline):
         waiting[index] = result
         while following in waiting:
             yield waiting.pop(following)
@@ -185,10 +238,12 @@ def map_ordered(function: Callable[[Item], Result], items: Iterable[Item], execu
 
 
 def map_as_completed(function: Callable[[Item], Result], items: Iterable[Item], execution: Execution = IN_PROCESS,
-                     *, chunksize: int = 1, retries: int = 2,
-                     progress: Progress | None = None) -> Iterator[tuple[int, Result]]:
+                     *, chunksize: int = 1, retries: int = 2, progress: Progress | None = None,
+                     deadline: Deadline | None = None) -> Iterator[tuple[int, Result]]:
     """(index, ``function(item)``) for every item, in the order they finish (item order in
-    this process). An exception raised by ``function`` ends the run with that exception."""
+    this process). An exception raised by ``function`` ends the run with that exception.
+    With a ``deadline``, an item whose local worker does not answer in time is killed with its
+    worker and counts as ``deadline.overdue(item)``."""
     chunksize = max(1, chunksize)
     if execution.scheduler:
         yield from _on_cluster(function, items, execution.scheduler, chunksize, progress)
@@ -199,7 +254,7 @@ def map_as_completed(function: Callable[[Item], Result], items: Iterable[Item], 
                 progress.advance()
             yield index, result
     else:
-        yield from _on_local_pool(function, items, execution.worker_count, chunksize, retries, progress)
+        yield from _on_local_pool(function, items, execution.worker_count, chunksize, retries, progress, deadline)
 
 
 # What forked workers inherit, by call: the function and, for a sequence, the items.
@@ -236,7 +291,8 @@ def _chunks(items: Iterable[Any], chunksize: int, by_index: bool) -> Iterator[tu
 
 
 def _on_local_pool(function: Callable[[Any], Any], items: Iterable[Any], workers: int, chunksize: int,
-                   retries: int, progress: Progress | None) -> Iterator[tuple[int, Any]]:
+                   retries: int, progress: Progress | None,
+                   deadline: Deadline | None = None) -> Iterator[tuple[int, Any]]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -249,6 +305,7 @@ def _on_local_pool(function: Callable[[Any], Any], items: Iterable[Any], workers
     again: list[tuple[int, list[Any] | None, int]] = []
     pool: ProcessPoolExecutor | None = None
     running: dict[Future[list[Any]], tuple[int, list[Any] | None, int]] = {}
+    sent: dict[Future[list[Any]], float] = {}  # when each chunk went out
     window = 2 * workers
     try:
         while True:
@@ -259,13 +316,34 @@ def _on_local_pool(function: Callable[[Any], Any], items: Iterable[Any], workers
                 chunk = again.pop() if again else next(chunks, None)
                 if chunk is None:
                     break
-                running[pool.submit(_run_inherited, call, *chunk)] = chunk
+                future = pool.submit(_run_inherited, call, *chunk)
+                running[future], sent[future] = chunk, time.monotonic()
             if not running:
                 return
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, return_when=FIRST_COMPLETED, timeout=1.0 if deadline else None)
             broken = False
+            if deadline is not None:
+                now = time.monotonic()
+                late = [f for f in running if f not in done
+                        and now - sent[f] > deadline.of_chunk(running[f][2] - running[f][0])]
+                if late:
+                    _kill_workers(pool)  # first: the caller may stop reading at the results below
+                    broken = True
+                    for future in late:
+                        first, chunk_items, stop = running.pop(future)
+                        sent.pop(future)
+                        if stop - first > 1:  # which item is stuck is not known: each goes again alone
+                            for index in range(first, stop):
+                                again.append((index, None if chunk_items is None else [chunk_items[index - first]],
+                                              index + 1))
+                        else:
+                            item = chunk_items[0] if chunk_items is not None else _INHERITED[call][1][first]  # type: ignore[index]
+                            yield first, deadline.overdue(item)
+                            if progress is not None:
+                                progress.advance(1)
             for future in done:
                 chunk = running.pop(future)
+                sent.pop(future, None)
                 try:
                     results = future.result()
                 except BrokenProcessPool:
@@ -286,12 +364,22 @@ def _on_local_pool(function: Callable[[Any], Any], items: Iterable[Any], workers
                     future.cancel()
                     again.append(chunk)
                 running.clear()
+                sent.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = None
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
         del _INHERITED[call]
+
+
+def _kill_workers(pool: Any) -> None:
+    """Kill every process of ``pool`` (a stopped one too: SIGKILL needs no cooperation)."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            pass
 
 
 # --- a Dask cluster ------------------------------------------------------------------------

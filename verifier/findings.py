@@ -27,7 +27,7 @@ from .explore import (
     reading_label,
     single_point_readings,
 )
-from .output import json_mark
+from .output import json_mark, remember
 from .ruleset import FindingKind, Outcome, ReportSection, Ruleset
 from .shards import ExhaustiveResult
 from .snapshots import png_bytes
@@ -338,6 +338,8 @@ def write_reports(out: Path, data: Mapping[str, Any], markdown: str) -> tuple[Pa
     json_path, md_path = out / "report.json", out / "report.md"
     json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
+    remember(json_path)  # so that the next run may write into this folder (verifier.output)
+    remember(md_path)
     return json_path, md_path
 
 

@@ -79,6 +79,9 @@ def load_known_failures(path: str | Path) -> KnownFailures:
             data = json.loads(text)
         except ValueError as exc:
             raise CaseError(f"not valid JSON: {exc}", Location(str(path))) from None
+        except RecursionError:
+            raise CaseError("not a known-failure list: its JSON nests arrays and objects too deeply (a list is one "
+                            "object of case id -> reason)", Location(str(path), 1, 1)) from None
         if not isinstance(data, dict):
             raise CaseError("expected one JSON object of case id -> reason", Location(str(path)))
         entries = []

@@ -86,6 +86,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(docs/protocol.md): a command, or python:MODULE:FUNCTION")
     group.addoption("--verifier-impl-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="verifier cases: how long one case may take with --verifier-impl (default: 10)")
+    group.addoption("--verifier-case-timeout", type=float, default=60.0, metavar="SECONDS",
+                    help="verifier cases: how long one case may take with the reference resolver (default: 60); "
+                         "a case that takes longer fails")
     group.addoption("--verifier-workers", type=int, default=1, metavar="N",
                     help="verifier cases: resolve and draw every collected case in N local processes before "
                          "the items run (default: 1, each item in turn); the results are the same")
@@ -140,7 +143,8 @@ def _checker(config: pytest.Config) -> CaseChecker:
             root / config.getini("verifier_snapshots"), root / config.getini("verifier_failures"),
             draw=not config.getoption("--verifier-no-draw"), update_snapshots=_updating(config),
             update_advice=update_advice(config), impl=config.getoption("--verifier-impl", None),
-            impl_timeout=config.getoption("--verifier-impl-timeout"), impl_cwd=str(config.invocation_params.dir)))
+            impl_timeout=config.getoption("--verifier-impl-timeout"), impl_cwd=str(config.invocation_params.dir),
+            case_timeout=config.getoption("--verifier-case-timeout")))
     return checker
 
 
@@ -272,15 +276,22 @@ def _in_case_tree(config: pytest.Config, path: Path) -> bool:
 
 
 def _looks_like_case(path: Path) -> bool:
-    from .source import file_problem
+    """Whether ``path`` is a case file: a YAML mapping with a top-level ``ruleset`` key, found
+    by parsing the whole file (a case's ``ruleset:`` may lie anywhere in it). A file that
+    does not parse is collected when it has a ``ruleset:`` line, so its item says what is wrong."""
+    from .source import file_problem, limits, load_file
     if file_problem(path):
         return True  # collected, so that the item says what is wrong with it
     try:
-        with path.open("rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError:
-        return False
-    return bool(_RULESET_LINE.search(head.decode("utf-8", errors="replace")))
+        document = load_file(path)
+    except VerifierError:
+        try:
+            with path.open("rb") as handle:
+                text = handle.read(limits()[0] + 1).decode("utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(_RULESET_LINE.search(text))
+    return isinstance(document.data, dict) and "ruleset" in document.data
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -12,8 +12,8 @@ from functools import partial
 from pathlib import Path
 
 from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
-from .errors import Location, VerifierError
-from .execute import IN_PROCESS, Execution, Progress, map_ordered
+from .errors import Location, VerifierError, one_line
+from .execute import IN_PROCESS, Deadline, Execution, Progress, TimeLimitExceeded, map_ordered, time_limit
 from .ruleset import Mismatch, Outcome
 from .snapshots import SnapshotResult, SnapshotStore
 from .source import format_path
@@ -55,6 +55,10 @@ class Problem:
     location: Location
     kind: ProblemKind = ProblemKind.MISMATCH
     key: str = ""  # what differs, in words that do not change with the wrong value (see mismatch_key)
+
+    def __post_init__(self) -> None:
+        # Messages quote values from case files and implementations: one bounded, printable line.
+        object.__setattr__(self, "message", one_line(self.message))
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
@@ -101,6 +105,21 @@ class RunOptions:
     snapshots: SnapshotStore = field(default_factory=SnapshotStore)
     draw: bool = True
     update_snapshots: bool = False
+    case_timeout: float | None = None  # seconds one case may take (resolve, compare, draw); None: no limit
+
+
+DEFAULT_CASE_TIMEOUT = 60.0  # seconds: what 'verifier check' allows one case unless --case-timeout says more
+
+
+def timeout_message(seconds: float) -> str:
+    return (f"checking the case took longer than its time limit of {seconds:g} s and was stopped; if it is "
+            "meant to be this slow, raise the limit (verifier check --case-timeout SECONDS)")
+
+
+def timed_out(case: Case, seconds: float) -> CaseResult:
+    """The failed result of a case stopped at its time limit."""
+    return CaseResult(case.path, None, Status.FAILED,
+                      (Problem(timeout_message(seconds), case.where(()), ProblemKind.ERROR),), seconds=seconds)
 
 
 _TRAILING_CLAUSE = re.compile(r" \[[^\]]*\]$")
@@ -186,6 +205,8 @@ def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
         return check(case)
     except VerifierError as error:
         result = _error_result(case.path, error)
+    except TimeLimitExceeded as error:
+        result = timed_out(case, error.seconds)
     except Exception as error:
         result = CaseResult(case.path, None, Status.FAILED, (Problem(
             crash_message(f"checking case {case.id!r}", error), case.where(()), ProblemKind.ERROR),))
@@ -195,7 +216,17 @@ def guarded(case: Case, check: Callable[[Case], CaseResult]) -> CaseResult:
 def check_detached(case: Case, options: RunOptions) -> CaseResult:
     """``check_case``, guarded, with the case left out of the result: the caller has it, and a
     worker need not send it back."""
-    return replace(guarded(case, lambda c: check_case(c, options)), case=None)
+    def limited(c: Case) -> CaseResult:
+        with time_limit(options.case_timeout):
+            return check_case(c, options)
+    return replace(guarded(case, limited), case=None)
+
+
+def case_deadline(options: RunOptions) -> Deadline | None:
+    """The deadline of a case in a local worker (see ``execute.Deadline``), or None."""
+    if options.case_timeout is None:
+        return None
+    return Deadline(options.case_timeout, partial(timed_out, seconds=options.case_timeout))
 
 
 def check_paths(paths: Iterable[str | Path], options: RunOptions | None = None,
@@ -214,7 +245,7 @@ def check_cases(entries: Sequence[Case | LoadFailure], options: RunOptions | Non
     if progress is not None and progress.total is None:
         progress.total = len(cases)
     checked = map_ordered(partial(check_detached, options=run_options), cases, execution,
-                          chunksize=_chunksize(len(cases), execution))
+                          chunksize=_chunksize(len(cases), execution), deadline=case_deadline(run_options))
     failing = 0
     for item in entries:
         result = failure_result(item) if isinstance(item, LoadFailure) else replace(next(checked), case=item)
@@ -244,7 +275,7 @@ def nothing_checked(results: Iterable[CaseResult], *, open_checked: bool = True)
     if not results:
         return "nothing was checked: no case files were found"
     skipped = [r for r in results if r.status == Status.SKIPPED]
-    reasons = sorted({r.reason for r in skipped if r.reason})
+    reasons = sorted({one_line(r.reason, 300) for r in skipped if r.reason})
     why = f" ({'; '.join(reasons[:3])})" if reasons else ""
     return (f"nothing was checked: of {len(results)} case{'s' if len(results) != 1 else ''}, {len(skipped)} "
             f"skipped{why} and {len(results) - len(skipped)} open (needing a ruling); pass --allow-empty if a "

@@ -11,6 +11,8 @@ again.
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .errors import CaseError, Location
 from .execute import IN_PROCESS, Execution, Progress, map_as_completed
+from .output import write_failure
 from .ruleset import Capability, Ruleset
 
 if TYPE_CHECKING:
@@ -144,8 +147,10 @@ def read_results(path: Path, ruleset: str, space: str, shards: int | None) -> tu
         raise fail(f"cannot read the results file ({error.strerror})") from None
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()
-    elif raw_lines and len(raw_lines) > 1:
+    elif raw_lines and (len(raw_lines) > 1 or _torn_header(raw_lines[0])):
         raw_lines.pop()  # a last line cut short by an interrupted write: that shard runs again
+        if not raw_lines:
+            return shards or DEFAULT_SHARDS, {}
     if not raw_lines:
         raise fail("the results file is empty; remove it to start afresh")
     records = []
@@ -179,6 +184,74 @@ def read_results(path: Path, ruleset: str, space: str, shards: int | None) -> tu
             raise fail(f"shard {result.index} is recorded twice", number, "shard")
         done[result.index] = result
     return count, done
+
+
+def _torn_header(raw: bytes) -> bool:
+    """Whether ``raw`` is the start of a header line that a crash cut short."""
+    start = b'{"results": '
+    return raw.startswith(start) or start.startswith(raw)
+
+
+def complete_length(path: Path) -> int:
+    """The bytes of ``path`` up to the end of its last complete line: what is kept of a results
+    file before new records are appended, so that a torn last line is cut away, not continued."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        position = size
+        while position > 0:
+            step = min(position, 1 << 16)
+            handle.seek(position - step)
+            block = handle.read(step)
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                return position - step + newline + 1
+            position -= step
+    return 0
+
+
+class _Recorder:
+    """Appends finished shards to a results file. A write that fails (a full disk) is said
+    once, on stderr; the file is cut back to its last complete line and the run goes on
+    without recording, so the file can still resume what it holds."""
+
+    def __init__(self, path: Path, header: Mapping[str, Any] | None) -> None:
+        self.path = path
+        try:
+            kept = complete_length(path) if path.exists() else 0
+            if header is not None:
+                kept = 0
+            self.handle: IO[str] | None = path.open("a", encoding="utf-8")
+            self.handle.truncate(kept)
+        except OSError as error:
+            raise CaseError(write_failure(error, "results file"), Location(str(path))) from None
+        self.kept = kept
+        if header is not None:
+            self.add(json.dumps(header, sort_keys=True))
+
+    def add(self, line: str) -> None:
+        if self.handle is None:
+            return
+        try:
+            self.handle.write(line + "\n")
+            self.handle.flush()
+            self.kept = self.handle.tell()
+        except OSError as error:
+            print(f"error: {self.path}: {write_failure(error, 'results file')}; the run goes on without "
+                  "recording shards, and the file resumes what it holds", file=sys.stderr, flush=True)
+            self.close()
+
+    def close(self) -> None:
+        handle, self.handle = self.handle, None
+        if handle is None:
+            return
+        try:
+            handle.close()
+        except OSError:
+            pass
+        try:
+            os.truncate(self.path, self.kept)
+        except OSError:
+            pass
 
 
 def _shard_record(record: Mapping[str, Any], count: int, fail: Any) -> ShardResult:
@@ -252,15 +325,9 @@ def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *
     wanted = [i for i in (only if only is not None else range(count)) if i not in done]
     jobs = [Shard(ruleset.key, space, i, count) for i in wanted]
     worker = partial(run_shard, ruleset=None if execution.scheduler else ruleset)
-    handle: IO[str] | None = None
+    recorder = None
     if results is not None:
-        try:
-            handle = results.open("a", encoding="utf-8")
-        except OSError as error:
-            raise CaseError(f"cannot write the results file ({error.strerror})", Location(str(results))) from None
-        if not done:
-            handle.write(json.dumps(_header(ruleset.key, space, count), sort_keys=True) + "\n")
-            handle.flush()
+        recorder = _Recorder(results, None if done else _header(ruleset.key, space, count))
     first_seen: dict[str, float] = {}
     meter = Progress(f"exhaustive {ruleset.key} {space}", len(done) + len(jobs), unit="shards",
                      noted="finding classes") if progress else None
@@ -272,14 +339,13 @@ def run_space(ruleset: Ruleset, space: str, execution: Execution = IN_PROCESS, *
             now = time.perf_counter() - start
             for fingerprint in result.counts:
                 first_seen.setdefault(fingerprint, now)
-            if handle is not None:
-                handle.write(result.line() + "\n")
-                handle.flush()
+            if recorder is not None:
+                recorder.add(result.line())
             if meter is not None:
                 meter.advance(1, noted=len(first_seen))
     finally:
-        if handle is not None:
-            handle.close()
+        if recorder is not None:
+            recorder.close()
         if meter is not None:
             meter.close()
     return _merge(ruleset, space, count, done, resumed, first_seen, time.perf_counter() - start,

@@ -216,7 +216,13 @@ def load_text(text: str, file: str = "<string>") -> Located:
         raise CaseError(f"the file is larger than {max_bytes:,} bytes; raise VERIFIER_MAX_CASE_BYTES if it is "
                         "meant to be", Location(file))
     text = text.removeprefix("\ufeff")
-    composer = _BoundedComposer(text, file, max_depth)
+    try:
+        composer = _BoundedComposer(text, file, max_depth)
+    except yaml.reader.ReaderError as exc:  # the reader refuses some characters before parsing anything
+        line, column = _line_and_column(text, exc.position)
+        raise CaseError(f"a raw control character (U+{int(exc.character):04X}) that YAML does not allow; write it "
+                        "escaped in a double-quoted string (such as \\x01) or remove it",
+                        Location(file, line, column)) from None
     try:
         node = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -232,6 +238,11 @@ def load_text(text: str, file: str = "<string>") -> Located:
     builder = _Builder(file, max_depth, max_values)
     data = builder.build(node, ())
     return Located(file, data, builder.values, builder.keys)
+
+
+def _line_and_column(text: str, position: int) -> tuple[int, int]:
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
 
 
 def file_problem(path: Path) -> str | None:

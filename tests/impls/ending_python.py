@@ -1,5 +1,5 @@
 """Hostile in-process implementations (--impl python:ending_python:FUNCTION, for
-tests/test_hostile_impls.py) that try to end the verifier, or answer with values it
+tests/test_adapter_hostile.py) that try to end the verifier, or answer with values it
 cannot take. Each answers hello as the reference resolver does, then:
 
 - ``os_exit``: os._exit(0) (the verifier would exit 0, silently);

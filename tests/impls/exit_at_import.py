@@ -1,5 +1,5 @@
 """A hostile in-process implementation that ends the interpreter as it is imported
-(--impl python:exit_at_import:handle, for tests/test_hostile_impls.py)."""
+(--impl python:exit_at_import:handle, for tests/test_adapter_hostile.py)."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""A hostile implementation that floods the verifier (tests/test_hostile_impls.py).
+"""A hostile implementation that floods the verifier (tests/test_adapter_hostile.py).
 ``python flood.py MODE`` answers hello, then every case with:
 
 - ``endless``: one answer line that never ends (1 MiB chunks of JSON text, no newline);

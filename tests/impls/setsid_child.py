@@ -1,4 +1,4 @@
-"""A hostile implementation whose child escapes (tests/test_hostile_impls.py).
+"""A hostile implementation whose child escapes (tests/test_adapter_hostile.py).
 ``python setsid_child.py MODE PIDFILE``: at start it forks a child that calls
 setsid() (leaving the process group and session) and sleeps for ten minutes; the
 child's pid is written to PIDFILE. Then:

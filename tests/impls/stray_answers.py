@@ -1,5 +1,5 @@
 """A hostile implementation that prints answers that are not the answer to the case
-asked (tests/test_hostile_impls.py). Run as ``python stray_answers.py MODE``; it
+asked (tests/test_adapter_hostile.py). Run as ``python stray_answers.py MODE``; it
 answers every case as the reference resolver does, except:
 
 - ``extra-noid``: the first case's answer (no id) is followed by a second line: the

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import IO, Any, Literal
 
-from ..errors import ImplementationError
+from ..errors import ImplementationError, one_line
 from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
 from .limits import STDERR_TAIL, ReadLimits, excerpt, text_too_deep
 from .protocol import Answer, ProtocolMismatch, check_hello_reply, hello_message, read_answer
@@ -312,7 +312,12 @@ class SubprocessImplementation(Implementation):
                  rulesets: Iterable[str] | None = None, limits: ReadLimits | None = None,
                  settle: float = SETTLE) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as error:  # an unbalanced quote
+            raise ImplementationError(f"--impl: cannot split {one_line(command, 200)} into a program and its "
+                                      f"arguments ({error}); no shell is run, so quote as a shell would, "
+                                      "with balanced quotes") from None
         if not self.argv:
             raise ImplementationError("--impl needs a command, such as \"node my-impl.js\"")
         self.label = command

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import registry
-from ..execute import Execution, map_ordered
+from ..execute import Execution, Progress, map_ordered
 from ..ruleset import Ruleset
 from .findings import QUICK_EXAMPLES, Findings, gather_findings
 from .output import check_out_dir, write_site
@@ -69,14 +69,19 @@ def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "case
 
     execution = execution or Execution()
     chosen = [registry.get(k) for k in (rulesets or registry.names())]
+    log(f"loading the cases under {cases_dir} ...")
     cases = load_cases(cases_dir, warn, execution)
     findings = {}
     gather = partial(_gather_quietly, cases=cases, findings_dir=findings_dir, cases_dir=cases_dir,
                      examples=examples, seed=seed)
-    for ruleset, (found, said) in zip(chosen, map_ordered(gather, chosen, execution)):
-        for message in said:
-            warn(message)
-        findings[ruleset.key] = found
+    log(f"reading the explorer's findings of {len(chosen)} ruleset(s) from {findings_dir} "
+        "(a quick explorer pass where there is no report) ...")
+    with Progress("findings", len(chosen), unit="rulesets") as progress:
+        for ruleset, (found, said) in zip(chosen, map_ordered(gather, chosen, execution, progress=progress)):
+            for message in said:
+                warn(message)
+            findings[ruleset.key] = found
+    log(f"drawing and writing the pages of {len(cases)} cases ...")
     files, summaries = render_site(chosen, cases, findings, warn, execution=execution)
     root = write_site(out, files, protect=protect)
     return BuildResult(root, len(files), sum(len(b) for b in files.values()),

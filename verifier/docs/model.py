@@ -25,7 +25,7 @@ class CaseView:
     case: Any
     outcome: Outcome | None
     used: frozenset[str]  # clause ids by provenance (used or weighed at a decision point)
-    sentence: str
+    sentence: str  # the outcome in words a player reads
     verdict: str
     verdict_ok: bool | None  # True: as expected; False: differs; None: needs a ruling or unknown
     scene: str
@@ -38,6 +38,7 @@ class CaseView:
     steps: list[str] = field(default_factory=list)
     home: str | None = None  # the clause under which the full example stands
     anchor: str = ""
+    exact: str = ""  # the outcome with its exact numbers (the ruleset's describe), shown on hover
 
 
 @dataclass
@@ -119,11 +120,13 @@ class PageModel:
         rs = self.ruleset
         outcome = self.attempt(f"resolving {case.id}", None, rs.resolve, case.before, case.actions, case.readings)
         used: frozenset[str] = frozenset()
-        sentence = verdict = ""
+        sentence = verdict = exact = ""
         ok = None
         if outcome is not None:
             used = outcome.clauses_considered()
             sentence = _sentence(self.attempt(f"summarising {case.id}", "", rs.summarise, case.before, outcome))
+            exact = self.attempt(f"describing the outcome of {case.id}", "", rs.describe, case.before, case.actions,
+                                 outcome)
             if case.expect is None:
                 verdict = "This case needs a ruling: the rule text does not say which outcome is right."
             else:
@@ -143,7 +146,7 @@ class PageModel:
         scene = self.attempt(f"describing {case.id}", "", _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""),
                              case.before, case.actions)
         view = CaseView(case, outcome, used, sentence, verdict, ok, _sentence(scene),
-                        anchor=_anchor("case-", case.id, taken))
+                        anchor=_anchor("case-", case.id, taken), exact=exact)
         if outcome is not None:
             self.tasks.append((view, functools.partial(_draw_case, rs, case, outcome, view.anchor[len("case-"):])))
         return view

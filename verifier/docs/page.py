@@ -198,7 +198,7 @@ class RulesetPage(PageModel):
                 kind = "A documented example" if view.case.status == CaseStatus.DOCUMENTED else "An example"
                 out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
                                                                           view.narrow, view.narrow_size)
-                           + f"<figcaption>{kind}: {self.case_link(view)}. {esc(view.sentence)}</figcaption>"
+                           + f"<figcaption>{kind}: {self.case_link(view)}. {_outcome_span(view)}</figcaption>"
                            "</figure>")
             if not views:
                 out.append('<p class="empty">No case exercises this clause yet.</p>')
@@ -232,11 +232,11 @@ class RulesetPage(PageModel):
         if view.image:
             out.append('<figure class="diagram">' + _legible_picture(view.image, view.size, self.case_alt(view),
                                                                       view.narrow, view.narrow_size)
-                       + f"<figcaption><strong>Outcome:</strong> {esc(view.sentence)}"
+                       + f"<figcaption><strong>Outcome:</strong> {_outcome_span(view)}"
                        + (f' <span class="verdict {_verdict_class(view)}">{esc(view.verdict)}</span>'
                           if view.verdict else "") + "</figcaption></figure>")
         elif view.sentence:
-            out.append(f"<p><strong>Outcome:</strong> {esc(view.sentence)} {esc(view.verdict)}</p>")
+            out.append(f"<p><strong>Outcome:</strong> {_outcome_span(view)} {esc(view.verdict)}</p>")
         out.append('<div class="case-more">')
         if view.gif and view.gif_size:
             w, h = view.gif_size
@@ -273,7 +273,7 @@ class RulesetPage(PageModel):
     def case_card(self, view: CaseView) -> str:
         c = view.case
         return (f'<li><a href="#{view.anchor}">{esc(c.title)}</a> {_status_badge(c.status)} '
-                f'<span class="sentence">{esc(view.sentence)}</span></li>')
+                f'<span class="sentence"{_exact_title(view)}>{esc(view.sentence)}</span></li>')
 
     def render_cases(self, index_href: str, css_href: str) -> str:
         rs = self.ruleset
@@ -483,3 +483,15 @@ class RulesetPage(PageModel):
                        f"<td>{len(others)}</td><td>{len(questions)}</td></tr>")
         out.append("</tbody></table></div></section>")
         return "\n".join(out)
+
+
+def _exact_title(view: CaseView) -> str:
+    """A title attribute with the outcome's exact numbers, for the hover over its sentence."""
+    return f' title="{esc(view.exact)}"' if view.exact else ""
+
+
+def _outcome_span(view: CaseView) -> str:
+    """The outcome sentence; its exact numbers show on hover."""
+    if not view.exact:
+        return esc(view.sentence)
+    return f'<span class="outcome"{_exact_title(view)}>{esc(view.sentence)}</span>'

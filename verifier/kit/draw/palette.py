@@ -51,6 +51,13 @@ def piece_colour(index: int) -> RGB:
     return PALETTE[index % len(PALETTE)]
 
 
+def colour_name(colour: RGB) -> str:
+    """The plain name of a palette colour ("blue", "orange"), for legends that say
+    which colour stands for what; "grey" for a colour outside the palette."""
+    names = {rgb: name for name, rgb in OKABE_ITO.items()}
+    return names.get(colour, "grey")
+
+
 def mix(colour: RGB, other: RGB = PAPER, amount: float = 0.5) -> RGB:
     """``colour`` moved ``amount`` of the way towards ``other`` (faint ghosts, tints)."""
     r, g, b = (round(a + (o - a) * amount) for a, o in zip(colour, other))

@@ -149,21 +149,32 @@ def _number(value: float) -> str:
 
 def axis_labels(draw: ImageDraw.ImageDraw, view: PlaneView, *, xs: Iterable[tuple[float, str]] = (),
                 ys: Iterable[tuple[float, str]] = (), size: int = 10, fill: RGB = MUTED, x_side: str = "bottom",
-                y_side: str = "left", offset: float | tuple[float, float] | None = None) -> None:
+                y_side: str = "left", offset: float | tuple[float, float] | None = None, unit: str = "") -> None:
     """Numbers (or any words) at world positions along the window's edges, in the
     margins: ``xs`` along the ``x_side`` ("bottom" or "top") edge, ``ys`` along the
     ``y_side`` ("left" or "right") one, ``offset`` pixels away from the edge (one
-    distance, or one for the x labels and one for the y labels)."""
+    distance, or one for the x labels and one for the y labels).
+
+    With a ``unit`` ("in", "mm", "tiles"), the last x label carries it ("5 in"),
+    moved left as far as needed to stay inside the picture; both axes share it."""
     if offset is None:
         offset = size * 0.4
     gap_x, gap_y = offset if isinstance(offset, tuple) else (offset, offset)
     left, top, right, bottom = view.area
-    for x, label in xs:
+    xs = sorted(xs, key=lambda item: item[0])
+    picture_right = draw.im.size[0] - 1
+    for n, (x, label) in enumerate(xs):
         px = view.px((x, view.y0))[0]
+        anchor = "m"
+        if unit and n == len(xs) - 1:
+            label = f"{label} {unit}"
+            width = text_width(label, size)
+            if px + width / 2 > picture_right:
+                px, anchor = picture_right, "r"
         if x_side == "top":
-            text(draw, (px, top - gap_x), label, size=size, fill=fill, anchor="md")
+            text(draw, (px, top - gap_x), label, size=size, fill=fill, anchor=anchor + "d")
         else:
-            text(draw, (px, bottom + gap_x), label, size=size, fill=fill, anchor="ma")
+            text(draw, (px, bottom + gap_x), label, size=size, fill=fill, anchor=anchor + "a")
     for y, label in ys:
         py = view.px((view.x0, y))[1]
         if y_side == "right":
@@ -174,12 +185,13 @@ def axis_labels(draw: ImageDraw.ImageDraw, view: PlaneView, *, xs: Iterable[tupl
 
 def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = None, label_step: float | None = None,
          size: int = 10, area: RGB | None = PLANE, line: RGB = GRID, width: int = 1, labels: bool = True,
-         label_fill: RGB = MUTED, min_label_px: float | None = None, frame: bool = True) -> None:
+         label_fill: RGB = MUTED, min_label_px: float | None = None, frame: bool = True, unit: str = "") -> None:
     """The play area (filled with ``area``), grid lines every ``step`` units (chosen
     so lines are at least a few pixels apart if None), numbers along the bottom
     and the left edge every ``label_step`` units (chosen so that numbers stay at
-    least ``min_label_px``, by default about two digits, apart), and, with
-    ``frame``, an outline around the area."""
+    least ``min_label_px``, by default about two digits, apart), the last x number
+    followed by the ``unit`` the world is measured in, and, with ``frame``, an
+    outline around the area."""
     left, top, right, bottom = view.area
     if area is not None:
         draw.rectangle([left, top, right, bottom], fill=area)
@@ -197,7 +209,7 @@ def grid(draw: ImageDraw.ImageDraw, view: PlaneView, *, step: float | None = Non
         draw.line([(left, py), (right, py)], fill=line, width=width)
     if labels:
         axis_labels(draw, view, xs=[(x, _number(x)) for x in xs if _on(x, label_step)],
-                    ys=[(y, _number(y)) for y in ys if _on(y, label_step)], size=size, fill=label_fill)
+                    ys=[(y, _number(y)) for y in ys if _on(y, label_step)], size=size, fill=label_fill, unit=unit)
     if frame:
         draw.rectangle([left, top, right, bottom], outline=line, width=width)
 

@@ -42,6 +42,26 @@ def _pose_text(pose: Pose) -> str:
     return f"[{rounded(pose.x):g}, {rounded(pose.y):g}] heading {rounded(pose.heading):g}"
 
 
+def motion_words(start: Pose, end: Pose) -> str:
+    """How a base moved, as a player measures it from where it stood: "moves 68.4 mm
+    ahead and 12 mm to starboard and turns 22.5° right" (compass headings: 0 north,
+    90 east, so ahead is the start heading and starboard 90° clockwise of it)."""
+    dx, dy = end.x - start.x, end.y - start.y
+    rad = math.radians(start.heading)
+    ahead = dx * math.sin(rad) + dy * math.cos(rad)
+    aside = dx * math.cos(rad) - dy * math.sin(rad)
+    turn = (end.heading - start.heading + 180) % 360 - 180
+    parts = []
+    if abs(ahead) >= 0.05:
+        parts.append(f"{abs(ahead):.1f} mm {'ahead' if ahead > 0 else 'back'}")
+    if abs(aside) >= 0.05:
+        parts.append(f"{abs(aside):.1f} mm to {'starboard' if aside > 0 else 'port'}")
+    words = "moves " + " and ".join(parts) if parts else "stays where it is"
+    if abs(turn) >= 0.05:
+        words += f" and turns {abs(turn):.1f}° {'right' if turn > 0 else 'left'}"
+    return words
+
+
 def _heading_gap(a: float, b: float) -> float:
     d = abs(a - b) % 360
     return min(d, 360 - d)
@@ -197,11 +217,12 @@ class ArmadaRuleset(ModularRuleset):
         after: Result = outcome.after
         said = []
         for move in after.moves:
-            words = f"{move.ship} ends at {_pose_text(move.end)} at speed {move.speed}"
-            if move.side:
-                words += f", tool on the {move.side}"
+            words = f"{move.ship} {motion_words(move.start, move.end)} (speed {move.speed}" + (
+                f", tool on the {move.side} side" if move.side else "")
             if move.alternative is not None:
-                words += f" (or the {move.alternative.side}: {_pose_text(move.alternative.end)})"
+                words += (f"; with the tool on the {move.alternative.side} side it "
+                          f"{motion_words(move.start, move.alternative.end)}")
+            words += ")"
             said.append(words)
         events = [event_text(e.kind, e.pieces) for e in outcome.events if e.kind not in ("overlap",)]
         return f"{'; '.join(said) or 'no ship moves'}; {', '.join(events) or 'nothing else happens'}."

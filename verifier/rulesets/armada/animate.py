@@ -70,7 +70,7 @@ def draw_frames(scene: Scene, maneuvers: Maneuvers, outcome: Outcome, *, title: 
     words_of = []
     for heading, words, partial in _moments(scene, outcome):
         marks = _marks(scene, partial, view) if partial is not None else []
-        panel = _panel(scene, maneuvers, partial, view, marks, tool_model)
+        panel = _panel(scene, maneuvers, partial, view, marks, tool_model, {})
         steps.append(vd.Step(heading, words, panel))
         words_of.append(f"{heading}: {words}")
     images = vd.frames(steps, title=title, size=FONT * s, min_width=420 * s, supersample=s)
@@ -84,11 +84,12 @@ def draw_stacked(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str,
     tool_model = tool_of(scene, outcomes[0].reading if outcomes else {"tool": "model-a"})
     view = make_view(scene, [o.after for o in outcomes], tool_model, target_px=340, supersample=s)
     images = []
+    drawn: dict[str, vd.RGB] = {}
     for name, outcome in panels:
         marks = _marks(scene, outcome, view) if outcome is not None else []
-        images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model)))
+        images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model, drawn)))
     width = max(im.width for _, im in images)
-    legends = [vd.legend(_key(s, bool(outcomes)), size=fs, padding=0, heading="Key", max_width=width, stacked=True),
+    legends = [vd.legend(_key(s, drawn), size=fs, padding=0, heading="Key", max_width=width, stacked=True),
                vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
                          heading="Maneuvers", max_width=width, stacked=True)]
     for name, outcome in panels:

@@ -81,7 +81,8 @@ def _area(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene, view: vd.
     """The grid, the world outside the play area greyed, and the play area's edge. Returns a
     point inside the biggest grey part, for its words (None if none is shown)."""
     s = view.supersample
-    vd.grid(draw, view, step=50.0, label_step=100.0 if view.scale / s >= 0.35 else 200.0, size=10 * s, width=s)
+    vd.grid(draw, view, step=50.0, label_step=100.0 if view.scale / s >= 0.35 else 200.0, size=10 * s, width=s,
+            unit="mm")
     window = shapely_box(view.x0, view.y0, view.x1, view.y1)
     outside = window.difference(shapely_box(0, 0, scene.width, scene.height))
     for part in getattr(outside, "geoms", [outside]):
@@ -137,15 +138,21 @@ def _cross(draw: ImageDraw.ImageDraw, corners: Sequence[vd.Point], s: int) -> No
     draw.line([corners[1], corners[3]], fill=OVERLAP, width=3 * s)
 
 
-def _shade(image: Image.Image, a, b, view: vd.PlaneView) -> None:
+def _shade(image: Image.Image, a, b, view: vd.PlaneView) -> bool:
+    """Shades where ``a`` and ``b`` overlap; whether there was anything to shade."""
     common = a.intersection(b)
+    shaded = False
     for part in getattr(common, "geoms", [common]):
         if part.geom_type == "Polygon" and not part.is_empty and part.area > 0:
             vd.polygon(image, part, fill=OVERLAP, alpha=170, outline=OVERLAP, width=view.supersample, view=view)
+            shaded = True
+    return shaded
 
 
 def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd.PlaneView,
-           marks: list[tuple[vd.Point, str]], tool_model) -> Image.Image:
+           marks: list[tuple[vd.Point, str]], tool_model, drawn: dict[str, vd.RGB]) -> Image.Image:
+    """One panel; each kind of mark it draws goes into ``drawn`` with the colour it is drawn in
+    (the first one wins), so that the key lists only what the picture shows."""
     s = view.supersample
     image = Image.new("RGB", view.size, vd.PAPER)
     draw = ImageDraw.Draw(image)
@@ -178,11 +185,15 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
             pts = vd.polygon(image, tool_shape(tool_model, pose), outline=vd.MUTED, width=s,
                              dash=(DASH[0] * s, DASH[1] * s), view=view)
             placer.block_polygon(pts)
+            drawn.setdefault("course", vd.MUTED)
     if outcome is not None:
         for n, move in enumerate(result.moves):
             ship = scene.ship(move.ship)
             maneuver = maneuvers[n] if n < len(maneuvers) else None
             _base(image, ship, move.start, view, colour[ship.name], ghost=2, dash=True)
+            drawn.setdefault("start", colour[ship.name])
+            if move.tool is not None:
+                drawn.setdefault("tool", TOOL)
             clicks = maneuver.course if maneuver is not None else ()
             if maneuver is not None and maneuver.yaw:
                 clicks = (maneuver.yaw,)
@@ -193,6 +204,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                     shading += [(final_base, _ship_before(result, scene, other, n).base) for other in attempt.ships]
                     continue
                 corners = _base(image, ship, attempt.pose, view, colour[ship.name], ghost=1, dash=True)
+                drawn.setdefault("given up", colour[ship.name])
                 attempt_base = base_at(ship, attempt.pose)
                 for other in attempt.ships:
                     shading.append((attempt_base, _ship_before(result, scene, other, n).base))
@@ -216,14 +228,17 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                 shading.append((final_base, circle(q.at, q.radius)))
     for ship in result.ships:
         corners = _base(image, ship, ship.pose, view, colour[ship.name])
+        drawn.setdefault("base", colour[ship.name])
         placer.block_polygon(corners)
         if ship.destroyed:
             _cross(draw, corners, s)
+            drawn.setdefault("destroyed", OVERLAP)
         labels.insert(0, (view.px((ship.pose.x, ship.pose.y)), ship.name, view.length(min(ship.size) / 2)))
     for a, b in shading:
-        _shade(image, a, b, view)
+        if _shade(image, a, b, view):
+            drawn.setdefault("overlap", OVERLAP)
     for centre, label in badges:
-        placer.block_circle(centre, vd.badge(image, centre, label, size=8 * s, fill=vd.PAPER, outline=vd.MUTED,
+        placer.block_circle(centre, vd.badge(image, centre, label, size=10 * s, fill=vd.PAPER, outline=vd.MUTED,
                                              width=s))
     if outcome is not None:
         for move in result.moves:
@@ -235,11 +250,12 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
                 vd.polyline(image, ends, fill=vd.INK if dark else vd.MUTED, width=(2 if dark else 1) * s,
                             dash=(2 * s, 3 * s))
                 placer.block_line(ends, 2 * s)
+                drawn.setdefault("range", vd.INK)
                 if len(move.distances) > 1:
                     labels.append((((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2),
                                    f"{reach:.1f} mm", 0.0))
     for n, (at, _) in enumerate(marks, 1):
-        vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=9 * s)
+        vd.starburst(draw, at, 10 * s, width=s, label=str(n), label_size=10 * s)
         placer.block_circle(at, 10 * s)
     if outside is not None:
         labels.append((outside, "outside the play area", 0.0))
@@ -287,26 +303,39 @@ def _notes(outcome: Outcome) -> list[str]:
     return notes
 
 
-def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
-    def base(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+def _key(s: int, drawn: dict[str, vd.RGB]) -> list[vd.LegendEntry]:
+    """The key: one row for each kind of mark in ``drawn``, its swatch drawn as the picture
+    draws that mark (the same colour, see-through amount and dashes)."""
+    def swatch(box: vd.Box) -> vd.Box:
         y = (box[1] + box[3]) / 2
-        draw.rectangle((box[0] + 4 * s, y - 5 * s, box[2] - 4 * s, y + 5 * s), fill=vd.piece_colour(0),
-                       outline=vd.INK, width=s)
-        draw.line([(box[2] - 4 * s, y - 5 * s), (box[2] - 4 * s, y + 5 * s)], fill=vd.INK, width=3 * s)
+        return (box[0] + 4 * s, y - 5 * s, box[2] - 4 * s, y + 5 * s)
+
+    def base(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        left, top, right, bottom = swatch(box)
+        draw.rectangle((left, top, right, bottom), fill=drawn["base"], outline=vd.INK, width=s)
+        draw.line([(right, top), (right, bottom)], fill=vd.INK, width=3 * s)
 
     def tool(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         y = (box[1] + box[3]) / 2
-        draw.rectangle((box[0], y - 3 * s, box[2], y + 3 * s), fill=vd.mix(TOOL, amount=0.4), outline=vd.MUTED,
-                       width=s)
+        draw.rectangle((box[0], y - 3 * s, box[2], y + 3 * s), fill=vd.mix(TOOL, vd.PLANE, 1 - 110 / 255),
+                       outline=vd.mix(vd.INK, amount=0.45), width=s)
 
-    def ghost(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
-        y = (box[1] + box[3]) / 2
-        draw.rectangle((box[0] + 4 * s, y - 5 * s, box[2] - 4 * s, y + 5 * s), fill=vd.mix(vd.piece_colour(0),
-                       amount=0.75), outline=vd.mix(vd.piece_colour(0), amount=0.3), width=s)
+    def ghost(kind: str, alpha: int, edge: float) -> vd.Glyph:
+        def glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+            left, top, right, bottom = swatch(box)
+            corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+            draw.polygon(corners, fill=vd.mix(drawn[kind], vd.PLANE, 1 - alpha / 255))
+            vd.polygon(draw, corners, outline=vd.mix(drawn[kind], amount=edge), width=s,
+                       dash=(DASH[0] * s, DASH[1] * s))
+        return glyph
 
     def shade(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
-        y = (box[1] + box[3]) / 2
-        draw.rectangle((box[0] + 8 * s, y - 5 * s, box[2] - 8 * s, y + 5 * s), fill=vd.mix(OVERLAP, amount=0.4))
+        draw.rectangle(swatch(box), fill=vd.mix(OVERLAP, vd.PLANE, 1 - 170 / 255))
+
+    def cross(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
+        left, top, right, bottom = swatch(box)
+        draw.line([(left, top), (right, bottom)], fill=OVERLAP, width=3 * s)
+        draw.line([(left, bottom), (right, top)], fill=OVERLAP, width=3 * s)
 
     def line(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         y = (box[1] + box[3]) / 2
@@ -317,14 +346,17 @@ def _key(s: int, with_outcome: bool) -> list[vd.LegendEntry]:
         corners = [(box[0], y - 3 * s), (box[2], y - 3 * s), (box[2], y + 3 * s), (box[0], y + 3 * s)]
         vd.polygon(draw, corners, outline=vd.MUTED, width=s, dash=(DASH[0] * s, DASH[1] * s))
 
-    entries = [vd.LegendEntry(base, "base", "a ship's base; the thick edge is its front"),
-               vd.LegendEntry(plan, "course", "before: where the tool will be inserted, dashed")]
-    if with_outcome:
-        entries += [vd.LegendEntry(tool, "tool", "the maneuver tool as inserted; clicks at each joint (R, L)"),
-                    vd.LegendEntry(ghost, "ghost", "dashed: where it started; labelled: a placement given up"),
-                    vd.LegendEntry(shade, "overlap", "where a placement overlaps a ship, the tool or an obstacle"),
-                    vd.LegendEntry(line, "range", "measured to each ship it overlapped; the closest dark")]
-    return entries
+    rows: list[tuple[str, vd.Glyph, str, str]] = [
+        ("base", base, "base", "a ship's base, in its own colour; the thick edge is its front"),
+        ("course", plan, "course", "where the maneuver tool will be inserted"),
+        ("tool", tool, "tool", "the maneuver tool as inserted; clicks at each joint (R, L)"),
+        ("start", ghost("start", 40, 0.55), "start", "faint, dashed: where the ship started"),
+        ("given up", ghost("given up", 70, 0.3), "given up", "dashed and labelled: a placement given up"),
+        ("overlap", shade, "overlap", "where a placement overlaps a ship, the tool or an obstacle"),
+        ("destroyed", cross, "destroyed", "a ship destroyed"),
+        ("range", line, "range", "measured to each ship it overlapped; the closest dark"),
+    ]
+    return [vd.LegendEntry(glyph, name, words) for kind, glyph, name, words in rows if kind in drawn]
 
 
 def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, Outcome | None]], *,
@@ -336,11 +368,11 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
     view = make_view(scene, [o.after for _, o in outcomes], tool_model, target_px=420 if len(panels) <= 2 else 320,
                      supersample=s)
     images = []
-    legends = [vd.legend(_key(s, bool(outcomes)), size=fs, padding=0, heading="Key",
-                         max_width=vd.LEGEND_WIDTH * s)]
+    drawn: dict[str, vd.RGB] = {}
+    legends: list[Image.Image] = []
     for name, outcome in panels:
         marks = _marks(scene, outcome, view) if outcome is not None else []
-        images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model)))
+        images.append((name, _panel(scene, maneuvers, outcome, view, marks, tool_model, drawn)))
         if outcome is None:
             continue
         entries = [vd.LegendEntry(_star(s, str(n)), "", words) for n, (_, words) in enumerate(marks, 1)]
@@ -350,7 +382,8 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s))
     plan = vd.legend([vd.LegendEntry(None, "", _plan_text(scene, m)) for m in maneuvers], size=fs, padding=0,
                      heading="Maneuvers", max_width=vd.LEGEND_WIDTH * s)
-    legends.insert(1, plan)
+    legends.insert(0, plan)
+    legends.insert(0, vd.legend(_key(s, drawn), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s))
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     readings = {", ".join(f"{k}={v}" for k, v in o.reading.items() if not (k == "tool" and scene.tool is not None))
                 for _, o in outcomes}
@@ -365,7 +398,7 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
 def _star(s: int, label: str) -> vd.Glyph:
     def glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         vd.starburst(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 10 * s, width=s, label=label,
-                     label_size=9 * s)
+                     label_size=10 * s)
     return glyph
 
 

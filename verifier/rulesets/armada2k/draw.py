@@ -172,7 +172,7 @@ def _background(image: Image.Image, scene: Scene, view: vd.PlaneView) -> None:
     draw.rectangle(view.area, fill=OUTSIDE)
     edge = area_shape(scene.area)
     vd.polygon(image, edge, fill=vd.PLANE, view=view)
-    vd.grid(draw, view, step=1.0, size=10 * s, width=s, area=None)
+    vd.grid(draw, view, step=1.0, size=10 * s, width=s, area=None, unit="in")
     vd.polygon(image, edge, outline=vd.EDGE, width=2 * s, view=view)
     for obstacle in scene.obstacles:
         vd.polygon(image, obstacle.points, fill=OBSTACLE, outline=vd.EDGE, width=s, view=view)
@@ -205,7 +205,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[ship.player], alpha=60,
                                      outline=colour[ship.player], width=2 * s, dash=dash, view=view)
                     placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=9 * s, fill=vd.PAPER, outline=colour[ship.player])
+                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=colour[ship.player])
             elif action.kind == "fire":
                 a, b = scene.ship(action.ship), scene.ship(action.target)
                 aim = view.pts([footprint(a, fp).centroid.coords[0], footprint(b, fp).centroid.coords[0]])
@@ -245,7 +245,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[start.player], alpha=90,
                                      outline=vd.INK, width=s, dash=dash, view=view)
                     placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=9 * s, fill=vd.PAPER, outline=vd.INK)
+                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=vd.INK)
             elif e.kind == "stuck" and not any(m[1].startswith(f"{e.pieces[0]} is stuck") for m in marks):
                 ship = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 centre = view.px(bow(ship, fp))
@@ -257,7 +257,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 touched = [f.at for f in scene.flags if f.player == owner]
                 if touched:
                     marks.append(("win", f"{e.detail}: {e.pieces[0]} wins"))
-                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
+                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
             elif e.kind == "blocked":
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at
@@ -266,7 +266,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                                  dash=dash, view=view)
                 placer.block_polygon(pts)
                 marks.append(("blocked", f"{e.pieces[0]} is blocked: {e.detail}"))
-                vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=9 * s)
+                vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
     for ship in sorted(shown.ships, key=lambda x: x.name):
         _ship(image, ship, fp, colour[ship.player], view, placer, sunk=ship.sunk)
     if outcome is not None:
@@ -278,7 +278,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             if event.kind == "hit":
                 marks.append(("hit", f"{event.pieces[0]} fires {side} and hits {event.pieces[1]}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 10 * s,
-                             width=s, label=str(len(marks)), label_size=9 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s)
             elif event.kind == "obstructed":
                 line: LineString = sight_line(mid, area, shape)
                 if reading["sight"] == "centre-line":  # under the area reading the line decides nothing
@@ -296,7 +296,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             elif event.kind == "in-range":
                 marks.append(("in-range", f"{event.pieces[0]} can hit {event.pieces[1]} from its {side}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 8 * s,
-                             width=s, label=str(len(marks)), label_size=8 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s)
     if outcome is not None and any(a.kind == "setup" for a in actions):
         _nearest_opponents(image, shown, fp, view, placer, marks)
     for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
@@ -341,13 +341,17 @@ def _reading_words(outcome: Outcome) -> str:
     return ", ".join([f"footprint={chosen['footprint']}"] + changed) + ("" if changed else " (others default)")
 
 
-def _key(scene: Scene, s: int, kinds: set[str]) -> list[vd.LegendEntry]:
-    entries = [vd.LegendEntry(colour, player, "ships of this player (the point is the bow)")
+def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.LegendEntry]:
+    """The key: the players' colours, then one row per kind of mark the picture draws; the
+    step ghost in ``mover``, the colour of the ship whose steps are drawn."""
+    entries = [vd.LegendEntry(colour, f"player {player}", f"{player}'s ships, drawn {vd.colour_name(colour)}; "
+                              "the point is the bow")
                for player, colour in _colours(scene).items()]
 
     def ghost(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
-        draw.polygon([(box[0], box[3]), (box[0], box[1]), (box[2], (box[1] + box[3]) / 2)],
-                     fill=vd.mix(FAN, amount=0.6), outline=vd.INK)
+        corners = [(box[0], box[3]), (box[0], box[1]), (box[2], (box[1] + box[3]) / 2)]
+        draw.polygon(corners, fill=vd.mix(mover, vd.PLANE, 1 - 60 / 255))
+        vd.polygon(draw, corners, outline=mover, width=s, dash=(DASH[0] * s, DASH[1] * s))
 
     def fan_glyph(draw: ImageDraw.ImageDraw, box: vd.Box) -> None:
         draw.pieslice((box[0], box[1] - 6 * s, box[2], box[3] + 6 * s), 200, 340, fill=vd.mix(FAN, amount=0.4))
@@ -401,7 +405,10 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):
         kinds.add("fire")
-    legends = [vd.legend(_key(scene, s, kinds), size=fs, padding=0, heading="Key", max_width=legend_width)]
+    players = {ship.name: ship.player for ship in scene.ships}
+    movers = [players[a.ship] for a in actions if a.kind == "move" and a.ship in players]
+    mover = _colours(scene)[movers[0]] if movers else FAN
+    legends = [vd.legend(_key(scene, s, kinds, mover), size=fs, padding=0, heading="Key", max_width=legend_width)]
     for name, marks in found:
         outcome = dict(panels)[name]
         assert outcome is not None

@@ -151,7 +151,7 @@ def ship_glyph(canvas: Image.Image | ImageDraw.ImageDraw, centre: vd.Point, colo
         draw.line([(cx - 9 * s, cy - 6 * s), (cx + 9 * s, cy + 6 * s)], fill=vd.INK, width=2 * s)
         draw.line([(cx - 9 * s, cy + 6 * s), (cx + 9 * s, cy - 6 * s)], fill=vd.INK, width=2 * s)
     if aboard and not sunk:
-        vd.badge(draw, (centre[0] + 12 * s, centre[1] - 7 * s), str(aboard), size=8 * s, fill=vd.PAPER,
+        vd.badge(draw, (centre[0] + 12 * s, centre[1] - 7 * s), str(aboard), size=10 * s, fill=vd.PAPER,
                  outline=colour)
 
 

@@ -91,7 +91,7 @@ class _Sheet:
     def __post_init__(self) -> None:
         s = self.view.supersample
         self.image = Image.new("RGBA", self.view.size, vd.PAPER + (255,))
-        vd.grid(self.draw, self.view, step=1.0, size=10 * s, width=s, area=AREA)
+        vd.grid(self.draw, self.view, step=1.0, size=10 * s, width=s, area=AREA, unit="in")
         self.placer = vd.LabelPlacer(bounds=self.view.area, gap=2 * s)
         if self.placers is not None:
             self.placers.append(self.placer)
@@ -400,7 +400,7 @@ def _paint_spot(draw: ImageDraw.ImageDraw, centre: vd.Point, hit: bool, distance
         draw.ellipse(box, fill=HIT, outline=vd.INK, width=s)
     else:
         draw.ellipse(box, fill=vd.PAPER, outline=MISS, width=2 * s)
-    vd.text(draw, centre, str(distance), size=9 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
+    vd.text(draw, centre, str(distance), size=10 * s, fill=vd.PAPER if hit else vd.MUTED, anchor="mm")
 
 
 # --- legends ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
-from .model import RAM_VALUES, SHIP_TYPES, Scene, Turn
+from .model import RAM_VALUES, SHIP_TYPES, Scene, Ship, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import resolve_turn
 
@@ -136,10 +136,10 @@ class YppRuleset(ModularRuleset):
 
     def summarise(self, before: Scene, outcome: Outcome) -> str:
         start = before.by_name
-        moved = [f"{s.name} ends at {list(s.at)} facing {s.heading.name}" for s in outcome.after.ships
+        moved = [f"{s.name} {_move_words(start[s.name], s)}" for s in outcome.after.ships
                  if (s.at, s.heading) != (start[s.name].at, start[s.name].heading)]
         events = [_event_text(e.kind, e.pieces, e.round) for e in outcome.events]
-        return f"{', '.join(moved) or 'no ship moves'}; {', '.join(events) or 'no events'}."
+        return f"{'; '.join(moved) or 'no ship moves'}; {', '.join(events) or 'no events'}."
 
     def describe(self, before: Scene, actions: Turn, outcome: Outcome) -> str:
         lines = []
@@ -166,6 +166,23 @@ class YppRuleset(ModularRuleset):
 
     def page_notes(self) -> str:
         return PAGE_NOTES
+
+
+
+_COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _move_words(start: Ship, end: Ship) -> str:
+    """How a ship moved over the turn, in tiles from where it stood: "moves 1 tile north
+    and 2 tiles west, now facing west" (y grows southward on the board)."""
+    dx, dy = end.at[0] - start.at[0], end.at[1] - start.at[1]
+    legs = [f"{abs(d)} tile{'' if abs(d) == 1 else 's'} {way}"
+            for d, way in ((-dy, "north"), (dy, "south"), (dx, "east"), (-dx, "west")) if d > 0]
+    facing = _COMPASS.get(end.heading.name, end.heading.name)
+    if not legs:
+        return f"turns to face {facing} where it stood"
+    return f"moves {' and '.join(legs)}, " + (f"now facing {facing}" if end.heading != start.heading
+                                                else f"still facing {facing}")
 
 
 RULESET = YppRuleset()

@@ -227,7 +227,8 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
     fs = style.font
     inner = max([im.width for _, im in images] + [width * s - 2 * fs])
     present = {m.kind for ms in all_marks for m in ms}
-    legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0),
+    legends = [vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs, max_width=inner, padding=0,
+                               heading="Key"),
                _ship_legend(scene, turn, colours, tags, s, size=fs, width=inner, stacked=True,
                             crowded=style.crowded)]
     named = [name for name, outcome in panels if outcome is not None]

@@ -456,7 +456,7 @@ _STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50
 
 
 def _label_size(view: _View, style: _Style) -> int:
-    return max(8 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
+    return max(10 * style.s, min(style.font - 2 * style.s, round(view.t * 0.3)))
 
 
 def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[int, int]) -> None:
@@ -472,7 +472,7 @@ def _paint_labels(panel: Image.Image, view: _View, style: _Style, origin: tuple[
                            plane.right, plane.bottom, y_up=False)
     xs = [(x + 0.5, str(x)) for x in range(view.x0, view.x1 + 1) if x % step == 0 or step == 1]
     ys = [(y + 0.5, str(y)) for y in range(view.y0, view.y1 + 1) if y % step_y == 0]
-    vd.axis_labels(ImageDraw.Draw(panel), shifted, xs=xs, ys=ys, size=size, x_side="top", y_side="left",
+    vd.axis_labels(ImageDraw.Draw(panel), shifted, xs=xs, ys=ys, size=size, x_side="top", y_side="left", unit="tiles",
                    offset=(view.pad_top + 3 * style.s, view.pad_left + 4 * style.s))
 
 
@@ -499,6 +499,9 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                         tags[ship.name])
         # Planned moves on top, dashed, chained over the rounds as if nothing were in the way.
         rounds = len(turn.rounds)
+        round_labels: list[tuple[list[vd.Point], str, vd.RGB]] = []
+        heads: list[vd.Point] = []
+        planned: list[list[vd.Point]] = []
         for ship in () if style.crowded else scene.ships:
             colour = colours[ship.name]
             bow = _hull_size(view, style, ship.size)[0] / 2
@@ -509,8 +512,18 @@ def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style
                     pts[0] = (x + ship.heading.dx * bow - ship.heading.dy * offsets[ship.name],
                               y + ship.heading.dy * bow + ship.heading.dx * offsets[ship.name])
                 vd.arrow(draw, pts, fill=colour, width=line, head=t * 0.24, dash=(t * 0.12, t * 0.08))
+                heads.append(pts[-1])
+                planned.append(pts)
                 if rounds > 1:
-                    _round_label(draw, pts, str(round_no), colour, style, t)
+                    round_labels.append((pts, str(round_no), colour))
+        # The round numbers go on last, clear of every arrowhead and of each other.
+        placer = vd.LabelPlacer(bounds=(0, 0, *board_img.size), gap=style.px(1))
+        for head in heads:
+            placer.block_circle(head, t * 0.24)
+        for pts in planned:
+            placer.block_line(pts, line)
+        for pts, label, colour in round_labels:
+            _round_label(draw, pts, label, colour, style, t, placer, line)
     else:
         states = _states(scene, outcome)
         tracks = _tracks(states)
@@ -563,15 +576,22 @@ def _offsets(scene: Scene, t: float) -> dict[str, float]:
     return {s.name: t * 0.07 + (i - (n - 1) / 2) * spread for i, s in enumerate(scene.ships)}
 
 
-def _round_label(draw, pts, label, colour, style, t) -> None:
+def _round_label(draw, pts, label, colour, style, t, placer: vd.LabelPlacer, line: float) -> None:
+    """A round's number in a badge beside the last leg of its arrow, just before the head, on
+    its left; moved aside where that would cover an arrowhead or another badge."""
     (x0, y0), (x1, y1) = pts[-2], pts[-1]
     ux, uy = vd.unit(x1 - x0, y1 - y0)
-    # Beside the last leg, just before the head, on its left.
     mx, my = x1 - ux * t * 0.42, y1 - uy * t * 0.42
     px, py = uy, -ux
-    size = max(8 * style.s, round(t * 0.22))
-    vd.badge(draw, (mx + px * t * 0.17, my + py * t * 0.17), label, size=size, fill=vd.PAPER, outline=colour,
-             label_fill=vd.INK, width=style.px(1))
+    size = max(10 * style.s, round(t * 0.22))
+    radius = max(size * 0.75, vd.text_width(label, size) / 2 + size * 0.3)
+    beside = radius + line / 2 + style.px(1)
+    centre = (mx + px * beside, my + py * beside)
+    spot = placer.place_box(centre, radius * 2, radius * 2, on_anchor=True, hug=True, leader_after=99)
+    if spot is not None:
+        centre = spot.xy
+    placer.block_circle(centre, radius)
+    vd.badge(draw, centre, label, size=size, fill=vd.PAPER, outline=colour, label_fill=vd.INK, width=style.px(1))
 
 
 # Where repeated marks at one spot go, in tiles: around it rather than on top of each other.
@@ -613,7 +633,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
             b = (bx - uy * side - ux * t * 0.1, by + ux * side - uy * t * 0.1)
             vd.block_arrow(draw, a, b, width=t * 0.16, fill=vd.PAPER, outline=vd.INK,
                            outline_width=style.px(1.5))
-            vd.badge(draw, a, str(m.number), size=max(8 * style.s, round(t * 0.2)), fill=vd.PAPER,
+            vd.badge(draw, a, str(m.number), size=max(10 * style.s, round(t * 0.2)), fill=vd.PAPER,
                      outline=vd.INK, width=style.px(1))
             continue
         assert m.at is not None  # every bang mark has a centre
@@ -633,7 +653,7 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
         if spot is not None:
             cx, cy = spot.xy
         vd.starburst(draw, (cx, cy), radius, width=style.px(1.5), label=str(m.number),
-                     label_size=max(8 * style.s, round(radius * 0.85)))
+                     label_size=max(10 * style.s, round(radius * 0.85)))
         if m.event.damage:
             bangs.append((m.event, cx, cy, radius))
     # The ram damage each ship takes, in a tag beside its mark: the first spot around the mark
@@ -641,14 +661,21 @@ def _paint_marks(draw: ImageDraw.ImageDraw, view: _View, style: _Style, marks: l
     apart = [(*view.centre(tile), t * 0.3, t * 0.3) for tile in occupied]
     apart += [(x, y, r * 0.8, r * 0.8) for _, x, y, r in bangs]
     for event, cx, cy, radius in bangs:
-        size = max(8 * style.s, round(radius * 0.75))
+        size = max(10 * style.s, round(radius * 0.75))
         words = _damage_text(event, tags)
         half_w, half_h = vd.tag_size(words, size)
         gap = style.px(2)
         spots = [(cx + dx * (radius + half_w + gap) * ring, cy + dy * (radius + half_h + gap) * ring)
                  for ring in (1, 2, 3) for dx, dy in _AROUND]
-        centre = next((spot for spot in spots if all(abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h
-                                                     for x, y, w, h in apart)), spots[0])
+        # A tag cut off at the panel's edge cannot be read: only spots inside the panel.
+        width, height = draw.im.size
+        spots = [spot for spot in spots
+                 if half_w + gap <= spot[0] <= width - half_w - gap and half_h + gap <= spot[1] <= height - half_h - gap
+                 ] or [spots[0]]
+        centre = next((spot for spot in spots if all(
+            abs(spot[0] - x) >= half_w + w or abs(spot[1] - y) >= half_h + h for x, y, w, h in apart)),
+            (min(max(spots[0][0], half_w + gap), width - half_w - gap),
+             min(max(spots[0][1], half_h + gap), height - half_h - gap)))
         apart.append((centre[0], centre[1], half_w, half_h))
         vd.tag_box(draw, centre, words, size=size, fill=vd.PAPER, outline=vd.INK, width=style.px(1))
 
@@ -672,7 +699,7 @@ def _bang_glyph(label: str, s: int):
         x0, y0, x1, y1 = box
         r = (y1 - y0) * 0.62
         vd.starburst(draw, ((x0 + x1) / 2, (y0 + y1) / 2), r, width=s, label=label,
-                     label_size=max(8 * s, round(r * 0.85)))
+                     label_size=max(10 * s, round(r * 0.85)))
     return paint
 
 
@@ -954,7 +981,7 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
         if any(m.event.damage for ms in all_marks for m in ms):
             present.add("damage")
         legends.append(vd.key_strip(_key_items(view, style, present, bool(outcomes)), size=fs,
-                                    max_width=width_hint, padding=0))
+                                    max_width=width_hint, padding=0, heading="Key"))
         legends.append(_ship_legend(scene, turn, colours, tags if view.t >= 24 * s else None, s, size=fs,
                                     width=width_hint, stacked=beside, crowded=style.crowded))
         named = [name for name, outcome in panels if outcome is not None]

@@ -2,7 +2,7 @@
 bounded cost, one bad case is one failed case, and nothing is overwritten without --force.
 
 The corpus is tests/hostile/: each file's first line says which words its error must
-hold. The hostile implementations are in tests/test_hostile_impls.py."""
+hold. The hostile implementations are in tests/test_adapter_hostile.py."""
 
 from __future__ import annotations
 

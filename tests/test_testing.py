@@ -1,6 +1,6 @@
 """The ruleset contract suite (verifier.testing, shipped with the package) over every
 registered ruleset and its bundled cases. The out-of-tree ruleset in tests/plugins runs it
-through the shipped entry, as another package would (tests/test_plugin_ruleset.py)."""
+through the shipped entry, as another package would (tests/test_registry.py)."""
 
 from __future__ import annotations
 

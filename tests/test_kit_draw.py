@@ -314,3 +314,18 @@ def test_scatter_36_roll_figure_labels_cover_no_marker_box_or_label():
     for p in placer.placed:
         assert all(disjoint(p.box, other) for other in placer.boxes), p
         assert all(box_clear_of_circle(p.box, c, r) for c, r in placer.circles), p
+
+
+def test_the_unit_rides_on_the_last_x_number_and_stays_inside_the_picture():
+    from PIL import Image, ImageDraw
+
+    from verifier.kit import draw as vd
+    view = vd.PlaneView(0, 0, 5, 3, 40, left=20, top=0, right=0, bottom=20)
+    image = Image.new("RGB", view.size, vd.PAPER)
+    vd.axis_labels(ImageDraw.Draw(image), view, xs=[(0, "0"), (5, "5")], size=10, fill=vd.INK, unit="in")
+    row = image.crop((0, 3 * 40, image.width, image.height)).convert("L")
+    inked = [x for x in range(row.width) if any(row.getpixel((x, y)) < 128 for y in range(row.height))]
+    last_word = [x for x in inked if x > view.px((2.5, 0))[0]]
+    # All of "5 in" is drawn, moved left so that none of it falls past the right edge.
+    assert last_word and max(last_word) < image.width - 1
+    assert max(last_word) - min(last_word) + 1 >= vd.text_width("5 in", 10) - 3
