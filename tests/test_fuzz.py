@@ -479,11 +479,11 @@ def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
     asked_when = []
     real = engine.draw_scenes
 
-    def counting(ruleset, seed, examples, deadline, visit, stop=None):
-        def counted(before, actions):
+    def counting(ruleset, seed, examples, deadline, visit, boundary_share=0.0, stop=None):
+        def counted(before, actions, landed):
             drawn.append(1)
-            visit(before, actions)
-        return real(ruleset, seed, examples, deadline, counted, stop)
+            visit(before, actions, landed)
+        return real(ruleset, seed, examples, deadline, counted, boundary_share, stop)
 
     def handle(message):
         from verifier.adapters.reference import handle as reference
