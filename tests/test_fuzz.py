@@ -428,7 +428,8 @@ TOY_EXAMPLES = {"ypp": 150, "scatter": 120, "armada": 120, "armada2k": 150, "civ
 def test_a_toy_following_another_reading_with_one_bug_gives_one_group_and_names_the_reading(key, tmp_path):
     from fuzz_reading_and_bug import READINGS
     ruleset = registry.get(key)
-    result = fuzz("python:fuzz_reading_and_bug:handle", examples=TOY_EXAMPLES[key], ruleset=key)
+    # On the strategy's own scenes: boundary scenes show the planted bug in more situations.
+    result = fuzz("python:fuzz_reading_and_bug:handle", examples=TOY_EXAMPLES[key], ruleset=key, boundary_share=0.0)
     assert result.exit_code == 1
     best = result.readings[result.best]
     assert {p: o for p, o in best.items() if o != ruleset.default_reading[p]} == READINGS[key]
@@ -478,11 +479,11 @@ def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
     asked_when = []
     real = engine.draw_scenes
 
-    def counting(ruleset, seed, examples, deadline, visit, stop=None):
-        def counted(before, actions):
+    def counting(ruleset, seed, examples, deadline, visit, boundary_share=0.0, stop=None):
+        def counted(before, actions, landed):
             drawn.append(1)
-            visit(before, actions)
-        return real(ruleset, seed, examples, deadline, counted, stop)
+            visit(before, actions, landed)
+        return real(ruleset, seed, examples, deadline, counted, boundary_share, stop)
 
     def handle(message):
         from verifier.adapters.reference import handle as reference

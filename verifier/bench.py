@@ -373,10 +373,12 @@ def docs_suite(findings: str | None = None) -> BenchSuite:
 
 
 def suites(snapshots: str | None = None, findings: str | None = None) -> dict[str, BenchSuite]:
-    """Every suite by its ``--suite`` name: ``core``, ``docs``, ``search``, then each ruleset's as
-    ``RULESET.SUITE``, rulesets in registry order and suites in the order the ruleset lists them."""
-    found = {CORE: check_suite(snapshots), DOCS: docs_suite(findings),
-             SEARCH: search_suite()}
+    """Every suite by its ``--suite`` name: ``core``, ``docs``, ``search``, ``boundaries``, then
+    each ruleset's as ``RULESET.SUITE``, rulesets in registry order and suites in the order the
+    ruleset lists them."""
+    from .boundary_bench import suite as boundaries_suite
+    found = {CORE: check_suite(snapshots), DOCS: docs_suite(findings), SEARCH: search_suite(),
+             "boundaries": boundaries_suite()}
     for ruleset in registry.all_rulesets():
         if ruleset.supports(Capability.BENCHMARKS):
             try:

@@ -317,6 +317,11 @@ def cmd_clauses(args: argparse.Namespace) -> int:
         print("exhaustive spaces (verifier explore --exhaustive --space NAME; the first is the default):")
         for name, what in ruleset.exhaustive_spaces().items():
             print(f"  {name}: {what}")
+    if ruleset.supports(Capability.BOUNDARIES):
+        print("boundaries (a share of the scenes of explore and fuzz, --boundary-share; with --exhaustive, "
+              "SPACE+boundaries):")
+        for boundary in ruleset.boundaries():
+            print(f"  {boundary.name} ({', '.join(boundary.clauses)}): {boundary.summary}")
     return 0
 
 
@@ -332,6 +337,21 @@ def _report_folder(out: Path, force: bool, writer: str, report: str) -> Path:
             raise CaseError(f"--out names a folder that holds files {writer} did not write (a case folder?); "
                             "give an empty or new folder, or pass --force", Location(str(out)))
     return out
+
+
+def _add_boundary_share(parser: argparse.ArgumentParser) -> None:
+    from .generation import BOUNDARY_SHARE
+    parser.add_argument("--boundary-share", type=float, default=BOUNDARY_SHARE, metavar="SHARE",
+                        help="the share of scenes, 0 to 1, moved onto the ruleset's boundaries: contacts, ties and "
+                             f"limits, exactly on them and just either side (default: {BOUNDARY_SHARE:g})")
+
+
+def _boundary_share(args: argparse.Namespace) -> float:
+    share: float = args.boundary_share
+    if not 0.0 <= share <= 1.0:
+        raise CaseError(f"--boundary-share must be a share from 0 to 1, not {share:g}",
+                        Location(None, None, None, "--boundary-share"))
+    return share
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
@@ -351,6 +371,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if args.exhaustive:
         ruleset.require(Capability.EXHAUSTIVE, "verifier explore --exhaustive")
     options = ExploreOptions(budget=args.budget, max_examples=args.max_examples, seed=args.seed,
+                             boundary_share=_boundary_share(args),
                              exhaustive=args.exhaustive, space=_space_of(ruleset, args) if args.exhaustive else None,
                              shards=args.shards, results=Path(args.results) if args.results else None,
                              cases_dir=Path(args.cases), out=out, execution=_execution(args), progress=True)
@@ -378,7 +399,8 @@ def _space_of(ruleset: Ruleset, args: argparse.Namespace) -> str | None:
     where = Location(None, None, None, "--ships")
     if args.space:
         raise CaseError("give --space or --ships, not both", where)
-    spaces = list(ruleset.exhaustive_spaces())  # the caller has required Capability.EXHAUSTIVE
+    from .shards import spaces_of
+    spaces = list(spaces_of(ruleset))  # the caller has required Capability.EXHAUSTIVE
     word = _COUNT_WORDS[args.pieces - 1] if 1 <= args.pieces <= len(_COUNT_WORDS) else str(args.pieces)
     for name in spaces:
         if name.split("-")[0] == word:
@@ -415,6 +437,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             raise CaseError(f"{name} must be 1 or more", Location(None, None, None, name))
     if not args.budget > 0:
         raise CaseError("--budget must be a positive number of seconds", Location(None, None, None, "--budget"))
+    _boundary_share(args)
     out = _report_folder(Path(args.out or f"fuzz/{ruleset.key}"), args.force, "verifier fuzz", "fuzz report")
     from .output import check_writable
     for option in ("junit", "github_output"):
@@ -429,7 +452,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         with Progress("fuzzing", args.examples, unit="scenes", noted="groups so far", limit=args.budget) as progress:
             result = run(ruleset, impl, examples=args.examples, budget=args.budget, seed=args.seed,
                          workers=args.workers, scheduler=args.scheduler, log=lambda m: print(m, flush=True),
-                         progress=progress)
+                         progress=progress, boundary_share=args.boundary_share)
     finally:
         impl.close()
     out.mkdir(parents=True, exist_ok=True)
@@ -623,6 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "the same FILE to resume without redoing them")
     _add_execution(explore)
     explore.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default: 0)")
+    _add_boundary_share(explore)
     explore.add_argument("--force", action="store_true",
                          help="write into an --out folder that holds files the explorer did not write")
     explore.add_argument("--out", metavar="DIR", help="report folder (default: explore/RULESET)")
@@ -648,6 +672,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--seed", type=int, default=0, metavar="N",
                       help="random seed (default: 0); the same seed and --examples give the same report")
     fuzz.add_argument("--out", metavar="DIR", help="report folder (default: fuzz/RULESET)")
+    _add_boundary_share(fuzz)
     fuzz.add_argument("--workers", type=int, default=1, metavar="N",
                       help="processes resolving the reference under every reading (default: 1); the "
                            "implementation is asked from one; the report is the same whatever N is")

@@ -189,30 +189,43 @@ class SearchResult:
     examples: int
     seconds: float
     stopped_by_budget: bool
+    # The scenes built on the ruleset's boundaries (BoundaryTally.as_json), and for each finding
+    # first seen on a boundary, which one and on which side ("ship-touches-ship (on)").
+    boundaries: dict[str, Any] = field(default_factory=dict)
+    from_boundaries: dict[str, str] = field(default_factory=dict)
+    boundary_share: float = 0.0
 
 
 
 def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_examples: int = 20000,
            on_new: Callable[[Finding, float], None] | None = None,
-           progress: Progress | None = None) -> SearchResult:
+           progress: Progress | None = None, boundary_share: float | None = None) -> SearchResult:
     """Let Hypothesis generate scenes for ``budget`` seconds (or ``max_examples``);
     keep the first scene of every fingerprint. Same seed and same example count give
-    the same fingerprints."""
-    from .generation import each_scene
+    the same fingerprints. ``boundary_share`` of the scenes (``generation.BOUNDARY_SHARE``
+    by default) are moved onto the ruleset's boundaries."""
+    from .generation import BOUNDARY_SHARE, each_scene, scene_strategy
+    from .kit.boundary import BoundaryTally, Visit
 
     ruleset.require(Capability.SEARCH, "the explorer's search")
+    share = BOUNDARY_SHARE if boundary_share is None else boundary_share
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
+    from_boundaries: dict[str, str] = {}
+    tally = BoundaryTally()
     start = time.perf_counter()
     count = 0
 
-    def probe(before: Any, actions: Any) -> None:
+    def probe(before: Any, actions: Any, visit: Visit | None) -> None:
         nonlocal count
         count += 1
+        tally.count(visit)
         for fingerprint, finding in analyse(ruleset, before, actions).items():
             if fingerprint not in findings:
                 findings[fingerprint] = finding
                 first_seen[fingerprint] = time.perf_counter() - start
+                if visit is not None:
+                    from_boundaries[fingerprint] = str(visit)
                 if on_new:
                     on_new(finding, first_seen[fingerprint])
             elif finding.visible and not findings[fingerprint].visible:
@@ -220,8 +233,11 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
         if progress is not None:
             progress.advance(1, noted=len(findings))
 
-    stopped = each_scene(ruleset.strategy(), probe, seed=seed, examples=max_examples, deadline=start + budget)
-    return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped)
+    stopped = each_scene(scene_strategy(ruleset, share), probe, seed=seed, examples=max_examples,
+                         deadline=start + budget)
+    names = [b.name for b in ruleset.boundaries()] if ruleset.supports(Capability.BOUNDARIES) else []
+    return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped,
+                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0)
 
 
 # --- documented examples against readings ------------------------------------------------

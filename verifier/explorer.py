@@ -38,6 +38,7 @@ class ExploreOptions:
     budget: float = 60.0  # seconds the search may take
     max_examples: int = 20000  # scenes the search may try
     seed: int = 0
+    boundary_share: float | None = None  # of the search's scenes on boundaries (generation.BOUNDARY_SHARE)
     exhaustive: bool = False  # also enumerate a bounded space (needs Capability.EXHAUSTIVE)
     space: str | None = None  # which space; the ruleset's first by default
     shards: int | None = None  # the space cut into this many shards (shards.DEFAULT_SHARDS by default)
@@ -143,9 +144,12 @@ def _search(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], None
         with Progress("searching", options.max_examples, unit="scenes", noted="finding classes",
                       limit=options.budget) as meter:
             result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
-                            progress=meter)
+                            progress=meter, boundary_share=options.boundary_share)
     else:
-        result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples)
-    log(f"  {result.examples} scenes in {result.seconds:.1f} s: {len(result.findings)} finding classes")
+        result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
+                        boundary_share=options.boundary_share)
+    log(f"  {result.examples} scenes in {result.seconds:.1f} s: {len(result.findings)} finding classes"
+        + (f", {len(result.from_boundaries)} first seen on a boundary "
+           f"({result.boundaries.get('on_boundaries', 0)} scenes on boundaries)" if result.boundaries else ""))
     return result
 

@@ -169,6 +169,7 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
         if search is not None:
             entry["first_found_seconds"] = round(search.first_seen[f.fingerprint], 3) \
                 if f.fingerprint in search.first_seen else None
+            entry["from_boundary"] = search.from_boundaries.get(f.fingerprint)
         if exhaustive is not None:
             entry["exhaustive_scenes"] = exhaustive.counts.get(f.fingerprint, 0)
             entry["exhaustive_share"] = round(entry["exhaustive_scenes"] / max(exhaustive.scenes, 1), 6)
@@ -184,6 +185,13 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
     if search is not None:
         data["search"] = {"examples": search.examples, "seconds": round(search.seconds, 2),
                           "stopped_by_budget": search.stopped_by_budget, "classes": len(search.findings)}
+        if search.boundaries:
+            from_boundaries: dict[str, int] = {}
+            for visit in search.from_boundaries.values():
+                name = visit.split(" (")[0]
+                from_boundaries[name] = from_boundaries.get(name, 0) + 1
+            data["boundaries"] = {**search.boundaries, "share_asked": search.boundary_share,
+                                  "classes_first_seen": dict(sorted(from_boundaries.items()))}
     if exhaustive is not None:
         classes = set(exhaustive.counts)
         data["exhaustive"] = {"space": exhaustive.space, "scenes": exhaustive.scenes,
@@ -261,6 +269,15 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
                   + "; ".join(reading_label(r, default) for r in shown)
                   + (f"; and {len(agreeing) - len(shown)} more (report.json lists them all)."
                      if len(agreeing) > len(shown) else ("." if shown else "")), ""]
+    if "boundaries" in data:
+        from .kit.boundary import boundaries_text
+        b = data["boundaries"]
+        firsts = ", ".join(f"{name} {n}" for name, n in b["classes_first_seen"].items()) or "none"
+        lines += ["## Boundaries", "", f"The search was asked to build a share of {b['share_asked']:.0%} of its "
+                  "scenes on the ruleset's boundaries (its contacts, ties and limits), exactly on them and just "
+                  "either side. " + boundaries_text(b), "",
+                  f"Finding classes first seen on a boundary scene, by boundary: {firsts}; the findings table "
+                  "names the boundary and side of each.", ""]
     lines += ["## Findings", ""]
     lines += [FINGERPRINT_TEXT, ""]
     if "exhaustive" in data:
@@ -276,7 +293,8 @@ def report_markdown(ruleset: Ruleset, data: Mapping[str, Any], written: list[Wri
             row += f"{entry['exhaustive_scenes']:,} ({100 * entry['exhaustive_share']:.2f}%) | "
         if "search" in data:
             first = entry.get("first_found_seconds")
-            row += f"{first if first is not None else '-'} |"
+            row += f"{first if first is not None else '-'}"
+            row += f" (on {entry['from_boundary']}) |" if entry.get("from_boundary") else " |"
         lines.append(row)
     lines.append("")
     for i, w in enumerate(written, 1):

@@ -37,12 +37,12 @@ def seed_only_generation() -> Iterator[None]:
         cache.cache.clear()
 
 
-def each_scene(strategy: Any, visit: Callable[[Any, Any], None], *, seed: int, examples: int,
+def each_scene(strategy: Any, visit: Callable[..., None], *, seed: int, examples: int,
                deadline: float, stop: Callable[[], bool] | None = None) -> bool:
-    """Hand ``visit`` every (before, actions) that ``strategy`` draws for ``seed``, up to
-    ``examples`` of them or until ``time.perf_counter()`` passes ``deadline`` (or ``stop``
-    says so); True when it stopped early. The same seed and count give the same scenes in
-    any process."""
+    """Hand ``visit`` every (before, actions) that ``strategy`` draws for ``seed`` (every
+    (before, actions, visit) of ``scene_strategy``), up to ``examples`` of them or until
+    ``time.perf_counter()`` passes ``deadline`` (or ``stop`` says so); True when it
+    stopped early. The same seed and count give the same scenes in any process."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hyp_seed
 
@@ -54,7 +54,7 @@ def each_scene(strategy: Any, visit: Callable[[Any, Any], None], *, seed: int, e
               suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, derandomize=False,
               report_multiple_bugs=False)
     @given(strategy)
-    def probe(example: tuple[Any, Any]) -> None:
+    def probe(example: tuple[Any, ...]) -> None:
         if time.perf_counter() > deadline or (stop is not None and stop()):
             raise OutOfTime
         visit(*example)
@@ -65,3 +65,21 @@ def each_scene(strategy: Any, visit: Callable[[Any, Any], None], *, seed: int, e
     except OutOfTime:
         return True
     return False
+
+
+# The share of generated scenes that explore and fuzz move onto a ruleset's boundaries by default.
+BOUNDARY_SHARE = 0.3
+
+
+def scene_strategy(ruleset: Any, boundary_share: float = BOUNDARY_SHARE, features: frozenset[str] | None = None) -> Any:
+    """The ruleset's strategy with ``boundary_share`` of its scenes moved onto its boundaries
+    (where it declares Capability.BOUNDARIES), each example (before, actions, visit): the
+    ``kit.boundary.Visit`` of a scene built on a boundary, None for one left as drawn. With
+    a share of 0 the scenes are exactly those the strategy draws. ``features``: the optional
+    rules an implementation supports (None: all), for a ruleset whose strategy takes them."""
+    from .kit.boundary import on_boundaries
+    from .ruleset import Capability
+
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
+    strategy = ruleset.strategy() if features is None or not ruleset.features else ruleset.strategy(features)
+    return on_boundaries(strategy, boundaries, boundary_share if boundaries else 0.0, tagged=True)

@@ -32,6 +32,7 @@ class Capability(StrEnum):
     REPORT_SECTIONS = "report-sections"  # report_sections: the explorer report's own sections
     BENCHMARKS = "benchmarks"  # benchmarks: suites for ``verifier bench``
     STATES = "states"  # state_json, state_from_json: intermediate states (frames) over the adapter protocol
+    BOUNDARIES = "boundaries"  # boundaries: the contacts, ties and limits the clauses decide by (kit.boundary)
 
 
 class FindingKind(StrEnum):
@@ -60,6 +61,7 @@ CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
     Capability.REPORT_SECTIONS: ("report_sections",),
     Capability.BENCHMARKS: ("benchmarks",),
     Capability.STATES: ("state_json", "state_from_json"),
+    Capability.BOUNDARIES: ("boundaries",),
 })
 
 
@@ -761,4 +763,12 @@ class Ruleset:
 
     def benchmarks(self) -> tuple[BenchSuite, ...]:
         """Suites for ``verifier bench --suite``."""
+        raise NotImplementedError
+
+    # --- Capability.BOUNDARIES ------------------------------------------------------
+
+    def boundaries(self) -> tuple[Any, ...]:
+        """The ruleset's boundaries (``verifier.kit.boundary.Boundary``): each quantity whose
+        sign decides some clauses, with a way to move a generated scene onto it. The explorer
+        and fuzz spend a share of their scenes on them."""
         raise NotImplementedError

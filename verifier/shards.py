@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
@@ -36,6 +36,31 @@ RESULTS_FORMAT = "verifier exhaustive shards"
 # A results file larger than this, or a line longer, is not one of ours.
 MAX_RESULTS_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 4 * 1024 * 1024
+
+
+# A space named with this suffix is the space before it with, after each of its scenes, that
+# scene moved onto each of the ruleset's boundaries, on it and just either side.
+BOUNDARY_SUFFIX = "+boundaries"
+
+
+def spaces_of(ruleset: Ruleset) -> dict[str, str]:
+    """The ruleset's exhaustive spaces, and where it names boundaries, each with them."""
+    spaces = dict(ruleset.exhaustive_spaces())
+    if ruleset.supports(Capability.BOUNDARIES):
+        for name, what in list(spaces.items()):
+            spaces[name + BOUNDARY_SUFFIX] = (f"{what}; after each scene, the scene moved onto each of the ruleset's "
+                                              "boundaries, on it and just either side")
+    return spaces
+
+
+def shard_scenes(ruleset: Ruleset, shard: Shard) -> Iterator[tuple[Any, Any, int]]:
+    """The scenes of a shard, with their weights (boundary scenes after each scene of a
+    ``+boundaries`` space)."""
+    if shard.space.endswith(BOUNDARY_SUFFIX):
+        from .kit.boundary import with_boundaries
+        base = shard.space[:-len(BOUNDARY_SUFFIX)]
+        return with_boundaries(ruleset.boundaries(), ruleset.exhaustive_shard(base, shard.index, shard.count))
+    return ruleset.exhaustive_shard(shard.space, shard.index, shard.count)
 
 
 @dataclass(frozen=True)
@@ -75,8 +100,7 @@ def run_shard(shard: Shard, ruleset: Ruleset | None = None) -> ShardResult:
     first: dict[str, tuple[int, bool]] = {}
     examples: dict[str, Finding] = {}
     scenes = raw = 0
-    for position, (before, actions, weight) in enumerate(ruleset.exhaustive_shard(shard.space, shard.index,
-                                                                                  shard.count)):
+    for position, (before, actions, weight) in enumerate(shard_scenes(ruleset, shard)):
         scenes += 1
         raw += weight
         for fingerprint, finding in analyse(ruleset, before, actions).items():
@@ -93,8 +117,7 @@ def run_shard(shard: Shard, ruleset: Ruleset | None = None) -> ShardResult:
 def example_at(ruleset: Ruleset, shard: Shard, position: int, fingerprint: str) -> Finding | None:
     """The finding ``fingerprint`` of the scene at ``position`` of ``shard``, enumerated again."""
     from .explore import analyse
-    for before, actions, _ in islice(ruleset.exhaustive_shard(shard.space, shard.index, shard.count),
-                                     position, position + 1):
+    for before, actions, _ in islice(shard_scenes(ruleset, shard), position, position + 1):
         return analyse(ruleset, before, actions).get(fingerprint)
     return None
 
@@ -369,7 +392,7 @@ def exhaustive(ruleset: Ruleset, *, space: str | None = None, workers: int | Non
     from .errors import UnsupportedError, did_you_mean
 
     ruleset.require(Capability.EXHAUSTIVE, "exhaustive enumeration")
-    spaces = list(ruleset.exhaustive_spaces())
+    spaces = list(spaces_of(ruleset))
     space = space or spaces[0]
     if space not in spaces:
         raise UnsupportedError(f"ruleset {ruleset.key!r} has no exhaustive space {space!r}; "

@@ -331,6 +331,7 @@ def _calls(rs: Ruleset, case: Case, outcome: Any, tmp_path: Path) -> dict[str, C
         "benchmarks": rs.benchmarks,
         "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
         "state_from_json": lambda: _states_round_trip(rs, outcome),
+        "boundaries": rs.boundaries,
     }
 
 

@@ -189,11 +189,14 @@ def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
     A top-level field is left out when taking the implementation's value of it alone
     leaves the outcome key unchanged (such as provenance, which no outcome key compares)."""
     ours, theirs = outcome_data(ruleset, reference), outcome_data(ruleset, actual)
-    reference_key = outcome_key(ruleset, reference)
+    try:
+        reference_key = outcome_key(ruleset, reference)
+    except Exception:  # an outcome read back from JSON that the ruleset cannot key (scatter's odds): keep every field
+        reference_key = None
     kept: set[tuple[str, ...]] = set()
     for path in _json_paths(ours, theirs, ()):
         top = path[0] if path else ""
-        if top and top in ours and top in theirs:
+        if reference_key is not None and top and top in ours and top in theirs:
             try:
                 hybrid = ruleset.outcome_from_json(before, {**ours, top: theirs[top]})
                 if outcome_key(ruleset, hybrid) == reference_key:

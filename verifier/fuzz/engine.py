@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -17,7 +16,8 @@ from ..adapter.protocol import answer_text, reported_outcome
 from ..execute import Execution, Progress, map_ordered
 from ..explore import reading_label
 from ..findings import slug
-from ..ruleset import Outcome, Ruleset, Transform
+from ..kit.boundary import beside
+from ..ruleset import Capability, Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
 from .compare import (
     deciding_points,
@@ -261,14 +261,21 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None,
-        progress: Progress | None = None) -> FuzzResult:
+        progress: Progress | None = None, boundary_share: float | None = None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
     ``scheduler``). The report is the same whatever ``workers`` is. The implementation is
     asked through its session (``impl`` is wrapped in one), whose hello says which parts of
     the outcome are compared; the caller closes it. ``progress`` is told of each scene sent,
-    the groups found so far (an estimate before shrinking) and the scenes answered."""
+    the groups found so far (an estimate before shrinking) and the scenes answered.
+    ``boundary_share`` of the scenes (``generation.BOUNDARY_SHARE`` by default) are built on
+    the ruleset's boundaries."""
+    from ..generation import BOUNDARY_SHARE
+    from ..kit.boundary import BoundaryTally, Visit
+
     require(ruleset)
+    share = BOUNDARY_SHARE if boundary_share is None else boundary_share
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     start = time.perf_counter()
     session = impl if isinstance(impl, Session) else Session(impl)
     asker = SceneAsker(ruleset, session)
@@ -277,6 +284,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     counts = {"order": 0, "repeat": 0}
     sent: dict[int, _Sent] = {}
     given_up = ""
+    visits: dict[str, Visit] = {}  # scene id -> the boundary it was built on
+    tally = BoundaryTally()
     order = tuple(p.name for p in ruleset.reading_points)
     default_options = tuple(ruleset.default_reading[p] for p in order)
     trials: list[Trial] = []
@@ -308,10 +317,13 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             running.divergence("repeat", record.seconds)
         running.take(trial, record.seconds)
 
-    def visit(before: Any, actions: Any) -> None:
+    def visit(before: Any, actions: Any, landed: Visit | None) -> None:
         """A scene as soon as it is drawn: sent, and (in this process) compared at once."""
         nonlocal given_up
         index = len(sent) + 1
+        tally.count(landed)
+        if landed is not None:
+            visits[f"fuzz-{seed}-{index}"] = landed
         try:
             record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
         except GivenUp as exc:
@@ -334,8 +346,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         session.impl.start()
     declared = session.declaration(ruleset)
     features = None if declared.supports is None else declared.supported(ruleset)
-    drawn = draw_scenes if features is None else partial(draw_scenes, features=features)
-    stopped = drawn(ruleset, seed, examples, start + budget, visit, stop=lambda: bool(given_up)) and not given_up
+    stopped = draw_scenes(ruleset, seed, examples, start + budget, visit, share if boundaries else 0.0,
+                          stop=lambda: bool(given_up), features=features) and not given_up
     for done_batch in map_ordered(_reference_work, (held[i:i + BATCH] for i in range(0, len(held), BATCH)),
                                   execution):
         for done in done_batch:
@@ -352,8 +364,6 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     runner_up = ranked[1] if len(ranked) > 1 else None
     best_reading = readings[best]
 
-    unexplained_trials = [t for t in answered if not t.matches]
-    mixed_trials = [t for t in answered if t.matches and not t.explains(best_reading)]
     deadline = time.perf_counter() + budget
     asker.deadline = deadline  # shrinking asks nothing more past it
     seen_at = {record.scene_id: record.seconds for record in sent.values()}
@@ -361,6 +371,14 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     def actual_of(trial: Trial) -> Outcome:
         assert trial.actual is not None
         return trial.actual
+
+    # A scene another reading explains is looked at again to name that reading; one that no
+    # reading explains on the second look (its answer matched a reference outcome on the
+    # first) is counted with those no reading explains, rather than stopping the run.
+    nearest_of = {t.scene_id: explaining(ruleset, t.before, t.actions, actual_of(t), readings, best_reading)
+                  for t in answered if t.matches and not t.explains(best_reading)}
+    unexplained_trials = [t for t in answered if not t.matches or nearest_of.get(t.scene_id, best_reading) is None]
+    mixed_trials = [t for t in answered if nearest_of.get(t.scene_id) is not None]
 
     def guarded(shrink: Callable[[Member], tuple[str, Example]],
                 fallback: Callable[[Member], tuple[str, Example]]) -> Callable[[Member], tuple[str, Example]]:
@@ -396,10 +414,24 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     found, not_shrunk = grouped(unexplained_trials, bucket,
                                  guarded(disagreement, lambda t: disagreement(t, tries_made=False)),
                                  max_groups, deadline)
-    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members]) for g in found]
+
+    def visited(scene_ids: Sequence[str]) -> dict[str, int]:
+        """How many of ``scene_ids`` were built on each boundary, by "boundary (side)"."""
+        counted: dict[str, int] = {}
+        for scene_id in scene_ids:
+            if scene_id in visits:
+                counted[str(visits[scene_id])] = counted.get(str(visits[scene_id]), 0) + 1
+        return dict(sorted(counted.items()))
+
+    def on_boundary(before: Any, actions: Any) -> str:
+        return next((b.name for b in boundaries if beside(b, before, actions)), "")
+
+    groups = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members],
+                      boundary_visits=visited([t.scene_id for t in g.members]),
+                      on_boundary=on_boundary(g.example.before, g.example.actions)) for g in found]
 
     def other_reading_of(trial: Trial) -> str:
-        nearest = explaining(ruleset, trial.before, trial.actions, actual_of(trial), readings, best_reading)
+        nearest = nearest_of[trial.scene_id]
         assert nearest is not None
         return reading_label(nearest, best_reading)
 
@@ -419,8 +451,9 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     found_mixed, mixed_not_shrunk = grouped(mixed_trials, other_reading_of,
                                              guarded(mixed_example, lambda t: mixed_example(t, tries_made=False)),
                                              max_groups, deadline)
-    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members])
-             for g in found_mixed]
+    mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members],
+                     boundary_visits=visited([t.scene_id for t in g.members]),
+                     on_boundary=on_boundary(g.example.before, g.example.actions)) for g in found_mixed]
 
     def divergence_example(d: Divergence, tries_made: bool = True) -> tuple[str, Divergence]:
         if d.kind == "order" and tries_made:
@@ -436,7 +469,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             guarded(divergence_example, lambda d: divergence_example(d, tries_made=False)), max_groups, deadline)
         divergences_not_shrunk += left
         divergence_groups += [DivergenceGroup(g.fingerprint, len(g.members), [d.scene_id for d in g.members],
-                                              g.example, g.first.scene_id) for g in found_divergences]
+                                              g.example, g.first.scene_id, visited([d.scene_id for d in g.members]))
+                              for g in found_divergences]
 
     return FuzzResult(
         ruleset=ruleset, implementation=session.describe(), seed=seed, examples=examples, budget=budget,
@@ -449,4 +483,5 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         impl_seconds=session.seconds, workers=workers, mixed=mixed, mixed_not_shrunk=mixed_not_shrunk,
         divergences_not_shrunk=divergences_not_shrunk,
         declared=describe(ruleset, session.declaration(ruleset)) if session.impl.info else "",
-        first_finding_seconds=running.first_seconds)
+        first_finding_seconds=running.first_seconds, boundary_share=share if boundaries else 0.0,
+        boundaries=tally.as_json([b.name for b in boundaries]) if boundaries else {})

@@ -260,6 +260,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             departure_clauses(ruleset, g.before, g.actions, w.reference, g.actual))} if g.kind != "mixed" else {
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
+                "boundary_visits": g.boundary_visits, "on_boundary": g.on_boundary or None,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
                 **_diagram_entry(w.diagram, w.undrawn, out), "reference": outcome_data(ruleset, w.reference),
                 "implementation": outcome_data(ruleset, g.actual),
@@ -268,7 +269,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
     def divergence_entry(w: WrittenDivergence) -> dict[str, Any]:
         g, d = w.group, w.divergence
         return {"fingerprint": g.fingerprint, "count": g.count, "scenes": g.scene_ids, "transform": d.label,
-                "shrunk_from": g.shrunk_from, "shrink_tries": d.shrink_tries,
+                "shrunk_from": g.shrunk_from, "boundary_visits": g.boundary_visits, "shrink_tries": d.shrink_tries,
                 "case": str(w.case_file.relative_to(out)), **_diagram_entry(w.diagram, w.undrawn, out),
                 "first": outcome_data(ruleset, d.first), "second": outcome_data(ruleset, d.second)}
 
@@ -298,6 +299,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
                   "groups": [divergence_entry(w) for w in divergences if w.divergence.kind == kind]}
            for kind, checked in (("order", result.order_checked), ("repeat", result.repeat_checked))},
         "divergences_not_grouped": result.divergences_not_shrunk,
+        "boundaries": {**result.boundaries, "share_asked": result.boundary_share} if result.boundaries else None,
         "problems": {"counts": dict(sorted(problem_counts.items())), "reasons": _reasons(result.problems),
                      "scenes": [{"scene": p.scene, "kind": p.kind.value, "message": p.message}
                                 for p in result.problems]},
@@ -497,6 +499,7 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
                   + _summary(ruleset, dv.second_before, dv.second), "",
                   _picture("the implementation's two answers", wd.diagram, wd.undrawn), ""]
         lines += _scene_yaml(ruleset, dv.before, dv.actions)
+    lines += _boundary_lines(result, data)
     problems = data["problems"]
     lines += ["## Timeouts, crashes and malformed answers", ""]
     if not result.problems:
@@ -517,6 +520,28 @@ def report_markdown(result: FuzzResult, data: Mapping[str, Any], written: Sequen
               f"{t['implementation_calls']} calls to the implementation ({t['implementation_seconds']} s in it); "
               f"the reference ran on {result.workers} worker{'s' if result.workers != 1 else ''}.", ""]
     return "\n".join(lines)
+
+
+def _boundary_lines(result: FuzzResult, data: Mapping[str, Any]) -> list[str]:
+    """The boundaries section: how often each boundary was visited, and which groups came from them."""
+    from ..kit.boundary import boundaries_text
+
+    if not result.boundaries:
+        return []
+    lines = ["## Boundaries", "", f"A share of {result.boundary_share:.0%} of the scenes was asked to be moved onto "
+             f"the ruleset's boundaries (its contacts, ties and limits). " + boundaries_text(result.boundaries), ""]
+    entries = [(f"M{i}", e) for i, e in enumerate(data["mixed_readings"]["groups"], 1)] + \
+        [(str(i), e) for i, e in enumerate(data["disagreements"]["groups"], 1)] + \
+        [(f"D{i}", e) for i, e in enumerate(data["order"]["groups"] + data["repeat"]["groups"], 1)]
+    from_boundaries = [(name, e) for name, e in entries if e["boundary_visits"]]
+    if not from_boundaries:
+        return lines + ["No group has a scene built on a boundary.", ""]
+    lines += ["Groups with scenes built on a boundary:", "", "| group | scenes | on boundaries | minimal scene on |",
+              "|---|---|---|---|"]
+    for name, e in from_boundaries:
+        visits = ", ".join(f"{k}: {n}" for k, n in e["boundary_visits"].items())
+        lines.append(f"| {name} | {e['count']} | {visits} | {e.get('on_boundary') or '-'} |")
+    return lines + [""]
 
 
 class WrittenReport(NamedTuple):

@@ -61,6 +61,10 @@ class Group:
     first_seen_seconds: float = 0.0
     kind: str = "disagreement"
     reading: Reading | None = None  # for "mixed": the reading nearest the best that explains them
+    # How many of its scenes were built on each boundary, by "boundary (side)"; and the
+    # boundary its minimal scene lies on or just beside ("" for none).
+    boundary_visits: dict[str, int] = field(default_factory=dict)
+    on_boundary: str = ""
     points: tuple[str, ...] = ()  # reading points whose options change the differing parts (told, not grouped by)
 
 
@@ -89,6 +93,7 @@ class DivergenceGroup:
     scene_ids: list[str]
     example: Divergence
     shrunk_from: str
+    boundary_visits: dict[str, int] = field(default_factory=dict)  # as Group's
 
 
 @dataclass
@@ -123,6 +128,8 @@ class FuzzResult:
     mixed_not_shrunk: int = 0
     divergences_not_shrunk: int = 0
     declared: str = ""  # what the hello declares for the ruleset, in words ("" for nothing)
+    boundary_share: float = 0.0  # the share of scenes asked to be built on boundaries
+    boundaries: dict[str, Any] = field(default_factory=dict)  # kit.boundary.BoundaryTally.as_json
     first_finding_seconds: float | None = None  # when the first departure's answer came, since the start
 
     @property

@@ -1,5 +1,6 @@
-"""The scenes fuzz sends: drawn from the ruleset's explorer strategy, their reorderings,
-and each scene's case data (its JSON form), taken once and sent as is."""
+"""The scenes fuzz sends: drawn from the ruleset's explorer strategy (a share of them moved
+onto the ruleset's boundaries), their reorderings, and each scene's case data (its JSON
+form), taken once and sent as is."""
 
 from __future__ import annotations
 
@@ -19,14 +20,15 @@ def require(ruleset: Ruleset) -> None:
 
 
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
-                visit: Callable[[Any, Any], None], stop: Callable[[], bool] | None = None,
-                features: frozenset[str] | None = None) -> bool:
-    """Hand ``visit`` each scene as Hypothesis draws it; True when the ``deadline`` (or
-    ``stop``) ended the drawing early. ``features``: the ruleset's features the
-    implementation supports (None: all), so that only scenes it can answer are drawn."""
-    from ..generation import each_scene
-    strategy = ruleset.strategy() if features is None or not ruleset.features else ruleset.strategy(features)
-    return each_scene(strategy, visit, seed=seed, examples=examples, deadline=deadline, stop=stop)
+                visit: Callable[[Any, Any, Any], None], boundary_share: float = 0.0,
+                stop: Callable[[], bool] | None = None, features: frozenset[str] | None = None) -> bool:
+    """Hand ``visit`` each scene as Hypothesis draws it, with its ``kit.boundary.Visit`` (None
+    for a scene not built on a boundary; ``boundary_share`` of them are); True when the
+    ``deadline`` (or ``stop``) ended the drawing early. ``features``: the ruleset's features
+    the implementation supports (None: all), so that only scenes it can answer are drawn."""
+    from ..generation import each_scene, scene_strategy
+    return each_scene(scene_strategy(ruleset, boundary_share, features), visit, seed=seed, examples=examples,
+                      deadline=deadline, stop=stop)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:

@@ -267,6 +267,47 @@ class ShapeIndex:
         }
 
 
+def _convex_parts(shape: BaseGeometry) -> list[Polygon]:
+    parts = list(getattr(shape, "geoms", [shape]))
+    if not all(isinstance(p, Polygon) and not p.interiors and p.convex_hull.area - p.area <= 1e-9 * max(1.0, p.area)
+               for p in parts):
+        raise ValueError("signed_gap needs convex polygons; pass a shape made of convex parts part by part")
+    return parts
+
+
+def _penetration(a: Polygon, b: Polygon) -> float:
+    """How far two convex polygons reach into each other: the least overlap of their
+    projections over every edge normal of either (separating axes); 0 or less when apart."""
+    depth = math.inf
+    points_a = np.asarray(a.exterior.coords[:-1])
+    points_b = np.asarray(b.exterior.coords[:-1])
+    for points in (points_a, points_b):
+        edges = np.roll(points, -1, axis=0) - points
+        lengths = np.hypot(edges[:, 0], edges[:, 1])
+        for (ex, ey), length in zip(edges, lengths):
+            if length <= 0:
+                continue
+            normal = np.array((-ey / length, ex / length))
+            on_a, on_b = points_a @ normal, points_b @ normal
+            depth = min(depth, min(on_a.max(), on_b.max()) - max(on_a.min(), on_b.min()))
+    return float(depth)
+
+
+def signed_gap(a: BaseGeometry, b: BaseGeometry) -> float:
+    """The gap between two outlines, signed: the distance between them when apart,
+    minus how deep they reach into each other when they overlap, 0 exactly touching.
+    Each shape is a convex polygon or a collection of convex polygons (the gap of a
+    collection is the least over its parts). Continuous through contact, so a piece
+    slid towards another can be put on the touching boundary by bisection;
+    ``classify`` calls a signed gap within ``TOLERANCE`` of 0 touching."""
+    best = math.inf
+    for part_a in _convex_parts(a):
+        for part_b in _convex_parts(b):
+            gap = float(part_a.distance(part_b))
+            best = min(best, gap if gap > 0 else -max(0.0, _penetration(part_a, part_b)))
+    return best
+
+
 # --- convex solids ------------------------------------------------------------------
 
 XYZ = tuple[float, float, float]

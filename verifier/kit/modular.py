@@ -12,6 +12,7 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
         interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
         suites = "mygame.bench"          # SUITES, the benchmark suites
+        boundary = "mygame.boundaries"   # BOUNDARIES, the contacts, ties and limits (kit.boundary)
 
 A ruleset laid out as docs/ruleset-guide.md lists names its ``package`` instead, and
 each module it leaves unnamed is the package's module of the layout's name:
@@ -39,7 +40,7 @@ from .interchange import require_finite_numbers
 
 # The module of each role in the one layout of a ruleset package (docs/ruleset-guide.md).
 LAYOUT: Mapping[str, str] = {"drawing": "draw", "animation": "animate", "explorer": "explore", "parsing": "parse",
-                             "interchange": "interchange", "suites": "bench"}
+                             "interchange": "interchange", "suites": "bench", "boundary": "boundaries"}
 
 
 class ModularRuleset(Ruleset):
@@ -50,6 +51,7 @@ class ModularRuleset(Ruleset):
     parsing: str = ""
     interchange: str = ""
     suites: str = ""
+    boundary: str = ""
 
     def _module(self, role: str) -> str:
         """The module named for ``role``, else the package's module of the layout ("" for none)."""
@@ -125,6 +127,9 @@ class ModularRuleset(Ruleset):
     # the benchmarks
     def benchmarks(self) -> tuple[BenchSuite, ...]:
         return tuple(self._function("suites", "SUITES"))
+
+    def boundaries(self) -> tuple[Any, ...]:
+        return tuple(self._function("boundary", "BOUNDARIES"))
 
     # the explorer
     def outcome_key(self, outcome: Outcome) -> Any:

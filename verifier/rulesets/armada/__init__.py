@@ -94,6 +94,7 @@ class ArmadaRuleset(ModularRuleset):
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})
+    capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES

@@ -103,6 +103,7 @@ class CivRuleset(ModularRuleset):
     capabilities = frozenset({Capability.INTERCHANGE, Capability.SEARCH, Capability.FINDINGS, Capability.EXHAUSTIVE,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
+    capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES

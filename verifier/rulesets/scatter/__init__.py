@@ -71,6 +71,7 @@ class ScatterRuleset(ModularRuleset):
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
                               Capability.BENCHMARKS})
+    capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS

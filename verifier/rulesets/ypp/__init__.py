@@ -70,6 +70,7 @@ class YppRuleset(ModularRuleset):
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW,
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.STATES})
+    capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS
