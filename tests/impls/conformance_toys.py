@@ -1,6 +1,6 @@
 """Toy implementations of every ruleset (python:conformance_toys:<ruleset>_<kind>), each
 the reference resolver behind a hello that declares something, for the conformance
-tests of tests/test_conformance_parts.py:
+tests of tests/test_adapter_parts.py:
 
 - ``<key>_subset`` reports only the part every answer has (the positions, or the hit);
 - ``<key>_lacking`` lacks one optional rule or variant, and refuses cases that need it;
