@@ -84,7 +84,7 @@ def test_core_prints_check_figures_and_writes_nothing(tmp_path, capsys):
 
 def test_every_ypp_and_scatter_figure(tmp_path, capsys, small_turns):
     cases, snapshots = _tiny_setup(tmp_path)
-    code = bench.main(_args(tmp_path, cases, snapshots, suite="ypp.rounds,ypp.turns,scatter"))
+    code = bench.main(_args(tmp_path, cases, snapshots, suite="ypp.rounds,ypp.turns,scatter.odds"))
     out = capsys.readouterr().out
     assert code == 0, out
 
@@ -116,9 +116,9 @@ def test_every_ypp_and_scatter_figure(tmp_path, capsys, small_turns):
 
 
 def test_quick_explore_figures():
-    figures = kit_bench.explore_figures(RULESET, quick=True, budget=2.0)
+    figures = bench.explore_figures(RULESET, quick=True, budget=2.0)
     assert figures["search"]["scenes"] > 0 and figures["search"]["seconds"] > 0
-    table = kit_bench.explore_table(figures)
+    table = bench.explore_table(figures)
     assert re.search(rf"^ypp search: scenes / s +{NUMBER}$", table, re.M), table
     assert re.search(r"^ypp search: classes found in [0-9.]+ s +[0-9]+$", table, re.M), table
 
@@ -168,7 +168,7 @@ def test_suite_names_expand():
     assert bench.select("core", available) == ["core"]
     assert bench.select("ypp", available) == [n for n in available if n.startswith("ypp.")]
     assert bench.select("all", available) == list(available)
-    assert bench.select("scatter.odds, core,scatter", available) == ["scatter.odds", "core"]
+    assert bench.select("scatter.odds, core,scatter", available) == ["scatter.odds", "core", "scatter.explore"]
 
 
 class _Stopwatch(Ruleset):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from ..ruleset import BenchSettings, Ruleset
+from ..ruleset import BenchSettings
 
 Row = tuple[str, str, str]  # figure, value, detail
 
@@ -195,64 +195,3 @@ def format_rows(rows: Sequence[Row]) -> str:
     lines = [f"{'figure':<{width}}  {'value':>{vwidth}}  detail", f"{'-' * width}  {'-' * vwidth}  ------"]
     lines += [f"{a:<{width}}  {b:>{vwidth}}  {c}".rstrip() for a, b, c in rows]
     return "\n".join(lines)
-
-
-# --- the explorer: exhaustive space against the Hypothesis search -----------------------
-
-EXPLORE_BUDGET = 60.0
-QUICK_EXPLORE_BUDGET = 5.0
-
-
-def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLORE_BUDGET,
-                    seed: int = 0) -> dict[str, Any]:
-    """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise the exhaustive
-    space on every core, then a search of ``budget`` seconds, and when it first found each
-    class of finding the exhaustive run found."""
-    from ..explore import search
-    from ..shards import exhaustive
-
-    key = ruleset.key
-    if quick:
-        budget = min(budget, QUICK_EXPLORE_BUDGET)
-        progress(f"searching {key} with Hypothesis (at most 200 scenes, {budget:g} s) ...")
-        result = search(ruleset, budget=budget, seed=seed, max_examples=200)
-        return {"ruleset": key, "quick": True, "budget_seconds": budget, "seed": seed,
-                "search": {"scenes": result.examples, "seconds": result.seconds, "classes": len(result.findings)}}
-    progress(f"enumerating the exhaustive {key} space ...")
-    space = exhaustive(ruleset)
-    progress(f"searching {key} with Hypothesis for {budget:g} s ...")
-    found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 7)
-    first_seen = {fingerprint: found.first_seen.get(fingerprint) for fingerprint in space.counts}
-    hits = [seconds for seconds in first_seen.values() if seconds is not None]
-    return {"ruleset": key, "quick": False, "budget_seconds": budget, "seed": seed,
-            "exhaustive": {"space": space.space, "scenes": space.scenes, "seconds": space.seconds,
-                           "workers": space.workers, "classes": len(space.counts)},
-            "search": {"scenes": found.examples, "seconds": found.seconds, "classes": len(found.findings),
-                       "first_seen": first_seen},
-            "recall": len(hits) / max(len(space.counts), 1),
-            "slowest_seconds": max(hits, default=0.0)}
-
-
-def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
-    key, found = figures["ruleset"], figures["search"]
-    rows: list[Row] = []
-    if figures["quick"]:
-        rows.append((f"{key} search: scenes / s", f"{found['scenes'] / max(found['seconds'], 1e-9):,.0f}", ""))
-        rows.append((f"{key} search: classes found in {found['seconds']:.1f} s", str(found["classes"]), ""))
-        return rows
-    space = figures["exhaustive"]
-    rows.append((f"{key} exhaustive: scenes", f"{space['scenes']:,}", ""))
-    rows.append((f"{key} exhaustive: total time ({space['workers']} processes)", f"{space['seconds']:.1f} s", ""))
-    rows.append((f"{key} exhaustive: scenes / s", f"{space['scenes'] / space['seconds']:,.0f}", ""))
-    rows.append((f"{key} exhaustive: finding classes", str(space["classes"]), ""))
-    rows.append((f"{key} search: scenes in {found['seconds']:.1f} s", f"{found['scenes']:,}", ""))
-    for fingerprint, seconds in found["first_seen"].items():
-        rows.append((f"  first found: {fingerprint}",
-                     f"{seconds:.2f} s" if seconds is not None else f"not within {figures['budget_seconds']:g} s", ""))
-    rows.append((f"{key} search recall against exhaustive classes", f"{figures['recall']:.0%}", ""))
-    rows.append((f"{key} slowest class to find", f"{figures['slowest_seconds']:.2f} s", ""))
-    return rows
-
-
-def explore_table(figures: Mapping[str, Any]) -> str:
-    return format_rows(explore_rows(figures))

@@ -44,8 +44,6 @@ from typing import Any
 from ...kit.bench import (
     Row,
     count_calls,
-    explore_figures,
-    explore_table,
     format_rows,
     measure,
     measure_once_each,
@@ -470,13 +468,6 @@ def draw_table(figures: Mapping[str, Any]) -> str:
     return format_rows(rows)
 
 
-# --- ypp.explore: the explorer ----------------------------------------------------------
-
-
-def run_explore(settings: BenchSettings) -> dict[str, Any]:
-    return explore_figures(RULESET, quick=settings.quick)
-
-
 SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("rounds", "resolver rounds per second for a two-ship scene, with record=False and record=True",
                run_rounds, rounds_table),
@@ -486,6 +477,4 @@ SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("draw", "the before/after picture of a four-round turn with 250, 1,000, 2,000 and (unless --quick) "
                        "10,000 ships, and of a board with a long rock list: time, growth, picture size, peak "
                        "memory (each size in its own process)", run_draw, draw_table),
-    BenchSuite("explore", "the exhaustive two-ship space, and how soon the Hypothesis search finds each of its "
-                          "classes (--quick: a short search only)", run_explore, explore_table),
 )
