@@ -140,6 +140,9 @@ def _boxes(scene: Scene, actions: Actions, outcomes: Sequence[Outcome | None]) -
     return boxes
 
 
+DAMAGE_DOTS = 4  # more than any piece carries: the largest sinks at its third point of damage
+
+
 def _ship(image: Image.Image, ship: Ship, fp: str, colour: vd.RGB, view: vd.PlaneView, placer: vd.LabelPlacer,
           *, sunk: bool = False) -> list[vd.Point]:
     s = view.supersample
@@ -149,10 +152,14 @@ def _ship(image: Image.Image, ship: Ship, fp: str, colour: vd.RGB, view: vd.Plan
     template = TEMPLATES[(ship.size, fp)]
     length = template.bow[1]
     draw = ImageDraw.Draw(image)
-    for k in range(ship.damage):
+    # One dot a point of damage, up to what a piece can carry; an answer claiming more is
+    # written as a count beside the last dot rather than drawn dot by dot.
+    for k in range(min(ship.damage, DAMAGE_DOTS)):
         cx, cy = view.px(ship.pose.apply((0.0, length * (0.22 + 0.2 * k))))
         r = max(2.5 * s, view.length(0.07))
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=vd.INK, outline=vd.PAPER, width=s)
+        if k == DAMAGE_DOTS - 1 and ship.damage > DAMAGE_DOTS:
+            vd.text(draw, (cx + r + s, cy - r), f"{ship.damage}", size=10 * s, fill=vd.INK)
     if sunk:
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         box = (min(xs), min(ys), max(xs), max(ys))
