@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -18,6 +20,24 @@ os.environ["VERIFIER_STATE_DIR"] = tempfile.mkdtemp(prefix="verifier-state-")
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"
+IMPLS = ROOT / "tests" / "impls"
+PYTHON = sys.executable
+REFERENCE = f"{PYTHON} -m verifier.adapters.reference"
+NODE = shutil.which("node")
+BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
+
+
+def run(capsys, *argv):
+    """``verifier ARGV`` in this process: (exit code, stdout, stderr)."""
+    from verifier.cli import main
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
 
 
 def case_files() -> list[Path]:

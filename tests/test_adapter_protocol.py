@@ -5,12 +5,11 @@ same statuses in a subprocess as in process."""
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 
 import jsonschema
 import pytest
-from conftest import CASES, ROOT, case_files
+from conftest import BUMP, CASES, REFERENCE, ROOT, case_files, run
 
 from verifier import adapter, registry
 from verifier.adapter import (
@@ -22,24 +21,10 @@ from verifier.adapter import (
     supports_protocol,
 )
 from verifier.case import load_case
-from verifier.cli import main
 from verifier.ruleset import Capability, Refusal
 from verifier.runner import RunOptions, check_paths
 
-PYTHON = sys.executable
-REFERENCE = f"{PYTHON} -m verifier.adapters.reference"
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 # --- the schema ------------------------------------------------------------------

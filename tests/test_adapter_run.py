@@ -5,34 +5,18 @@ never overwrite a case file."""
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import CASES, ROOT, case_files
+from conftest import BUMP, NODE, case_files, run
 
-from verifier.adapter import (
-    supports_protocol,
-)
+from verifier.adapter import supports_protocol
 from verifier.case import load_case
-from verifier.cli import main
 from verifier.errors import CaseError
 from verifier.known_failures import load_known_failures
 from verifier.ruleset import compare_outcome
 
-NODE = shutil.which("node")
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 # --- a deliberately wrong implementation in another language ------------------------

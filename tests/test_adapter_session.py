@@ -7,31 +7,14 @@ from __future__ import annotations
 import os
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT, case_files
+from conftest import BUMP, CASES, IMPLS, case_files, run
 
 from verifier import adapter, registry
-from verifier.adapter import (
-    SubprocessImplementation,
-    check_implementation,
-)
-from verifier.cli import main
+from verifier.adapter import SubprocessImplementation, check_implementation
 
-IMPLS = Path(__file__).parent / "impls"
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 def by_id(results):

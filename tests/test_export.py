@@ -6,26 +6,12 @@ import json
 
 import pytest
 import yaml
-from conftest import CASES, ROOT, case_files
+from conftest import BUMP, ROOT, case_files, run
 
-from verifier.adapter import (
-    PROTOCOL,
-)
+from verifier.adapter import PROTOCOL
 from verifier.case import load_case
-from verifier.cli import main
 
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 # --- export ------------------------------------------------------------------------

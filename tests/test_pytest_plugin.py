@@ -4,29 +4,15 @@ check, selection by markers, failures that quote the YAML, and another implement
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT, case_files
+from conftest import BUMP, CASES, NODE, ROOT, case_files
 
 from verifier.case import load_case
-from verifier.cli import main
 from verifier.runner import RunOptions, check_paths
 
-NODE = shutil.which("node")
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 # --- the pytest plugin (run in-process with pytester: the interpreter is already warm) ---

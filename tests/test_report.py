@@ -6,27 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import CASES, ROOT
+from conftest import BUMP
 
 from verifier.case import load_case
-from verifier.cli import main
 from verifier.errors import Location
 from verifier.known_failures import apply_known_failures, load_known_failures
 from verifier.report import github_annotations, results_junit, summary_table
 from verifier.runner import CaseResult, Problem, RunOptions, check_paths, summary_line
 
-BUMP = CASES / "ypp" / "move-1b-equal-class-bump.yaml"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch):
-    monkeypatch.chdir(ROOT)  # relative paths in reports, as a user at the top of the repository sees them
+pytestmark = pytest.mark.usefixtures("in_repo")
 
 
 # --- reports -----------------------------------------------------------------------
