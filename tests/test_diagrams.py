@@ -9,13 +9,15 @@ import pytest
 from conftest import case_files, case_param
 
 from verifier.case import load_case
+from verifier.refusal import draw_outcome
 from verifier.snapshots import png_bytes
 from verifier.syrupy_png import diagram_extension
 
 
 def diagram(case):
+    """The picture 'verifier check' keeps: the ruleset's drawing, with the band of a refusal."""
     outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
-    return case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
+    return draw_outcome(case.ruleset, case.before, case.actions, outcome, case.title)
 
 
 @pytest.mark.parametrize("path", [case_param(p) for p in case_files()])

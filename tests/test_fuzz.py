@@ -479,11 +479,11 @@ def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
     asked_when = []
     real = engine.draw_scenes
 
-    def counting(ruleset, seed, examples, deadline, visit, boundary_share=0.0, stop=None):
+    def counting(ruleset, seed, examples, deadline, visit, boundary_share=0.0, stop=None, features=None):
         def counted(before, actions, landed):
             drawn.append(1)
             visit(before, actions, landed)
-        return real(ruleset, seed, examples, deadline, counted, boundary_share, stop)
+        return real(ruleset, seed, examples, deadline, counted, boundary_share, stop, features)
 
     def handle(message):
         from verifier.adapters.reference import handle as reference

@@ -352,11 +352,14 @@ def _draw_difference(case: Case, reference: Outcome, outcome: Outcome, failures:
         # Both outcomes side by side in one picture: one frame and extent, where a drawing that fits
         # its view to what it draws (armada) gives the two pictures alone different extents.
         compare_path = store.failure_dir / ruleset.key / f"{case.id}.compare.png"
-        compare_path.write_bytes(png_bytes(ruleset.draw_readings(
-            case.before, case.actions, [("before", None), ("reference", expected), (
-                "implementation" + (f" ({', '.join(sorted(outcome.unreported))}: not reported)"
-                                    if outcome.unreported else ""), actual)], title=case.title)))
-        paths = (*paths, compare_path)
+        try:
+            compare_path.write_bytes(png_bytes(ruleset.draw_readings(
+                case.before, case.actions, [("before", None), ("reference", expected), (
+                    "implementation" + (f" ({', '.join(sorted(outcome.unreported))}: not reported)"
+                                        if outcome.unreported else ""), actual)], title=case.title)))
+            paths = (*paths, compare_path)
+        except Exception:  # the side-by-side picture is extra: the three above are written already
+            pass
     except Exception as exc:  # drawing an odd outcome must not end the run
         return [Problem(f"could not draw the implementation's outcome ({type(exc).__name__}: {exc})",
                         _case_location(case), ProblemKind.ARTIFACTS)]
