@@ -231,6 +231,10 @@ def test_findings_show_every_reading_and_what_the_examples_support(site):
     assert "contradicted by 2 examples" in block
     assert "supported: all" in block
     assert re.search(r'src="findings/[^"]+\.png"', block)
+    # Every reading's outcome reads in words; its exact numbers are on hover.
+    for ruleset in registry.names():
+        under = re.findall(r"<strong>Under [^<]*:</strong> (<span[^>]*>)?", read(site, ruleset, "findings.html"))
+        assert all(span.startswith('<span class="outcome" title="') for span in under), ruleset
 
 
 def test_coverage_lists_the_clauses_no_documented_example_exercises(site):
@@ -458,3 +462,17 @@ def test_an_outcome_reads_in_words_and_keeps_its_exact_numbers_on_hover():
     span = _outcome_span(CaseView(case, outcome, frozenset(), sentence, "", True, "", exact=exact))
     assert span.startswith('<span class="outcome" title="') and "ends at [" in span and "mm ahead" in span
     assert _outcome_span(CaseView(case, outcome, frozenset(), "plain & simple", "", True, "")) == "plain &amp; simple"
+
+
+def test_a_refused_case_reads_refused_and_why_and_is_drawn_with_the_band(site):
+    from PIL import Image
+
+    from verifier.kit.draw.layout import REFUSED_INK
+    case = load_case(ROOT / "cases/armada2k/refused/large-two-steps.yaml")
+    block = section(read(site, "armada2k", "cases.html"), f"case-{case.id}")
+    assert "Refused by move.1a (galleon): a large ship moves at most 1 step" in block
+    assert "nothing happen" not in block.lower()
+    for name in (f"{case.id}.png", f"{case.id}-narrow.png"):
+        image = Image.open(site.out / "armada2k" / "cases" / name).convert("RGB")
+        band = {image.getpixel((2, y)) for y in range(image.height - 20, image.height)}
+        assert REFUSED_INK in band, name

@@ -50,18 +50,23 @@ def _gif(frames: Sequence[Any]) -> bytes:
 
 def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict[str, Any]:
     """A case's pictures: its diagram, the same for narrow screens, and an animation
-    if it has several steps. Returns files, view fields and warnings."""
+    if it has several steps; a refused action is drawn with the band that check draws
+    under it. Returns files, view fields and warnings."""
+    from ..kit.draw.layout import refusal_band
+    from ..refusal import draw_outcome, refusal_words
     warnings: list[str] = []
     files: dict[str, bytes] = {}
     fields: dict[str, Any] = {}
-    image = _attempt(rs, warnings, f"drawing {case.id}", None, rs.draw, case.before, case.actions, outcome,
-                     title=case.title)
+    image = _attempt(rs, warnings, f"drawing {case.id}", None, draw_outcome, rs, case.before, case.actions, outcome,
+                     case.title)
     if image is not None:
         fields["image"], fields["size"] = f"cases/{name}.png", image.size
         files[fields["image"]] = _png(image)
         narrow = _attempt(rs, warnings, f"drawing {case.id} for narrow screens", None,
                           _optional(rs, Capability.NARROW, "draw_narrow", None), case.before, case.actions,
                           [("Before", None), ("After: what happened", outcome)], title=case.title)
+        if narrow is not None and outcome.refusal is not None:
+            narrow = refusal_band(narrow, refusal_words(outcome.refusal))
         if narrow is not None:
             fields["narrow"], fields["narrow_size"] = f"cases/{name}-narrow.png", narrow.size
             files[fields["narrow"]] = _png(narrow)

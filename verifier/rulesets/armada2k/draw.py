@@ -442,6 +442,8 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
             entries.append(vd.LegendEntry(None, "fan", f"{ship_name} may step at {text}" if text else
                                           f"{ship_name} has no allowed step: it is stuck"))
         heading = "What happened" + (f" ({name})" if len(found) > 1 else "")
+        if outcome.refusal is not None:
+            entries = [vd.LegendEntry(None, "", outcome.refusal.what_happened())]
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing happened")], size=fs, padding=0,
                                  heading=heading, max_width=legend_width))
     readings = {_reading_words(o) for o in outcomes}

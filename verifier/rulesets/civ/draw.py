@@ -523,16 +523,17 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
                     heading = f"Removals {where} in {area}{limit}" + (f" ({words})" if words and not same else "") + (
                         f", {name}" if len(panels) > 2 else "")
                     strips.append(removal_strip(scene, branch.moved, branch.state, area, part, s, heading))
-            said = _happened(outcome, number if several else 1)
+            said = ([outcome.refusal.what_happened()] if outcome.refusal is not None
+                    else _happened(outcome, number if several else 1))
             stories.append((f"What happened{f' ({words})' if words else ''}{f', {name}' if len(panels) > 2 else ''}",
-                            said))
+                            said, outcome.refusal is not None))
     view = _view(scene, len(plan))
     images = [(t, _panel(scene, actions, state, view, paths=paths, ghosts=ghosts)) for t, state, paths, ghosts in plan]
     shown = _shown(scene, actions, [o for _, o in panels if o is not None])
     legends = [vd.legend(_key(scene, s, shown), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
     legends += strips
-    for heading, said in stories:
-        entries = [vd.LegendEntry(None, f"{i}.", words) for i, words in enumerate(said, 1)]
+    for heading, said, refused in stories:
+        entries = [vd.LegendEntry(None, "" if refused else f"{i}.", words) for i, words in enumerate(said, 1)]
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing contested")], size=fs, padding=0,
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s, glyph_width=0))
     readings = {", ".join(f"{k}={v}" for k, v in o.reading.items()) for _, o in panels if o is not None}

@@ -855,7 +855,9 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
     many events of each kind. ``unreported``: the events are not known (another
     implementation that does not report them) or not compared with such a one."""
-    if unreported:
+    if outcome is not None and outcome.refusal is not None:
+        entries = [vd.LegendEntry(None, "", outcome.refusal.what_happened())]
+    elif unreported:
         entries = [vd.LegendEntry(None, "not compared:", "the implementation does not report collisions, bumps "
                                                          "or stops, so none are drawn")]
     elif not marks:
