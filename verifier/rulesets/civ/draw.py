@@ -452,7 +452,10 @@ def _key(scene: Scene, s: int, shown: set[str]) -> list[vd.LegendEntry]:
 def _shown(scene: Scene, actions: Actions, outcomes: list[Outcome]) -> set[str]:
     """The key's entries this picture needs."""
     kinds = {a.kind for a in scene.map.areas}
-    shown = {"ship", "path"} | ({"water"} if "water" in kinds else set())
+    shown = {"ship"} | ({"water"} if "water" in kinds else set())
+    # A path is drawn where a ship leaves its area (as _draw_paths draws it).
+    shown |= {"path"} if any(any(st.area != scene.ship(m.ship).at for st in m.path)
+                             for t in actions.turns for m in t.moves) else set()
     shown |= {"open sea"} if OPEN_SEA in kinds else set()
     shown |= {"coast"} if any(a.coastal_land for a in scene.map.areas) else set()
     shown |= {"inland"} if any(a.kind == LAND and not a.coast for a in scene.map.areas) else set()
@@ -504,12 +507,16 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         several = len(branches) > 1
         prefix = f"{name}: " if name.lower() not in ("after", "") else ""
         if len(moved) == 1 and branches[0].moved != branches[0].state and _differs(branches[0].moved, start):
-            plan.append((f"{prefix}after the movement", branches[0].moved, False, False))
+            plan.append((f"{prefix}after the movement" if prefix else "After the movement", branches[0].moved, False,
+                         False))
         for number, branch in enumerate(branches, 1):
             words = label_text(branch.choices) if several else ""
             if len(moved) > 1 and branch.moved != branch.state:
                 plan.append((f"{prefix}moved ({words})", branch.moved, False, False))
-            plan.append((f"{prefix}end" + (f" ({words})" if words else ""), branch.state, False, True))
+            # Without a prefix the panels read as in every ruleset: Before, (After the movement,) After.
+            end = f"{prefix}end" if prefix else ("At the end" if "After the movement" in (t for t, *_ in plan)
+                                                 else "After")
+            plan.append((end + (f" ({words})" if words else ""), branch.state, False, True))
             for area, steps in branch.state.removals:
                 same = all(dict(b.state.removals).get(area) == steps for b in branches)
                 if same and number > 1:
