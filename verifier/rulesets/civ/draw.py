@@ -505,7 +505,10 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         branches = outcome.after.branches
         moved = {b.moved for b in branches}
         several = len(branches) > 1
-        prefix = f"{name}: " if name.lower() not in ("after", "") else ""
+        # "After" (or "After: what happened", the narrow layout's) names the end itself; a reading's
+        # name ("after, ends=first-out") is put before each of its panels.
+        plain = name.lower() in ("after", "") or name.lower().startswith("after:")
+        prefix = "" if plain else f"{name}: "
         if len(moved) == 1 and branches[0].moved != branches[0].state and _differs(branches[0].moved, start):
             plan.append((f"{prefix}after the movement" if prefix else "After the movement", branches[0].moved, False,
                          False))
@@ -515,7 +518,7 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
                 plan.append((f"{prefix}moved ({words})", branch.moved, False, False))
             # Without a prefix the panels read as in every ruleset: Before, (After the movement,) After.
             end = f"{prefix}end" if prefix else ("At the end" if "After the movement" in (t for t, *_ in plan)
-                                                 else "After")
+                                                 else name or "After")
             plan.append((end + (f" ({words})" if words else ""), branch.state, False, True))
             for area, steps in branch.state.removals:
                 same = all(dict(b.state.removals).get(area) == steps for b in branches)
