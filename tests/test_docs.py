@@ -184,11 +184,14 @@ def test_open_questions_are_grouped_one_per_reading_point(site):
 
 
 def test_a_strip_too_wide_to_read_is_shown_stacked_or_in_its_own_scroll_box():
-    from verifier.docs.html import DESKTOP_FIT, _legible_picture
+    from verifier.docs.html import DESKTOP_FIT, PHONE_FIT, _legible_picture
     wide = _legible_picture("a.png", (DESKTOP_FIT + 400, 300), "A strip.", "a-narrow.png", (600, 900))
     assert 'src="a-narrow.png"' in wide and "<source" not in wide  # stacked everywhere
-    plain = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (500, 700))
+    plain = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (PHONE_FIT, 700))
     assert 'src="b.png"' in plain and 'srcset="b-narrow.png"' in plain and "scroll" not in plain
+    # A narrow layout too wide to shrink legibly on a phone stands at full size in its own scroll box.
+    wider = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (PHONE_FIT + 50, 700))
+    assert "scroll-phone" in wider and "scroll-desk" not in wider
     lone = _legible_picture("c.png", (DESKTOP_FIT + 400, 300), "A strip with no narrow layout.")
     assert "scroll-desk" in lone and "scroll-phone" in lone
 
