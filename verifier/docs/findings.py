@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..explore import ExampleMatrix
+from ..explore import ExampleMatrix, example_matrix
 from ..explorer import ExploreOptions, run_explore
 from ..findings import FindingEntry, read_report
 from ..ruleset import Capability, Ruleset
@@ -39,21 +39,21 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     report = None
     if findings_dir is not None:
         for folder in (findings_dir / ruleset.key, findings_dir):
-            report = read_report(ruleset, folder, cases_dir, warn)
+            report = read_report(ruleset, folder, cases_dir, warn, cases=cases)
             if report is not None:
                 break
-    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
-    drawable = ruleset.supports(Capability.FINDINGS)
-    searching = report is None and drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
-    # With a report, the run only checks the examples: its rulings come from the report's reader.
-    options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
-                             cases_dir=cases_dir if report is None else None)
-    run = run_explore(ruleset, options, cases=mine)
     if report is not None:
+        # The report has the findings and their rulings: only the examples are checked here.
         how = (f"; Hypothesis search of {report.search_examples} scenes, seed {report.seed}"
                if report.search_examples is not None else "")
         return Findings(report.findings, f"These questions come from the explorer's report {report.path}{how}.",
-                        run.matrix)
+                        example_matrix(ruleset, mine))
+    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
+    drawable = ruleset.supports(Capability.FINDINGS)
+    searching = drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
+    options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
+                             cases_dir=cases_dir)
+    run = run_explore(ruleset, options, cases=mine)
     if ruleset.supports(Capability.SEARCH) and examples <= 0:
         origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "
                   "every reading.")
