@@ -216,6 +216,9 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
             "readings": [dict(r) for r in matrix.readings],
             "cases": {c.id: [matrix.agrees[(c.id, i)] for i in range(len(matrix.readings))] for c in matrix.cases},
             "agreeing_with_all": [dict(r) for r in matrix.readings_agreeing_with_all()],
+            # what the rows depend on, so that a reader can reuse them (see example_digest)
+            "code": code_digest(),
+            "digests": {c.id: example_digest(c) for c in matrix.cases},
         }
     return data
 
@@ -362,6 +365,29 @@ REPORT_SCHEMA = {
 }
 
 
+def code_digest() -> str:
+    """A digest of the verifier's Python sources (rulesets included): results worked out by
+    other code are not reused."""
+    global _CODE_DIGEST
+    if _CODE_DIGEST is None:
+        package = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted(package.rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE_DIGEST = digest.hexdigest()[:24]
+    return _CODE_DIGEST
+
+
+_CODE_DIGEST: str | None = None
+
+
+def example_digest(case: Any) -> str:
+    """A digest of everything a documented example's row of the matrix depends on besides
+    the code: the case's data as loaded (ruleset, status, scene, expectation)."""
+    text = json.dumps(case.doc.data, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
 @dataclass(frozen=True)
 class ExploreReport:
     """An explorer report read back: its findings, each rebuilt from its case file."""
@@ -370,6 +396,7 @@ class ExploreReport:
     findings: tuple[FindingEntry, ...]
     seed: int | None
     search_examples: int | None  # scenes of its Hypothesis search, or None if it ran none
+    examples: Mapping[str, Any] | None = None  # the documented examples against every reading, as written
 
 
 def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
@@ -427,4 +454,5 @@ def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
     search, seed = data.get("search"), data.get("seed")
     examples = search.get("examples") if isinstance(search, dict) else None
     return ExploreReport(report, tuple(entries), seed if isinstance(seed, int) else None,
-                         examples if isinstance(examples, int) else None)
+                         examples if isinstance(examples, int) else None,
+                         data["examples"] if isinstance(data.get("examples"), dict) else None)
