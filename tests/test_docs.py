@@ -522,3 +522,19 @@ def test_the_pages_reuse_a_reports_example_rows_only_for_the_same_code_and_case_
     resolved.clear()
     monkeypatch.setattr(report_module, "_CODE_DIGEST", "other code")
     assert matrix(cases).agrees == fresh.agrees and len(resolved) == len(readings) * len(examples)
+
+
+def test_a_clause_is_shown_by_a_refusal_only_of_that_clause(site):
+    """A refused action shows the clause that refuses it; under any other clause it would
+    show nothing of that clause, so another case is chosen."""
+    import re
+    refused = 0
+    for key in ("ypp", "scatter", "armada", "armada2k", "civ"):
+        text = read(site, key)
+        for article in re.finditer(r'<article class="clause" id="clause-([^"]+)">(.*?)</article>', text, re.S):
+            caption = re.search(r"<figcaption>(.*?)</figcaption>", article.group(2), re.S)
+            by = re.search(r"Refused by ([\w.]+)", caption.group(1)) if caption else None
+            if by:
+                refused += 1
+                assert by.group(1) == article.group(1), (key, article.group(1), by.group(1))
+    assert refused > 0  # the bundled refusal cases do show their own clauses

@@ -249,9 +249,15 @@ class PageModel:
     def best_case(self, clause_id: str, shown: set[str]) -> CaseView | None:
         """The one case that shows ``clause_id`` best and is not shown yet: a documented
         example whose full example stands under this clause, else any documented example
-        that exercises it, else any case standing under it; the smallest picture wins a tie."""
+        that exercises it, else any case standing under it; the smallest picture wins a tie.
+        A refused action shows only the clause that refuses it, so elsewhere it comes last."""
         rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+
+        def refused_elsewhere(v: CaseView) -> bool:
+            return v.outcome is not None and v.outcome.refusal is not None and v.outcome.refusal.clause != clause_id
+
         views = [v for v in self.exercising(clause_id) if v.image and v.case.id not in shown]
+        views = [v for v in views if not refused_elsewhere(v)] or views
         homes = [v for v in views if v.home == clause_id]
         documented = [v for v in views if v.case.status == CaseStatus.DOCUMENTED]
         pool = ([v for v in homes if v.case.status == CaseStatus.DOCUMENTED] or documented or homes)
