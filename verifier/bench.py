@@ -92,7 +92,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
             path = self.path_for(ruleset, case_id)
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(png_bytes(image))
+                path.write_bytes(png_bytes(image, digest=True))
             return super().check(ruleset, case_id, image, update=False)
 
     list(check_paths([cases], RunOptions(SeedingStore(root, folder / "seed-failures"), draw=True)))
