@@ -9,12 +9,13 @@ jsonschema's messages are rewritten into one-line, located messages with a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .errors import CaseError, did_you_mean
 from .source import Located
+
+if TYPE_CHECKING:  # jsonschema is imported when the first document is validated, not at start-up
+    import jsonschema
 
 _TYPE_NAMES = {
     "object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
@@ -76,7 +77,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
     if kind == "uniqueItems":
         return path, "items must not repeat", False
     if kind in ("oneOf", "anyOf"):
-        best = jsonschema.exceptions.best_match(error.context) if error.context else None
+        from jsonschema.exceptions import best_match
+        best = best_match(error.context) if error.context else None
         if best is not None:
             return _message(best)
     return path, error.message[:200], False
@@ -88,16 +90,32 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+# Validators by schema, each built once for a schema passed again and again (the schema is kept,
+# so that its id stays its own); a caller that builds its schema afresh each time gets a fresh one.
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Any]] = {}
+_MOST_VALIDATORS = 64
+
+
+def _validator(schema: Mapping[str, Any]) -> Any:
+    known = _VALIDATORS.get(id(schema))
+    if known is not None and known[0] is schema:
+        return known[1]
+    import jsonschema
+    kind = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+    validator = kind(schema)
+    if len(_VALIDATORS) >= _MOST_VALIDATORS:
+        _VALIDATORS.clear()
+    _VALIDATORS[id(schema)] = (schema, validator)
+    return validator
 
 
 def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) -> list[CaseError]:
     """All schema violations of ``doc.data`` (or of the sub-document at ``at``)."""
     at = tuple(at)
     instance = doc.at(at)
-    validator = _Validator(schema)
+    validator = _validator(schema)
     found = []
     seen = set()
     for error in validator.iter_errors(instance):

@@ -15,9 +15,10 @@ import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from PIL import Image, ImageChops
+if TYPE_CHECKING:  # Pillow is imported when a picture is compared, not when the command starts
+    from PIL import Image
 
 DEFAULT_FAILURE_DIR = Path(".verifier-failures")
 
@@ -96,12 +97,14 @@ def recorded_digest(data: bytes) -> str | None:
 
 
 def decode(data: bytes) -> Image.Image:
+    from PIL import Image
     with Image.open(io.BytesIO(data)) as image:
         return image.convert("RGBA")
 
 
 def changed_mask(expected: Image.Image, actual: Image.Image) -> Image.Image:
     """255 where any channel differs. (Converting to "L" could round a small change to zero.)"""
+    from PIL import ImageChops
     bands = [b.point(lambda v: 255 if v else 0) for b in ImageChops.difference(expected, actual).split()]
     mask = bands[0]
     for band in bands[1:]:
@@ -132,6 +135,7 @@ def compare_pixels(expected: Image.Image, actual: Image.Image) -> PixelDiff:
 
 def diff_image(expected: Image.Image, actual: Image.Image) -> Image.Image:
     """The actual drawing, faded, with differing pixels in magenta."""
+    from PIL import Image
     expected, actual = expected.convert("RGBA"), actual.convert("RGBA")
     width, height = max(expected.width, actual.width), max(expected.height, actual.height)
     canvas_e = Image.new("RGBA", (width, height), "white")
