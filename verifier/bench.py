@@ -40,7 +40,7 @@ from typing import Any
 from . import registry
 from .errors import CaseError, Location, did_you_mean
 from .execute import Progress
-from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs
+from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs, set_meter
 from .ruleset import BenchSettings, BenchSuite, Capability, Ruleset
 
 CORE = "core"
@@ -116,8 +116,12 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
 
     def timed(options: RunOptions, workers: int = 1) -> dict[str, Any]:
         last: list[CaseResult] = []
+        passes = [0]
+        how = f"{'with' if options.draw else 'without'} drawing, {workers} worker{'s' if workers > 1 else ''}"
 
         def run() -> None:
+            passes[0] += 1
+            progress(f"checking {len(files)} cases {how}: pass {passes[0]} ...")
             if workers == 1:
                 # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
                 last[:] = [failure_result(item) if isinstance(item, LoadFailure) else check_case(item, options)
@@ -523,9 +527,16 @@ def main(args: argparse.Namespace) -> int:
     # The tables keep the order asked for.
     figures: dict[str, Mapping[str, Any]] = {}
     with Progress("benchmarking", len(chosen), unit="suites", noted="failed") as meter:
-        for name in sorted(chosen, key=lambda n: n == CORE):
-            figures[name] = _run_suite(name, available[name], settings)
-            meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()))
+        previous = set_meter(meter)  # each suite's steps show on this meter's line
+        try:
+            for name in sorted(chosen, key=lambda n: n == CORE):
+                meter.what = f"benchmarking {name}"
+                meter.note("starting")
+                figures[name] = _run_suite(name, available[name], settings)
+                meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()), detail="")
+        finally:
+            set_meter(previous)
+            meter.what = "benchmarking"
 
     results: dict[str, Any] = {
         "python": platform.python_version(),
