@@ -104,27 +104,33 @@ def font(size: int) -> Font:
     return loaded
 
 
-@lru_cache(maxsize=16384)
-def _length(content: str, size: int) -> float:
-    return font(size).getlength(content)
+# By font size: the advance of each character, and the kerning of each pair of characters.
+_ADVANCES: dict[int, dict[str, float]] = {}
+_KERNING: dict[int, dict[str, float]] = {}
 
 
 def _advance(content: str, size: int) -> float:
     """``font(size).getlength(content)``, from the lengths of its characters and of its pairs.
 
     Pillow's basic layout (the one the built-in font is laid out with) adds up each glyph's
-    advance and the kerning of each pair, in whole 1/64 pixels, so the sum is the same number;
-    measuring a label glyph by glyph on every trial of a word wrap was most of the time the
-    wrap took."""
-    if len(content) <= 2 or getattr(font(size), "layout_engine", None) != ImageFont.Layout.BASIC:
-        return _length(content, size)
-    total = 0.0
-    previous = ""
+    advance and the kerning of each pair, in whole 1/64 pixels, so the sum is the same number
+    (sums of such numbers are exact in any order); measuring a label glyph by glyph on every
+    trial of a word wrap was most of the time the wrap took."""
+    face = font(size)
+    if len(content) <= 2 or getattr(face, "layout_engine", None) != ImageFont.Layout.BASIC:
+        return face.getlength(content)
+    advances = _ADVANCES.setdefault(size, {})
+    kerning = _KERNING.setdefault(size, {})
     for char in content:
-        total += _length(char, size)
-        if previous:
-            total += _length(previous + char, size) - _length(previous, size) - _length(char, size)
-        previous = char
+        if char not in advances:
+            advances[char] = face.getlength(char)
+    total = sum(map(advances.__getitem__, content))
+    for i in range(len(content) - 1):
+        pair = content[i:i + 2]
+        kern = kerning.get(pair)
+        if kern is None:
+            kern = kerning[pair] = face.getlength(pair) - advances[pair[0]] - advances[pair[1]]
+        total += kern
     return total
 
 
