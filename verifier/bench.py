@@ -102,7 +102,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     from .case import LoadFailure, collect, find_case_files
     from .execute import Execution
-    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_paths, failure_result
+    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_files, failure_result
     from .snapshots import SnapshotStore
 
     try:
@@ -127,7 +127,7 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
                 last[:] = [failure_result(item) if isinstance(item, LoadFailure) else check_case(item, options)
                            for item in collect([cases]).entries]
                 return
-            last[:] = check_paths([cases], options, Execution(workers))
+            last[:] = check_files([cases], options, Execution(workers))  # as verifier check runs them
             crashed = [p for r in last if r.case is not None for p in r.problems if p.kind == ProblemKind.ERROR]
             if crashed:
                 raise RuntimeError(str(crashed[0]))
