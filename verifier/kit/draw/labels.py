@@ -66,6 +66,10 @@ def _cross(o: Point, a: Point, b: Point) -> float:
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Whether segments ``a``-``b`` and ``c``-``d`` intersect (touching counts)."""
+    # Segments whose boxes stand apart neither cross nor come within the touching tolerance.
+    if (max(a[0], b[0]) < min(c[0], d[0]) - 1e-6 or max(c[0], d[0]) < min(a[0], b[0]) - 1e-6
+            or max(a[1], b[1]) < min(c[1], d[1]) - 1e-6 or max(c[1], d[1]) < min(a[1], b[1]) - 1e-6):
+        return False
     d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
     if d1 * d2 < 0 and d3 * d4 < 0:
         return True

@@ -76,6 +76,7 @@ def borders(game_map: Map) -> tuple[tuple[str, str, float, bool, Any], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)  # the same cells are drawn in every panel and every case of a map
 def _shrunk(cell: Polygon) -> Polygon:
     smaller = cell.buffer(-0.04, join_style="mitre")
     return smaller if not smaller.is_empty and smaller.geom_type == "Polygon" else cell
