@@ -91,3 +91,20 @@ def docs_site(tmp_path_factory):
     pass), shared by tests/test_docs.py and the browser test."""
     from verifier.docs import build_site
     return build_site(tmp_path_factory.mktemp("docs") / "site", cases_dir=CASES, findings_dir=None, examples=60)
+
+
+
+def _import_every_verifier_module() -> None:
+    """pytester's in-process runs forget the modules they imported, and the next run imports
+    them afresh: numpy (under shapely) refuses a second import in one process, and a ruleset's
+    enums imported twice are two types whose equal-looking members differ. Modules imported
+    before the first run are kept across runs, so every verifier module is imported here."""
+    import importlib
+    import pkgutil
+
+    import verifier
+    for module in pkgutil.walk_packages(verifier.__path__, "verifier."):
+        importlib.import_module(module.name)
+
+
+_import_every_verifier_module()
