@@ -29,6 +29,10 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _is_integer(value: Any) -> bool:
+    return not isinstance(value, bool) and (isinstance(value, int) or isinstance(value, float) and value.is_integer())
+
+
 _TYPES: dict[str, Check] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -36,8 +40,9 @@ _TYPES: dict[str, Check] = {
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
     "number": _is_number,
-    "integer": lambda v: not isinstance(v, bool) and (isinstance(v, int) or isinstance(v, float) and v.is_integer()),
+    "integer": _is_integer,
 }
+_STRICT_TYPES = {**_TYPES, "integer": lambda v: isinstance(v, int) and not isinstance(v, bool)}
 
 
 def _canonical(value: Any) -> Any:
@@ -69,17 +74,18 @@ def _unique(items: list[Any]) -> bool:
     return len(set(canonical)) == len(canonical)
 
 
-def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check | None:
+def compile_schema(schema: Any, root: Mapping[str, Any] | None = None, strict_integers: bool = False) -> Check | None:
     """A check that says True only for data that fits ``schema`` (``$ref`` to ``#/$defs/...``
     are looked up in ``root``, by default ``schema``); None where the schema uses a keyword
-    this module does not know."""
+    this module does not know. ``strict_integers``: 2.0 is not an integer (as for case
+    files, see ``verifier.schema``)."""
     try:
-        return _compile(schema, schema if root is None else root, {})
+        return _compile(schema, schema if root is None else root, {}, _STRICT_TYPES if strict_integers else _TYPES)
     except _Unknown:
         return None
 
 
-def _compile(schema: Any, root: Mapping[str, Any], refs: dict[str, Check]) -> Check:
+def _compile(schema: Any, root: Mapping[str, Any], refs: dict[str, Check], types: dict[str, Check]) -> Check:
     if schema is True:
         return lambda v: True
     if schema is False:
@@ -90,7 +96,7 @@ def _compile(schema: Any, root: Mapping[str, Any], refs: dict[str, Check]) -> Ch
     for keyword, value in schema.items():
         if keyword in _IGNORED or keyword in ("then", "else"):
             continue
-        checks.append(_keyword(keyword, value, schema, root, refs))
+        checks.append(_keyword(keyword, value, schema, root, refs, types))
     if not checks:
         return lambda v: True
     if len(checks) == 1:
@@ -99,21 +105,21 @@ def _compile(schema: Any, root: Mapping[str, Any], refs: dict[str, Check]) -> Ch
 
 
 def _keyword(keyword: str, value: Any, schema: dict[str, Any], root: Mapping[str, Any],
-             refs: dict[str, Check]) -> Check:
+             refs: dict[str, Check], types: dict[str, Check]) -> Check:
     if keyword == "type":
         names = [value] if isinstance(value, str) else value
-        if not isinstance(names, list) or any(n not in _TYPES for n in names):
+        if not isinstance(names, list) or any(n not in types for n in names):
             raise _Unknown(keyword)
-        tests = [_TYPES[n] for n in names]
+        tests = [types[n] for n in names]
         return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
     if keyword == "properties":
-        compiled = {name: _compile(sub, root, refs) for name, sub in value.items()}
+        compiled = {name: _compile(sub, root, refs, types) for name, sub in value.items()}
         return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in compiled.items() if k in v)
     if keyword == "additionalProperties":
         if "patternProperties" in schema:
             raise _Unknown(keyword)
         known = frozenset(schema.get("properties", {}))
-        extra = _compile(value, root, refs)
+        extra = _compile(value, root, refs, types)
         return lambda v: not isinstance(v, dict) or all(extra(v[k]) for k in v if k not in known)
     if keyword == "required":
         names = tuple(value)
@@ -121,8 +127,12 @@ def _keyword(keyword: str, value: Any, schema: dict[str, Any], root: Mapping[str
     if keyword == "items":
         if "prefixItems" in schema:
             raise _Unknown(keyword)
-        each = _compile(value, root, refs)
+        each = _compile(value, root, refs, types)
         return lambda v: not isinstance(v, list) or all(each(x) for x in v)
+    if keyword == "minProperties":
+        return lambda v: not isinstance(v, dict) or len(v) >= value
+    if keyword == "maxProperties":
+        return lambda v: not isinstance(v, dict) or len(v) <= value
     if keyword == "minItems":
         return lambda v: not isinstance(v, list) or len(v) >= value
     if keyword == "maxItems":
@@ -150,28 +160,28 @@ def _keyword(keyword: str, value: Any, schema: dict[str, Any], root: Mapping[str
         options = list(value)
         return lambda v: any(_equal(v, o) for o in options)
     if keyword == "allOf":
-        parts = [_compile(sub, root, refs) for sub in value]
+        parts = [_compile(sub, root, refs, types) for sub in value]
         return lambda v: all(p(v) for p in parts)
     if keyword == "anyOf":
-        parts = [_compile(sub, root, refs) for sub in value]
+        parts = [_compile(sub, root, refs, types) for sub in value]
         return lambda v: any(p(v) for p in parts)
     if keyword == "oneOf":
-        parts = [_compile(sub, root, refs) for sub in value]
+        parts = [_compile(sub, root, refs, types) for sub in value]
         return lambda v: sum(1 for p in parts if p(v)) == 1
     if keyword == "not":
-        part = _compile(value, root, refs)
+        part = _compile(value, root, refs, types)
         return lambda v: not part(v)
     if keyword == "if":
-        test = _compile(value, root, refs)
-        then = _compile(schema.get("then", True), root, refs)
-        otherwise = _compile(schema.get("else", True), root, refs)
+        test = _compile(value, root, refs, types)
+        then = _compile(schema.get("then", True), root, refs, types)
+        otherwise = _compile(schema.get("else", True), root, refs, types)
         return lambda v: then(v) if test(v) else otherwise(v)
     if keyword == "$ref":
-        return _reference(value, root, refs)
+        return _reference(value, root, refs, types)
     raise _Unknown(keyword)
 
 
-def _reference(ref: Any, root: Mapping[str, Any], refs: dict[str, Check]) -> Check:
+def _reference(ref: Any, root: Mapping[str, Any], refs: dict[str, Check], types: dict[str, Check]) -> Check:
     if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/"):]:
         raise _Unknown(f"$ref {ref!r}")
     name = ref[len("#/$defs/"):]
@@ -181,7 +191,7 @@ def _reference(ref: Any, root: Mapping[str, Any], refs: dict[str, Check]) -> Che
     if ref not in refs:  # compiled once, and a schema that refers to itself sees its own check
         holder: list[Check] = []
         refs[ref] = lambda v: holder[0](v)
-        holder.append(_compile(target, root, refs))
+        holder.append(_compile(target, root, refs, types))
     return refs[ref]
 
 

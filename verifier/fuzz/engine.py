@@ -336,9 +336,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         else:
             held.append(work)
         if progress is not None:
-            answered = sum(t.actual is not None for t in trials)
             progress.advance(1, noted=running.count,
-                             detail=f"{answered} answered" if execution.in_process else "")
+                             detail=f"{len(running.answered)} answered" if execution.in_process else "")
 
     # Its hello says which optional rules it supports, so that only scenes it can answer are
     # drawn; a start that fails here is tried again, and reported, with the first scene.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -43,11 +44,18 @@ class ReadingTable:
     keys: Mapping[Path, Any]
     outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key
 
+    @cached_property
+    def _fixed(self) -> tuple[tuple[str, ...], dict[tuple[str, ...], Path | None]]:
+        """The points some leaf fixes, and the leaf of each of their combinations met so far."""
+        return tuple(self.order[i] for i in sorted({i for path in self.keys for i, _ in path})), {}
+
     def leaf(self, reading: Reading) -> Path | None:
-        for path in self.keys:
-            if all(reading[self.order[i]] == option for i, option in path):
-                return path
-        return None
+        names, known = self._fixed
+        options = tuple(reading[name] for name in names)
+        if options not in known:
+            known[options] = next((path for path in self.keys
+                                   if all(reading[self.order[i]] == option for i, option in path)), None)
+        return known[options]
 
     def key(self, reading: Reading) -> Any:
         """The reference key under ``reading``; None where its decision path was past
