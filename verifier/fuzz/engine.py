@@ -4,6 +4,7 @@ reading inferred, and the findings grouped and shrunk."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -42,20 +43,28 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
     """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
     decision tree whose leaves each stand for a set of readings; scenes with the same tree
     shape share the grouping of readings by leaf, so each scene is looked at once per leaf,
-    not once per reading."""
+    not once per reading; and readings that agree on the points a shape's leaves fix are
+    found in the same leaf, so a new shape looks up one reading of each such group."""
     explained = [0] * len(readings)
     sharing: dict[tuple[Any, ...], list[list[int]]] = {}
+    agreeing: dict[tuple[str, ...], list[list[int]]] = {}  # fixed points -> readings grouped by their options
     for trial in trials:
         if not trial.matches:
             continue
         table = trial.table
         shape = tuple(table.keys)
         if shape not in sharing:
+            fixed = table.fixed_points
+            if fixed not in agreeing:
+                groups: dict[tuple[str, ...], list[int]] = {}
+                for i, reading in enumerate(readings):
+                    groups.setdefault(tuple(reading[p] for p in fixed), []).append(i)
+                agreeing[fixed] = list(groups.values())
             by_leaf: dict[Any, list[int]] = {path: [] for path in shape}
-            for i, reading in enumerate(readings):
-                path = table.leaf(reading)
+            for group in agreeing[fixed]:
+                path = table.leaf(readings[group[0]])
                 if path is not None:
-                    by_leaf[path].append(i)
+                    by_leaf[path].extend(group)
             sharing[shape] = list(by_leaf.values())
         for key, indices in zip(table.keys.values(), sharing[shape]):
             if key in trial.matches:
@@ -189,16 +198,42 @@ class _ReferenceDone:
     unreadable: tuple[SceneProblem, ...]
 
 
-def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
+class _Known:
+    """What the reference work of a run already knows, for scenes drawn again (Hypothesis
+    draws the same scene now and then, and a deterministic implementation answers it the
+    same): each scene's reading table, and which of its reference outcomes an answer
+    matches. Keyed by the scene itself (immutable values), so only an equal scene hits."""
+
+    def __init__(self) -> None:
+        self.tables: dict[Any, ReadingTable] = {}
+        self.matches: dict[Any, frozenset[Any]] = {}
+
+    @staticmethod
+    def key(*parts: Any) -> Any:
+        try:
+            hash(parts)
+        except TypeError:  # a ruleset whose scenes are not hashable values: nothing is kept
+            return None
+        return parts
+
+
+def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None) -> list[_ReferenceDone]:
     """For each scene of ``batch``: the reference under every reading, the answers read
-    (once, under the hello's declaration), and how they compare."""
+    (once, under the hello's declaration), and how they compare. ``known``: what earlier
+    scenes of the run gave (by default only this batch's)."""
     from .. import registry
 
+    known = known or _Known()
     done = []
     for work in batch:
         ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
         declaration = Declaration(work.reports)
-        table = reading_table(ruleset, work.before, work.actions)
+        scene = known.key(work.before, work.actions)
+        table = known.tables.get(scene) if scene is not None else None
+        if table is None:
+            table = reading_table(ruleset, work.before, work.actions)
+            if scene is not None:
+                known.tables[scene] = table
         transforms = {t.name: t for t in order_transforms(ruleset, work.before, work.actions)} \
             if len(work.answers) > 1 else {}
         outcomes: dict[str, Outcome] = {}
@@ -214,7 +249,13 @@ def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
         differs: set[str] = set()
         actual = outcomes.get("")
         if actual is not None:
-            matches = matching(ruleset, work.before, work.actions, table, actual)
+            answered = known.key(scene, json.dumps(work.answers[0][2], sort_keys=True)) if scene is not None else None
+            found = known.matches.get(answered) if answered is not None else None
+            if found is None:
+                found = matching(ruleset, work.before, work.actions, table, actual)
+                if answered is not None:
+                    known.matches[answered] = found
+            matches = found
             trial = Trial("", work.before, work.actions, table, actual, matches)
             differs = {name for name, transform in transforms.items()
                        if name in outcomes and order_differs(ruleset, trial, transform, outcomes[name])}
@@ -293,6 +334,7 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     problems: list[SceneProblem] = []
     running = _RunningGroups(ruleset)
     held: list[_ReferenceWork] = []  # with workers, the reference work waits until the scenes are sent
+    known = _Known()
 
     def take(done: _ReferenceDone) -> None:
         """A scene's answers read and compared: kept, in scene order."""
@@ -332,7 +374,7 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         sent[index] = record
         work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers)
         if execution.in_process:
-            take(_reference_work([work])[0])
+            take(_reference_work([work], known)[0])
         else:
             held.append(work)
         if progress is not None:

@@ -45,12 +45,17 @@ class ReadingTable:
     outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key
 
     @cached_property
-    def _fixed(self) -> tuple[tuple[str, ...], dict[tuple[str, ...], Path | None]]:
-        """The points some leaf fixes, and the leaf of each of their combinations met so far."""
-        return tuple(self.order[i] for i in sorted({i for path in self.keys for i, _ in path})), {}
+    def fixed_points(self) -> tuple[str, ...]:
+        """The points some leaf fixes, in the ruleset's order: readings that agree on these share a leaf."""
+        return tuple(self.order[i] for i in sorted({i for path in self.keys for i, _ in path}))
+
+    @cached_property
+    def _leaves(self) -> dict[tuple[str, ...], Path | None]:
+        """The leaf of each combination of options of ``fixed_points`` met so far."""
+        return {}
 
     def leaf(self, reading: Reading) -> Path | None:
-        names, known = self._fixed
+        names, known = self.fixed_points, self._leaves
         options = tuple(reading[name] for name in names)
         if options not in known:
             known[options] = next((path for path in self.keys
