@@ -299,3 +299,14 @@ def test_search_suite_is_listed_and_rates_scenes_per_cpu_second():
     rows = search_rows(figures)
     assert rows == [("ypp explore: scenes / CPU s", "400", "200 scenes, 0.50 s CPU, 2.00 s wall"),
                     ("ypp fuzz: scenes / CPU s", "100", "30 scenes, 0.30 s CPU, 1.00 s wall")]
+
+
+def test_search_suite_tells_fuzz_once_drawn_apart_from_drawing():
+    from verifier.bench import search_rows
+
+    figures = {"quick": True, "seed": 0, "rulesets": {
+        "ypp": {"explore": {"scenes": 200, "seconds": 2.0, "cpu_seconds": 0.5},
+                "fuzz": {"scenes": 30, "seconds": 1.0, "cpu_seconds": 0.3},
+                "drawing": {"scenes": 30, "seconds": 0.2, "cpu_seconds": 0.1}}}}
+    assert search_rows(figures)[-1] == ("ypp fuzz once drawn: scenes / CPU s", "150",
+                                        "drawing 30 scenes alone took 0.10 s CPU, 33% of fuzz's")
