@@ -43,29 +43,23 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
     """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
     decision tree whose leaves each stand for a set of readings; scenes with the same tree
     shape share the grouping of readings by leaf, so each scene is looked at once per leaf,
-    not once per reading; and readings that agree on the points a shape's leaves fix are
-    found in the same leaf, so a new shape looks up one reading of each such group."""
+    not once per reading. A leaf's readings are those with every option its path fixes."""
     explained = [0] * len(readings)
-    sharing: dict[tuple[Any, ...], list[list[int]]] = {}
-    agreeing: dict[tuple[str, ...], list[list[int]]] = {}  # fixed points -> readings grouped by their options
+    everyone = frozenset(range(len(readings)))
+    listed: dict[tuple[str, str], list[int]] = {}
+    for i, reading in enumerate(readings):
+        for point, option in reading.items():
+            listed.setdefault((point, option), []).append(i)
+    having = {choice: frozenset(indices) for choice, indices in listed.items()}  # the readings with each option
+    sharing: dict[tuple[Any, ...], list[frozenset[int]]] = {}
     for trial in trials:
         if not trial.matches:
             continue
         table = trial.table
         shape = tuple(table.keys)
         if shape not in sharing:
-            fixed = table.fixed_points
-            if fixed not in agreeing:
-                groups: dict[tuple[str, ...], list[int]] = {}
-                for i, reading in enumerate(readings):
-                    groups.setdefault(tuple(reading[p] for p in fixed), []).append(i)
-                agreeing[fixed] = list(groups.values())
-            by_leaf: dict[Any, list[int]] = {path: [] for path in shape}
-            for group in agreeing[fixed]:
-                path = table.leaf(readings[group[0]])
-                if path is not None:
-                    by_leaf[path].extend(group)
-            sharing[shape] = list(by_leaf.values())
+            sharing[shape] = [everyone.intersection(*(having.get((table.order[i], option), frozenset())
+                                                      for i, option in path)) for path in shape]
         for key, indices in zip(table.keys.values(), sharing[shape]):
             if key in trial.matches:
                 for i in indices:
