@@ -458,3 +458,45 @@ def test_an_outcome_reads_in_words_and_keeps_its_exact_numbers_on_hover():
     span = _outcome_span(CaseView(case, outcome, frozenset(), sentence, "", True, "", exact=exact))
     assert span.startswith('<span class="outcome" title="') and "ends at [" in span and "mm ahead" in span
     assert _outcome_span(CaseView(case, outcome, frozenset(), "plain & simple", "", True, "")) == "plain &amp; simple"
+
+
+def test_the_pages_reuse_a_reports_example_rows_only_for_the_same_code_and_case_data(tmp_path, monkeypatch):
+    import dataclasses
+
+    from verifier import findings as report_module
+    from verifier.case import collect
+    from verifier.docs.findings import gather_findings
+    from verifier.explore import documented_examples, example_matrix
+    from verifier.explorer import ExploreOptions, run_explore
+    from verifier.rulesets.scatter import RULESET as SCATTER
+
+    cases = list(collect([ROOT / "cases" / "scatter"]).cases)
+    run = run_explore(SCATTER, ExploreOptions(search=False, cases_dir=None, out=tmp_path / "scatter"), cases=cases)
+    report_module.write_reports(tmp_path / "scatter", *run.report())
+    fresh = example_matrix(SCATTER, cases)
+    examples, readings = documented_examples(SCATTER, cases), SCATTER.all_readings()
+    assert len(examples) >= 3 and len(readings) >= 2
+    resolved = []
+    resolve = SCATTER.resolve
+    monkeypatch.setattr(SCATTER, "resolve", lambda *a, **k: resolved.append(a[0]) or resolve(*a, **k))
+
+    def matrix(of):
+        found = gather_findings(SCATTER, of, findings_dir=tmp_path, cases_dir=None, examples=0, seed=0,
+                                warn=pytest.fail)
+        assert found.matrix is not None and found.origin.startswith("These questions come from the explorer's report")
+        return found.matrix
+
+    reused = matrix(cases)
+    assert resolved == [] and reused.agrees == fresh.agrees
+    assert [c.id for c in reused.cases] == [c.id for c in fresh.cases]
+    # an edited example is worked out again under every reading; the others are still read from the report
+    edited = examples[1]
+    changed = dataclasses.replace(edited, doc=dataclasses.replace(edited.doc, data={**edited.doc.data,
+                                                                                   "title": "edited"}))
+    again = matrix([changed if c is edited else c for c in cases])
+    assert len(resolved) == len(readings) and all(scene is edited.before for scene in resolved)
+    assert again.agrees == fresh.agrees
+    # a report written by other code is not trusted at all
+    resolved.clear()
+    monkeypatch.setattr(report_module, "_CODE_DIGEST", "other code")
+    assert matrix(cases).agrees == fresh.agrees and len(resolved) == len(readings) * len(examples)
