@@ -342,3 +342,14 @@ def test_a_suites_steps_show_on_the_bench_meter(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert re.search(r"^benchmarking stepper\.steps: 0/1 suites, .*, winding the spring \.\.\.$", err, re.M), err
     assert kit_bench.set_meter(None) is None  # the meter is let go when the run ends
+
+
+def test_search_suite_tells_fuzz_once_drawn_apart_from_drawing():
+    from verifier.bench import search_rows
+
+    figures = {"quick": True, "seed": 0, "rulesets": {
+        "ypp": {"explore": {"scenes": 200, "seconds": 2.0, "cpu_seconds": 0.5},
+                "fuzz": {"scenes": 30, "seconds": 1.0, "cpu_seconds": 0.3},
+                "drawing": {"scenes": 30, "seconds": 0.2, "cpu_seconds": 0.1}}}}
+    assert search_rows(figures)[-1] == ("ypp fuzz once drawn: scenes / CPU s", "150",
+                                        "drawing 30 scenes alone took 0.10 s CPU, 33% of fuzz's")

@@ -1,5 +1,5 @@
-"""``python:MODULE:FUNCTION``: an implementation called in-process, in a worker
-thread so that a timeout can be reported.
+"""``python:MODULE:FUNCTION``: an implementation called in-process, on a worker
+thread (one for the run, replaced after a timeout) so that a timeout can be reported.
 
 An implementation that ends the interpreter would end the run with whatever exit
 status it chose (``os._exit(0)`` would look like success). So while a call is in
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sys
 import threading
 import time
@@ -89,9 +90,44 @@ EXIT_GUARD = _ExitGuard()
 _MODULES = tuple(m for m in (os, sys.modules.get("posix"), sys.modules.get("nt")) if m is not None)
 
 
+class _Worker:
+    """The thread an in-process implementation is called on, kept from call to call (a
+    thread started per call costs more than many an answer). Each request is the message's
+    JSON text, decoded on the worker, so the implementation gets data of its own. A worker
+    whose call outlives its timeout is abandoned: it ends when that call returns, and its
+    answer, put where nobody reads any more, is dropped."""
+
+    def __init__(self, function: Callable[[dict[str, Any]], Any], name: str) -> None:
+        self.function = function
+        self.requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self.abandoned = False
+        threading.Thread(target=self._serve, daemon=True, name=name).start()
+
+    def _serve(self) -> None:
+        while True:
+            text = self.requests.get()
+            if text is None:
+                return
+            try:
+                answer: tuple[bool, Any] = (True, self.function(json.loads(text)))
+            except BaseException as exc:  # reported, never raised into the run
+                answer = (False, exc)
+            finally:
+                EXIT_GUARD.leave()
+            self.answers.put(answer)
+            del answer
+            if self.abandoned:
+                return
+
+    def abandon(self) -> None:
+        self.abandoned = True
+        self.requests.put(None)
+
+
 class InProcessImplementation(Implementation):
     """``python:MODULE:FUNCTION``: FUNCTION(message: dict[str, Any]) -> dict[str, Any], called for hello and
-    every case, in a worker thread so that a timeout can be reported. (A Python thread
+    every case, on a worker thread so that a timeout can be reported. (A Python thread
     cannot be stopped: one that hangs is left behind, and the run goes on.)"""
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, rulesets: Iterable[str] | None = None,
@@ -124,32 +160,28 @@ class InProcessImplementation(Implementation):
         self.function: Callable[[dict[str, Any]], Any] = function
         self.info = {}
         self.started = False
+        self._worker: _Worker | None = None
 
     def _call(self, message: dict[str, Any], timeout: float | None = None) -> tuple[str, Any]:
         """("ok", decoded answer) | ("timeout", None) | ("raised", text) | ("exit", text) | ("not-json", text)
         | ("too-big", text)"""
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["value"] = self.function(json.loads(json.dumps(message)))
-            except BaseException as exc:  # reported, never raised into the run
-                box["error"] = exc
-            finally:
-                EXIT_GUARD.leave()
-
         EXIT_GUARD.enter()
-        worker = threading.Thread(target=work, daemon=True, name=f"verifier impl {self.label}")
         try:
-            worker.start()
+            if self._worker is None:
+                self._worker = _Worker(self.function, f"verifier impl {self.label}")
+            worker = self._worker
+            worker.requests.put(json.dumps(message))
         except BaseException:
             EXIT_GUARD.leave()
             raise
-        worker.join(self.timeout if timeout is None else timeout)
-        if worker.is_alive():
+        try:
+            ok, value = worker.answers.get(timeout=self.timeout if timeout is None else timeout)
+        except queue.Empty:
+            worker.abandon()  # it hangs: left behind, and the next call gets a worker of its own
+            self._worker = None
             return "timeout", None
-        if "error" in box:
-            exc = box["error"]
+        if not ok:
+            exc = value
             frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]  # not the guard
             where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
             if isinstance(exc, ImplementationExit):
@@ -158,7 +190,12 @@ class InProcessImplementation(Implementation):
                 shown = ", ".join(_safe_repr(arg)[:60] for arg in exc.args[:2])
                 return "exit", f"raised {type(exc).__name__}({shown}){where}"
             return "raised", f"{type(exc).__name__}: {excerpt(_safe_str(exc), 300)[1:-1]}{where}"
-        return self._decode(box.get("value"))
+        return self._decode(value)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.abandon()
+            self._worker = None
 
     def _decode(self, value: Any) -> tuple[str, Any]:
         """The answer as JSON data, within the limits an answer line has."""

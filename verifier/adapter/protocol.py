@@ -14,6 +14,7 @@ import jsonschema
 from .. import __version__, registry
 from ..case import Case
 from ..errors import ImplementationError, VerifierError
+from ..quickschema import Check, compile_schema, fits
 from ..ruleset import Capability, Outcome, Refusal, Ruleset, refused_outcome
 from ..source import Located
 from .declare import CAPABILITIES_SCHEMA, Declaration, carries, read_capabilities, relaxed_schema, without_fields
@@ -144,6 +145,7 @@ def adapter_schema() -> dict[str, Any]:
 
 
 _validators: dict[str, jsonschema.Draft202012Validator] = {}
+_quick: dict[str, Check | None] = {}
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
@@ -156,6 +158,11 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 
 def schema_problem(name: str, data: Any) -> str | None:
     """The first way ``data`` breaks ``$defs/name``, as one sentence, or None."""
+    if name not in _quick:
+        schema = adapter_schema()
+        _quick[name] = compile_schema({"$ref": f"#/$defs/{name}"}, schema)
+    if fits(_quick[name], data):
+        return None
     errors = sorted(validator(name).iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if not errors:
         return None
@@ -165,6 +172,7 @@ def schema_problem(name: str, data: Any) -> str | None:
 
 
 _outcome_validators: dict[tuple[str, frozenset[str]], jsonschema.Draft202012Validator] = {}
+_quick_outcomes: dict[tuple[str, frozenset[str]], Check | None] = {}
 
 
 def outcome_problem(ruleset: Ruleset, data: Any, omitted: Iterable[str] = ()) -> str | None:
@@ -174,7 +182,11 @@ def outcome_problem(ruleset: Ruleset, data: Any, omitted: Iterable[str] = ()) ->
         return None
     key = (ruleset.key, frozenset(omitted))
     if key not in _outcome_validators:
-        _outcome_validators[key] = jsonschema.Draft202012Validator(relaxed_schema(ruleset.outcome_schema, key[1]))
+        relaxed = relaxed_schema(ruleset.outcome_schema, key[1])
+        _outcome_validators[key] = jsonschema.Draft202012Validator(relaxed)
+        _quick_outcomes[key] = compile_schema(relaxed)
+    if fits(_quick_outcomes[key], data):  # the common case; jsonschema says why not
+        return None
     errors = sorted(_outcome_validators[key].iter_errors(data),
                     key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if not errors:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,15 +47,15 @@ def _close(a: Any, b: Any, tolerance: float) -> bool:
 
 
 def _unlisted_fields(ruleset: Ruleset, before: Any, reference: Outcome, actual: Outcome, listed: set[str],
-                     unreported: frozenset[str], tolerance: float) -> list[Mismatch]:
+                     unreported: frozenset[str], tolerance: float) -> Iterator[Mismatch]:
     """The top-level fields of the outcome's JSON form that the expectation does not list
     (``listed``; such as firing areas) and that differ beyond ``tolerance``: a reading
     explains an answer only when it gives every part the answer reports. A field whose
-    value alone leaves the outcome key unchanged (provenance) is not an outcome part."""
+    value alone leaves the outcome key unchanged (provenance) is not an outcome part.
+    Lazily, so that a caller asking only whether there is one stops at the first."""
     # the fields of the parts the implementation does not report are left out, at any depth
     whole = ruleset.outcome_json(reference)
     ours, theirs = without_fields(whole, unreported), without_fields(ruleset.outcome_json(actual), unreported)
-    found = []
     for name in sorted(set(ours) | set(theirs)):
         if name in listed or _close(ours.get(name), theirs.get(name), tolerance):
             continue
@@ -66,9 +66,22 @@ def _unlisted_fields(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
                     continue
             except Exception:  # a mixed outcome the reader refuses: the field counts
                 pass
-        found.append(Mismatch((name,), ours.get(name), theirs.get(name),
-                              f"{name}: the answer's differs from the reference's"))
-    return found
+        yield Mismatch((name,), ours.get(name), theirs.get(name), f"{name}: the answer's differs from the reference's")
+
+
+def _found(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+           data: SceneData | None) -> Iterator[Mismatch]:
+    """The mismatches ``mismatches`` reports, one by one, the ruleset's comparison first."""
+    data = data or SceneData.of(ruleset, before, actions)
+    unreported = unreported_fields(ruleset, actual.unreported)
+    expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
+    found = compare_outcome(ruleset, before, expect, actual)
+    yield from (m for m in found if not left_out(m.path, unreported))
+    if reference.refusal is None and actual.refusal is None:  # a refusal has no fields to list
+        listed = set(ruleset.expect_data(before, reference))
+        tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
+        yield from (m for m in _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
+                    if not left_out(m.path, unreported))
 
 
 def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -78,18 +91,21 @@ def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
     differ, leaving out the fields of the parts ``actual`` does not report; None where the
     reference cannot be restated as an expectation. ``data``: the scene's case data, where
     the caller has it."""
-    data = data or SceneData.of(ruleset, before, actions)
-    unreported = unreported_fields(ruleset, actual.unreported)
     try:
-        expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
-        found = compare_outcome(ruleset, before, expect, actual)
-        if reference.refusal is None and actual.refusal is None:  # a refusal has no fields to list
-            listed = set(ruleset.expect_data(before, reference))
-            tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
-            found = list(found) + _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
+        return tuple(_found(ruleset, before, actions, reference, actual, data))
     except Exception:  # an outcome the ruleset cannot restate as an expectation: no words for it
         return None
-    return tuple(m for m in found if not left_out(m.path, unreported))
+
+
+def agrees(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
+           data: SceneData | None = None) -> bool:
+    """Whether ``mismatches`` finds none: the same verdict, stopping at the first mismatch
+    (most reference outcomes of a scene differ from an answer in the ruleset's own
+    comparison, and the fields it does not list need not be looked at)."""
+    try:
+        return next(_found(ruleset, before, actions, reference, actual, data), None) is None
+    except Exception:  # as ``mismatches``: no words for it, so no agreement
+        return False
 
 
 def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -105,7 +121,7 @@ def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, a
     ``check --impl`` makes (an outcome read from JSON need not have a key)."""
     data = SceneData.of(ruleset, before, actions)
     return frozenset(key for key, reference in table.outcomes.items()
-                     if mismatches(ruleset, before, actions, reference, actual, data) == ())
+                     if agrees(ruleset, before, actions, reference, actual, data))
 
 
 def explaining(ruleset: Ruleset, before: Any, actions: Any, answer: Outcome, readings: Sequence[Reading],

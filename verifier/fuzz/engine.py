@@ -4,6 +4,7 @@ reading inferred, and the findings grouped and shrunk."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -42,21 +43,23 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
     """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
     decision tree whose leaves each stand for a set of readings; scenes with the same tree
     shape share the grouping of readings by leaf, so each scene is looked at once per leaf,
-    not once per reading."""
+    not once per reading. A leaf's readings are those with every option its path fixes."""
     explained = [0] * len(readings)
-    sharing: dict[tuple[Any, ...], list[list[int]]] = {}
+    everyone = frozenset(range(len(readings)))
+    listed: dict[tuple[str, str], list[int]] = {}
+    for i, reading in enumerate(readings):
+        for point, option in reading.items():
+            listed.setdefault((point, option), []).append(i)
+    having = {choice: frozenset(indices) for choice, indices in listed.items()}  # the readings with each option
+    sharing: dict[tuple[Any, ...], list[frozenset[int]]] = {}
     for trial in trials:
         if not trial.matches:
             continue
         table = trial.table
         shape = tuple(table.keys)
         if shape not in sharing:
-            by_leaf: dict[Any, list[int]] = {path: [] for path in shape}
-            for i, reading in enumerate(readings):
-                path = table.leaf(reading)
-                if path is not None:
-                    by_leaf[path].append(i)
-            sharing[shape] = list(by_leaf.values())
+            sharing[shape] = [everyone.intersection(*(having.get((table.order[i], option), frozenset())
+                                                      for i, option in path)) for path in shape]
         for key, indices in zip(table.keys.values(), sharing[shape]):
             if key in trial.matches:
                 for i in indices:
@@ -189,16 +192,42 @@ class _ReferenceDone:
     unreadable: tuple[SceneProblem, ...]
 
 
-def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
+class _Known:
+    """What the reference work of a run already knows, for scenes drawn again (Hypothesis
+    draws the same scene now and then, and a deterministic implementation answers it the
+    same): each scene's reading table, and which of its reference outcomes an answer
+    matches. Keyed by the scene itself (immutable values), so only an equal scene hits."""
+
+    def __init__(self) -> None:
+        self.tables: dict[Any, ReadingTable] = {}
+        self.matches: dict[Any, frozenset[Any]] = {}
+
+    @staticmethod
+    def key(*parts: Any) -> Any:
+        try:
+            hash(parts)
+        except TypeError:  # a ruleset whose scenes are not hashable values: nothing is kept
+            return None
+        return parts
+
+
+def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None) -> list[_ReferenceDone]:
     """For each scene of ``batch``: the reference under every reading, the answers read
-    (once, under the hello's declaration), and how they compare."""
+    (once, under the hello's declaration), and how they compare. ``known``: what earlier
+    scenes of the run gave (by default only this batch's)."""
     from .. import registry
 
+    known = known or _Known()
     done = []
     for work in batch:
         ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
         declaration = Declaration(work.reports)
-        table = reading_table(ruleset, work.before, work.actions)
+        scene = known.key(work.before, work.actions)
+        table = known.tables.get(scene) if scene is not None else None
+        if table is None:
+            table = reading_table(ruleset, work.before, work.actions)
+            if scene is not None:
+                known.tables[scene] = table
         transforms = {t.name: t for t in order_transforms(ruleset, work.before, work.actions)} \
             if len(work.answers) > 1 else {}
         outcomes: dict[str, Outcome] = {}
@@ -214,7 +243,13 @@ def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
         differs: set[str] = set()
         actual = outcomes.get("")
         if actual is not None:
-            matches = matching(ruleset, work.before, work.actions, table, actual)
+            answered = known.key(scene, json.dumps(work.answers[0][2], sort_keys=True)) if scene is not None else None
+            found = known.matches.get(answered) if answered is not None else None
+            if found is None:
+                found = matching(ruleset, work.before, work.actions, table, actual)
+                if answered is not None:
+                    known.matches[answered] = found
+            matches = found
             trial = Trial("", work.before, work.actions, table, actual, matches)
             differs = {name for name, transform in transforms.items()
                        if name in outcomes and order_differs(ruleset, trial, transform, outcomes[name])}
@@ -293,6 +328,7 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     problems: list[SceneProblem] = []
     running = _RunningGroups(ruleset)
     held: list[_ReferenceWork] = []  # with workers, the reference work waits until the scenes are sent
+    known = _Known()
 
     def take(done: _ReferenceDone) -> None:
         """A scene's answers read and compared: kept, in scene order."""
@@ -332,13 +368,12 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         sent[index] = record
         work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers)
         if execution.in_process:
-            take(_reference_work([work])[0])
+            take(_reference_work([work], known)[0])
         else:
             held.append(work)
         if progress is not None:
-            answered = sum(t.actual is not None for t in trials)
             progress.advance(1, noted=running.count,
-                             detail=f"{answered} answered" if execution.in_process else "")
+                             detail=f"{len(running.answered)} answered" if execution.in_process else "")
 
     # Its hello says which optional rules it supports, so that only scenes it can answer are
     # drawn; a start that fails here is tried again, and reported, with the first scene.

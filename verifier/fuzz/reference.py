@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -43,11 +44,23 @@ class ReadingTable:
     keys: Mapping[Path, Any]
     outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key
 
+    @cached_property
+    def fixed_points(self) -> tuple[str, ...]:
+        """The points some leaf fixes, in the ruleset's order: readings that agree on these share a leaf."""
+        return tuple(self.order[i] for i in sorted({i for path in self.keys for i, _ in path}))
+
+    @cached_property
+    def _leaves(self) -> dict[tuple[str, ...], Path | None]:
+        """The leaf of each combination of options of ``fixed_points`` met so far."""
+        return {}
+
     def leaf(self, reading: Reading) -> Path | None:
-        for path in self.keys:
-            if all(reading[self.order[i]] == option for i, option in path):
-                return path
-        return None
+        names, known = self.fixed_points, self._leaves
+        options = tuple(reading[name] for name in names)
+        if options not in known:
+            known[options] = next((path for path in self.keys
+                                   if all(reading[self.order[i]] == option for i, option in path)), None)
+        return known[options]
 
     def key(self, reading: Reading) -> Any:
         """The reference key under ``reading``; None where its decision path was past
