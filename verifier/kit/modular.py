@@ -8,7 +8,7 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
         draw_options = {"draw": frozenset({"title"}), ...}  # the DrawOptions each drawing honours
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
-        explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
+        explorer = "mygame.explore"      # outcome_key, strategy, scene, transforms, ...
         parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
         interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
         suites = "mygame.bench"          # SUITES, the benchmark suites
@@ -140,6 +140,12 @@ class ModularRuleset(Ruleset):
         ruleset's features may be used."""
         make = self._function("explorer", "strategy")
         return make() if features is None else make(features)
+
+    def scene(self, choices: Any, features: frozenset[str] | None = None) -> tuple[Any, Any]:
+        """The explorer module's ``scene(choices)``, or ``scene(choices, features)`` where only some
+        of the ruleset's features may be used."""
+        build = self._function("explorer", "scene")
+        return tuple(build(choices) if features is None else build(choices, features))  # type: ignore[return-value]
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:
         return list(self._function("explorer", "transforms")(before, actions))
