@@ -14,6 +14,8 @@ These are the explorer's stages; ``explorer.run_explore`` runs them all as one c
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -196,6 +198,7 @@ class SearchResult:
     from_boundaries: dict[str, str] = field(default_factory=dict)
     boundary_share: float = 0.0
     analysed: int | None = None  # of the scenes, those analysed (the others had been seen before); None: all
+    first_scene: dict[str, int] = field(default_factory=dict)  # fingerprint -> number of its first scene (from 0)
 
 
 def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_examples: int = 20000,
@@ -228,6 +231,7 @@ def _drawn_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,
 
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
+    first_scene: dict[str, int] = {}
     from_boundaries: dict[str, str] = {}
     tally = BoundaryTally()
     start = time.perf_counter()
@@ -240,6 +244,7 @@ def _drawn_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,
         for fingerprint, finding in analyse(ruleset, before, actions).items():
             if fingerprint not in findings:
                 findings[fingerprint] = finding
+                first_scene[fingerprint] = count - 1
                 first_seen[fingerprint] = time.perf_counter() - start
                 if visit is not None:
                     from_boundaries[fingerprint] = str(visit)
@@ -254,7 +259,8 @@ def _drawn_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,
                          deadline=start + budget)
     names = [b.name for b in ruleset.boundaries()] if ruleset.supports(Capability.BOUNDARIES) else []
     return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped,
-                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0)
+                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0,
+                        first_scene=first_scene)
 
 
 SEARCH_BATCH = 200  # scenes a worker takes at a time: a fraction of a second of work
@@ -273,17 +279,20 @@ class _Batch:
     stopped: bool
 
 
-# Per worker process: the scenes already analysed, by search. A scene seen again shows the
-# same findings, and the worker takes its batches in increasing order, so the first scene of
-# each fingerprint is still reported by the batch that holds it.
-_SEEN: dict[tuple[Any, ...], set[Any]] = {}
+# Per worker process: the scenes the current search has analysed there. A scene seen again
+# shows the same findings, and a worker takes its batches in increasing order, so the first
+# scene of each fingerprint is still reported by the batch that holds it.
+_SEEN: dict[str, set[Any]] = {}
+_RUNS = itertools.count()
 
 
 def _search_batch(ruleset: Ruleset, seed: int, share: float, size: int, limit: int, deadline: float,
-                  boundaries: tuple[Any, ...], batch: int) -> _Batch:
+                  boundaries: tuple[Any, ...], run: str, batch: int) -> _Batch:
     from .generation import seeded_scene
 
-    seen = _SEEN.setdefault((ruleset.key, seed, share, size), set())
+    if run not in _SEEN:
+        _SEEN.clear()  # an earlier search's scenes
+    seen = _SEEN.setdefault(run, set())
     found: dict[str, tuple[int, float, str, Finding]] = {}
     visible: dict[str, tuple[int, float, str, Finding]] = {}
     visits: list[tuple[str, str]] = []
@@ -325,12 +334,14 @@ def _seeded_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int
     boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
+    first_scene: dict[str, int] = {}
     from_boundaries: dict[str, str] = {}
     tally = BoundaryTally()
     start = time.perf_counter()
     deadline = start + budget
     batches = takewhile(lambda _: time.perf_counter() < deadline, range(-(-max_examples // SEARCH_BATCH)))
-    work = partial(_search_batch, ruleset, seed, share, SEARCH_BATCH, max_examples, deadline, boundaries)
+    run = f"{os.getpid()}:{next(_RUNS)}"  # this search, so that a worker drops what an earlier one saw
+    work = partial(_search_batch, ruleset, seed, share, SEARCH_BATCH, max_examples, deadline, boundaries, run)
     count = analysed = 0
     stopped = False
     for batch in map_ordered(work, batches, execution):
@@ -340,10 +351,11 @@ def _seeded_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int
         tally.scenes += batch.scenes
         for boundary, side in batch.visits:
             tally.visits.setdefault(boundary, dict.fromkeys(Side, 0))[Side(side)] += 1
-        for _, seconds, visit, finding in batch.found:
+        for index, seconds, visit, finding in batch.found:
             fingerprint = finding.fingerprint
             if fingerprint not in findings:
                 findings[fingerprint] = finding
+                first_scene[fingerprint] = index
                 first_seen[fingerprint] = max(seconds - start, 0.0)
                 if visit:
                     from_boundaries[fingerprint] = visit
@@ -359,7 +371,7 @@ def _seeded_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int
     names = [b.name for b in boundaries]
     return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped,
                         tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0,
-                        analysed=analysed)
+                        analysed=analysed, first_scene=first_scene)
 
 
 # --- documented examples against readings ------------------------------------------------

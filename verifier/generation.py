@@ -124,3 +124,23 @@ def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BO
                 (moved_before, moved_actions), visit = landed
                 return moved_before, moved_actions, visit
     return before, actions, None
+
+
+def each_generated_scene(ruleset: Any, visit: Callable[[Any, Any, Any], None], *, seed: int, examples: int,
+                         deadline: float, boundary_share: float = BOUNDARY_SHARE,
+                         stop: Callable[[], bool] | None = None, features: frozenset[str] | None = None) -> bool:
+    """Hand ``visit`` each (before, actions, visit) the ruleset generates for ``seed``, up to
+    ``examples`` of them or until ``time.perf_counter()`` passes ``deadline`` (or ``stop``
+    says so); True when it stopped early. Scenes built from the seed (``seeded_scene``)
+    where the ruleset builds them from choices, else drawn by Hypothesis
+    (``scene_strategy``); either way the same seed gives the same scenes in any process."""
+    if not builds_scenes(ruleset):
+        return each_scene(scene_strategy(ruleset, boundary_share, features), visit, seed=seed, examples=examples,
+                          deadline=deadline, stop=stop)
+    from .ruleset import Capability
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
+    for index in range(examples):
+        if time.perf_counter() > deadline or (stop is not None and stop()):
+            return True
+        visit(*seeded_scene(ruleset, seed, index, boundary_share, features, boundaries))
+    return False

@@ -60,10 +60,15 @@ class ModularRuleset(Ruleset):
         return named or (f"{package}.{LAYOUT[role]}" if package else "")
 
     def _function(self, role: str, name: str) -> Any:
-        module = self._module(role)
-        if not module:
-            raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
-        return getattr(import_module(module), name)
+        # Looked up once per ruleset: the explorer calls these thousands of times a second.
+        found = self.__dict__.setdefault("_functions", {})
+        function = found.get((role, name))
+        if function is None:
+            module = self._module(role)
+            if not module:
+                raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
+            function = found[(role, name)] = getattr(import_module(module), name)
+        return function
 
     # drawing: the options asked for are checked against ``draw_options``, and the pieces to draw against
     # ``draw_piece_budget``, before any drawing code runs

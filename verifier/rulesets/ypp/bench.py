@@ -22,9 +22,10 @@
     (Pillow's pixels are not seen by tracemalloc, so memory is the peak resident
     size, shown next to that of a process that only built and resolved the scene).
 ``ypp.explore``
-    the exhaustive two-ship space, and how soon the Hypothesis search finds each
-    class of finding that the exhaustive run finds (with ``--quick``: only a short
-    search, its scenes per second and the classes it finds).
+    the exhaustive two-ship and three-ship spaces, how soon a 10 s search on two
+    processes finds each class of finding they hold (the time to full recall), and the
+    search's scenes per CPU second on one core (with ``--quick``: only a short search,
+    its scenes per second and the classes it finds).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...bench import explore_suite
 from ...kit.bench import (
     Row,
     count_calls,
@@ -469,6 +471,7 @@ def draw_table(figures: Mapping[str, Any]) -> str:
 
 
 SUITES: tuple[BenchSuite, ...] = (
+    explore_suite(RULESET, spaces=("two-ships", "three-ships")),
     BenchSuite("rounds", "resolver rounds per second for a two-ship scene, with record=False and record=True",
                run_rounds, rounds_table),
     BenchSuite("turns", "one four-round turn with 1,000, 10,000 and (unless --quick) 100,000 ships on a "
