@@ -216,7 +216,7 @@ def test_explore_refuses_a_search_of_no_scenes(tmp_path, capsys):
 
 
 _SCENE_DIGEST = """
-import hashlib, sys
+import hashlib, json, sys
 for name in sys.argv[2:]:
     __import__(name)  # a different set of our modules loaded before the search
 from verifier import explore, registry
@@ -226,7 +226,10 @@ for key in ("ypp", "armada", "armada2k", "civ", "scatter"):
     result = explore.search(registry.get(key), seed=3, max_examples=120, budget=600,
                             execution=Execution(int(sys.argv[1])))
     seen.append(f"{key} {result.examples}")
-    seen.extend(f"{f} {result.findings[f].visible} {result.findings[f].before!r} {result.findings[f].actions!r}"
+    ruleset = registry.get(key)
+    seen.extend(f"{f} {result.findings[f].visible} "
+                + json.dumps(ruleset.case_data(result.findings[f].before, result.findings[f].actions), sort_keys=True,
+                             default=str)
                 for f in sorted(result.findings))
 print(hashlib.sha256("\\n".join(seen).encode()).hexdigest(), len(seen))
 """

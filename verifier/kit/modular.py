@@ -150,7 +150,7 @@ class ModularRuleset(Ruleset):
         """The explorer module's ``scene(choices)``, or ``scene(choices, features)`` where only some
         of the ruleset's features may be used."""
         build = self._function("explorer", "scene")
-        return tuple(build(choices) if features is None else build(choices, features))  # type: ignore[return-value]
+        return tuple(build(choices) if features is None else build(choices, features))
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:
         return list(self._function("explorer", "transforms")(before, actions))

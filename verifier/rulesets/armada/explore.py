@@ -117,9 +117,9 @@ def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scen
     if "obstacles" in features and choose.flag():
         ox, oy = round(target.x) + choose.integer(-10, 10) * 5.0, round(target.y) + choose.integer(-10, 10) * 5.0
         r = choose.integer(3, 8) * 5.0
-        kind = choose.pick(("asteroids", "station"))
+        obstacle = choose.pick(("asteroids", "station"))
         obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r)),
-                                  kind))
+                                  obstacle))
     maneuvers: Maneuvers = (Maneuver("a", course, side, yaw),)
     if len(ships) > 1 and choose.flag():  # then another ship moves too, after a: into where a ended, or not
         other = ships[1]

@@ -120,10 +120,10 @@ def scene(choose: kit_choices.Choices, features: frozenset[str] | None = None) -
             if not path:
                 continue
             stops = [Stop(a) for a in path]
-            home = next(((a, c) for a, n, c in tokens if n == nation.name and a == ship.at), None)
+            aboard = next(((a, c) for a, n, c in tokens if n == nation.name and a == ship.at), None)
             end = game_map.area(path[-1])
-            if home and end.coastal_land and choose.flag() and not any(m for m in moves if m.path[0].board):
-                load = choose.integer(1, min(home[1], CAPACITY))
+            if aboard and end.coastal_land and choose.flag() and not any(m for m in moves if m.path[0].board):
+                load = choose.integer(1, min(aboard[1], CAPACITY))
                 moves.append(ShipMove(ship.name, (Stop(ship.at, board=load),) + tuple(stops[:-1])
                                       + (Stop(path[-1], drop=load),)))
             else:
