@@ -426,6 +426,21 @@ class LabelPlacer:
                            on_anchor=on_anchor, leader_after=leader_after, widen_after=widen_after, inside=inside,
                            ignore=ignore, hug=hug)
 
+    def place_disc(self, anchor: Point, radius: float, *, rings: int = 6, leader_after: int = 3) -> Placed:
+        """Where a round mark of ``radius`` (a numbered badge, a bang) goes: on ``anchor``
+        where that covers nothing known, else the nearest free spot around it (with a
+        leader back to the anchor once it had to move far), else on the anchor all the
+        same. The spot is kept, so the marks and labels placed after keep clear of it;
+        ``xy`` of the result is the mark's centre."""
+        spot = self.place_box(anchor, 2 * radius, 2 * radius, on_anchor=True, hug=True, rings=rings,
+                              step=max(radius * 0.6, 1.0), leader_after=leader_after)
+        if spot is None:
+            ax, ay = float(anchor[0]), float(anchor[1])
+            spot = Placed("", (ax, ay), (ax - radius, ay - radius, ax + radius, ay + radius), 0)
+            self.placed.append(spot)
+        self.block_circle(spot.xy, radius)
+        return spot
+
     def _place(self, anchor: Point, ink: Box, content: str, size: int, stroke: int, *, clearance: float,
                angles: Sequence[float], rings: int, step: float | None, on_anchor: bool, leader_after: int,
                widen_after: int, inside: Sequence[Point] | None, ignore: tuple[Point, float] | None,

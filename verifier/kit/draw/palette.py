@@ -47,6 +47,11 @@ MARK_FILL: RGB = OKABE_ITO["yellow"]
 MARK_EDGE: RGB = OKABE_ITO["vermillion"]
 
 
+# The smallest text a picture draws, in pixels of the finished picture: the pages never show a
+# picture shrunk so far that this would stand under 9 px.
+SMALLEST_TEXT = 10
+
+
 def piece_colour(index: int) -> RGB:
     """The colour of the ``index``-th piece (cycles after eight)."""
     return PALETTE[index % len(PALETTE)]
