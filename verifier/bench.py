@@ -420,7 +420,10 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
             "scenes": space.scenes, "seconds": space.seconds, "workers": space.workers,
             "classes": len(space.counts), "first_seen": first_seen,
             "recall": len(hits) / max(len(space.counts), 1),
-            "full_recall_seconds": max(hits, default=0.0) if len(hits) == len(space.counts) else None}
+            "full_recall_seconds": max(hits, default=0.0) if len(hits) == len(space.counts) else None,
+            # the number of the scene that found the last class: the same on any machine and load
+            "full_recall_scene": max((found.first_scene[f] for f in space.counts), default=0)
+            if len(hits) == len(space.counts) else None}
     hits = [seconds for seconds in every.values() if seconds is not None]
     figures["recall"] = len(hits) / max(len(every), 1)
     figures["full_recall_seconds"] = max(hits, default=0.0) if len(hits) == len(every) else None
@@ -452,7 +455,8 @@ def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
         rows.append((f"{key} search recall against {name}", f"{space['recall']:.0%}", ""))
         full = space["full_recall_seconds"]
         rows.append((f"{key} search: time to full recall of {name}", f"{full:.2f} s" if full is not None else
-                     f"not within {figures['budget_seconds']:g} s", ""))
+                     f"not within {figures['budget_seconds']:g} s",
+                     f"at scene {space['full_recall_scene']:,}" if full is not None else ""))
     full = figures["full_recall_seconds"]
     rows.append((f"{key} search: time to full recall of every space", f"{full:.2f} s" if full is not None else
                  f"not within {figures['budget_seconds']:g} s ({figures['recall']:.0%})", ""))
