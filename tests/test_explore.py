@@ -9,6 +9,7 @@ import yaml
 from conftest import CASES, case_files
 from toy_ruleset import CONSISTENT, PLANTED, ToyRuleset
 
+from verifier import registry
 from verifier.case import load_case
 from verifier.cli import main
 from verifier.errors import UnsupportedError
@@ -215,40 +216,53 @@ def test_explore_refuses_a_search_of_no_scenes(tmp_path, capsys):
 
 
 _SCENE_DIGEST = """
-import hashlib, sys
-for name in sys.argv[1:]:
+import hashlib, json, sys
+for name in sys.argv[2:]:
     __import__(name)  # a different set of our modules loaded before the search
 from verifier import explore, registry
+from verifier.execute import Execution
 seen = []
-analyse = explore.analyse
-def spy(ruleset, before, actions):
-    seen.append(repr((before, actions)))
-    return analyse(ruleset, before, actions)
-explore.analyse = spy
 for key in ("ypp", "armada", "armada2k", "civ", "scatter"):
-    explore.search(registry.get(key), seed=3, max_examples=120, budget=600)
+    result = explore.search(registry.get(key), seed=3, max_examples=120, budget=600,
+                            execution=Execution(int(sys.argv[1])))
+    seen.append(f"{key} {result.examples}")
+    ruleset = registry.get(key)
+    seen.extend(f"{f} {result.findings[f].visible} "
+                + json.dumps(ruleset.case_data(result.findings[f].before, result.findings[f].actions), sort_keys=True,
+                             default=str)
+                for f in sorted(result.findings))
 print(hashlib.sha256("\\n".join(seen).encode()).hexdigest(), len(seen))
 """
 
 
-def test_same_seed_same_scenes_whatever_modules_are_loaded():
-    # Hypothesis draws literal constants from loaded local modules; the search pins that
-    # pool, so a script, a command and a test run see the same scenes for one seed.
+def test_same_seed_same_scenes_and_findings_whatever_the_process():
+    # Scenes are built from the seed and the scene's number alone (kit.choices), so a script,
+    # a command and a test run, with any modules loaded, any string hashing and any number of
+    # workers, try the same scenes and keep the same example of each finding.
     import os
     import subprocess
     import sys
 
-    def digest(*preload: str) -> str:
-        # A fixed string hash, so that sets of names print in one order in both processes.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        run = subprocess.run([sys.executable, "-c", _SCENE_DIGEST, *preload], capture_output=True, text=True,
-                             timeout=300, env=env)
+    def digest(workers: int, *preload: str, hash_seed: str = "0") -> str:
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run([sys.executable, "-c", _SCENE_DIGEST, str(workers), *preload], capture_output=True,
+                             text=True, timeout=600, env=env)
         assert run.returncode == 0, run.stderr
         return run.stdout.strip()
 
-    plain = digest()
-    assert plain.endswith(" 600")
-    assert digest("verifier.case", "verifier.cli", "verifier.docs", "verifier.fuzz") == plain
+    plain = digest(1)
+    assert digest(1, "verifier.case", "verifier.cli", "verifier.docs", "verifier.fuzz", hash_seed="12345") == plain
+    assert digest(2) == plain
+
+
+def test_seeded_scenes_are_the_same_in_process_and_differ_by_seed():
+    from verifier.generation import seeded_scene
+    for key in ("ypp", "armada", "armada2k", "civ", "scatter"):
+        ruleset = registry.get(key)
+        one = [seeded_scene(ruleset, 5, i) for i in range(40)]
+        assert [seeded_scene(ruleset, 5, i) for i in range(40)] == one
+        assert [seeded_scene(ruleset, 6, i) for i in range(40)] != one
+        assert any(visit is not None for _, _, visit in one), f"{key}: no scene on a boundary"
 
 
 def test_one_reading_point_in_two_situation_shapes_gives_two_findings():

@@ -255,6 +255,9 @@ def _timed_scenes(run: Callable[[], int]) -> dict[str, float]:
 
 def _explored(ruleset: Ruleset, scenes: int, seed: int) -> int:
     from .explore import search
+    from .generation import builds_scenes
+    progress(f"  the {ruleset.key} search " + ("builds seeded scenes (Capability.SCENES)" if builds_scenes(ruleset)
+                                               else "draws its scenes with Hypothesis"))
     return search(ruleset, budget=600.0, seed=seed, max_examples=scenes).examples
 
 
@@ -392,40 +395,62 @@ def docs_suite(findings: str | None = None) -> BenchSuite:
                       run, lambda figures: format_rows(docs_rows(figures)))
 
 
-# --- the explorer: exhaustive space against the Hypothesis search -----------------------
+# --- the explorer: exhaustive spaces against the search -----------------------------------
 
-EXPLORE_BUDGET = 60.0
+EXPLORE_BUDGET = 10.0  # seconds the search has to find every class of the spaces
+EXPLORE_WORKERS = 2  # worker processes the search runs on
 QUICK_EXPLORE_BUDGET = 5.0
 
 
 def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLORE_BUDGET,
-                    seed: int = 0) -> dict[str, Any]:
-    """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise the exhaustive
-    space on every core, then a search of ``budget`` seconds, and when it first found each
-    class of finding the exhaustive run found."""
+                    seed: int = 0, spaces: tuple[str, ...] = (), workers: int = EXPLORE_WORKERS) -> dict[str, Any]:
+    """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise each of ``spaces``
+    (the ruleset's first by default) enumerated on every core, then a search of ``budget``
+    seconds on ``workers`` processes, and when it first found each class of finding of each
+    space: the time to full recall is the slowest of them. The search's scenes per CPU
+    second are measured in this process, on one core, over the same scenes' first 2,000."""
+    from .execute import Execution
     from .explore import search
     from .shards import exhaustive
 
     key = ruleset.key
     if quick:
         budget = min(budget, QUICK_EXPLORE_BUDGET)
-        progress(f"searching {key} with Hypothesis (at most 200 scenes, {budget:g} s) ...")
+        progress(f"searching {key} (at most 200 scenes, {budget:g} s) ...")
         result = search(ruleset, budget=budget, seed=seed, max_examples=200)
         return {"ruleset": key, "quick": True, "budget_seconds": budget, "seed": seed,
                 "search": {"scenes": result.examples, "seconds": result.seconds, "classes": len(result.findings)}}
-    progress(f"enumerating the exhaustive {key} space ...")
-    space = exhaustive(ruleset)
-    progress(f"searching {key} with Hypothesis for {budget:g} s ...")
-    found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 7)
-    first_seen = {fingerprint: found.first_seen.get(fingerprint) for fingerprint in space.counts}
-    hits = [seconds for seconds in first_seen.values() if seconds is not None]
-    return {"ruleset": key, "quick": False, "budget_seconds": budget, "seed": seed,
-            "exhaustive": {"space": space.space, "scenes": space.scenes, "seconds": space.seconds,
-                           "workers": space.workers, "classes": len(space.counts)},
-            "search": {"scenes": found.examples, "seconds": found.seconds, "classes": len(found.findings),
-                       "first_seen": first_seen},
+    names = spaces or (next(iter(ruleset.exhaustive_spaces())),)
+    enumerated = {}
+    for name in names:
+        progress(f"enumerating the exhaustive {key} space {name} ...")
+        enumerated[name] = exhaustive(ruleset, space=name)
+    progress(f"searching {key} for {budget:g} s on {workers} processes ...")
+    found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 8, execution=Execution(workers))
+    progress(f"searching {key} on one core for its scenes per CPU second ...")
+    per_core = _timed_scenes(partial(_explored, ruleset, 2000, seed))
+    figures: dict[str, Any] = {"ruleset": key, "quick": False, "budget_seconds": budget, "seed": seed,
+                               "workers": workers, "spaces": {},
+                               "search": {"scenes": found.examples, "analysed": found.analysed,
+                                          "seconds": found.seconds, "classes": len(found.findings)},
+                               "per_core": per_core}
+    every: dict[str, float | None] = {}
+    for name, space in enumerated.items():
+        first_seen = {fingerprint: found.first_seen.get(fingerprint) for fingerprint in sorted(space.counts)}
+        every.update(first_seen)
+        hits = [seconds for seconds in first_seen.values() if seconds is not None]
+        figures["spaces"][name] = {
+            "scenes": space.scenes, "seconds": space.seconds, "workers": space.workers,
+            "classes": len(space.counts), "first_seen": first_seen,
             "recall": len(hits) / max(len(space.counts), 1),
-            "slowest_seconds": max(hits, default=0.0)}
+            "full_recall_seconds": max(hits, default=0.0) if len(hits) == len(space.counts) else None,
+            # the number of the scene that found the last class: the same on any machine and load
+            "full_recall_scene": max((found.first_scene[f] for f in space.counts), default=0)
+            if len(hits) == len(space.counts) else None}
+    hits = [seconds for seconds in every.values() if seconds is not None]
+    figures["recall"] = len(hits) / max(len(every), 1)
+    figures["full_recall_seconds"] = max(hits, default=0.0) if len(hits) == len(every) else None
+    return figures
 
 
 def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
@@ -435,17 +460,29 @@ def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
         rows.append((f"{key} search: scenes / s", f"{found['scenes'] / max(found['seconds'], 1e-9):,.0f}", ""))
         rows.append((f"{key} search: classes found in {found['seconds']:.1f} s", str(found["classes"]), ""))
         return rows
-    space = figures["exhaustive"]
-    rows.append((f"{key} exhaustive: scenes", f"{space['scenes']:,}", ""))
-    rows.append((f"{key} exhaustive: total time ({space['workers']} processes)", f"{space['seconds']:.1f} s", ""))
-    rows.append((f"{key} exhaustive: scenes / s", f"{space['scenes'] / space['seconds']:,.0f}", ""))
-    rows.append((f"{key} exhaustive: finding classes", str(space["classes"]), ""))
-    rows.append((f"{key} search: scenes in {found['seconds']:.1f} s", f"{found['scenes']:,}", ""))
-    for fingerprint, seconds in found["first_seen"].items():
-        rows.append((f"  first found: {fingerprint}",
-                     f"{seconds:.2f} s" if seconds is not None else f"not within {figures['budget_seconds']:g} s", ""))
-    rows.append((f"{key} search recall against exhaustive classes", f"{figures['recall']:.0%}", ""))
-    rows.append((f"{key} slowest class to find", f"{figures['slowest_seconds']:.2f} s", ""))
+    per_core = figures["per_core"]
+    rows.append((f"{key} search: scenes / CPU s (one core)",
+                 f"{per_core['scenes'] / max(per_core['cpu_seconds'], 1e-9):,.0f}",
+                 f"{per_core['scenes']} scenes, {per_core['cpu_seconds']:.2f} s CPU"))
+    analysed = found.get("analysed")
+    rows.append((f"{key} search: scenes in {found['seconds']:.1f} s on {figures['workers']} processes",
+                 f"{found['scenes']:,}",
+                 f"{analysed:,} analysed, the rest seen before" if analysed is not None else ""))
+    for name, space in figures["spaces"].items():
+        rows.append((f"{key} exhaustive {name}: scenes", f"{space['scenes']:,}",
+                     f"{space['seconds']:.1f} s on {space['workers']} processes, {space['classes']} finding classes"))
+        for fingerprint, seconds in space["first_seen"].items():
+            rows.append((f"  first found: {fingerprint}",
+                         f"{seconds:.2f} s" if seconds is not None else f"not within {figures['budget_seconds']:g} s",
+                         ""))
+        rows.append((f"{key} search recall against {name}", f"{space['recall']:.0%}", ""))
+        full = space["full_recall_seconds"]
+        rows.append((f"{key} search: time to full recall of {name}", f"{full:.2f} s" if full is not None else
+                     f"not within {figures['budget_seconds']:g} s",
+                     f"at scene {space['full_recall_scene']:,}" if full is not None else ""))
+    full = figures["full_recall_seconds"]
+    rows.append((f"{key} search: time to full recall of every space", f"{full:.2f} s" if full is not None else
+                 f"not within {figures['budget_seconds']:g} s ({figures['recall']:.0%})", ""))
     return rows
 
 
@@ -453,11 +490,14 @@ def explore_table(figures: Mapping[str, Any]) -> str:
     return format_rows(explore_rows(figures))
 
 
-def explore_suite(ruleset: Ruleset) -> BenchSuite:
-    """``RULESET.explore``, for every ruleset with exhaustive spaces and a search."""
-    return BenchSuite("explore", "the default exhaustive space, and how soon the Hypothesis search finds each of "
-                                 "its classes (--quick: a short search only)",
-                      lambda settings: explore_figures(ruleset, quick=settings.quick), explore_table)
+def explore_suite(ruleset: Ruleset, spaces: tuple[str, ...] = ()) -> BenchSuite:
+    """``RULESET.explore``, for every ruleset with exhaustive spaces and a search: ``spaces``
+    (the first by default) against a search of ``EXPLORE_BUDGET`` seconds on
+    ``EXPLORE_WORKERS`` processes. A ruleset lists its own to name other spaces."""
+    return BenchSuite("explore", f"the exhaustive space{'s ' + ', '.join(spaces) if spaces else ''}, how soon a "
+                                 f"{EXPLORE_BUDGET:g} s search on {EXPLORE_WORKERS} processes finds each of their "
+                                 "classes, and the search's scenes per CPU second (--quick: a short search only)",
+                      lambda settings: explore_figures(ruleset, quick=settings.quick, spaces=spaces), explore_table)
 
 
 # --- the driver --------------------------------------------------------------------

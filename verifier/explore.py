@@ -14,14 +14,17 @@ These are the explorer's stages; ``explorer.run_explore`` runs them all as one c
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from .case import CaseStatus
-from .execute import Progress
+from .execute import IN_PROCESS, Execution, Progress
 from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")
@@ -194,23 +197,41 @@ class SearchResult:
     boundaries: dict[str, Any] = field(default_factory=dict)
     from_boundaries: dict[str, str] = field(default_factory=dict)
     boundary_share: float = 0.0
-
+    analysed: int | None = None  # of the scenes, those analysed (the others had been seen before); None: all
+    first_scene: dict[str, int] = field(default_factory=dict)  # fingerprint -> number of its first scene (from 0)
 
 
 def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_examples: int = 20000,
            on_new: Callable[[Finding, float], None] | None = None,
-           progress: Progress | None = None, boundary_share: float | None = None) -> SearchResult:
-    """Let Hypothesis generate scenes for ``budget`` seconds (or ``max_examples``);
-    keep the first scene of every fingerprint. Same seed and same example count give
-    the same fingerprints. ``boundary_share`` of the scenes (``generation.BOUNDARY_SHARE``
-    by default) are moved onto the ruleset's boundaries."""
-    from .generation import BOUNDARY_SHARE, each_scene, scene_strategy
-    from .kit.boundary import BoundaryTally, Visit
+           progress: Progress | None = None, boundary_share: float | None = None,
+           execution: Execution = IN_PROCESS) -> SearchResult:
+    """Try scenes for ``budget`` seconds (or ``max_examples`` of them); keep the first scene
+    of every fingerprint. Same seed and same example count give the same scenes and
+    findings, in any process and on any number of workers. ``boundary_share`` of the scenes
+    (``generation.BOUNDARY_SHARE`` by default) are moved onto the ruleset's boundaries.
+
+    A ruleset that builds its scenes from choices (Capability.SCENES) has them built from
+    the seed (``generation.seeded_scene``), in batches spread over ``execution``'s
+    workers, each scene seen before in that worker skipped rather than analysed again;
+    any other ruleset's strategy is drawn by Hypothesis, in this process."""
+    from .generation import BOUNDARY_SHARE, builds_scenes
 
     ruleset.require(Capability.SEARCH, "the explorer's search")
     share = BOUNDARY_SHARE if boundary_share is None else boundary_share
+    if builds_scenes(ruleset):
+        return _seeded_search(ruleset, budget, seed, max_examples, on_new, progress, share, execution)
+    return _drawn_search(ruleset, budget, seed, max_examples, on_new, progress, share)
+
+
+def _drawn_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,
+                  on_new: Callable[[Finding, float], None] | None, progress: Progress | None,
+                  share: float) -> SearchResult:
+    from .generation import each_scene, scene_strategy
+    from .kit.boundary import BoundaryTally, Visit
+
     findings: dict[str, Finding] = {}
     first_seen: dict[str, float] = {}
+    first_scene: dict[str, int] = {}
     from_boundaries: dict[str, str] = {}
     tally = BoundaryTally()
     start = time.perf_counter()
@@ -223,6 +244,7 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
         for fingerprint, finding in analyse(ruleset, before, actions).items():
             if fingerprint not in findings:
                 findings[fingerprint] = finding
+                first_scene[fingerprint] = count - 1
                 first_seen[fingerprint] = time.perf_counter() - start
                 if visit is not None:
                     from_boundaries[fingerprint] = str(visit)
@@ -237,7 +259,119 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
                          deadline=start + budget)
     names = [b.name for b in ruleset.boundaries()] if ruleset.supports(Capability.BOUNDARIES) else []
     return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped,
-                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0)
+                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0,
+                        first_scene=first_scene)
+
+
+SEARCH_BATCH = 200  # scenes a worker takes at a time: a fraction of a second of work
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """What one batch of seeded scenes showed: per fingerprint its first scene (and its
+    first visible one, where that came later), each with the scene's index, the
+    ``time.perf_counter()`` it was found at and its boundary visit ("" for none)."""
+
+    scenes: int  # tried, up to the deadline
+    analysed: int  # of them, the ones not seen before in this worker
+    found: tuple[tuple[int, float, str, Finding], ...]
+    visits: tuple[tuple[str, str], ...]  # (boundary, side) of each scene built on a boundary
+    stopped: bool
+
+
+# Per worker process: the scenes the current search has analysed there. A scene seen again
+# shows the same findings, and a worker takes its batches in increasing order, so the first
+# scene of each fingerprint is still reported by the batch that holds it.
+_SEEN: dict[str, set[Any]] = {}
+_RUNS = itertools.count()
+
+
+def _search_batch(ruleset: Ruleset, seed: int, share: float, size: int, limit: int, deadline: float,
+                  boundaries: tuple[Any, ...], run: str, batch: int) -> _Batch:
+    from .generation import seeded_scene
+
+    if run not in _SEEN:
+        _SEEN.clear()  # an earlier search's scenes
+    seen = _SEEN.setdefault(run, set())
+    found: dict[str, tuple[int, float, str, Finding]] = {}
+    visible: dict[str, tuple[int, float, str, Finding]] = {}
+    visits: list[tuple[str, str]] = []
+    scenes = analysed = 0
+    for index in range(batch * size, min((batch + 1) * size, limit)):
+        if time.perf_counter() > deadline:
+            return _Batch(scenes, analysed, tuple(found.values()) + tuple(visible.values()), tuple(visits), True)
+        before, actions, visit = seeded_scene(ruleset, seed, index, share, boundaries=boundaries)
+        scenes += 1
+        if visit is not None:
+            visits.append((visit.boundary, str(visit.side)))
+        try:
+            key: Any = hash((before, actions)) and (before, actions)
+        except TypeError:  # a scene with a list or dict in it: analysed every time
+            key = None
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        analysed += 1
+        now = time.perf_counter()
+        for fingerprint, finding in analyse(ruleset, before, actions).items():
+            where = (index, now, str(visit) if visit is not None else "", finding)
+            if fingerprint not in found:
+                found[fingerprint] = where
+            elif finding.visible and not found[fingerprint][3].visible and fingerprint not in visible:
+                visible[fingerprint] = where
+    return _Batch(scenes, analysed, tuple(found.values()) + tuple(visible.values()), tuple(visits), False)
+
+
+def _seeded_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,
+                   on_new: Callable[[Finding, float], None] | None, progress: Progress | None,
+                   share: float, execution: Execution) -> SearchResult:
+    from itertools import takewhile
+
+    from .execute import map_ordered
+    from .kit.boundary import BoundaryTally, Side
+
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
+    findings: dict[str, Finding] = {}
+    first_seen: dict[str, float] = {}
+    first_scene: dict[str, int] = {}
+    from_boundaries: dict[str, str] = {}
+    tally = BoundaryTally()
+    start = time.perf_counter()
+    deadline = start + budget
+    batches = takewhile(lambda _: time.perf_counter() < deadline, range(-(-max_examples // SEARCH_BATCH)))
+    run = f"{os.getpid()}:{next(_RUNS)}"  # this search, so that a worker drops what an earlier one saw
+    work = partial(_search_batch, ruleset, seed, share, SEARCH_BATCH, max_examples, deadline, boundaries, run)
+    count = analysed = 0
+    stopped = False
+    for batch in map_ordered(work, batches, execution):
+        count += batch.scenes
+        analysed += batch.analysed
+        stopped |= batch.stopped
+        tally.scenes += batch.scenes
+        for boundary, side in batch.visits:
+            tally.visits.setdefault(boundary, dict.fromkeys(Side, 0))[Side(side)] += 1
+        for index, seconds, visit, finding in batch.found:
+            fingerprint = finding.fingerprint
+            if fingerprint not in findings:
+                findings[fingerprint] = finding
+                first_scene[fingerprint] = index
+                first_seen[fingerprint] = max(seconds - start, 0.0)
+                if visit:
+                    from_boundaries[fingerprint] = visit
+                if on_new:
+                    on_new(finding, first_seen[fingerprint])
+            else:
+                first_seen[fingerprint] = min(first_seen[fingerprint], max(seconds - start, 0.0))
+                if finding.visible and not findings[fingerprint].visible:
+                    findings[fingerprint] = finding
+        if progress is not None:
+            progress.advance(batch.scenes, noted=len(findings))
+    stopped = stopped or count < max_examples
+    names = [b.name for b in boundaries]
+    return SearchResult(findings, first_seen, count, time.perf_counter() - start, stopped,
+                        tally.as_json(names) if names else {}, from_boundaries, share if names else 0.0,
+                        analysed=analysed, first_scene=first_scene)
 
 
 # --- documented examples against readings ------------------------------------------------

@@ -34,7 +34,7 @@ class ExploreOptions:
     budget cuts the search short: pin ``max_examples`` and give a generous budget
     for a run that repeats exactly."""
 
-    search: bool = True  # a Hypothesis search (needs Capability.SEARCH)
+    search: bool = True  # a search of generated scenes (needs Capability.SEARCH; seeded with Capability.SCENES)
     budget: float = 60.0  # seconds the search may take
     max_examples: int = 20000  # scenes the search may try
     seed: int = 0
@@ -45,7 +45,7 @@ class ExploreOptions:
     results: Path | None = None  # finished shards recorded here, and read back to resume
     cases_dir: Path | None = Path("cases")  # documented cases and rulings
     out: Path | None = None  # where each finding is written as a case file and a diagram; None writes nothing
-    execution: Execution = IN_PROCESS  # where shards and shrinking run
+    execution: Execution = IN_PROCESS  # where shards, the seeded search and shrinking run
     progress: bool = False  # progress bars on stderr
 
 
@@ -139,15 +139,15 @@ def _enumerate(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], N
 
 
 def _search(ruleset: Ruleset, options: ExploreOptions, log: Callable[[str], None]) -> SearchResult:
-    log(f"searching with Hypothesis (seed {options.seed}, budget {options.budget:g} s) ...")
+    log(f"searching (seed {options.seed}, budget {options.budget:g} s) ...")
     if options.progress:
         with Progress("searching", options.max_examples, unit="scenes", noted="finding classes",
                       limit=options.budget) as meter:
             result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
-                            progress=meter, boundary_share=options.boundary_share)
+                            progress=meter, boundary_share=options.boundary_share, execution=options.execution)
     else:
         result = search(ruleset, budget=options.budget, seed=options.seed, max_examples=options.max_examples,
-                        boundary_share=options.boundary_share)
+                        boundary_share=options.boundary_share, execution=options.execution)
     log(f"  {result.examples} scenes in {result.seconds:.1f} s: {len(result.findings)} finding classes"
         + (f", {len(result.from_boundaries)} first seen on a boundary "
            f"({result.boundaries.get('on_boundaries', 0)} scenes on boundaries)" if result.boundaries else ""))

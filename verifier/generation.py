@@ -83,3 +83,64 @@ def scene_strategy(ruleset: Any, boundary_share: float = BOUNDARY_SHARE, feature
     boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     strategy = ruleset.strategy() if features is None or not ruleset.features else ruleset.strategy(features)
     return on_boundaries(strategy, boundaries, boundary_share if boundaries else 0.0, tagged=True)
+
+
+# --- scenes from a seed, without Hypothesis (Capability.SCENES) ---------------------------
+
+def builds_scenes(ruleset: Any) -> bool:
+    """Whether the ruleset builds its scenes from choices, so they can be drawn from a seed."""
+    from .ruleset import Capability
+    return bool(ruleset.supports(Capability.SCENES))
+
+
+def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BOUNDARY_SHARE,
+                 features: frozenset[str] | None = None, boundaries: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+    """Scene ``index`` of ``seed`` as (before, actions, visit), the ruleset's scene built from a
+    ``random.Random`` seeded by the two numbers alone (``kit.choices``): the same in every
+    process, whatever was imported or drawn before. ``boundary_share`` of them are moved onto a
+    boundary, as ``scene_strategy`` moves them (one chosen at random, then the others in turn,
+    then a few further scenes); ``visit`` is the ``kit.boundary.Visit``, None for a scene left
+    as built. ``boundaries``: the ruleset's, where the caller has them already."""
+    from .kit.boundary import ATTEMPTS, SIDE_WEIGHTS, land
+    from .kit.choices import RandomChoices, scene_random
+    from .ruleset import Capability
+
+    random = scene_random(seed, index)
+    choose = RandomChoices(random)
+    wanted = features if features is not None and ruleset.features else None
+    before, actions = ruleset.scene(choose, wanted)
+    if boundaries is None:
+        boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
+    if not boundaries or not boundary_share or random.random() >= boundary_share:
+        return before, actions, None
+    first, side = random.randrange(len(boundaries)), random.choice(SIDE_WEIGHTS)
+    drawn = before, actions
+    for attempt in range(ATTEMPTS + 1):
+        if attempt:
+            drawn = ruleset.scene(choose, wanted)
+        for boundary in boundaries[first:] + boundaries[:first]:
+            landed = land(boundary, *drawn, side, choose)
+            if landed is not None:
+                (moved_before, moved_actions), visit = landed
+                return moved_before, moved_actions, visit
+    return before, actions, None
+
+
+def each_generated_scene(ruleset: Any, visit: Callable[[Any, Any, Any], None], *, seed: int, examples: int,
+                         deadline: float, boundary_share: float = BOUNDARY_SHARE,
+                         stop: Callable[[], bool] | None = None, features: frozenset[str] | None = None) -> bool:
+    """Hand ``visit`` each (before, actions, visit) the ruleset generates for ``seed``, up to
+    ``examples`` of them or until ``time.perf_counter()`` passes ``deadline`` (or ``stop``
+    says so); True when it stopped early. Scenes built from the seed (``seeded_scene``)
+    where the ruleset builds them from choices, else drawn by Hypothesis
+    (``scene_strategy``); either way the same seed gives the same scenes in any process."""
+    if not builds_scenes(ruleset):
+        return each_scene(scene_strategy(ruleset, boundary_share, features), visit, seed=seed, examples=examples,
+                          deadline=deadline, stop=stop)
+    from .ruleset import Capability
+    boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
+    for index in range(examples):
+        if time.perf_counter() > deadline or (stop is not None and stop()):
+            return True
+        visit(*seeded_scene(ruleset, seed, index, boundary_share, features, boundaries))
+    return False

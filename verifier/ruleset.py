@@ -33,6 +33,7 @@ class Capability(StrEnum):
     BENCHMARKS = "benchmarks"  # benchmarks: suites for ``verifier bench``
     STATES = "states"  # state_json, state_from_json: intermediate states (frames) over the adapter protocol
     BOUNDARIES = "boundaries"  # boundaries: the contacts, ties and limits the clauses decide by (kit.boundary)
+    SCENES = "scenes"  # scene: scenes built from choices (kit.choices), so the search draws them from a seed, fast
 
 
 class FindingKind(StrEnum):
@@ -52,6 +53,7 @@ class FindingKind(StrEnum):
 CAPABILITY_METHODS: Mapping[Capability, tuple[str, ...]] = MappingProxyType({
     Capability.INTERCHANGE: ("outcome_json", "outcome_from_json"),
     Capability.SEARCH: ("strategy", "outcome_key"),
+    Capability.SCENES: ("scene",),
     Capability.FINDINGS: ("case_data", "expect_data", "draw_readings"),
     Capability.EXHAUSTIVE: ("exhaustive_spaces", "exhaustive_space"),
     Capability.FRAMES: ("draw_frames",),
@@ -681,6 +683,14 @@ class Ruleset:
     def strategy(self, features: frozenset[str] | None = None) -> Any:
         """A Hypothesis strategy of (before, actions) pairs that favour interaction. With
         ``features`` (names of ``Ruleset.features``), only scenes that need none but those."""
+        raise NotImplementedError
+
+    def scene(self, choices: Any, features: frozenset[str] | None = None) -> tuple[Any, Any]:
+        """(Capability.SCENES) The (before, actions) built from ``choices``
+        (``kit.choices.Choices``), as ``strategy`` draws them: ``strategy`` is then
+        ``kit.choices.strategy`` of this, and the explorer's search and fuzz build their
+        scenes from a seeded ``random.Random`` instead of Hypothesis, which is many times
+        faster and gives the same scenes for the same seed in any process."""
         raise NotImplementedError
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:

@@ -28,6 +28,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from random import Random
 from types import MappingProxyType
 from typing import Any
 
@@ -39,6 +40,7 @@ from .adapter.declare import Declaration
 from .adapter.protocol import read_answer, reported_outcome, restated_expectation
 from .case import Case, CaseStatus, dump_case, load_case, load_case_text
 from .errors import CaseError, VerifierError
+from .kit.choices import RandomChoices
 from .kit.modular import ModularRuleset
 from .ruleset import (
     CAPABILITY_METHODS,
@@ -334,6 +336,7 @@ def _calls(rs: Ruleset, case: Case, outcome: Any, tmp_path: Path) -> dict[str, C
         "state_json": lambda: [rs.state_json(frame.state) for frame in outcome.frames],
         "state_from_json": lambda: _states_round_trip(rs, outcome),
         "boundaries": rs.boundaries,
+        "scene": lambda: rs.scene(RandomChoices(Random(0))),
     }
 
 

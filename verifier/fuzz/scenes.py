@@ -22,13 +22,15 @@ def require(ruleset: Ruleset) -> None:
 def draw_scenes(ruleset: Ruleset, seed: int, examples: int, deadline: float,
                 visit: Callable[[Any, Any, Any], None], boundary_share: float = 0.0,
                 stop: Callable[[], bool] | None = None, features: frozenset[str] | None = None) -> bool:
-    """Hand ``visit`` each scene as Hypothesis draws it, with its ``kit.boundary.Visit`` (None
-    for a scene not built on a boundary; ``boundary_share`` of them are); True when the
-    ``deadline`` (or ``stop``) ended the drawing early. ``features``: the ruleset's features
-    the implementation supports (None: all), so that only scenes it can answer are drawn."""
-    from ..generation import each_scene, scene_strategy
-    return each_scene(scene_strategy(ruleset, boundary_share, features), visit, seed=seed, examples=examples,
-                      deadline=deadline, stop=stop)
+    """Hand ``visit`` each scene as the ruleset generates it (built from the seed where it can,
+    else drawn by Hypothesis: ``generation.each_generated_scene``), with its
+    ``kit.boundary.Visit`` (None for a scene not built on a boundary; ``boundary_share`` of them
+    are); True when the ``deadline`` (or ``stop``) ended the drawing early. ``features``: the
+    ruleset's features the implementation supports (None: all), so that only scenes it can
+    answer are drawn."""
+    from ..generation import each_generated_scene
+    return each_generated_scene(ruleset, visit, seed=seed, examples=examples, deadline=deadline,
+                                boundary_share=boundary_share, stop=stop, features=features)
 
 
 def order_transforms(ruleset: Ruleset, before: Any, actions: Any) -> list[Transform]:

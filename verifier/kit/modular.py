@@ -8,7 +8,7 @@ forwarding once, so a ruleset says which modules it has and writes no wrappers:
         drawing = "mygame.draw"          # draw_case(before, actions, outcome) and draw_panels(...)
         draw_options = {"draw": frozenset({"title"}), ...}  # the DrawOptions each drawing honours
         animation = "mygame.animate"     # draw_frames, draw_stacked, describe_scene
-        explorer = "mygame.explore"      # outcome_key, strategy, transforms, ...
+        explorer = "mygame.explore"      # outcome_key, strategy, scene, transforms, ...
         parsing = "mygame.parse"         # case_data, expect_data: the case file's writer beside its reader
         interchange = "mygame.interchange"  # outcome_json, outcome_from_json (state_json, state_from_json)
         suites = "mygame.bench"          # SUITES, the benchmark suites
@@ -60,10 +60,15 @@ class ModularRuleset(Ruleset):
         return named or (f"{package}.{LAYOUT[role]}" if package else "")
 
     def _function(self, role: str, name: str) -> Any:
-        module = self._module(role)
-        if not module:
-            raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
-        return getattr(import_module(module), name)
+        # Looked up once per ruleset: the explorer calls these thousands of times a second.
+        found = self.__dict__.setdefault("_functions", {})
+        function = found.get((role, name))
+        if function is None:
+            module = self._module(role)
+            if not module:
+                raise NotImplementedError(f"ruleset {self.key!r} names no {role} module")
+            function = found[(role, name)] = getattr(import_module(module), name)
+        return function
 
     # drawing: the options asked for are checked against ``draw_options``, and the pieces to draw against
     # ``draw_piece_budget``, before any drawing code runs
@@ -140,6 +145,12 @@ class ModularRuleset(Ruleset):
         ruleset's features may be used."""
         make = self._function("explorer", "strategy")
         return make() if features is None else make(features)
+
+    def scene(self, choices: Any, features: frozenset[str] | None = None) -> tuple[Any, Any]:
+        """The explorer module's ``scene(choices)``, or ``scene(choices, features)`` where only some
+        of the ruleset's features may be used."""
+        build = self._function("explorer", "scene")
+        return tuple(build(choices) if features is None else build(choices, features))
 
     def transforms(self, before: Any, actions: Any) -> list[Transform]:
         return list(self._function("explorer", "transforms")(before, actions))

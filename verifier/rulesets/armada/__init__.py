@@ -95,6 +95,7 @@ class ArmadaRuleset(ModularRuleset):
                               Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT, Capability.PAGE_NOTES,
                               Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+    capabilities |= {Capability.SCENES}  # explore.scene: the seeded search's scenes (kit.choices)
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import strategies as st
-
+from ...kit.choices import Choices
+from ...kit.choices import strategy as choices_strategy
 from ...kit.geometry import Pose
 from ...ruleset import Outcome, Transform
 from .model import (
@@ -49,10 +49,10 @@ def outcome_key(outcome: Outcome) -> tuple:
     return ships, choices, tuple(sorted((e.kind, e.pieces) for e in outcome.events))
 
 
-def _legal_course(kind, speed: int, draw: Any) -> tuple[int, ...]:
+def _legal_course(kind, speed: int, choose: Choices) -> tuple[int, ...]:
     if speed == 0:
         return ()
-    return tuple(draw(st.integers(-limit, limit)) for limit in kind.chart[speed - 1])
+    return tuple(choose.integer(-limit, limit) for limit in kind.chart[speed - 1])
 
 
 def _fits(scene_w: float, scene_h: float, ship: Ship, others: list[Ship]) -> bool:
@@ -62,78 +62,79 @@ def _fits(scene_w: float, scene_h: float, ship: Ship, others: list[Ship]) -> boo
     return not any(overlaps(ship.base, o.base) for o in others)
 
 
-@st.composite
-def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Maneuvers]:
+def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scene, Maneuvers]:
     """A moving ship, with other ships, a squadron or an obstacle set near where its course
     would take it, often near an edge; headings and positions on a 5 mm and 22.5 degree
-    lattice so that bases often just touch."""
+    lattice so that bases often just touch. Only the features in ``features`` (default: all of them)."""
+    if features is None:
+        features = frozenset(f.name for f in FEATURES)
     width = height = PLAY_AREA
     types = sorted(SHIP_TYPES)
     # now and then a case's own short tool and a large ship of a case's own type, whose base spans two joints
-    own_tool = "own-tool" in features and draw(st.integers(0, 3)) == 0
-    kind = LARGE if own_tool and draw(st.booleans()) else SHIP_TYPES[draw(st.sampled_from(types))]
-    speed = draw(st.integers(0, kind.max_speed))
-    near_edge = draw(st.booleans())
-    x = draw(st.integers(12, 170)) * 5.0 if near_edge else draw(st.integers(50, 130)) * 5.0
-    y = draw(st.integers(12, 170)) * 5.0 if near_edge else draw(st.integers(50, 130)) * 5.0
-    heading = draw(st.integers(0, 15)) * 22.5
+    own_tool = "own-tool" in features and choose.integer(0, 3) == 0
+    kind = LARGE if own_tool and choose.flag() else SHIP_TYPES[choose.pick(types)]
+    speed = choose.integer(0, kind.max_speed)
+    near_edge = choose.flag()
+    x = choose.integer(12, 170) * 5.0 if near_edge else choose.integer(50, 130) * 5.0
+    y = choose.integer(12, 170) * 5.0 if near_edge else choose.integer(50, 130) * 5.0
+    heading = choose.integer(0, 15) * 22.5
     mover = Ship("a", "red", kind, Pose(x, y, heading), speed)
     if not _fits(width, height, mover, []):
         mover = Ship("a", "red", kind, Pose(457.0, 457.0, heading), speed)
     # a pair of ships placed as mirror images across a straight course: every range to them ties
-    mirrored = draw(st.integers(0, 3)) == 0
-    course = (0,) * speed if mirrored else _legal_course(kind, speed, draw)
-    yaw = draw(st.sampled_from((0, 1, -1, 2, -2))) if speed == 0 else 0
-    side = draw(st.sampled_from(("port", "starboard", None))) if speed else None
+    mirrored = choose.integer(0, 3) == 0
+    course = (0,) * speed if mirrored else _legal_course(kind, speed, choose)
+    yaw = choose.pick((0, 1, -1, 2, -2)) if speed == 0 else 0
+    side = choose.pick(("port", "starboard", None)) if speed else None
     tool = SHORT_TOOL if own_tool else TOOL_MODELS["model-a"]
     inserted_tool = inserted(mover, tool, side or "starboard", course)
     target = placed(mover, tool, inserted_tool, speed) if speed else mover.pose
     # the second ship may stand by a lower speed's placement, so the ship overlaps different ships on its way down
     lower = placed(mover, tool, inserted_tool, speed - 1) if speed > 1 else target
     ships = [mover]
-    for name in "bc"[: draw(st.integers(0, 2))]:
+    for name in "bc"[: choose.integer(0, 2)]:
         if name == "c" and mirrored and len(ships) == 2:
             b = ships[1]
             local = target.local((b.pose.x, b.pose.y))
             x, y = target.apply((-local[0], local[1]))
             other = Ship(name, "blue", b.type, Pose(x, y, 2 * target.heading - b.pose.heading), 0)
         else:
-            other_kind = SHIP_TYPES[draw(st.sampled_from(types))]
-            anchor = lower if name == "c" and draw(st.booleans()) else target
-            pose = Pose(round(anchor.x / 5) * 5 + draw(st.integers(-16, 16)) * 5.0,
-                        round(anchor.y / 5) * 5 + draw(st.integers(-16, 16)) * 5.0, draw(st.integers(0, 7)) * 45.0)
+            other_kind = SHIP_TYPES[choose.pick(types)]
+            anchor = lower if name == "c" and choose.flag() else target
+            pose = Pose(round(anchor.x / 5) * 5 + choose.integer(-16, 16) * 5.0,
+                        round(anchor.y / 5) * 5 + choose.integer(-16, 16) * 5.0, choose.integer(0, 7) * 45.0)
             other = Ship(name, "blue", other_kind, pose, 0)
         if _fits(width, height, other, ships):
             ships.append(other)
     squadrons = []
-    if "squadrons" in features and draw(st.booleans()):
-        at = (round(target.x) + draw(st.integers(-12, 12)) * 5.0, round(target.y) + draw(st.integers(-12, 12)) * 5.0)
+    if "squadrons" in features and choose.flag():
+        at = (round(target.x) + choose.integer(-12, 12) * 5.0, round(target.y) + choose.integer(-12, 12) * 5.0)
         squadron = Squadron("s", "blue", at, 20.0)
         inside = 20 <= at[0] <= width - 20 and 20 <= at[1] <= height - 20
         if inside and not any(round_contact(at, 20.0, s.base).value == "overlapping" for s in ships):
             squadrons.append(squadron)
     obstacles = []
-    if "obstacles" in features and draw(st.booleans()):
-        ox, oy = round(target.x) + draw(st.integers(-10, 10)) * 5.0, round(target.y) + draw(st.integers(-10, 10)) * 5.0
-        r = draw(st.integers(3, 8)) * 5.0
-        kind = draw(st.sampled_from(("asteroids", "station")))
+    if "obstacles" in features and choose.flag():
+        ox, oy = round(target.x) + choose.integer(-10, 10) * 5.0, round(target.y) + choose.integer(-10, 10) * 5.0
+        r = choose.integer(3, 8) * 5.0
+        obstacle = choose.pick(("asteroids", "station"))
         obstacles.append(Obstacle("rock", ((ox - r, oy - r), (ox + r, oy - r), (ox + r, oy + r), (ox - r, oy + r)),
-                                  kind))
+                                  obstacle))
     maneuvers: Maneuvers = (Maneuver("a", course, side, yaw),)
-    if len(ships) > 1 and draw(st.booleans()):  # then another ship moves too, after a: into where a ended, or not
+    if len(ships) > 1 and choose.flag():  # then another ship moves too, after a: into where a ended, or not
         other = ships[1]
-        other_speed = draw(st.integers(1, other.type.max_speed))
+        other_speed = choose.integer(1, other.type.max_speed)
         ships[1] = replace(other, speed=other_speed)
         maneuvers = (Maneuver("a", course, side or ("starboard" if speed else None), yaw),
-                     Maneuver(other.name, _legal_course(other.type, other_speed, draw),
-                              draw(st.sampled_from(("port", "starboard")))))
+                     Maneuver(other.name, _legal_course(other.type, other_speed, choose),
+                              choose.pick(("port", "starboard"))))
     return (Scene(width, height, tuple(ships), tuple(squadrons), tuple(obstacles), SHORT_TOOL if own_tool else None),
             maneuvers)
 
 
 def strategy(features: frozenset[str] | None = None) -> Any:
     """Scenes with only the features in ``features`` (default: all of them)."""
-    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
+    return choices_strategy(lambda choose: scene(choose, features))
 
 
 def _mirror_pose(pose: Pose, width: float) -> Pose:

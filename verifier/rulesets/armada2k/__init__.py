@@ -91,6 +91,7 @@ class Armada2kRuleset(ModularRuleset):
                               Capability.EXHAUSTIVE, Capability.FRAMES, Capability.NARROW, Capability.SCENE_TEXT,
                               Capability.PAGE_NOTES, Capability.REPORT_SECTIONS, Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+    capabilities |= {Capability.SCENES}  # explore.scene: the seeded search's scenes (kit.choices)
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES

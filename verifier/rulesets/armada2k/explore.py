@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
+from verifier.kit.choices import Choices
+from verifier.kit.choices import strategy as choices_strategy
 from verifier.kit.geometry import Contact, classify
 from verifier.ruleset import Outcome, Transform
 
@@ -78,39 +79,42 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
     return True
 
 
-@st.composite
-def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
+def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scene, Actions]:
+    """Two or three ships near the centre, now and then a reef or a flag, and one action of the first
+    blue ship; only the variants in ``features`` (default: all of them)."""
+    if features is None:
+        features = frozenset(f.name for f in FEATURES)
     area = Area((0.0, 0.0), SEA / 2)
     obstacles: list[Obstacle] = []
     ships: list[Ship] = []
-    third = draw(st.sampled_from(("red", "blue")))  # a second blue ship makes friendly fire possible
+    third = choose.pick(("red", "blue"))  # a second blue ship makes friendly fire possible
     for name, player in (("a", "blue"), ("b", "red"), ("c", third)):
-        if name == "c" and not draw(st.booleans()):
+        if name == "c" and not choose.flag():
             break
         for _ in range(3):
-            ship = Ship(name, player, draw(st.sampled_from(SIZES)),
-                        (draw(st.integers(-5, 5)) / 2, draw(st.integers(-5, 5)) / 2), draw(st.integers(0, 11)) * 30.0)
+            ship = Ship(name, player, choose.pick(SIZES),
+                        (choose.integer(-5, 5) / 2, choose.integer(-5, 5) / 2), choose.integer(0, 11) * 30.0)
             if _fits(ship, ships, area, obstacles):
                 ships.append(ship)
                 break
         else:
             if name == "a":
                 ships.append(Ship("a", "blue", "small", (0.0, 0.0), 0.0))
-    if "obstructed" in features and draw(st.booleans()):
-        x, y = draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2
+    if "obstructed" in features and choose.flag():
+        x, y = choose.integer(-4, 4) / 2, choose.integer(-4, 4) / 2
         reef = Obstacle("reef", ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)))
         if all(classify(Polygon(reef.points), footprint(s, r)) is not Contact.OVERLAPPING
                for s in ships for r in FOOTPRINTS):
             obstacles.append(reef)
     flags: list[Flag] = []
-    if "capture-the-flag" in features and draw(st.booleans()):  # capture the flag: red's marker somewhere near
-        flag = Flag("red", (draw(st.integers(-4, 4)) / 2, draw(st.integers(-4, 4)) / 2))
+    if "capture-the-flag" in features and choose.flag():  # capture the flag: red's marker somewhere near
+        flag = Flag("red", (choose.integer(-4, 4) / 2, choose.integer(-4, 4) / 2))
         shape = flag_shape(flag)
         if all(math.hypot(x, y) <= area.radius for x, y in shape.exterior.coords) and all(
                 classify(shape, footprint(s, r)) is not Contact.OVERLAPPING for s in ships for r in FOOTPRINTS) and all(
                 classify(shape, Polygon(o.points)) is not Contact.OVERLAPPING for o in obstacles):
             flags.append(flag)
-    rear = "rear-cannon" in features and draw(st.booleans())
+    rear = "rear-cannon" in features and choose.flag()
     names = [s.name for s in ships]
     scene = Scene(area, tuple(ships), ("blue", "red"), "blue", tuple(obstacles), tuple(flags),
                   (), Variants(obstructed=bool(obstacles), flag=bool(flags), rear_cannon=rear))
@@ -118,11 +122,10 @@ def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
     blue = [s for s in ships if s.player == "blue"]
     if blue:
         actor = blue[0]
-        kind = draw(st.sampled_from(("move", "fan", "fire", "range")))
+        kind = choose.pick(("move", "fan", "fire", "range"))
         others = [n for n in names if n != actor.name]
         if kind == "move":
-            turns = draw(st.lists(st.sampled_from((-60, -30, 0, 30, 60)), min_size=1,
-                                  max_size=MAX_STEPS[actor.size]))
+            turns = [choose.pick((-60, -30, 0, 30, 60)) for _ in range(choose.integer(1, MAX_STEPS[actor.size]))]
             heading, steps = actor.heading, []
             for turn in turns:
                 heading = (heading + turn) % 360.0
@@ -130,8 +133,8 @@ def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
             actions.append(Action("move", actor.name, tuple(steps)))
         elif kind == "fire" and others:
             sides = ("port", "starboard") + (("stern",) if rear and actor.size == "large" else ())
-            actions.append(Action("fire", actor.name, side=draw(st.sampled_from(sides)),
-                                  target=draw(st.sampled_from(others))))
+            actions.append(Action("fire", actor.name, side=choose.pick(sides),
+                                  target=choose.pick(others)))
         elif kind == "range":
             actions.append(Action("range", actor.name))
         else:
@@ -141,7 +144,7 @@ def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
 
 def strategy(features: frozenset[str] | None = None) -> Any:
     """Scenes with only the variants in ``features`` (default: all of them)."""
-    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
+    return choices_strategy(lambda choose: scene(choose, features))
 
 
 _SWAP = {"port": "starboard", "starboard": "port", "stern": "stern"}

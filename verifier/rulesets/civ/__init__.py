@@ -104,6 +104,7 @@ class CivRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.FRAMES, Capability.NARROW, Capability.REPORT_SECTIONS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+    capabilities |= {Capability.SCENES}  # explore.scene: the seeded search's scenes (kit.choices)
     clauses = CLAUSES
     reading_points = READING_POINTS
     glossary, introduction, source_titles = GLOSSARY, INTRODUCTION, SOURCE_TITLES

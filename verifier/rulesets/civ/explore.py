@@ -8,8 +8,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import strategies as st
-
+from ...kit import choices as kit_choices
 from ...ruleset import Outcome, Transform
 from .model import (
     ADVANTAGE_ADVANCES,
@@ -81,61 +80,64 @@ def outcome_key(outcome: Outcome) -> tuple:
     return tuple(branches)
 
 
-def _walk(draw: Any, game_map: Map, start: str, nation: Nation, steps: int) -> list[str]:
+def _walk(choose: kit_choices.Choices, game_map: Map, start: str, nation: Nation, steps: int) -> list[str]:
     path, at = [], start
     for _ in range(steps):
         options = [n for n in game_map.area(at).touches if game_map.area(n).navigable
                    and (game_map.area(n).kind != OPEN_SEA or ASTRONOMY in nation.advances)]
-        at = draw(st.sampled_from(sorted(options)))
+        at = choose.pick(sorted(options))
         path.append(at)
     while path and game_map.area(path[-1]).kind == OPEN_SEA:
         path.pop()
     return path
 
 
-@st.composite
-def _scenes(draw: Any, features: frozenset[str]) -> tuple[Scene, Actions]:
-    game_map = draw(st.sampled_from((HUB, CHAIN)))
-    options = frozenset(o for o in ("A", "B") if f"option-{o}" in features and (draw(st.booleans()) or o == "A"))
-    count = draw(st.integers(2, 3))
-    nations = tuple(Nation(n, frozenset(draw(st.sets(st.sampled_from(ADVANTAGE_ADVANCES + (ASTRONOMY,
-                                                                                           CLOTH_MAKING))))))
+def scene(choose: kit_choices.Choices, features: frozenset[str] | None = None) -> tuple[Scene, Actions]:
+    """Two or three nations with ships on a small map, their moves and the owners' choices; only the
+    options in ``features`` (default: both, A always)."""
+    if features is None:
+        features = frozenset(f.name for f in FEATURES)
+    game_map = choose.pick((HUB, CHAIN))
+    options = frozenset(o for o in ("A", "B") if f"option-{o}" in features and (choose.flag() or o == "A"))
+    count = choose.integer(2, 3)
+    nations = tuple(Nation(n, frozenset(choose.subset(ADVANTAGE_ADVANCES + (ASTRONOMY, CLOTH_MAKING),
+                                                       len(ADVANTAGE_ADVANCES) + 2)))
                     for n in NATIONS[:count])
     places = [a.name for a in game_map.areas if a.navigable and a.kind != OPEN_SEA]
     coasts = [a.name for a in game_map.areas if a.coastal_land]
     ships, tokens = [], []
     for nation in nations:
-        for i in range(draw(st.integers(1, 2))):
-            ships.append(Ship(f"{nation.name[0].lower()}{i + 1}", nation.name, draw(st.sampled_from(places))))
-        home = draw(st.sampled_from(coasts))
-        tokens.append((home, nation.name, draw(st.integers(1, CAPACITY))))
-    blockade = tuple(s.name for s in ships if "B" in options and draw(st.integers(0, 3)) == 0)
+        for i in range(choose.integer(1, 2)):
+            ships.append(Ship(f"{nation.name[0].lower()}{i + 1}", nation.name, choose.pick(places)))
+        home = choose.pick(coasts)
+        tokens.append((home, nation.name, choose.integer(1, CAPACITY)))
+    blockade = tuple(s.name for s in ships if "B" in options and choose.integer(0, 3) == 0)
     turns = []
     for nation in nations:
         moves: list[ShipMove] = []
         for ship in (s for s in ships if s.nation == nation.name and s.name not in blockade):
-            path = _walk(draw, game_map, ship.at, nation, draw(st.integers(0, 2)))
+            path = _walk(choose, game_map, ship.at, nation, choose.integer(0, 2))
             if not path:
                 continue
             stops = [Stop(a) for a in path]
-            home = next(((a, c) for a, n, c in tokens if n == nation.name and a == ship.at), None)
+            aboard = next(((a, c) for a, n, c in tokens if n == nation.name and a == ship.at), None)
             end = game_map.area(path[-1])
-            if home and end.coastal_land and draw(st.booleans()) and not any(m for m in moves if m.path[0].board):
-                load = draw(st.integers(1, min(home[1], CAPACITY)))
+            if aboard and end.coastal_land and choose.flag() and not any(m for m in moves if m.path[0].board):
+                load = choose.integer(1, min(aboard[1], CAPACITY))
                 moves.append(ShipMove(ship.name, (Stop(ship.at, board=load),) + tuple(stops[:-1])
                                       + (Stop(path[-1], drop=load),)))
             else:
                 moves.append(ShipMove(ship.name, tuple(stops)))
         turns.append(Turn(nation.name, tuple(moves)))
-    choices = Choices(conflict=tuple((a, draw(st.booleans())) for a in places),
-                      stop=((draw(st.sampled_from(places)), 1),) if draw(st.integers(0, 5)) == 0 else ())
+    choices = Choices(conflict=tuple((a, choose.flag()) for a in places),
+                      stop=((choose.pick(places), 1),) if choose.integer(0, 5) == 0 else ())
     return Scene(game_map, options, nations, tuple(ships), tuple(sorted(tokens))), Actions(blockade, tuple(turns),
                                                                                            choices)
 
 
 def strategy(features: frozenset[str] | None = None) -> Any:
     """Scenes that play only the options in ``features`` (default: both, A always)."""
-    return _scenes(frozenset(f.name for f in FEATURES) if features is None else features)
+    return kit_choices.strategy(lambda choose: scene(choose, features))
 
 
 def transforms(scene: Scene, actions: Actions) -> list[Transform]:

@@ -72,6 +72,7 @@ class ScatterRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.REPORT_SECTIONS,
                               Capability.BENCHMARKS})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+    capabilities |= {Capability.SCENES}  # explore.scene: the seeded search's scenes (kit.choices)
     title = "Warmachine AOE scatter: deviation and the chance of a hit"
     clauses = CLAUSES
     reading_points = READING_POINTS

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 from ...ruleset import Outcome, Transform
 from .model import (
@@ -62,7 +63,12 @@ def transforms(shot: Shot, actions: Actions) -> list[Transform]:
     return [Transform("symmetry", "mirror across the line of attack", shot, mirrored, _mirror_key)]
 
 
-def strategy():
+def scene(choose: Any) -> tuple[Shot, Actions]:
+    from .strategies import scene as build
+    return build(choose)
+
+
+def strategy() -> Any:
     from .strategies import shots_and_rolls
     return shots_and_rolls()
 

@@ -71,6 +71,7 @@ class YppRuleset(ModularRuleset):
                               Capability.SCENE_TEXT, Capability.PAGE_NOTES, Capability.BENCHMARKS,
                               Capability.STATES})
     capabilities |= {Capability.BOUNDARIES}  # the module boundaries.py
+    capabilities |= {Capability.SCENES}  # explore.scene: the seeded search's scenes (kit.choices)
     title = "Puzzle Pirates: collision mechanics"
     clauses = CLAUSES
     reading_points = READING_POINTS

@@ -26,9 +26,10 @@
     ships on the board of ``ypp.turns`` (1x, 10x and 100x, through ``kit.bench.growth_suite``):
     time and peak memory, as every ruleset's growth suite reports them.
 ``ypp.explore``
-    the exhaustive two-ship space, and how soon the Hypothesis search finds each
-    class of finding that the exhaustive run finds (with ``--quick``: only a short
-    search, its scenes per second and the classes it finds).
+    the exhaustive two-ship and three-ship spaces, how soon a 10 s search on two
+    processes finds each class of finding they hold (the time to full recall), and the
+    search's scenes per CPU second on one core (with ``--quick``: only a short search,
+    its scenes per second and the classes it finds).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...bench import explore_suite
 from ...kit.bench import (
     Row,
     count_calls,
@@ -492,6 +494,7 @@ def _read_and_resolve(ships: int) -> Callable[[], None]:
 
 
 SUITES: tuple[BenchSuite, ...] = (
+    explore_suite(RULESET, spaces=("two-ships", "three-ships")),
     BenchSuite("rounds", "resolver rounds per second for a two-ship scene, with record=False and record=True",
                run_rounds, rounds_table),
     BenchSuite("turns", "one four-round turn with 1,000, 10,000 and (unless --quick) 100,000 ships on a "

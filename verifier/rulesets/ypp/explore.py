@@ -89,7 +89,12 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     return found
 
 
-def strategy():
+def scene(choose: Any) -> tuple[Scene, Turn]:
+    from .strategies import scene as build
+    return build(choose)
+
+
+def strategy() -> Any:
     from .strategies import scenes_and_turns
     return scenes_and_turns()
 
