@@ -89,7 +89,7 @@ EXPECT_SCHEMA = {
         "landing": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
                     "description": "[x, y] of the template's centre after deviating, inches from the "
                                    "target's centre: x to the attacker's right, y away from the attacker"},
-        "moved": {"type": "number", "description": "inches the template moved (the die, capped)"},
+        "moved": {**_LENGTH, "description": "inches the template moved (the die, capped)"},
         "clearance": {"type": "number", "description": "inches between template and base after deviating: "
                                                        "positive a gap, negative an overlap"},
         "start_clearance": {"type": "number", "description": "the same before deviating"},
@@ -270,7 +270,7 @@ def parse_expect(doc: Located, path: tuple, shot: Shot, actions: Actions) -> Exp
     seed = _seed_record(doc, path + ("seed",), data["seed"]) if "seed" in data else None
     return Expectation(
         result=data.get("result"), landing=landing,
-        moved=number(data["moved"]) if "moved" in data else None,
+        moved=_length(doc, path + ("moved",), data["moved"], "moved", zero_ok=True) if "moved" in data else None,
         clearance=number(data["clearance"]) if "clearance" in data else None,
         start_clearance=number(data["start_clearance"]) if "start_clearance" in data else None,
         probability=probability, probability_text=data["probability"].strip() if "probability" in data else None,
