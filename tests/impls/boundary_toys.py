@@ -62,8 +62,18 @@ _AFRESH = {("verifier.rulesets.armada2k", "resolve"): lambda *args: _fresh_armad
 
 
 def _fresh_armada2k(scene: Any, actions: Any, reading: Any) -> Any:
-    from verifier.rulesets.armada2k.resolver import _resolve
-    return _resolve(scene, actions, reading)
+    """The reference's resolve without its memo: refused as it refuses, else carried out."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from verifier.rulesets.armada2k.resolver import carry_out, refusal, unchanged
+    from verifier.ruleset import Frame, refused_outcome
+
+    refused = refusal(scene, actions)
+    if refused is not None:
+        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
+                       frames=(Frame(0, "start", 0, unchanged(scene)),))
+    return carry_out(scene, actions, reading)
 
 
 @contextmanager
