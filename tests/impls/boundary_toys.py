@@ -70,8 +70,8 @@ def _fresh_armada2k(scene: Any, actions: Any, reading: Any) -> Any:
     from dataclasses import replace
     from types import MappingProxyType
 
-    from verifier.rulesets.armada2k.resolver import carry_out, refusal, unchanged
     from verifier.ruleset import Frame, refused_outcome
+    from verifier.rulesets.armada2k.resolver import carry_out, refusal, unchanged
 
     refused = refusal(scene, actions)
     if refused is not None:

@@ -261,7 +261,8 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "boundary_visits": g.boundary_visits, "on_boundary": g.on_boundary or None,
-                "decided_at": g.decided_at or None, "merged": g.merged, "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
+                "decided_at": g.decided_at or None, "merged": g.merged,
+                "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
                 **_diagram_entry(w.diagram, w.undrawn, out), "reference": outcome_data(ruleset, w.reference),
                 "implementation": outcome_data(ruleset, g.actual),
                 "differences": list(difference(ruleset, g.before, g.actions, w.reference, g.actual))}

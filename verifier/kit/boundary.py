@@ -381,7 +381,8 @@ def on_boundaries(base: Any, boundaries: Sequence[Boundary], share: float, *, ta
                 for _ in range(ATTEMPTS):
                     if landed is not None:
                         break
-                    landed = turns.land(*draw(base), seed)
+                    again_before, again_actions = draw(base)
+                    landed = turns.land(again_before, again_actions, seed)
                 if landed is not None:
                     (before, actions), visit = landed
         return (before, actions, visit) if tagged else (before, actions)

@@ -141,5 +141,6 @@ BOUNDARIES = (
     Boundary("load-at-capacity", ("ship.1", "ship.4"),
              "the tokens a ship carries after boarding against the most it holds", load_over, load_path, integral=True),
     Boundary("equal-numbers", ("conflict.1",),
-             "two nations' tokens in one area: the difference of their counts", count_difference, count_path, integral=True),
+             "two nations' tokens in one area: the difference of their counts",
+             count_difference, count_path, integral=True),
 )

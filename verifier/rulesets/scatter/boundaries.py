@@ -89,10 +89,10 @@ def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) ->
     elif abs(forward) == 1:
         moved = min(Fraction(roll.distance), cap(shot, DEFAULT))
         candidates = [moved * forward + reach, moved * forward - reach]
-        sep = next((c for c in candidates if c > 0), None)
-        from_attacker = None
-        if sep is None:
+        outside = next((c for c in candidates if c > 0), None)
+        if outside is None:
             return None
+        sep, from_attacker = outside, None
     else:
         if DEFAULT["cap"] != "half-distance":
             return None
