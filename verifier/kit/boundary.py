@@ -181,9 +181,11 @@ class Visit:
 def root(f: Callable[[float], float | None], low: float, high: float, *, tolerance: float = TOLERANCE,
          integral: bool = False) -> float | None:
     """A ``t`` between ``low`` and ``high`` where ``f`` is 0 (within an eighth of ``tolerance``,
-    or exactly for ``integral`` paths, which take whole ``t`` only), by bisection; None where
-    ``f`` has the same sign at both ends, is undefined (None) on the way, or, on an integral
-    path, skips 0."""
+    or exactly for ``integral`` paths, which take whole ``t`` only); None where ``f`` has the
+    same sign at both ends, is undefined (None) on the way, or, on an integral path, skips 0.
+    Integral paths are bisected; others are closed in on by false position with the Illinois
+    correction (most quantities are smooth along a path, so a few steps do), bisecting
+    instead whenever three steps have not halved the interval (where a quantity has corners)."""
     if integral:
         low, high = math.ceil(low), math.floor(high)
     f_low, f_high = f(low), f(high)
@@ -195,8 +197,15 @@ def root(f: Callable[[float], float | None], low: float, high: float, *, toleran
         return high
     if (f_low > 0) == (f_high > 0):
         return None
-    for _ in range(BISECTIONS):
-        mid = (low + high) // 2 if integral else (low + high) / 2
+    weight_low, weight_high = f_low, f_high  # the ends' values, halved where an end is kept twice running
+    kept = 0  # which end was kept last: -1 the low, +1 the high
+    width = high - low  # at the last check that the interval halves
+    for step in range(1, BISECTIONS + 1):
+        mid = (low + high) // 2 if integral else (low * weight_high - high * weight_low) / (weight_high - weight_low)
+        if not integral and (step % 3 == 0 and high - low > width / 2 or not low < mid < high):
+            mid = (low + high) / 2
+        if step % 3 == 0:
+            width = high - low
         if mid in (low, high):
             break
         f_mid = f(mid)
@@ -205,9 +214,13 @@ def root(f: Callable[[float], float | None], low: float, high: float, *, toleran
         if f_mid == 0 or (not integral and abs(f_mid) <= tolerance / 8):
             return mid
         if (f_mid > 0) == (f_low > 0):
-            low, f_low = mid, f_mid
+            low, f_low, weight_low = mid, f_mid, f_mid
+            weight_high = weight_high / 2 if kept == 1 else weight_high
+            kept = 1
         else:
-            high, f_high = mid, f_mid
+            high, f_high, weight_high = mid, f_mid, f_mid
+            weight_low = weight_low / 2 if kept == -1 else weight_low
+            kept = -1
     if integral:
         return None  # no whole t gives 0 exactly
     return low if abs(f_low) <= abs(f_high) else high
