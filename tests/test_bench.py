@@ -168,7 +168,8 @@ def test_suite_names_expand():
     assert bench.select("core", available) == ["core"]
     assert bench.select("ypp", available) == [n for n in available if n.startswith("ypp.")]
     assert bench.select("all", available) == list(available)
-    assert bench.select("scatter.odds, core,scatter", available) == ["scatter.odds", "core", "scatter.explore"]
+    assert bench.select("scatter.odds, core,scatter", available) == ["scatter.odds", "core", "scatter.growth",
+                                                                      "scatter.explore"]
 
 
 class _Stopwatch(Ruleset):
@@ -299,3 +300,45 @@ def test_search_suite_is_listed_and_rates_scenes_per_cpu_second():
     rows = search_rows(figures)
     assert rows == [("ypp explore: scenes / CPU s", "400", "200 scenes, 0.50 s CPU, 2.00 s wall"),
                     ("ypp fuzz: scenes / CPU s", "100", "30 scenes, 0.30 s CPU, 1.00 s wall")]
+
+
+def test_every_ruleset_with_benchmarks_has_a_growth_suite_of_the_kit():
+    for ruleset in registry.all_rulesets():
+        if ruleset.supports(Capability.BENCHMARKS):
+            growth = [s for s in ruleset.benchmarks() if s.name == "growth"]
+            assert len(growth) == 1 and "1x, 10x and 100x" in growth[0].summary, ruleset.key
+
+
+def test_growth_suite_times_and_measures_1x_10x_and_100x():
+    def work(n: int):
+        return lambda: [str(i) for i in range(n)]
+
+    suite = kit_bench.growth_suite("listing", work, 20, "linear in items", noun="items")
+    figures = suite.run(BenchSettings(cases="cases", quick=True))
+    assert [step["pieces"] for step in figures["steps"]] == [20, 200, 2000]
+    assert all(step["seconds"] > 0 and step["peak_bytes"] > 0 for step in figures["steps"])
+    assert figures["pieces_factor"] == 100 and figures["scales"] == [1, 10, 100]
+    table = suite.table(figures)
+    assert re.search(rf"^listing of +2,000 items: +{TIME}, peak {NUMBER} MB$", table, re.M), table
+    assert re.search(r"^listing: 100x the items took [0-9.]+x the time and [0-9.]+x the memory "
+                     r"\(bound: linear in items\)$", table, re.M), table
+
+
+def test_a_suites_steps_show_on_the_bench_meter(tmp_path, capsys, monkeypatch):
+    real = registry.all_rulesets()
+
+    class Stepper(_Stopwatch):
+        key = "stepper"
+
+        def benchmarks(self) -> tuple[BenchSuite, ...]:
+            def run(settings: BenchSettings) -> dict[str, Any]:
+                kit_bench.progress("  winding the spring ...")
+                return {"ticks": 1}
+            return (BenchSuite("steps", "says what it does", run, lambda f: str(f["ticks"])),)
+
+    monkeypatch.setattr(registry, "all_rulesets", lambda: [*real, Stepper()])
+    cases, snapshots = _tiny_setup(tmp_path)
+    assert bench.main(_args(tmp_path, cases, snapshots, suite="stepper")) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"^benchmarking stepper\.steps: 0/1 suites, .*, winding the spring \.\.\.$", err, re.M), err
+    assert kit_bench.set_meter(None) is None  # the meter is let go when the run ends

@@ -119,17 +119,21 @@ def test_collect_gives_a_case_or_a_located_failure_per_file_in_file_order(tmp_pa
 
 
 def test_every_caller_words_a_repeated_id_alike(tmp_path):
-    """check (in process and on workers), check --impl, export and the docs all collect through collect()."""
+    """check (in process and on workers, collected first or each file checked as it is loaded), check --impl,
+    export and the docs all word a repeated id as collect() does."""
     from verifier.adapter import check_implementation, open_implementation
     from verifier.errors import CaseErrors
     from verifier.execute import Execution
     from verifier.export import export_cases
-    from verifier.runner import check_paths
+    from verifier.runner import check_files, check_paths
     folder = _two_with_one_id(tmp_path)
     expected = REPEATED.format(first=folder / "a.yaml")
     for execution in (Execution(1), Execution(2)):
-        results = list(check_paths([folder], RunOptions(draw=False), execution))
-        assert results[1].problems[0].message == expected
+        for check in (check_paths, check_files):
+            results = list(check([folder], RunOptions(draw=False), execution))
+            assert [r.status for r in results] == ["passed", "failed", "failed"]
+            assert results[1].problems[0].message == expected
+            assert results[0].case is not None and results[1].case is None
     impl = open_implementation("python:verifier.adapters.reference:handle")
     assert check_implementation([folder], impl, draw=False)[1].problems[0].message == expected
     with pytest.raises(CaseErrors) as raised:

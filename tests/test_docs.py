@@ -184,11 +184,14 @@ def test_open_questions_are_grouped_one_per_reading_point(site):
 
 
 def test_a_strip_too_wide_to_read_is_shown_stacked_or_in_its_own_scroll_box():
-    from verifier.docs.html import DESKTOP_FIT, _legible_picture
+    from verifier.docs.html import DESKTOP_FIT, PHONE_FIT, _legible_picture
     wide = _legible_picture("a.png", (DESKTOP_FIT + 400, 300), "A strip.", "a-narrow.png", (600, 900))
     assert 'src="a-narrow.png"' in wide and "<source" not in wide  # stacked everywhere
-    plain = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (500, 700))
+    plain = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (PHONE_FIT, 700))
     assert 'src="b.png"' in plain and 'srcset="b-narrow.png"' in plain and "scroll" not in plain
+    # A narrow layout too wide to shrink legibly on a phone stands at full size in its own scroll box.
+    wider = _legible_picture("b.png", (900, 300), "A picture.", "b-narrow.png", (PHONE_FIT + 50, 700))
+    assert "scroll-phone" in wider and "scroll-desk" not in wider
     lone = _legible_picture("c.png", (DESKTOP_FIT + 400, 300), "A strip with no narrow layout.")
     assert "scroll-desk" in lone and "scroll-phone" in lone
 
@@ -231,6 +234,10 @@ def test_findings_show_every_reading_and_what_the_examples_support(site):
     assert "contradicted by 2 examples" in block
     assert "supported: all" in block
     assert re.search(r'src="findings/[^"]+\.png"', block)
+    # Every reading's outcome reads in words; its exact numbers are on hover.
+    for ruleset in registry.names():
+        under = re.findall(r"<strong>Under [^<]*:</strong> (<span[^>]*>)?", read(site, ruleset, "findings.html"))
+        assert all(span.startswith('<span class="outcome" title="') for span in under), ruleset
 
 
 def test_coverage_lists_the_clauses_no_documented_example_exercises(site):
@@ -458,3 +465,76 @@ def test_an_outcome_reads_in_words_and_keeps_its_exact_numbers_on_hover():
     span = _outcome_span(CaseView(case, outcome, frozenset(), sentence, "", True, "", exact=exact))
     assert span.startswith('<span class="outcome" title="') and "ends at [" in span and "mm ahead" in span
     assert _outcome_span(CaseView(case, outcome, frozenset(), "plain & simple", "", True, "")) == "plain &amp; simple"
+
+
+def test_a_refused_case_reads_refused_and_why_and_is_drawn_with_the_band(site):
+    from PIL import Image
+
+    from verifier.kit.draw.layout import REFUSED_INK
+    case = load_case(ROOT / "cases/armada2k/refused/large-two-steps.yaml")
+    block = section(read(site, "armada2k", "cases.html"), f"case-{case.id}")
+    assert "Refused by move.1a (galleon): a large ship moves at most 1 step" in block
+    assert "nothing happen" not in block.lower()
+    for name in (f"{case.id}.png", f"{case.id}-narrow.png"):
+        image = Image.open(site.out / "armada2k" / "cases" / name).convert("RGB")
+        band = {image.getpixel((2, y)) for y in range(image.height - 20, image.height)}
+        # the site's PNGs have 256 colours, so the band's is the nearest of them
+        assert any(max(abs(a - b) for a, b in zip(pixel, REFUSED_INK)) <= 16 for pixel in band), name
+
+
+def test_the_pages_reuse_a_reports_example_rows_only_for_the_same_code_and_case_data(tmp_path, monkeypatch):
+    import dataclasses
+
+    from verifier import findings as report_module
+    from verifier.case import collect
+    from verifier.docs.findings import gather_findings
+    from verifier.explore import documented_examples, example_matrix
+    from verifier.explorer import ExploreOptions, run_explore
+    from verifier.rulesets.scatter import RULESET as SCATTER
+
+    cases = list(collect([ROOT / "cases" / "scatter"]).cases)
+    run = run_explore(SCATTER, ExploreOptions(search=False, cases_dir=None, out=tmp_path / "scatter"), cases=cases)
+    report_module.write_reports(tmp_path / "scatter", *run.report())
+    fresh = example_matrix(SCATTER, cases)
+    examples, readings = documented_examples(SCATTER, cases), SCATTER.all_readings()
+    assert len(examples) >= 3 and len(readings) >= 2
+    resolved = []
+    resolve = SCATTER.resolve
+    monkeypatch.setattr(SCATTER, "resolve", lambda *a, **k: resolved.append(a[0]) or resolve(*a, **k))
+
+    def matrix(of):
+        found = gather_findings(SCATTER, of, findings_dir=tmp_path, cases_dir=None, examples=0, seed=0,
+                                warn=pytest.fail)
+        assert found.matrix is not None and found.origin.startswith("These questions come from the explorer's report")
+        return found.matrix
+
+    reused = matrix(cases)
+    assert resolved == [] and reused.agrees == fresh.agrees
+    assert [c.id for c in reused.cases] == [c.id for c in fresh.cases]
+    # an edited example is worked out again under every reading; the others are still read from the report
+    edited = examples[1]
+    changed = dataclasses.replace(edited, doc=dataclasses.replace(edited.doc, data={**edited.doc.data,
+                                                                                   "title": "edited"}))
+    again = matrix([changed if c is edited else c for c in cases])
+    assert len(resolved) == len(readings) and all(scene is edited.before for scene in resolved)
+    assert again.agrees == fresh.agrees
+    # a report written by other code is not trusted at all
+    resolved.clear()
+    monkeypatch.setattr(report_module, "_CODE_DIGEST", "other code")
+    assert matrix(cases).agrees == fresh.agrees and len(resolved) == len(readings) * len(examples)
+
+
+def test_a_clause_is_shown_by_a_refusal_only_of_that_clause(site):
+    """A refused action shows the clause that refuses it; under any other clause it would
+    show nothing of that clause, so another case is chosen."""
+    import re
+    refused = 0
+    for key in ("ypp", "scatter", "armada", "armada2k", "civ"):
+        text = read(site, key)
+        for article in re.finditer(r'<article class="clause" id="clause-([^"]+)">(.*?)</article>', text, re.S):
+            caption = re.search(r"<figcaption>(.*?)</figcaption>", article.group(2), re.S)
+            by = re.search(r"Refused by ([\w.]+)", caption.group(1)) if caption else None
+            if by:
+                refused += 1
+                assert by.group(1) == article.group(1), (key, article.group(1), by.group(1))
+    assert refused > 0  # the bundled refusal cases do show their own clauses

@@ -24,6 +24,8 @@ from urllib.parse import urldefrag, urlparse
 
 import pytest
 
+from verifier.kit.draw.palette import SMALLEST_TEXT
+
 ROOT = Path(__file__).resolve().parent.parent
 # What Chromium needs on these machines, as root and with no network: no sandbox, no GPU,
 # and none of the background connections it would otherwise try to make.
@@ -184,7 +186,9 @@ def test_site_on_a_phone(served, browser, tmp_path):
 
 
 # A screen is the 1280x800 desktop viewport; a ruleset's rule page is at most this many of them tall.
-SCREEN, MAX_SCREENS, MIN_SHOWN = (1280, 800), 25, 0.6
+# No picture is shown under 60 % of its drawn width, nor so small that its smallest text (the
+# kit's SMALLEST_TEXT, in drawn pixels) stands under 9 px on the screen.
+SCREEN, MAX_SCREENS, MIN_SHOWN, MIN_TEXT_PX = (1280, 800), 25, 0.6, 9
 MEASURE = """() => ({
     height: document.documentElement.scrollHeight,
     scroll: document.documentElement.scrollWidth, width: window.innerWidth,
@@ -209,6 +213,8 @@ def test_every_page_is_legible_and_a_rule_page_is_a_read(served, browser, width,
             least = m["narrowest"]
             assert least is None or least["ratio"] >= MIN_SHOWN - 0.005, \
                 f"{path} at {width} px shows {least['src']} at {least['ratio']:.0%} of its drawn width"
+            assert least is None or least["ratio"] * SMALLEST_TEXT >= MIN_TEXT_PX - 0.05, \
+                f"{path} at {width} px shows the text of {least['src']} at {least['ratio'] * SMALLEST_TEXT:.1f} px"
             if name == "index.html":
                 assert m["glossary"] > 0, f"{path} has no glossary"
                 if (width, height) == SCREEN:

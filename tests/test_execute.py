@@ -130,6 +130,13 @@ def test_progress_time_left_is_the_budgets_when_the_budget_binds():
     assert "0:05 left" in meter.line()
 
 
+def test_a_note_shows_the_step_at_once_even_in_the_quiet_start():
+    clock, stream = Clock(), io.StringIO()
+    meter = Progress("benchmarking", 3, unit="suites", stream=stream, clock=clock)
+    meter.note("resolving 1,000 ships ...")
+    assert stream.getvalue() == "benchmarking: 0/3 suites, 0.0/s, 0:00 elapsed, resolving 1,000 ships ...\n"
+
+
 def test_progress_on_a_terminal_redraws_one_line_with_a_bar():
     clock, screen = Clock(), Terminal()
     with Progress("drawing", 4, unit="pictures", stream=screen, clock=clock, quiet_for=0) as bar:

@@ -329,3 +329,46 @@ def test_the_unit_rides_on_the_last_x_number_and_stays_inside_the_picture():
     # All of "5 in" is drawn, moved left so that none of it falls past the right edge.
     assert last_word and max(last_word) < image.width - 1
     assert max(last_word) - min(last_word) + 1 >= vd.text_width("5 in", 10) - 3
+
+
+# One case of each ruleset, with marks, damage and legends of every kind it draws.
+TEXT_CASES = ["armada/navigate.yaml", "armada2k/fire-large-sinks-on-third-hit.yaml",
+              "civ/refused/over-capacity.yaml", "scatter/derived-cap-seed-max.yaml",
+              "ypp/bump-4-larger-turner-class-first.yaml"]
+
+
+@pytest.mark.parametrize("name", TEXT_CASES, ids=lambda n: n.split("/")[0])
+def test_no_picture_draws_text_smaller_than_the_kits_smallest(name, monkeypatch):
+    """The pages show a picture no smaller than keeps SMALLEST_TEXT at 9 px; so no text in a
+    finished picture (its size over the supersampling) may be smaller than it."""
+    from conftest import CASES
+
+    from verifier.case import load_case
+    from verifier.kit.draw import labels, layout, palette, plane, shapes
+    sizes: list[int] = []
+    reduced: list[int] = []
+    real_text, real_finish = palette.text, layout.finish
+
+    def text(draw, xy, content, *, size=12, **kwargs):
+        sizes.append(size)
+        return real_text(draw, xy, content, size=size, **kwargs)
+
+    def finish(image, supersample=1):
+        reduced.append(supersample)
+        return real_finish(image, supersample)
+
+    for module in (palette, labels, layout, plane, shapes, vd):
+        if hasattr(module, "text"):
+            monkeypatch.setattr(module, "text", text)
+    monkeypatch.setattr(layout, "finish", finish)
+    monkeypatch.setattr(vd, "finish", finish)
+    case = load_case(CASES / name)
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    for draw in (lambda: case.ruleset.draw(case.before, case.actions, outcome, title=case.title),
+                 lambda: case.ruleset.draw_narrow(case.before, case.actions, [("Before", None), ("After", outcome)],
+                                                  title=case.title)):
+        sizes.clear()
+        reduced.clear()
+        draw()
+        assert sizes and reduced
+        assert min(sizes) / reduced[-1] >= vd.SMALLEST_TEXT, (name, min(sizes), reduced[-1])

@@ -160,6 +160,26 @@ def test_every_refusal_case_is_drawn_with_the_band_that_names_it():
     assert (213, 94, 0) in {band.getpixel((x, y)) for x in range(band.width) for y in range(band.height)}
 
 
+# One refusal case of each ruleset that has them: its picture's "what happened" says so.
+ONE_EACH = sorted({path.parent.parent.name: path for path in REFUSED}.values())
+
+
+@pytest.mark.parametrize("path", ONE_EACH, ids=lambda p: p.parent.parent.name)
+def test_the_picture_of_a_refusal_says_what_was_refused_and_why_not_that_nothing_happened(path, monkeypatch):
+    from verifier.kit import draw as vd
+    case = load_case(path)
+    outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
+    assert outcome.refusal is not None and outcome.refusal.reason
+    said: list[str] = []
+    real = vd.LegendEntry
+    monkeypatch.setattr(vd, "LegendEntry", lambda *a, **k: said.append(" ".join(map(str, a[1:]))) or real(*a, **k))
+    case.ruleset.draw(case.before, case.actions, outcome, title=case.title)
+    assert any(outcome.refusal.reason in words and f"refused by {outcome.refusal.clause}" in words
+               for words in said), said
+    nothing = ("nothing happened", "nothing contested", "nothing: no collisions", "no overlap, no damage")
+    assert not any(n in words for words in said for n in nothing), said
+
+
 # --- the refused answer ----------------------------------------------------------------------------
 
 

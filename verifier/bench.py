@@ -40,7 +40,7 @@ from typing import Any
 from . import registry
 from .errors import CaseError, Location, did_you_mean
 from .execute import Progress
-from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs
+from .kit.bench import Row, format_rows, measure, progress, rate, repeats_for, secs, set_meter
 from .ruleset import BenchSettings, BenchSuite, Capability, Ruleset
 
 CORE = "core"
@@ -92,7 +92,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
             path = self.path_for(ruleset, case_id)
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(png_bytes(image))
+                path.write_bytes(png_bytes(image, digest=True))
             return super().check(ruleset, case_id, image, update=False)
 
     list(check_paths([cases], RunOptions(SeedingStore(root, folder / "seed-failures"), draw=True)))
@@ -102,7 +102,7 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     from .case import LoadFailure, collect, find_case_files
     from .execute import Execution
-    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_paths, failure_result
+    from .runner import CaseResult, ProblemKind, RunOptions, check_case, check_files, failure_result
     from .snapshots import SnapshotStore
 
     try:
@@ -116,14 +116,18 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
 
     def timed(options: RunOptions, workers: int = 1) -> dict[str, Any]:
         last: list[CaseResult] = []
+        passes = [0]
+        how = f"{'with' if options.draw else 'without'} drawing, {workers} worker{'s' if workers > 1 else ''}"
 
         def run() -> None:
+            passes[0] += 1
+            progress(f"checking {len(files)} cases {how}: pass {passes[0]} ...")
             if workers == 1:
                 # Unguarded (not check_paths): a drawing that cannot run must stop the measurement.
                 last[:] = [failure_result(item) if isinstance(item, LoadFailure) else check_case(item, options)
                            for item in collect([cases]).entries]
                 return
-            last[:] = check_paths([cases], options, Execution(workers))
+            last[:] = check_files([cases], options, Execution(workers))  # as verifier check runs them
             crashed = [p for r in last if r.case is not None for p in r.problems if p.kind == ProblemKind.ERROR]
             if crashed:
                 raise RuntimeError(str(crashed[0]))
@@ -523,9 +527,16 @@ def main(args: argparse.Namespace) -> int:
     # The tables keep the order asked for.
     figures: dict[str, Mapping[str, Any]] = {}
     with Progress("benchmarking", len(chosen), unit="suites", noted="failed") as meter:
-        for name in sorted(chosen, key=lambda n: n == CORE):
-            figures[name] = _run_suite(name, available[name], settings)
-            meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()))
+        previous = set_meter(meter)  # each suite's steps show on this meter's line
+        try:
+            for name in sorted(chosen, key=lambda n: n == CORE):
+                meter.what = f"benchmarking {name}"
+                meter.note("starting")
+                figures[name] = _run_suite(name, available[name], settings)
+                meter.advance(1, noted=sum(set(f) == {"error"} for f in figures.values()), detail="")
+        finally:
+            set_meter(previous)
+            meter.what = "benchmarking"
 
     results: dict[str, Any] = {
         "python": platform.python_version(),

@@ -91,8 +91,19 @@ def expect_schema(ruleset_expect: Mapping[str, Any]) -> dict[str, Any]:
     return {"if": {"type": "object", "required": ["refused"]}, "then": REFUSED_SCHEMA, "else": dict(ruleset_expect)}
 
 
+_CASE_SCHEMAS: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+
+
 def case_schema(ruleset: Ruleset) -> dict[str, Any]:
-    """The JSON Schema of a case file for one ruleset."""
+    """The JSON Schema of a case file for one ruleset (the same object each time, so that its
+    validator is built once: see ``schema.validate``). Treat it as read-only."""
+    known = _CASE_SCHEMAS.get(id(ruleset))
+    if known is None or known[0] is not ruleset:
+        known = _CASE_SCHEMAS[id(ruleset)] = (ruleset, _build_case_schema(ruleset))
+    return known[1]
+
+
+def _build_case_schema(ruleset: Ruleset) -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"verifier case ({ruleset.key})",

@@ -122,6 +122,13 @@ class Progress:
             self.last_shown = now
             self._show(now, final=False)
 
+    def note(self, detail: str) -> None:
+        """Say what runs now (a step of a long run): the line is shown at once with ``detail``,
+        in place on a terminal, as a line of its own otherwise."""
+        self.detail = detail
+        now = self.last_shown = self.clock()
+        self._show(now, final=False)
+
     def line(self, now: float | None = None) -> str:
         now = self.clock() if now is None else now
         elapsed = max(now - self.start, 1e-9)

@@ -252,8 +252,13 @@ class ExampleMatrix:
         return [r for i, r in enumerate(self.readings) if all(self.agrees[(c.id, i)] for c in self.cases)]
 
 
+def documented_examples(ruleset: Ruleset, cases: Iterable[Any]) -> list[Any]:
+    """The cases of ``ruleset`` that are documented examples with an expectation: the matrix's rows."""
+    return [c for c in cases if c.ruleset is ruleset and c.status == CaseStatus.DOCUMENTED and c.expect is not None]
+
+
 def example_matrix(ruleset: Ruleset, cases: Iterable[Any]) -> ExampleMatrix:
-    cases = [c for c in cases if c.ruleset is ruleset and c.status == CaseStatus.DOCUMENTED and c.expect is not None]
+    cases = documented_examples(ruleset, cases)
     readings = ruleset.all_readings()
     agrees = {}
     for case in cases:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -96,12 +96,13 @@ class WrittenFinding:
     outcomes: list[tuple[str, Mapping[str, str], Any]]  # (label, reading, outcome)
 
 
-def rulings(ruleset: Ruleset, folders: list[Path]) -> dict[str, str]:
-    """fingerprint -> file, for every case in ``folders`` that rules on a finding."""
+def rulings(ruleset: Ruleset, folders: list[Path], loaded: Iterable[Any] = ()) -> dict[str, str]:
+    """fingerprint -> file, for every case in ``folders``, and among the ``loaded`` cases,
+    that rules on a finding."""
     found = {}
     existing = [f for f in folders if f.exists()]
     # Broken files do not count here: 'verifier check' reports them.
-    for case in collect(existing).cases if existing else ():
+    for case in [*loaded, *(collect(existing).cases if existing else ())]:
         if case.ruleset is ruleset and case.finding and case.status is CaseStatus.RULED:
             found[case.finding["fingerprint"]] = case.path
     return found
@@ -215,6 +216,9 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
             "readings": [dict(r) for r in matrix.readings],
             "cases": {c.id: [matrix.agrees[(c.id, i)] for i in range(len(matrix.readings))] for c in matrix.cases},
             "agreeing_with_all": [dict(r) for r in matrix.readings_agreeing_with_all()],
+            # what the rows depend on, so that a reader can reuse them (see example_digest)
+            "code": code_digest(),
+            "digests": {c.id: example_digest(c) for c in matrix.cases},
         }
     return data
 
@@ -361,6 +365,29 @@ REPORT_SCHEMA = {
 }
 
 
+def code_digest() -> str:
+    """A digest of the verifier's Python sources (rulesets included): results worked out by
+    other code are not reused."""
+    global _CODE_DIGEST
+    if _CODE_DIGEST is None:
+        package = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted(package.rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE_DIGEST = digest.hexdigest()[:24]
+    return _CODE_DIGEST
+
+
+_CODE_DIGEST: str | None = None
+
+
+def example_digest(case: Any) -> str:
+    """A digest of everything a documented example's row of the matrix depends on besides
+    the code: the case's data as loaded (ruleset, status, scene, expectation)."""
+    text = json.dumps(case.doc.data, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
 @dataclass(frozen=True)
 class ExploreReport:
     """An explorer report read back: its findings, each rebuilt from its case file."""
@@ -369,14 +396,17 @@ class ExploreReport:
     findings: tuple[FindingEntry, ...]
     seed: int | None
     search_examples: int | None  # scenes of its Hypothesis search, or None if it ran none
+    examples: Mapping[str, Any] | None = None  # the documented examples against every reading, as written
 
 
 def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
-                warn: Callable[[str], None] = lambda m: None) -> ExploreReport | None:
+                warn: Callable[[str], None] = lambda m: None, *,
+                cases: Sequence[Any] | None = None) -> ExploreReport | None:
     """The report in ``folder`` (as written by ``write_reports``), or None if there is
     none or it cannot be read (with a warning). A finding whose case file is missing
     or broken is left out with a warning; rulings in ``cases_dir`` and the report's
-    findings folder mark findings resolved."""
+    findings folder mark findings resolved. ``cases``: the cases of ``cases_dir``
+    when the caller has loaded them already (they are not read again)."""
     report = folder / "report.json"
     if not report.is_file():
         return None
@@ -392,7 +422,13 @@ def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
     if data.get("ruleset") != ruleset.key:
         warn(f"{report}: a report of ruleset {data.get('ruleset')!r}, not {ruleset.key!r}; ignored")
         return None
-    ruled = rulings(ruleset, [p for p in (cases_dir, folder / "findings") if p is not None])
+    # The findings folder is read once, for the rulings in it and for the findings' scenes.
+    kept = collect([folder / "findings"]).cases if (folder / "findings").is_dir() else ()
+    by_file = {Path(c.path).resolve(): c for c in kept}
+    if cases is None:
+        ruled = rulings(ruleset, [cases_dir] if cases_dir is not None else [], kept)
+    else:
+        ruled = rulings(ruleset, [], [*cases, *kept])
     entries = []
     for item in data.get("findings", []):
         path = folder / str(item.get("case", ""))
@@ -400,7 +436,7 @@ def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
             warn(f"{report}: skipped a finding whose case {item.get('case')!r} is not a file inside {folder}")
             continue
         try:
-            case = load_case(path)
+            case = by_file.get(path.resolve()) or load_case(path)
         except (VerifierError, OSError) as error:
             warn(f"{path}: skipped this finding, its case does not load ({error})")
             continue
@@ -418,4 +454,5 @@ def read_report(ruleset: Ruleset, folder: Path, cases_dir: Path | None,
     search, seed = data.get("search"), data.get("seed")
     examples = search.get("examples") if isinstance(search, dict) else None
     return ExploreReport(report, tuple(entries), seed if isinstance(seed, int) else None,
-                         examples if isinstance(examples, int) else None)
+                         examples if isinstance(examples, int) else None,
+                         data["examples"] if isinstance(data.get("examples"), dict) else None)

@@ -314,6 +314,10 @@ class Refusal:
         by = f" by {self.clause}" if self.clause else ""
         return f"refused{by}{who}" + (f": {self.reason}" if self.reason else "")
 
+    def what_happened(self) -> str:
+        """What happened, as a picture's legend and a page say it: refused, by which clause, why."""
+        return f"{self}; nothing is carried out"
+
 
 @dataclass(frozen=True)
 class Outcome:

@@ -12,8 +12,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .case import Case, CaseStatus, LoadFailure, collect, crash_message, load_failure
-from .errors import Location, VerifierError, one_line
+from .case import (
+    Case,
+    CaseIds,
+    CaseStatus,
+    LoadFailure,
+    collect,
+    crash_message,
+    load_entry,
+    load_failure,
+    scan_case_files,
+)
+from .errors import CaseError, Location, VerifierError, one_line
 from .execute import IN_PROCESS, Deadline, Execution, Progress, TimeLimitExceeded, map_ordered, time_limit
 from .refusal import draw_outcome
 from .ruleset import Capability, Mismatch, Outcome, Ruleset, compare_outcome
@@ -316,6 +326,46 @@ def check_cases(entries: Sequence[Case | LoadFailure], options: RunOptions | Non
         result = failure_result(item) if isinstance(item, LoadFailure) else replace(next(checked), case=item)
         failing += result.failing
         if progress is not None and isinstance(item, Case):
+            progress.advance(1, noted=failing)
+        yield result
+
+
+def _load_and_check(scanned: tuple[Path, str | None], options: RunOptions) -> tuple[Case | LoadFailure,
+                                                                                   CaseResult | None]:
+    entry = load_entry(*scanned)
+    return entry, (None if isinstance(entry, LoadFailure) else check_detached(entry, options))
+
+
+def _load_overdue(scanned: tuple[Path, str | None], seconds: float) -> tuple[LoadFailure, None]:
+    file = str(scanned[0])
+    return LoadFailure(file, (CaseError(timeout_message(seconds), Location(file)),)), None
+
+
+def check_files(paths: Iterable[str | Path], options: RunOptions | None = None, execution: Execution = IN_PROCESS,
+                progress: Progress | None = None) -> Iterator[CaseResult]:
+    """What ``check_paths`` gives, with each file loaded by the worker that checks it: checking
+    begins as soon as the first file is read, and no case travels to a worker. A case whose id
+    an earlier file took is its load failure, as ``collect`` makes it (its check, done before
+    that was known, is dropped), so this is not for a run that writes snapshots."""
+    run_options = options or RunOptions()
+    scanned = scan_case_files(paths)
+    if progress is not None and progress.total is None:
+        progress.total = len(scanned)
+    deadline = None
+    if run_options.case_timeout is not None:
+        deadline = Deadline(run_options.case_timeout, partial(_load_overdue, seconds=run_options.case_timeout))
+    ids = CaseIds()
+    failing = 0
+    for entry, checked in map_ordered(partial(_load_and_check, options=run_options), scanned, execution,
+                                      chunksize=_chunksize(len(scanned), execution), deadline=deadline):
+        admitted = ids.admit(entry)
+        if isinstance(admitted, LoadFailure):
+            result = failure_result(admitted)
+        else:
+            assert checked is not None  # a case is always checked
+            result = replace(checked, case=admitted)
+        failing += result.failing
+        if progress is not None:
             progress.advance(1, noted=failing)
         yield result
 

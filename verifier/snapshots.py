@@ -9,35 +9,102 @@ folder, and the result names them.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import struct
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from PIL import Image, ImageChops
+if TYPE_CHECKING:  # Pillow is imported when a picture is compared, not when the command starts
+    from PIL import Image
 
 DEFAULT_FAILURE_DIR = Path(".verifier-failures")
 
 
-def png_bytes(image: Image.Image, software: str | None = None) -> bytes:
+def png_bytes(image: Image.Image, software: str | None = None, *, digest: bool = False) -> bytes:
     """Encode deterministically: fixed compression, and no metadata but, where given,
-    the name of the ``software`` that wrote the file (so that it may replace it later)."""
+    the name of the ``software`` that wrote the file (so that it may replace it later),
+    and with ``digest`` the digest of the pixels (see :func:`recorded_digest`)."""
     from PIL import PngImagePlugin
     buffer = io.BytesIO()
     info = PngImagePlugin.PngInfo()
     if software:
         info.add_text("Software", software)
     image.save(buffer, format="PNG", optimize=False, compress_level=9, pnginfo=info)
-    return buffer.getvalue()
+    data = buffer.getvalue()
+    if digest:
+        record = f"pixels={pixel_digest(image)} idat={_idat_digest(_chunks(data))}".encode("ascii")
+        end = data.rindex(b"IEND") - 4  # the length field of the last chunk
+        data = data[:end] + _chunk(b"tEXt", DIGEST_KEY + b"\0" + record) + data[end:]
+    return data
+
+
+# A snapshot written by ``check`` carries the digest of its pixels in a text chunk, with the
+# digest of the compressed image data it was written beside: a drawing whose digest is the
+# recorded one matches without the snapshot being decoded, which was most of the time a
+# comparison took. A file re-encoded by another tool keeps the text but not the image data,
+# so its record is not trusted and its pixels are decoded and compared as before.
+DIGEST_KEY = b"verifier-pixels"
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def pixel_digest(image: Image.Image) -> str:
+    """A digest of the mode, size and pixels of ``image``."""
+    h = hashlib.sha256(f"{image.mode} {image.width}x{image.height}\n".encode("ascii"))
+    h.update(image.tobytes())
+    return h.hexdigest()
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The chunks of a PNG file as (type, body), or [] for bytes that are not one."""
+    if not data.startswith(_SIGNATURE):
+        return []
+    found, at = [], len(_SIGNATURE)
+    while at + 8 <= len(data):
+        (length,) = struct.unpack_from(">I", data, at)
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        if len(body) != length:
+            return []
+        found.append((kind, body))
+        at += 12 + length
+    return found
+
+
+def _idat_digest(chunks: list[tuple[bytes, bytes]]) -> str:
+    h = hashlib.sha256()
+    for kind, body in chunks:
+        if kind == b"IDAT":
+            h.update(body)
+    return h.hexdigest()
+
+
+def recorded_digest(data: bytes) -> str | None:
+    """The pixel digest a snapshot file records, if it records one for the image data it holds."""
+    chunks = _chunks(data)
+    for kind, body in chunks:
+        if kind == b"tEXt" and body.startswith(DIGEST_KEY + b"\0"):
+            fields = dict(part.split("=", 1) for part in body[len(DIGEST_KEY) + 1:].decode("ascii", "replace").split()
+                          if "=" in part)
+            if fields.get("idat") == _idat_digest(chunks):
+                return fields.get("pixels")
+    return None
 
 
 def decode(data: bytes) -> Image.Image:
+    from PIL import Image
     with Image.open(io.BytesIO(data)) as image:
         return image.convert("RGBA")
 
 
 def changed_mask(expected: Image.Image, actual: Image.Image) -> Image.Image:
     """255 where any channel differs. (Converting to "L" could round a small change to zero.)"""
+    from PIL import ImageChops
     bands = [b.point(lambda v: 255 if v else 0) for b in ImageChops.difference(expected, actual).split()]
     mask = bands[0]
     for band in bands[1:]:
@@ -68,6 +135,7 @@ def compare_pixels(expected: Image.Image, actual: Image.Image) -> PixelDiff:
 
 def diff_image(expected: Image.Image, actual: Image.Image) -> Image.Image:
     """The actual drawing, faded, with differing pixels in magenta."""
+    from PIL import Image
     expected, actual = expected.convert("RGBA"), actual.convert("RGBA")
     width, height = max(expected.width, actual.width), max(expected.height, actual.height)
     canvas_e = Image.new("RGBA", (width, height), "white")
@@ -128,21 +196,27 @@ class SnapshotStore:
         if not path.exists():
             if update:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(png_bytes(image))
+                path.write_bytes(png_bytes(image, digest=True))
                 return SnapshotResult("written", path, f"wrote new snapshot {path}")
             artifacts = self.write_failure(ruleset, case_id, None, image)
             return SnapshotResult("missing", path,
                                   f"no snapshot at {path}; the drawing is at {artifacts[0]}. Run "
                                   f"'{self.update_advice}' to store it", artifacts)
         try:
-            expected = decode(path.read_bytes())
+            data = path.read_bytes()
+            recorded = recorded_digest(data)
+            if recorded is not None and recorded == pixel_digest(image):
+                return SnapshotResult("match", path, "identical pixels")
+            expected = decode(data)
         except Exception as exc:  # a corrupt snapshot is reported, never silently replaced
             return SnapshotResult("mismatch", path, f"cannot read snapshot {path}: {exc}")
         diff = compare_pixels(expected, image)
         if diff.same:
+            if update and recorded is None:  # the same pixels, stored again with their digest
+                path.write_bytes(png_bytes(image, digest=True))
             return SnapshotResult("match", path, diff.message)
         if update:
-            path.write_bytes(png_bytes(image))
+            path.write_bytes(png_bytes(image, digest=True))
             return SnapshotResult("written", path, f"updated snapshot {path} ({diff.message})")
         artifacts = self.write_failure(ruleset, case_id, expected, image)
         return SnapshotResult("mismatch", path, f"diagram differs from {path}: {diff.message}; see "

@@ -3,14 +3,14 @@ quick, deterministic pass of the explorer engine while the pages are built."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..explore import ExampleMatrix
+from ..explore import ExampleMatrix, documented_examples, example_matrix
 from ..explorer import ExploreOptions, run_explore
-from ..findings import FindingEntry, read_report
+from ..findings import FindingEntry, code_digest, example_digest, read_report
 from ..ruleset import Capability, Ruleset
 
 # What the quick explorer pass does when there is no explorer report to read: a fixed
@@ -31,6 +31,27 @@ def examples_against_readings(ruleset: Ruleset, cases: Sequence[Any]) -> Example
     return run_explore(ruleset, ExploreOptions(search=False, cases_dir=None), cases=cases).matrix
 
 
+def _examples(ruleset: Ruleset, cases: Sequence[Any], saved: Mapping[str, Any]) -> ExampleMatrix:
+    """The documented examples against every reading: the report's rows where the report
+    was written by this code, for these readings and for the same case data; the other
+    rows worked out here."""
+    examples = documented_examples(ruleset, cases)
+    readings = ruleset.all_readings()
+    rows: dict[str, list[bool]] = {}
+    if saved.get("code") == code_digest() and saved.get("readings") == [dict(r) for r in readings]:
+        digests, table = saved.get("digests") or {}, saved.get("cases") or {}
+        for case in examples:
+            row = table.get(case.id)
+            if (isinstance(row, list) and len(row) == len(readings) and all(isinstance(b, bool) for b in row)
+                    and digests.get(case.id) == example_digest(case)):
+                rows[case.id] = row
+    worked = example_matrix(ruleset, [c for c in examples if c.id not in rows])
+    agrees = dict(worked.agrees)
+    for case_id, row in rows.items():
+        agrees.update(((case_id, i), agree) for i, agree in enumerate(row))
+    return ExampleMatrix(readings, examples, agrees)
+
+
 def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
                     examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
     """The findings of the explorer's report in ``findings_dir`` (``RULESET/report.json``,
@@ -39,21 +60,21 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
     report = None
     if findings_dir is not None:
         for folder in (findings_dir / ruleset.key, findings_dir):
-            report = read_report(ruleset, folder, cases_dir, warn)
+            report = read_report(ruleset, folder, cases_dir, warn, cases=cases)
             if report is not None:
                 break
-    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
-    drawable = ruleset.supports(Capability.FINDINGS)
-    searching = report is None and drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
-    # With a report, the run only checks the examples: its rulings come from the report's reader.
-    options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
-                             cases_dir=cases_dir if report is None else None)
-    run = run_explore(ruleset, options, cases=mine)
     if report is not None:
+        # The report has the findings and their rulings: only the examples are checked here.
         how = (f"; Hypothesis search of {report.search_examples} scenes, seed {report.seed}"
                if report.search_examples is not None else "")
         return Findings(report.findings, f"These questions come from the explorer's report {report.path}{how}.",
-                        run.matrix)
+                        _examples(ruleset, mine, report.examples or {}))
+    # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
+    drawable = ruleset.supports(Capability.FINDINGS)
+    searching = drawable and examples > 0 and ruleset.supports(Capability.SEARCH)
+    options = ExploreOptions(search=searching, budget=QUICK_BUDGET, max_examples=examples, seed=seed,
+                             cases_dir=cases_dir)
+    run = run_explore(ruleset, options, cases=mine)
     if ruleset.supports(Capability.SEARCH) and examples <= 0:
         origin = ("No explorer search ran (--examples 0): only the documented examples were checked against "
                   "every reading.")

@@ -54,6 +54,7 @@ class FindingView:
     narrow_size: tuple[int, int] | None = None
     alt: str = ""
     scene_yaml: str = ""
+    exact: dict[str, str] = field(default_factory=dict)  # per reading label: the outcome's exact numbers, on hover
 
 
 @dataclass
@@ -124,7 +125,7 @@ class PageModel:
         ok = None
         if outcome is not None:
             used = outcome.clauses_considered()
-            sentence = _sentence(self.attempt(f"summarising {case.id}", "", rs.summarise, case.before, outcome))
+            sentence = _outcome_sentence(self, f"summarising {case.id}", case.before, outcome)
             exact = self.attempt(f"describing the outcome of {case.id}", "", rs.describe, case.before, case.actions,
                                  outcome)
             if case.expect is None:
@@ -189,14 +190,17 @@ class PageModel:
         name = slug(f"{f.kind}-{f.point}-{'-'.join(f.clauses)}-{f.label}") or "finding"
         anchor = _anchor("finding-", name, taken)
         readings = []
+        exact: dict[str, str] = {}
         for label, reading in finding_readings(rs, f):
             outcome = self.attempt(f"resolving finding {f.fingerprint}", None, rs.resolve, f.before, f.actions,
                                    reading)
             if outcome is None:
                 continue
-            sentence = _sentence(self.attempt("summarising a finding", "", rs.summarise, f.before, outcome))
+            sentence = _outcome_sentence(self, "summarising a finding", f.before, outcome)
             readings.append((label, reading, outcome, sentence, self.support(reading)))
-        view = FindingView(entry, anchor, finding_title(f), finding_question(rs, f), readings)
+            exact[label] = self.attempt(f"describing the outcome of finding {f.fingerprint}", "", rs.describe,
+                                        f.before, f.actions, outcome)
+        view = FindingView(entry, anchor, finding_title(f), finding_question(rs, f), readings, exact=exact)
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
         self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
                                                    anchor[len("finding-"):])))
@@ -245,9 +249,15 @@ class PageModel:
     def best_case(self, clause_id: str, shown: set[str]) -> CaseView | None:
         """The one case that shows ``clause_id`` best and is not shown yet: a documented
         example whose full example stands under this clause, else any documented example
-        that exercises it, else any case standing under it; the smallest picture wins a tie."""
+        that exercises it, else any case standing under it; the smallest picture wins a tie.
+        A refused action shows only the clause that refuses it, so elsewhere it comes last."""
         rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+
+        def refused_elsewhere(v: CaseView) -> bool:
+            return v.outcome is not None and v.outcome.refusal is not None and v.outcome.refusal.clause != clause_id
+
         views = [v for v in self.exercising(clause_id) if v.image and v.case.id not in shown]
+        views = [v for v in views if not refused_elsewhere(v)] or views
         homes = [v for v in views if v.home == clause_id]
         documented = [v for v in views if v.case.status == CaseStatus.DOCUMENTED]
         pool = ([v for v in homes if v.case.status == CaseStatus.DOCUMENTED] or documented or homes)
@@ -267,3 +277,12 @@ class PageModel:
             questions = [v for v in self.finding_views if clause.id in v.entry.finding.clauses]
             rows.append((clause, documented, others, questions))
         return rows
+
+
+def _outcome_sentence(model: PageModel, what: str, before: Any, outcome: Outcome) -> str:
+    """The outcome in words a player reads: the ruleset's summary, or for a refused action
+    that it was refused, by which clause and why (the same for every ruleset)."""
+    if outcome.refusal is not None:
+        words = outcome.refusal.what_happened()
+        return _sentence(words[:1].upper() + words[1:])
+    return _sentence(model.attempt(what, "", model.ruleset.summarise, before, outcome))

@@ -417,7 +417,9 @@ class RulesetPage(PageModel):
                        "</figcaption></figure>")
         out.append('<ul class="under">')
         for label, reading, _, sentence, _ in fv.readings:
-            out.append(f"<li><strong>Under {esc(label)}:</strong> {esc(sentence)}<br>"
+            exact = fv.exact.get(label, "")
+            said = f'<span class="outcome" title="{esc(exact)}">{esc(sentence)}</span>' if exact else esc(sentence)
+            out.append(f"<li><strong>Under {esc(label)}:</strong> {said}<br>"
                        f'<span class="support">Documented examples: {self.support_html(reading)}</span></li>')
         out.append("</ul>")
         if fv.scene_yaml:

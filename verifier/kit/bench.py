@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from ..ruleset import BenchSettings
+from ..ruleset import BenchSettings, BenchSuite
 
 Row = tuple[str, str, str]  # figure, value, detail
 
@@ -110,9 +110,26 @@ def repeats_for(settings: BenchSettings) -> int:
     return settings.repeats or (2 if settings.quick else 7)
 
 
+# The meter of the running ``verifier bench`` (execute.Progress), set by the bench command while its
+# suites run: a suite's steps then show on the meter's line, as check and explore show theirs.
+_METER: Any = None
+
+
+def set_meter(meter: Any) -> Any:
+    """Make ``meter`` (an ``execute.Progress`` or None) the one ``progress`` reports to; returns the
+    one it replaces."""
+    global _METER
+    previous, _METER = _METER, meter
+    return previous
+
+
 def progress(text: str) -> None:
-    """A line on stderr saying what runs now; the figures go to stdout."""
-    print(text, file=sys.stderr, flush=True)
+    """Say on stderr what runs now (the figures go to stdout): on the bench's meter while
+    ``verifier bench`` runs, else as a line of its own."""
+    if _METER is not None:
+        _METER.note(text.strip())
+    else:
+        print(text, file=sys.stderr, flush=True)
 
 
 # --- growth in pieces -------------------------------------------------------------
@@ -128,12 +145,14 @@ class GrowthStep:
     peak_bytes: int
 
 
-def growth(work: Callable[[int], Callable[[], Any]], sizes: Sequence[int], repeats: int = 1) -> list[GrowthStep]:
+def growth(work: Callable[[int], Callable[[], Any]], sizes: Sequence[int], repeats: int = 1,
+           what: str = "pieces") -> list[GrowthStep]:
     """Time and memory of ``work(n)()`` for every ``n`` in ``sizes``; ``work(n)`` builds
     the input outside the measurement and returns the call to measure."""
     import tracemalloc
     steps = []
     for pieces in sizes:
+        progress(f"  {pieces:,} {what} ...")
         call = work(pieces)
         seconds = best_seconds(call, repeats)
         gc.collect()
@@ -158,11 +177,36 @@ def growth_json(steps: Sequence[GrowthStep], bound: str) -> dict[str, Any]:
             "memory_factor": last.peak_bytes / max(first.peak_bytes, 1)}
 
 
+GROWTH_SCALES = (1, 10, 100)  # the sizes of every ruleset's growth suite, as multiples of its base
+
+
+def growth_suite(what: str, work: Callable[[int], Callable[[], Any]], base: int, bound: str, *,
+                 noun: str = "pieces", name: str = "growth") -> BenchSuite:
+    """A ruleset's growth suite: the time (best of the repeats, one with ``--quick``) and the
+    peak of newly allocated memory of ``work(n)()`` at 1x, 10x and 100x ``base`` ``noun``, and
+    the growth against the stated ``bound``. ``work(n)`` builds a scene of ``n`` pieces outside
+    the measurement and returns the call that reads and resolves it (``what``)."""
+    sizes = tuple(base * scale for scale in GROWTH_SCALES)
+
+    def run(settings: BenchSettings) -> dict[str, Any]:
+        progress(f"{what}: {', '.join(f'{n:,}' for n in sizes)} {noun} ...")
+        repeats = 1 if settings.quick else (settings.repeats or 3)
+        figures = growth_json(growth(work, sizes, repeats, noun), bound)
+        figures["scales"] = list(GROWTH_SCALES)
+        figures["unit"] = noun
+        return figures
+
+    listed = ", ".join(f"{n:,}" for n in sizes)
+    return BenchSuite(name, f"{what} at 1x, 10x and 100x {noun} ({listed}): time and peak memory, "
+                            f"growth against the bound ({bound})", run, lambda figures: growth_table(what, figures))
+
+
 def growth_table(what: str, figures: Mapping[str, Any]) -> str:
     """``growth_json``'s figures as lines: each size, then the factors against the bound."""
-    lines = [f"{what} of {s['pieces']:>7,} pieces: {secs(s['seconds']):>10}, peak {megabytes(s['peak_bytes'])}"
+    noun = figures.get("unit", "pieces")
+    lines = [f"{what} of {s['pieces']:>7,} {noun}: {secs(s['seconds']):>10}, peak {megabytes(s['peak_bytes'])}"
              for s in figures["steps"]]
-    lines.append(f"{what}: {figures['pieces_factor']:.0f}x the pieces took {figures['time_factor']:.1f}x the time "
+    lines.append(f"{what}: {figures['pieces_factor']:.0f}x the {noun} took {figures['time_factor']:.1f}x the time "
                  f"and {figures['memory_factor']:.1f}x the memory (bound: {figures['bound']})")
     return "\n".join(lines)
 

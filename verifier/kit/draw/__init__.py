@@ -64,6 +64,7 @@ from .palette import (
     PAPER,
     PLANE,
     RGB,
+    SMALLEST_TEXT,
     Box,
     Point,
     colour_name,
@@ -135,6 +136,7 @@ __all__ = [
     "PLANE",
     # palette
     "RGB",
+    "SMALLEST_TEXT",
     "Box",
     # shapes
     "Canvas",

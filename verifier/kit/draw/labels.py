@@ -66,6 +66,10 @@ def _cross(o: Point, a: Point, b: Point) -> float:
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Whether segments ``a``-``b`` and ``c``-``d`` intersect (touching counts)."""
+    # Segments whose boxes stand apart neither cross nor come within the touching tolerance.
+    if (max(a[0], b[0]) < min(c[0], d[0]) - 1e-6 or max(c[0], d[0]) < min(a[0], b[0]) - 1e-6
+            or max(a[1], b[1]) < min(c[1], d[1]) - 1e-6 or max(c[1], d[1]) < min(a[1], b[1]) - 1e-6):
+        return False
     d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
     if d1 * d2 < 0 and d3 * d4 < 0:
         return True
@@ -425,6 +429,21 @@ class LabelPlacer:
         return self._place(anchor, ink, "", 0, 0, clearance=clearance, angles=angles, rings=rings, step=step,
                            on_anchor=on_anchor, leader_after=leader_after, widen_after=widen_after, inside=inside,
                            ignore=ignore, hug=hug)
+
+    def place_disc(self, anchor: Point, radius: float, *, rings: int = 6, leader_after: int = 3) -> Placed:
+        """Where a round mark of ``radius`` (a numbered badge, a bang) goes: on ``anchor``
+        where that covers nothing known, else the nearest free spot around it (with a
+        leader back to the anchor once it had to move far), else on the anchor all the
+        same. The spot is kept, so the marks and labels placed after keep clear of it;
+        ``xy`` of the result is the mark's centre."""
+        spot = self.place_box(anchor, 2 * radius, 2 * radius, on_anchor=True, hug=True, rings=rings,
+                              step=max(radius * 0.6, 1.0), leader_after=leader_after)
+        if spot is None:
+            ax, ay = float(anchor[0]), float(anchor[1])
+            spot = Placed("", (ax, ay), (ax - radius, ay - radius, ax + radius, ay + radius), 0)
+            self.placed.append(spot)
+        self.block_circle(spot.xy, radius)
+        return spot
 
     def _place(self, anchor: Point, ink: Box, content: str, size: int, stroke: int, *, clearance: float,
                angles: Sequence[float], rings: int, step: float | None, on_anchor: bool, leader_after: int,

@@ -47,6 +47,11 @@ MARK_FILL: RGB = OKABE_ITO["yellow"]
 MARK_EDGE: RGB = OKABE_ITO["vermillion"]
 
 
+# The smallest text a picture draws, in pixels of the finished picture: the pages never show a
+# picture shrunk so far that this would stand under 9 px.
+SMALLEST_TEXT = 10
+
+
 def piece_colour(index: int) -> RGB:
     """The colour of the ``index``-th piece (cycles after eight)."""
     return PALETTE[index % len(PALETTE)]
@@ -104,10 +109,40 @@ def font(size: int) -> Font:
     return loaded
 
 
+# By font size: the advance of each character, and the kerning of each pair of characters.
+_ADVANCES: dict[int, dict[str, float]] = {}
+_KERNING: dict[int, dict[str, float]] = {}
+
+
+def _advance(content: str, size: int) -> float:
+    """``font(size).getlength(content)``, from the lengths of its characters and of its pairs.
+
+    Pillow's basic layout (the one the built-in font is laid out with) adds up each glyph's
+    advance and the kerning of each pair, in whole 1/64 pixels, so the sum is the same number
+    (sums of such numbers are exact in any order); measuring a label glyph by glyph on every
+    trial of a word wrap was most of the time the wrap took."""
+    face = font(size)
+    if len(content) <= 2 or getattr(face, "layout_engine", None) != ImageFont.Layout.BASIC:
+        return face.getlength(content)
+    advances = _ADVANCES.setdefault(size, {})
+    kerning = _KERNING.setdefault(size, {})
+    for char in content:
+        if char not in advances:
+            advances[char] = face.getlength(char)
+    total = sum(map(advances.__getitem__, content))
+    for i in range(len(content) - 1):
+        pair = content[i:i + 2]
+        kern = kerning.get(pair)
+        if kern is None:
+            kern = kerning[pair] = face.getlength(pair) - advances[pair[0]] - advances[pair[1]]
+        total += kern
+    return total
+
+
 @lru_cache(maxsize=4096)
 def text_width(content: str, size: int) -> int:
     """The advance width of ``content`` in pixels."""
-    return math.ceil(font(size).getlength(content))
+    return math.ceil(_advance(content, size))
 
 
 _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))

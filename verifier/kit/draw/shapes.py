@@ -416,11 +416,14 @@ def region(canvas: Canvas, points: Any, label: str | None = None, *, placer: Lab
 
 def starburst(canvas: Canvas, centre: Point, radius: float, *, fill: RGB = MARK_FILL, outline: RGB = MARK_EDGE,
               spikes: int = 9, inner: float = 0.55, width: int = 2, label: str | None = None,
-              label_size: int | None = None, label_fill: RGB = INK) -> None:
+              label_size: int | None = None, label_fill: RGB = INK, placer: LabelPlacer | None = None,
+              leader: RGB = MUTED) -> Point:
     """A comic-style "bang": where something collided or was stopped. An optional
-    short ``label`` (an event number) sits in the middle."""
+    short ``label`` (an event number) sits in the middle. With a ``placer`` the bang
+    keeps clear of what it knows (moved aside, with a leader line where it had to
+    move far: :meth:`LabelPlacer.place_disc`). Returns where it was drawn."""
     draw = _draw(canvas)
-    cx, cy = centre
+    cx, cy = _placed_centre(draw, placer, centre, radius * 0.8, leader, width)
     pts = []
     for i in range(spikes * 2):
         r = radius if i % 2 == 0 else radius * inner
@@ -429,14 +432,28 @@ def starburst(canvas: Canvas, centre: Point, radius: float, *, fill: RGB = MARK_
     polygon_px(draw, pts, fill=fill, outline=outline, width=width)
     if label:
         text(draw, (cx, cy), label, size=label_size or max(8, int(radius * 0.95)), fill=label_fill, anchor="mm")
+    return (cx, cy)
+
+
+def _placed_centre(draw: ImageDraw.ImageDraw, placer: LabelPlacer | None, centre: Point, radius: float,
+                   leader: RGB, width: int) -> Point:
+    """``centre``, or with a ``placer`` the free spot it gives a round mark there (its leader drawn)."""
+    if placer is None:
+        return centre
+    spot = placer.place_disc(centre, radius)
+    if spot.leader is not None:
+        draw.line(list(spot.leader), fill=leader, width=width)
+    return spot.xy
 
 
 def badge(canvas: Canvas, centre: Point, label: str, *, size: int, fill: RGB = PAPER, outline: RGB = INK,
-          label_fill: RGB | None = None, width: int = 1) -> float:
-    """A small round tag with a number or letter in it. Returns its radius."""
+          label_fill: RGB | None = None, width: int = 1, placer: LabelPlacer | None = None,
+          leader: RGB = MUTED) -> float:
+    """A small round tag with a number or letter in it. With a ``placer`` it keeps clear of
+    what the placer knows, as :func:`starburst` does. Returns its radius."""
     draw = _draw(canvas)
-    cx, cy = centre
     r = max(size * 0.75, text_width(label, size) / 2 + size * 0.3)
+    cx, cy = _placed_centre(draw, placer, centre, r, leader, width)
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=outline, width=width)
     text(draw, (cx, cy), label, size=size, fill=label_fill if label_fill is not None else text_colour_on(fill),
          anchor="mm")

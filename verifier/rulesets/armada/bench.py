@@ -3,8 +3,9 @@
 ``armada.maneuvers``
     maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships.
 ``armada.growth``
-    reading (every set-up check) and resolving a crowd of 200 and of 2,000 ships, a tenth of
-    them maneuvering: the bound is n log n in ships (bases sit in a spatial index).
+    reading (every set-up check) and resolving a crowd of 20, 200 and 2,000 ships (1x, 10x and
+    100x, through ``kit.bench.growth_suite``), a tenth of them maneuvering: time and peak memory;
+    the bound is n log n in ships (bases sit in a spatial index).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...kit.bench import best_seconds, growth, growth_json, growth_table
+from ...kit.bench import best_seconds, growth_suite
 from ...kit.geometry import Pose
 from ...ruleset import BenchSettings, BenchSuite
 from .model import SHIP_TYPES, Maneuver, Maneuvers, Scene, Ship
@@ -81,12 +82,6 @@ def _read_and_resolve(ships: int):
     return call
 
 
-def _growth(settings: BenchSettings) -> dict[str, Any]:
-    sizes = (100, 1_000) if settings.quick else (200, 2_000)
-    return growth_json(growth(_read_and_resolve, sizes, settings.repeats or 1), GROWTH_BOUND)
-
-
 SUITES = (BenchSuite("maneuvers", "maneuvers a second, with overlap checks, among 10, 100 and 1,000 other ships "
                                   "(a spatial index: the cost grows far slower than the crowd)", _run, _table),
-          BenchSuite("growth", f"reading and resolving 200 and 2,000 ships ({GROWTH_BOUND})", _growth,
-                     lambda figures: growth_table("read and resolve", figures)))
+          growth_suite("read and resolve", _read_and_resolve, 20, GROWTH_BOUND, noun="ships"))

@@ -377,6 +377,8 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
             continue
         entries = [vd.LegendEntry(_star(s, str(n)), "", words) for n, (_, words) in enumerate(marks, 1)]
         entries += [vd.LegendEntry(None, "", words) for words in _notes(outcome)]
+        if outcome.refusal is not None:
+            entries = [vd.LegendEntry(None, "", outcome.refusal.what_happened())]
         heading = "What happened" + (f" ({name})" if len(outcomes) > 1 else "")
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "", "no overlap, no damage")], size=fs, padding=0,
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s))

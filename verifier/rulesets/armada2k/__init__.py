@@ -184,6 +184,8 @@ class Armada2kRuleset(ModularRuleset):
         state: State = outcome.after
         said = [event_text(e.kind, e.pieces) for e in outcome.events]
         said += [f"{name} may step at {_spans([(i.lo, i.hi) for i in spans])}" for name, spans in state.fans]
+        if not said and any(c.startswith("setup.") for c in outcome.clauses_used()):
+            said = ["the set-up breaks no rule" + _nearest_words(state.scene, outcome)]
         return (", ".join(said) or "nothing happens") + "."
 
     # --- the rule pages and the benchmarks ---------------------------------------------------
@@ -194,6 +196,19 @@ class Armada2kRuleset(ModularRuleset):
     def report_sections(self, cases: Sequence[Any], out: Any = None) -> list[ReportSection]:
         from .explore import report_sections
         return [ReportSection(title, markdown, data) for title, markdown, data in report_sections(cases, out)]
+
+
+def _nearest_words(scene: Scene, outcome: Outcome) -> str:
+    """Where the set-up distance is measured: the nearest ships of different players, in words."""
+    from .model import footprint
+    fp = outcome.reading.get("footprint", RULESET.default_reading["footprint"])
+    ships = [sh for sh in scene.ships if not sh.sunk]
+    pairs = [(footprint(a, fp).distance(footprint(b, fp)), a.name, b.name) for i, a in enumerate(ships)
+             for b in ships[i + 1:] if a.player != b.player]
+    if not pairs:
+        return ""
+    gap, a, b = min(pairs)
+    return f": the nearest ships of different players, {a} and {b}, stand {gap:.2f} in apart"
 
 
 def _spans(spans: Any) -> str:

@@ -3,8 +3,9 @@
 ``armada2k.fleet``
     step checks, firing checks and allowed-heading fans with 12 ships a side and four reefs.
 ``armada2k.growth``
-    reading, checking and resolving a crowd of 100 and of 1,000 ships, each moving one step:
-    the bound is n log n in ships (every overlap question goes through a spatial index).
+    reading, checking and resolving a crowd of 5, 50 and 500 ships (1x, 10x and 100x, through
+    ``kit.bench.growth_suite``), each moving one step: time and peak memory; the bound is
+    n log n in ships (every overlap question goes through a spatial index).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...kit.bench import best_seconds, growth, growth_json, growth_table
+from ...kit.bench import best_seconds, growth_suite
 from ...ruleset import BenchSettings, BenchSuite
 from .model import SIZES, Action, Area, Obstacle, Scene, Ship, Variants
 
@@ -114,12 +115,6 @@ def _read_and_resolve(ships: int):
     return call
 
 
-def _growth(settings: BenchSettings) -> dict[str, Any]:
-    sizes = (50, 500) if settings.quick else (100, 1_000)
-    return growth_json(growth(_read_and_resolve, sizes, settings.repeats or 1), GROWTH_BOUND)
-
-
 SUITES = (BenchSuite("fleet", "step checks, firing checks and allowed-heading fans with 12 ships a side and four "
                               "reefs", _run, _table),
-          BenchSuite("growth", f"reading and resolving 100 and 1,000 ships ({GROWTH_BOUND})", _growth,
-                     lambda figures: growth_table("read and resolve", figures)))
+          growth_suite("read and resolve", _read_and_resolve, 5, GROWTH_BOUND, noun="ships"))

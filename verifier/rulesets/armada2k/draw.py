@@ -196,6 +196,12 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
     reading = _reading(outcome if outcome is not None else guide)  # a before panel draws the outline read after
     fp = reading["footprint"]
     colour = _colours(scene)
+    # Step numbers and numbered marks go on top of the ships, each kept clear of the ships,
+    # of the others and of the labels by the placer; the ghosts they number are then kept
+    # clear of the labels.
+    numbers: list[tuple[vd.Point, str, vd.RGB]] = []  # (where, number, outline) of a step's badge
+    bangs: list[tuple[vd.Point, float, str]] = []  # (where, radius, number) of a numbered mark
+    ghosts: list[list[vd.Point]] = []
     for flag in scene.flags:
         pts = vd.polygon(image, flag_shape(flag), fill=vd.mix(colour[flag.player], amount=0.3), outline=vd.INK,
                          width=s, view=view)
@@ -211,8 +217,8 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 for n, piece in enumerate(_chain(ship, action.steps, fp), 1):
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[ship.player], alpha=60,
                                      outline=colour[ship.player], width=2 * s, dash=dash, view=view)
-                    placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=colour[ship.player])
+                    ghosts.append(pts)
+                    numbers.append((vd.centroid(pts), str(n), colour[ship.player]))
             elif action.kind == "fire":
                 a, b = scene.ship(action.ship), scene.ship(action.target)
                 aim = view.pts([footprint(a, fp).centroid.coords[0], footprint(b, fp).centroid.coords[0]])
@@ -251,8 +257,8 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 for n, piece in enumerate(chain[:-1], 1):
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[start.player], alpha=90,
                                      outline=vd.INK, width=s, dash=dash, view=view)
-                    placer.block_polygon(pts)
-                    vd.badge(draw, vd.centroid(pts), str(n), size=10 * s, fill=vd.PAPER, outline=vd.INK)
+                    ghosts.append(pts)
+                    numbers.append((vd.centroid(pts), str(n), vd.INK))
             elif e.kind == "stuck" and not any(m[1].startswith(f"{e.pieces[0]} is stuck") for m in marks):
                 ship = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 centre = view.px(bow(ship, fp))
@@ -264,18 +270,24 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                 touched = [f.at for f in scene.flags if f.player == owner]
                 if touched:
                     marks.append(("win", f"{e.detail}: {e.pieces[0]} wins"))
-                    vd.starburst(draw, view.px(touched[0]), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
+                    bangs.append((view.px(touched[0]), 10 * s, str(len(marks))))
             elif e.kind == "blocked":
                 start = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 step, _ = e.at
                 chain = _chain(start, actions[e.step - 1].steps[:step], fp)
                 pts = vd.polygon(image, footprint(chain[-1], fp), fill=BLOCK, alpha=40, outline=BLOCK, width=2 * s,
                                  dash=dash, view=view)
-                placer.block_polygon(pts)
+                ghosts.append(pts)
                 marks.append(("blocked", f"{e.pieces[0]} is blocked: {e.detail}"))
-                vd.starburst(draw, vd.centroid(pts), 10 * s, width=s, label=str(len(marks)), label_size=10 * s)
+                bangs.append((vd.centroid(pts), 10 * s, str(len(marks))))
     for ship in sorted(shown.ships, key=lambda x: x.name):
         _ship(image, ship, fp, colour[ship.player], view, placer, sunk=ship.sunk)
+    for at, number, outline in numbers:
+        vd.badge(draw, at, number, size=10 * s, fill=vd.PAPER, outline=outline, placer=placer)
+    for at, radius, number in bangs:
+        vd.starburst(draw, at, radius, width=s, label=number, label_size=10 * s, placer=placer)
+    for pts in ghosts:
+        placer.block_polygon(pts)
     if outcome is not None:
         before_scenes = {}
         for event, _firer, area, mid, side in _fire_areas(scene, actions, outcome, fp, reading["placement"]):
@@ -285,7 +297,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             if event.kind == "hit":
                 marks.append(("hit", f"{event.pieces[0]} fires {side} and hits {event.pieces[1]}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 10 * s,
-                             width=s, label=str(len(marks)), label_size=10 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s, placer=placer)
             elif event.kind == "obstructed":
                 line: LineString = sight_line(mid, area, shape)
                 if reading["sight"] == "centre-line":  # under the area reading the line decides nothing
@@ -303,7 +315,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
             elif event.kind == "in-range":
                 marks.append(("in-range", f"{event.pieces[0]} can hit {event.pieces[1]} from its {side}"))
                 vd.starburst(draw, view.px(area.intersection(shape).representative_point().coords[0]), 8 * s,
-                             width=s, label=str(len(marks)), label_size=10 * s)
+                             width=s, label=str(len(marks)), label_size=10 * s, placer=placer)
     if outcome is not None and any(a.kind == "setup" for a in actions):
         _nearest_opponents(image, shown, fp, view, placer, marks)
     for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
@@ -430,6 +442,8 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
             entries.append(vd.LegendEntry(None, "fan", f"{ship_name} may step at {text}" if text else
                                           f"{ship_name} has no allowed step: it is stuck"))
         heading = "What happened" + (f" ({name})" if len(found) > 1 else "")
+        if outcome.refusal is not None:
+            entries = [vd.LegendEntry(None, "", outcome.refusal.what_happened())]
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing happened")], size=fs, padding=0,
                                  heading=heading, max_width=legend_width))
     readings = {_reading_words(o) for o in outcomes}

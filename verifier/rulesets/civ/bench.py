@@ -1,16 +1,17 @@
 """Benchmarks (Capability.BENCHMARKS): ``verifier bench --suite civ.conflicts`` and
 ``civ.phase``: ship conflicts resolved per second, and one movement phase with the
 ships of 20 nations on a map of 500 areas. ``civ.growth``: reading and resolving a phase
-of 20 nations on 500 areas against 200 nations on 5,000, and a land conflict of 1,000
-tokens against one of 10,000 (the most a case may hold). The bound is n log n in areas,
-ships and tokens: a conflict removes a token a step."""
+on 50, 500 and 5,000 areas (a nation for every 25 areas); ``civ.growth-tokens``: a land
+conflict of 100, 1,000 and 10,000 tokens (the most a case may hold). Both are 1x, 10x and
+100x through ``kit.bench.growth_suite``, with time and peak memory. The bound is n log n in
+areas, ships and tokens: a conflict removes a token a step."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from ...kit.bench import best_seconds, growth, growth_json, growth_table
+from ...kit.bench import best_seconds, growth_suite
 from ...ruleset import BenchSettings, BenchSuite
 from .model import (
     ADVANTAGE_ADVANCES,
@@ -152,19 +153,18 @@ def land_conflict(tokens: int) -> tuple[Scene, Actions]:
                                                            ("land", "B", tokens // 3))), Actions((), (), Choices()))
 
 
-def _growth(settings: BenchSettings) -> dict[str, Any]:
-    repeats = settings.repeats or 1
-    phase = growth(lambda n: _read_and_resolve(*big_phase(areas=500 * n, nations=20 * n)), (1, 10), repeats)
-    conflict = growth(lambda n: _read_and_resolve(*land_conflict(n)), (1_000, 10_000), repeats)
-    return {"phase": growth_json(phase, GROWTH_BOUND), "land": growth_json(conflict, GROWTH_BOUND)}
+def _phase_of(areas: int):
+    """Reading and resolving a movement phase on ``areas`` areas, with a nation (four ships)
+    for every 25 areas."""
+    return _read_and_resolve(*big_phase(areas=areas, nations=max(2, areas // 25)))
 
 
-def _growth_table(figures: Any) -> str:
-    return "\n".join((growth_table("phase (x 500 areas, 20 nations)", figures["phase"]),
-                      growth_table("land conflict (tokens)", figures["land"])))
+def _land_conflict_of(tokens: int):
+    return _read_and_resolve(*land_conflict(tokens))
 
 
 SUITES = (BenchSuite("phase", "ship conflicts per second, and one movement phase of 20 nations' ships on a map of "
                               "500 areas", _run, _table),
-          BenchSuite("growth", f"reading and resolving 1x and 10x areas, ships and tokens ({GROWTH_BOUND})", _growth,
-                     _growth_table))
+          growth_suite("read and resolve a phase", _phase_of, 50, GROWTH_BOUND, noun="areas"),
+          growth_suite("read and resolve a land conflict", _land_conflict_of, 100, GROWTH_BOUND, noun="tokens",
+                       name="growth-tokens"))

@@ -76,6 +76,7 @@ def borders(game_map: Map) -> tuple[tuple[str, str, float, bool, Any], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)  # the same cells are drawn in every panel and every case of a map
 def _shrunk(cell: Polygon) -> Polygon:
     smaller = cell.buffer(-0.04, join_style="mitre")
     return smaller if not smaller.is_empty and smaller.geom_type == "Polygon" else cell
@@ -452,7 +453,10 @@ def _key(scene: Scene, s: int, shown: set[str]) -> list[vd.LegendEntry]:
 def _shown(scene: Scene, actions: Actions, outcomes: list[Outcome]) -> set[str]:
     """The key's entries this picture needs."""
     kinds = {a.kind for a in scene.map.areas}
-    shown = {"ship", "path"} | ({"water"} if "water" in kinds else set())
+    shown = {"ship"} | ({"water"} if "water" in kinds else set())
+    # A path is drawn where a ship leaves its area (as _draw_paths draws it).
+    shown |= {"path"} if any(any(st.area != scene.ship(m.ship).at for st in m.path)
+                             for t in actions.turns for m in t.moves) else set()
     shown |= {"open sea"} if OPEN_SEA in kinds else set()
     shown |= {"coast"} if any(a.coastal_land for a in scene.map.areas) else set()
     shown |= {"inland"} if any(a.kind == LAND and not a.coast for a in scene.map.areas) else set()
@@ -502,14 +506,21 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
         branches = outcome.after.branches
         moved = {b.moved for b in branches}
         several = len(branches) > 1
-        prefix = f"{name}: " if name.lower() not in ("after", "") else ""
+        # "After" (or "After: what happened", the narrow layout's) names the end itself; a reading's
+        # name ("after, ends=first-out") is put before each of its panels.
+        plain = name.lower() in ("after", "") or name.lower().startswith("after:")
+        prefix = "" if plain else f"{name}: "
         if len(moved) == 1 and branches[0].moved != branches[0].state and _differs(branches[0].moved, start):
-            plan.append((f"{prefix}after the movement", branches[0].moved, False, False))
+            plan.append((f"{prefix}after the movement" if prefix else "After the movement", branches[0].moved, False,
+                         False))
         for number, branch in enumerate(branches, 1):
             words = label_text(branch.choices) if several else ""
             if len(moved) > 1 and branch.moved != branch.state:
                 plan.append((f"{prefix}moved ({words})", branch.moved, False, False))
-            plan.append((f"{prefix}end" + (f" ({words})" if words else ""), branch.state, False, True))
+            # Without a prefix the panels read as in every ruleset: Before, (After the movement,) After.
+            end = f"{prefix}end" if prefix else ("At the end" if "After the movement" in (t for t, *_ in plan)
+                                                 else name or "After")
+            plan.append((end + (f" ({words})" if words else ""), branch.state, False, True))
             for area, steps in branch.state.removals:
                 same = all(dict(b.state.removals).get(area) == steps for b in branches)
                 if same and number > 1:
@@ -523,16 +534,17 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
                     heading = f"Removals {where} in {area}{limit}" + (f" ({words})" if words and not same else "") + (
                         f", {name}" if len(panels) > 2 else "")
                     strips.append(removal_strip(scene, branch.moved, branch.state, area, part, s, heading))
-            said = _happened(outcome, number if several else 1)
+            said = ([outcome.refusal.what_happened()] if outcome.refusal is not None
+                    else _happened(outcome, number if several else 1))
             stories.append((f"What happened{f' ({words})' if words else ''}{f', {name}' if len(panels) > 2 else ''}",
-                            said))
+                            said, outcome.refusal is not None))
     view = _view(scene, len(plan))
     images = [(t, _panel(scene, actions, state, view, paths=paths, ghosts=ghosts)) for t, state, paths, ghosts in plan]
     shown = _shown(scene, actions, [o for _, o in panels if o is not None])
     legends = [vd.legend(_key(scene, s, shown), size=fs, padding=0, heading="Key", max_width=vd.LEGEND_WIDTH * s)]
     legends += strips
-    for heading, said in stories:
-        entries = [vd.LegendEntry(None, f"{i}.", words) for i, words in enumerate(said, 1)]
+    for heading, said, refused in stories:
+        entries = [vd.LegendEntry(None, "" if refused else f"{i}.", words) for i, words in enumerate(said, 1)]
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "nothing contested")], size=fs, padding=0,
                                  heading=heading, max_width=vd.LEGEND_WIDTH * s, glyph_width=0))
     readings = {", ".join(f"{k}={v}" for k, v in o.reading.items()) for _, o in panels if o is not None}

@@ -148,7 +148,7 @@ def describe_scene(shot: Shot, actions: Actions) -> str:
 
 def draw_stacked(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcome | None]], *,
                  title: str | None = None, subtitle: str | None = None, supersample: int = 2, font_size: int = 12,
-                 width: int = 420) -> Image.Image:
+                 width: int = 380) -> Image.Image:
     """The panels of the case's diagram one under the other, the legends below, about
     ``width`` pixels wide: the same picture for a narrow screen."""
     s = max(1, int(supersample))

@@ -13,8 +13,8 @@ One suite, ``scatter.odds`` (``SUITES``); ``odds_figures(quick)`` measures:
 
 Geometries come from a seeded random generator, so every run times the same ones.
 The bound: constant in pieces. A scatter case is one template and one target base,
-resolved over the 36 rolls whatever its numbers, so there is no 1x to 10x growth to
-measure; its work grows only with the number of geometries asked for (the sweep).
+resolved over the 36 rolls whatever its numbers, so its work grows only with the number
+of geometries asked for: ``scatter.growth`` reads and resolves 5, 50 and 500 shots.
 
 3. the seed's grid of 12,960 calls (``grid.SEED_GRID``) side by side: exactly, by
    the integer arrays of ``grid.exact_hits``; in doubles by our Python
@@ -37,7 +37,7 @@ from functools import partial
 from itertools import cycle, product
 from typing import Any
 
-from ...kit.bench import Row, best_seconds, format_rows, median_of_bests, progress, secs
+from ...kit.bench import Row, best_seconds, format_rows, growth_suite, median_of_bests, progress, secs
 from ...ruleset import BenchSettings, BenchSuite
 from .clauses import PUBLISHED_READING, SEED_READING
 from .grid import SEED_GRID, Grid, double_hits, exact_hits, exact_hits_call_by_call
@@ -251,11 +251,33 @@ def odds_table(figures: Mapping[str, Any]) -> str:
     return format_rows(odds_rows(figures))
 
 
+GROWTH_BOUND = "linear in shots: each is one template and one base, over the 36 rolls"
+
+
+def _read_and_resolve(shots: int):
+    """The call that reads ``shots`` seeded shots as case files' data and resolves each (a scatter
+    case holds two pieces whatever its numbers, so its growth is in the shots asked about)."""
+    from ...source import Located
+    from . import RULESET
+    from .parse import case_data
+    docs = []
+    for shot in _random_shots(shots, seed=3):
+        before, actions = case_data(shot, ALL_ROLLS)
+        docs.append(Located("<bench>", {"before": before, "actions": actions}, {}, {}))
+
+    def call() -> None:
+        for doc in docs:
+            shot, rolls, _ = RULESET.parse(doc, ("before",), ("actions",), None)
+            RULESET.resolve(shot, rolls, RULESET.default_reading)
+    return call
+
+
 SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("odds", "the exact chance of a hit over the 36 rolls for one geometry (fast path and full "
                        "resolver), and a sweep of 10,000 geometries (--quick: 1,000) under one and under all "
                        "readings; the seed's grid of 12,960 calls exactly, in doubles and in R (Rscript, when "
                        "installed), side by side", run_odds, odds_table),
+    growth_suite("read and resolve", _read_and_resolve, 5, GROWTH_BOUND, noun="shots"),
 )
 
 

@@ -216,7 +216,7 @@ def describe_scene(scene: Scene, turn: Turn) -> str:
 
 def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | None]], *, title: str | None = None,
                  subtitle: str | None = None, tile: int = 48, margin: int = 1, whole_board: int = 12,
-                 max_panel: int = 400, supersample: int = 2, font_size: int = 12, width: int = 420) -> Image.Image:
+                 max_panel: int = 356, supersample: int = 2, font_size: int = 12, width: int = 380) -> Image.Image:
     """The panels of :func:`draw_panels` one under the other, with the legend at the
     bottom, about ``width`` pixels wide: the same picture for a narrow screen."""
     s = max(1, int(supersample))

@@ -21,6 +21,10 @@
     peak memory of the process that drew it. Each size runs in a fresh process
     (Pillow's pixels are not seen by tracemalloc, so memory is the peak resident
     size, shown next to that of a process that only built and resolved the scene).
+``ypp.growth``
+    reading (every set-up check) and resolving a four-round turn of 100, 1,000 and 10,000
+    ships on the board of ``ypp.turns`` (1x, 10x and 100x, through ``kit.bench.growth_suite``):
+    time and peak memory, as every ruleset's growth suite reports them.
 ``ypp.explore``
     the exhaustive two-ship space, and how soon the Hypothesis search finds each
     class of finding that the exhaustive run finds (with ``--quick``: only a short
@@ -45,6 +49,7 @@ from ...kit.bench import (
     Row,
     count_calls,
     format_rows,
+    growth_suite,
     measure,
     measure_once_each,
     megabytes,
@@ -468,6 +473,24 @@ def draw_table(figures: Mapping[str, Any]) -> str:
     return format_rows(rows)
 
 
+GROWTH_BOUND = "n log n in ships: every collision question goes through a dict of tiles"
+
+
+def _read_and_resolve(ships: int) -> Callable[[], None]:
+    """The call that reads ``big_scene(ships)`` as a case file's data (every set-up check) and
+    resolves its four-round turn. The terrain is the same at every size; the ships grow."""
+    from ...source import Located
+    from .parse import case_data
+    big = big_scene(ships)
+    before, actions = case_data(big.scene, big.turn)
+    doc = Located("<bench>", {"before": before, "actions": actions}, {}, {})
+
+    def call() -> None:
+        scene, turn, _ = RULESET.parse(doc, ("before",), ("actions",), None)
+        RULESET.resolve(scene, turn, RULESET.default_reading)
+    return call
+
+
 SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("rounds", "resolver rounds per second for a two-ship scene, with record=False and record=True",
                run_rounds, rounds_table),
@@ -477,4 +500,5 @@ SUITES: tuple[BenchSuite, ...] = (
     BenchSuite("draw", "the before/after picture of a four-round turn with 250, 1,000, 2,000 and (unless --quick) "
                        "10,000 ships, and of a board with a long rock list: time, growth, picture size, peak "
                        "memory (each size in its own process)", run_draw, draw_table),
+    growth_suite("read and resolve", _read_and_resolve, 100, GROWTH_BOUND, noun="ships"),
 )

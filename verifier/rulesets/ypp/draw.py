@@ -708,7 +708,7 @@ def _push_glyph(label: str, s: int):
         x0, y0, x1, y1 = box
         h = y1 - y0
         cy = (y0 + y1) / 2
-        size = round(h * 0.62)
+        size = max(vd.SMALLEST_TEXT * s, round(h * 0.62))
         vd.block_arrow(draw, (x0 + h * 0.5, cy), (x1, cy), width=h * 0.42, fill=vd.PAPER, outline=vd.INK,
                        outline_width=s)
         vd.badge(draw, (x0 + h * 0.45, cy), label, size=size, width=s)
@@ -768,8 +768,8 @@ def _key_items(view: _View, style: _Style, marks_present: set[str], after: bool)
     def damage(draw, box):
         x0, y0, x1, y1 = box
         h = y1 - y0
-        vd.tag_box(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "3", size=max(7 * s, round(h * 0.6)), fill=vd.PAPER,
-                   outline=vd.INK, width=s)
+        vd.tag_box(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "3", size=max(vd.SMALLEST_TEXT * s, round(h * 0.6)),
+                   fill=vd.PAPER, outline=vd.INK, width=s)
 
     if style.crowded:
         items = [(track, "actual track (after)")] if after else []
@@ -855,7 +855,9 @@ def _happened_legend(marks: Sequence[_Mark], heading: str, s: int, *, size: int,
     phase and words; or a line saying that nothing did. On a ``crowded`` board, how
     many events of each kind. ``unreported``: the events are not known (another
     implementation that does not report them) or not compared with such a one."""
-    if unreported:
+    if outcome is not None and outcome.refusal is not None:
+        entries = [vd.LegendEntry(None, "", outcome.refusal.what_happened())]
+    elif unreported:
         entries = [vd.LegendEntry(None, "not compared:", "the implementation does not report collisions, bumps "
                                                          "or stops, so none are drawn")]
     elif not marks:
