@@ -7,9 +7,13 @@ reference resolves on others at the same time; a ``module:Class`` swaps a method
 - ``tie_by_listing`` (armada): of two overlapped ships at the same range, the one listed
   first in the request takes the damage card;
 - ``turn_limit_off`` (armada2k): a step is checked against a turn limit one degree too
-  large (the fan of headings it reports is still the rules' own);
+  small (the fan of headings it reports is still the rules' own). (One degree too large
+  departs the same way past the limit, and exactly at it answers as if touching were
+  allowed, which can tip the reading fuzz infers for touching: see issue 26's note);
+- ``one_step_too_many`` (armada2k): a move may take one step more than its size allows;
 - ``last_step_unchecked`` (armada2k): the last step of a move of several is never checked
-  for contact, so a move goes one step further than the rules allow;
+  against the other pieces (ships, reefs, flags), so a move goes one step further into a
+  piece than the rules allow (its turn and the sea's edge are checked);
 - ``tangency_in_doubles`` (scatter): the template's landing is computed in floating point
   and compared with ``<``, so exact tangencies fall either way.
 """
@@ -62,8 +66,18 @@ _AFRESH = {("verifier.rulesets.armada2k", "resolve"): lambda *args: _fresh_armad
 
 
 def _fresh_armada2k(scene: Any, actions: Any, reading: Any) -> Any:
-    from verifier.rulesets.armada2k.resolver import _resolve
-    return _resolve(scene, actions, reading)
+    """The reference's resolve without its memo: refused as it refuses, else carried out."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from verifier.ruleset import Frame, refused_outcome
+    from verifier.rulesets.armada2k.resolver import carry_out, refusal, unchanged
+
+    refused = refusal(scene, actions)
+    if refused is not None:
+        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
+                       frames=(Frame(0, "start", 0, unchanged(scene)),))
+    return carry_out(scene, actions, reading)
 
 
 @contextmanager
@@ -122,9 +136,9 @@ def _limit_off(message: dict) -> tuple[str, str, Any]:
     original = _original("verifier.rulesets.armada2k.resolver", "check_step")
 
     def check(ship, heading, world, exclude):
-        """The step's meeting with the old piece judged against a limit one degree larger."""
+        """The step's meeting with the old piece judged against a limit one degree smaller."""
         found = original(ship, heading, world, exclude)
-        limit = old_piece_limit(ship, world.reading) + 1.0
+        limit = old_piece_limit(ship, world.reading) - 1.0
         turn = abs((heading - ship.heading + 180.0) % 360.0 - 180.0)
         old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
             Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
@@ -137,23 +151,46 @@ turn_limit_off = _toy("the turn limit one degree off", _limit_off)
 
 
 def _last_step(message: dict) -> tuple[str, str, Any]:
-    from verifier.kit.geometry import Contact as C
-    from verifier.rulesets.armada2k.geometry import StepCheck
+    from dataclasses import replace
 
     original = _original("verifier.rulesets.armada2k.resolver", "check_step")
     steps = {a["move"]: len(a.get("steps") or ()) for a in message["actions"] if "move" in a}
     taken: dict[str, int] = {}
 
     def check(ship, heading, world, exclude):
+        """The step as the rules check it, but the last of several meets no other piece."""
         taken[ship.name] = taken.get(ship.name, 0) + 1
+        found = original(ship, heading, world, exclude)
         if steps.get(ship.name, 0) > 1 and taken[ship.name] == steps[ship.name]:
-            return StepCheck(heading % 360.0, C.APART, (), (), C.APART)
-        return original(ship, heading, world, exclude)
+            return replace(found, overlapping=(), touching=())
+        return found
 
     return "verifier.rulesets.armada2k.resolver", "check_step", check
 
 
 last_step_unchecked = _toy("the last step of a move goes unchecked", _last_step)
+
+
+def _one_more(message: dict) -> tuple[str, str, Any]:
+    from dataclasses import replace
+
+    from verifier.rulesets.armada2k.model import MAX_STEPS
+
+    original = _original("verifier.rulesets.armada2k.resolver", "refusal")
+
+    def refusal(scene, actions):
+        """The reference's refusals, judged as if each move of one step more than its size
+        allows were a step shorter."""
+        def most(action):
+            return MAX_STEPS[scene.ship(action.ship).size]
+
+        return original(scene, tuple(replace(a, steps=a.steps[:most(a)])
+                                     if a.kind == "move" and len(a.steps) == most(a) + 1 else a for a in actions))
+
+    return "verifier.rulesets.armada2k.resolver", "refusal", refusal
+
+
+one_step_too_many = _toy("one step more than the size allows", _one_more)
 
 
 def _doubles(message: dict) -> tuple[str, str, Any]:

@@ -32,7 +32,16 @@ from .compare import (
 from .reference import Path, Reading, ReadingTable, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
-from .shrink import Example, Member, grouped, shrink_disagreement, shrink_mixed, shrink_order
+from .shrink import (
+    Example,
+    Member,
+    Shrunk,
+    grouped,
+    merge_decided,
+    shrink_disagreement,
+    shrink_mixed,
+    shrink_order,
+)
 
 REPEAT_EVERY = 5  # every fifth scene is sent a second time, to catch answers that change
 MAX_GROUPS = 12  # disagreement groups shrunk and written; the rest are counted
@@ -428,19 +437,22 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             return fallback(member)
         return call
 
+    def built_on(trial: Trial) -> tuple[str, ...]:
+        return (visits[trial.scene_id].boundary,) if trial.scene_id in visits else ()
+
     def disagreement(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
         t0 = time.perf_counter()
-        if tries_made:
-            before, actions, actual, tries = shrink_disagreement(ruleset, asker, trial, shrink_limit)
-        else:
-            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
+        shrunk = shrink_disagreement(ruleset, asker, trial, shrink_limit, best_reading, boundaries, built_on(trial)) \
+            if tries_made else Shrunk(trial.before, trial.actions, actual_of(trial), 0)
+        before, actions, actual = shrunk.before, shrunk.actions, shrunk.actual
         reference = ruleset.resolve(before, actions, best_reading)
         key = fingerprint(ruleset, before, actions, reference, actual)
         if log and tries_made:
-            log(f"  shrank {trial.scene_id} in {tries} tries: {key}")
-        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
-                          seen_at[trial.scene_id],
-                          points=deciding_points(ruleset, before, actions, reference, actual, best_reading))
+            log(f"  shrank {trial.scene_id} in {shrunk.tries} tries: {key}")
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, shrunk.tries,
+                          time.perf_counter() - t0, seen_at[trial.scene_id],
+                          points=deciding_points(ruleset, before, actions, reference, actual, best_reading),
+                          decided_at=shrunk.decided_at)
 
     def bucket(trial: Trial) -> str:
         return situation_and_shape(ruleset, trial.before, trial.actions,
@@ -472,16 +484,16 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
 
     def mixed_example(trial: Trial, tries_made: bool = True) -> tuple[str, Group]:
         t0 = time.perf_counter()
-        if tries_made:
-            before, actions, actual, tries = shrink_mixed(ruleset, asker, trial, readings, best_reading,
-                                                           shrink_limit)
-        else:
-            before, actions, actual, tries = trial.before, trial.actions, actual_of(trial), 0
+        shrunk = shrink_mixed(ruleset, asker, trial, readings, best_reading, shrink_limit, boundaries,
+                              built_on(trial)) if tries_made else Shrunk(trial.before, trial.actions,
+                                                                         actual_of(trial), 0)
+        before, actions, actual = shrunk.before, shrunk.actions, shrunk.actual
         nearest = explaining(ruleset, before, actions, actual, readings, best_reading)
         assert nearest is not None
         key = reading_label(nearest, best_reading)
-        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, tries, time.perf_counter() - t0,
-                          seen_at[trial.scene_id], kind="mixed", reading=nearest)
+        return key, Group(key, 0, [], before, actions, actual, trial.scene_id, shrunk.tries,
+                          time.perf_counter() - t0, seen_at[trial.scene_id], kind="mixed", reading=nearest,
+                          decided_at=shrunk.decided_at)
 
     found_mixed, mixed_not_shrunk = grouped(mixed_trials, other_reading_of,
                                              guarded(mixed_example, lambda t: mixed_example(t, tries_made=False)),
@@ -489,6 +501,7 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
     mixed = [replace(g.example, count=len(g.members), scene_ids=[t.scene_id for t in g.members],
                      boundary_visits=visited([t.scene_id for t in g.members]),
                      on_boundary=on_boundary(g.example.before, g.example.actions)) for g in found_mixed]
+    groups, mixed = merge_decided(groups, mixed)
 
     def divergence_example(d: Divergence, tries_made: bool = True) -> tuple[str, Divergence]:
         if d.kind == "order" and tries_made:

@@ -261,6 +261,7 @@ def report_json(result: FuzzResult, written: Sequence[WrittenGroup], out: Path,
             "reading": dict(g.reading or {}), "label": g.fingerprint}
         return {**entry, "count": g.count, "scenes": g.scene_ids, "shrunk_from": g.shrunk_from,
                 "boundary_visits": g.boundary_visits, "on_boundary": g.on_boundary or None,
+                "decided_at": g.decided_at or None, "merged": g.merged,
                 "shrink_tries": g.shrink_tries, "case": str(w.case_file.relative_to(out)),
                 **_diagram_entry(w.diagram, w.undrawn, out), "reference": outcome_data(ruleset, w.reference),
                 "implementation": outcome_data(ruleset, g.actual),
@@ -536,11 +537,15 @@ def _boundary_lines(result: FuzzResult, data: Mapping[str, Any]) -> list[str]:
     from_boundaries = [(name, e) for name, e in entries if e["boundary_visits"]]
     if not from_boundaries:
         return lines + ["No group has a scene built on a boundary.", ""]
-    lines += ["Groups with scenes built on a boundary:", "", "| group | scenes | on boundaries | minimal scene on |",
-              "|---|---|---|---|"]
+    lines += ["Groups with scenes built on a boundary (decided by: the boundary across which the minimal scene's "
+              "answer changes, with the groups found elsewhere on it merged in):", "",
+              "| group | scenes | on boundaries | minimal scene on | decided by |", "|---|---|---|---|---|"]
     for name, e in from_boundaries:
         visits = ", ".join(f"{k}: {n}" for k, n in e["boundary_visits"].items())
-        lines.append(f"| {name} | {e['count']} | {visits} | {e.get('on_boundary') or '-'} |")
+        decided = e.get("decided_at") or "-"
+        if e.get("merged"):
+            decided += f" (merged: {'; '.join(e['merged'])})"
+        lines.append(f"| {name} | {e['count']} | {visits} | {e.get('on_boundary') or '-'} | {decided} |")
     return lines + [""]
 
 

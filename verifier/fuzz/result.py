@@ -66,6 +66,11 @@ class Group:
     boundary_visits: dict[str, int] = field(default_factory=dict)
     on_boundary: str = ""
     points: tuple[str, ...] = ()  # reading points whose options change the differing parts (told, not grouped by)
+    # The boundary (and side) that decides the minimal scene: on one side of it the answer
+    # departs, on another it agrees ("" for none); and the fingerprints of the groups
+    # decided by the same boundary that were merged into this one.
+    decided_at: str = ""
+    merged: list[str] = field(default_factory=list)
 
 
 @dataclass

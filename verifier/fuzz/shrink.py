@@ -10,11 +10,12 @@ from typing import Any, Generic, TypeVar
 
 from ..explore import shrink_greedily
 from ..findings import slug
+from ..kit.boundary import Boundary, beside, settle
 from ..ruleset import Outcome, Ruleset
 from .ask import SceneAsker
 from .compare import explaining, matching, order_differs
 from .reference import Reading, reading_table
-from .result import Divergence, Trial
+from .result import Divergence, Group, Trial
 from .scenes import order_transforms
 
 Member = TypeVar("Member")
@@ -59,9 +60,49 @@ def grouped(members: Sequence[Member], bucket: Callable[[Member], str],
 
 
 
-def shrink_disagreement(ruleset: Ruleset, asker: SceneAsker, trial: Trial, limit: int) -> tuple[Any, Any, Outcome, int]:
+@dataclass(frozen=True)
+class Shrunk:
+    """A group's minimal scene, the answer to it, the simpler scenes tried, and the boundary
+    (and side) that decides it ("" where none does)."""
+
+    before: Any
+    actions: Any
+    actual: Outcome
+    tries: int
+    decided_at: str = ""
+
+
+def _onto_boundary(ruleset: Ruleset, asker: SceneAsker, trial: Trial, best: Reading, boundaries: Sequence[Boundary],
+                   first: Sequence[str], shrunk: Shrunk, keep: Callable[[Any, Any], Outcome | None],
+                   limit: int) -> Shrunk:
+    """The minimal scene moved onto the boundary that decides it (``kit.boundary.settle``):
+    where it shows the same on one side of a boundary and the best reading's outcome on
+    another, the scene nearest the boundary that shows it, shrunk again while it stays on
+    or just beside the boundary. Findings at one boundary so meet at its simplest scene,
+    whichever scene they were found in."""
+    def agrees(before: Any, actions: Any) -> bool:
+        answer = asker.outcome(f"{trial.scene_id}-shrink", before, actions)
+        table = reading_table(ruleset, before, actions)
+        return answer is not None and table.key(best) in matching(ruleset, before, actions, table, answer)
+
+    found = settle(boundaries, shrunk.before, shrunk.actions,
+                   lambda b, a: True if keep(b, a) is not None else (False if agrees(b, a) else None), first)
+    if found is None:
+        return shrunk
+    boundary = next(b for b in boundaries if b.name == found.boundary)
+    before, actions, answer, tries = shrink_greedily(
+        ruleset, found.before, found.actions, lambda b, a: keep(b, a) if beside(boundary, b, a) else None, limit)
+    actual = answer or keep(before, actions) or shrunk.actual
+    value = boundary.quantity(before, actions)
+    side = found.side if value is None else boundary.side_of(value)
+    return Shrunk(before, actions, actual, shrunk.tries + tries, f"{boundary.name} ({side})")
+
+
+def shrink_disagreement(ruleset: Ruleset, asker: SceneAsker, trial: Trial, limit: int, best: Reading | None = None,
+                        boundaries: Sequence[Boundary] = (), first: Sequence[str] = ()) -> Shrunk:
     """Replace the scene by simpler ones while the implementation's answer stays one that
-    no reading gives."""
+    no reading gives; then, given the best reading and the ruleset's ``boundaries``, onto
+    the boundary that decides it (those named in ``first`` tried first)."""
     assert trial.actual is not None
 
     def unexplained(before: Any, actions: Any) -> Outcome | None:
@@ -71,12 +112,16 @@ def shrink_disagreement(ruleset: Ruleset, asker: SceneAsker, trial: Trial, limit
         return answer
 
     before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, unexplained, limit)
-    return before, actions, answer or trial.actual, tries
+    shrunk = Shrunk(before, actions, answer or trial.actual, tries)
+    if best is None or not boundaries:
+        return shrunk
+    return _onto_boundary(ruleset, asker, trial, best, boundaries, first, shrunk, unexplained, limit)
 
 
 def shrink_mixed(ruleset: Ruleset, asker: SceneAsker, trial: Trial, readings: Sequence[Reading], best: Reading,
-                  limit: int) -> tuple[Any, Any, Outcome, int]:
-    """Simpler scenes while the same other reading (and not the best) explains the answer."""
+                 limit: int, boundaries: Sequence[Boundary] = (), first: Sequence[str] = ()) -> Shrunk:
+    """Simpler scenes while the same other reading (and not the best) explains the answer;
+    then onto the boundary that decides it, as ``shrink_disagreement``."""
     assert trial.actual is not None
     wanted = explaining(ruleset, trial.before, trial.actions, trial.actual, readings, best)
 
@@ -87,7 +132,32 @@ def shrink_mixed(ruleset: Ruleset, asker: SceneAsker, trial: Trial, readings: Se
         return answer if explaining(ruleset, before, actions, answer, readings, best) == wanted else None
 
     before, actions, answer, tries = shrink_greedily(ruleset, trial.before, trial.actions, still, limit)
-    return before, actions, answer or trial.actual, tries
+    shrunk = Shrunk(before, actions, answer or trial.actual, tries)
+    if not boundaries:
+        return shrunk
+    return _onto_boundary(ruleset, asker, trial, best, boundaries, first, shrunk, still, limit)
+
+
+def merge_decided(groups: Sequence[Group], mixed: Sequence[Group]) -> tuple[list[Group], list[Group]]:
+    """Groups (of either kind) decided by the same boundary merged into one: the first
+    disagreement among them (else the first mixed group) takes the others' scenes, and
+    their fingerprints as ``merged``. A boundary across which the answer changes is one
+    departure, however many situations it was found in. Each kind stays largest first."""
+    at: dict[object, list[Group]] = {}
+    for group in (*groups, *mixed):
+        at.setdefault(group.decided_at.partition(" (")[0] or id(group), []).append(group)
+    merged = []
+    for head, *rest in at.values():
+        visits: dict[str, int] = {}
+        for group in (head, *rest):
+            for visit, n in group.boundary_visits.items():
+                visits[visit] = visits.get(visit, 0) + n
+        merged.append(replace(head, count=sum(g.count for g in (head, *rest)),
+                              scene_ids=[s for g in (head, *rest) for s in g.scene_ids],
+                              boundary_visits=dict(sorted(visits.items())),
+                              merged=[*head.merged, *(f for g in rest for f in (g.fingerprint, *g.merged))]))
+    ranked = sorted(merged, key=lambda g: -g.count)  # stable: ties keep their order
+    return [g for g in ranked if g.kind != "mixed"], [g for g in ranked if g.kind == "mixed"]
 
 
 def order_divergence(ruleset: Ruleset, asker: SceneAsker, scene_id: str, before: Any,

@@ -97,9 +97,6 @@ class Side(StrEnum):
 
 
 SIDES = (Side.ON, Side.BELOW, Side.ABOVE)
-# How often each side is built: half the scenes exactly on the boundary, where contacts
-# and ties are decided, a quarter just either side.
-SIDE_WEIGHTS = (Side.ON, Side.ON, Side.BELOW, Side.ABOVE)
 
 
 @dataclass(frozen=True)
@@ -128,7 +125,9 @@ class Boundary:
     a ``Chooser``; ``place(before, actions, side, choose)`` builds a scene on ``side``
     outright, for rulesets with exact arithmetic. A boundary has one or the other.
     ``tolerance`` is the unit's stated tolerance (the geometry kit's for lengths);
-    ``exact`` says the quantity is computed without rounding, so "on" means exactly 0."""
+    ``exact`` says the quantity is computed without rounding, so "on" means exactly 0;
+    ``integral`` that it is a whole number (a count, a number of steps), on at 0 and just
+    either side at -1 and +1."""
 
     name: str
     clauses: tuple[str, ...]
@@ -138,6 +137,7 @@ class Boundary:
     place: Callable[[Any, Any, Side, Chooser], Scene | None] | None = None
     tolerance: float = TOLERANCE
     exact: bool = False
+    integral: bool = False
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.place is None):
@@ -145,7 +145,7 @@ class Boundary:
 
     def side_of(self, value: float) -> Side:
         """The side a value of the quantity lies on, under this boundary's tolerance."""
-        if self.exact:
+        if self.exact or self.integral:
             return Side.ON if value == 0 else (Side.BELOW if value < 0 else Side.ABOVE)
         if abs(value) <= self.tolerance / 2:
             return Side.ON
@@ -181,9 +181,11 @@ class Visit:
 def root(f: Callable[[float], float | None], low: float, high: float, *, tolerance: float = TOLERANCE,
          integral: bool = False) -> float | None:
     """A ``t`` between ``low`` and ``high`` where ``f`` is 0 (within an eighth of ``tolerance``,
-    or exactly for ``integral`` paths, which take whole ``t`` only), by bisection; None where
-    ``f`` has the same sign at both ends, is undefined (None) on the way, or, on an integral
-    path, skips 0."""
+    or exactly for ``integral`` paths, which take whole ``t`` only); None where ``f`` has the
+    same sign at both ends, is undefined (None) on the way, or, on an integral path, skips 0.
+    Integral paths are bisected; others are closed in on by false position with the Illinois
+    correction (most quantities are smooth along a path, so a few steps do), bisecting
+    instead whenever three steps have not halved the interval (where a quantity has corners)."""
     if integral:
         low, high = math.ceil(low), math.floor(high)
     f_low, f_high = f(low), f(high)
@@ -195,8 +197,15 @@ def root(f: Callable[[float], float | None], low: float, high: float, *, toleran
         return high
     if (f_low > 0) == (f_high > 0):
         return None
-    for _ in range(BISECTIONS):
-        mid = (low + high) // 2 if integral else (low + high) / 2
+    weight_low, weight_high = f_low, f_high  # the ends' values, halved where an end is kept twice running
+    kept = 0  # which end was kept last: -1 the low, +1 the high
+    width = high - low  # at the last check that the interval halves
+    for step in range(1, BISECTIONS + 1):
+        mid = (low + high) // 2 if integral else (low * weight_high - high * weight_low) / (weight_high - weight_low)
+        if not integral and (step % 3 == 0 and high - low > width / 2 or not low < mid < high):
+            mid = (low + high) / 2
+        if step % 3 == 0:
+            width = high - low
         if mid in (low, high):
             break
         f_mid = f(mid)
@@ -205,9 +214,13 @@ def root(f: Callable[[float], float | None], low: float, high: float, *, toleran
         if f_mid == 0 or (not integral and abs(f_mid) <= tolerance / 8):
             return mid
         if (f_mid > 0) == (f_low > 0):
-            low, f_low = mid, f_mid
+            low, f_low, weight_low = mid, f_mid, f_mid
+            weight_high = weight_high / 2 if kept == 1 else weight_high
+            kept = 1
         else:
-            high, f_high = mid, f_mid
+            high, f_high, weight_high = mid, f_mid, f_mid
+            weight_low = weight_low / 2 if kept == -1 else weight_low
+            kept = -1
     if integral:
         return None  # no whole t gives 0 exactly
     return low if abs(f_low) <= abs(f_high) else high
@@ -230,13 +243,13 @@ def land(boundary: Boundary, before: Any, actions: Any, side: Side,
     ``actions``), with its visit; None where this scene cannot be moved onto it."""
     if boundary.place is not None:
         scene = boundary.place(before, actions, side, choose)
-        integral = False
+        integral = boundary.integral
     else:
         assert boundary.path is not None
         path = boundary.path(before, actions, choose)
         if path is None:
             return None
-        integral = path.integral
+        integral = path.integral or boundary.integral
         scene = _solve(boundary, path, boundary.target(side, integral))
         if scene is not None and path.valid is not None and not path.valid(*scene):
             return None
@@ -257,6 +270,8 @@ def beside(boundary: Boundary, before: Any, actions: Any) -> bool:
         return False
     if boundary.exact:
         return value == 0
+    if boundary.integral:
+        return abs(value) <= 1
     return abs(value) <= (SIDE_STEPS + 0.5) * boundary.tolerance
 
 
@@ -270,36 +285,102 @@ def visit_of(boundaries: Sequence[Boundary], before: Any, actions: Any) -> Visit
     return None
 
 
-ATTEMPTS = 3  # further drawn scenes tried for a scene chosen for a boundary that none fits
+@dataclass(frozen=True)
+class Settled:
+    """A scene moved onto the boundary that decides what it shows, and the side it is on."""
+
+    before: Any
+    actions: Any
+    boundary: str
+    side: Side
+
+    def __str__(self) -> str:
+        return f"{self.boundary} ({self.side})"
 
 
-def _first_landing(boundaries: tuple[Boundary, ...], before: Any, actions: Any, uniform: Random,
-                   draw: Callable[[Any], Any]) -> tuple[Scene, Visit] | None:
-    """The scene moved onto a boundary chosen at random (then the others in turn), on a side
-    chosen at random; None where it fits none."""
-    first = uniform.randrange(len(boundaries))
-    side = uniform.choice(SIDE_WEIGHTS)
-    for boundary in boundaries[first:] + boundaries[:first]:
-        landed = land(boundary, before, actions, side, DrawnChoices(draw))
-        if landed is not None:
-            return landed
+def settle(boundaries: Sequence[Boundary], before: Any, actions: Any, verdict: Callable[[Any, Any], bool | None],
+           first: Sequence[str] = ()) -> Settled | None:
+    """The scene, which departs from the rules, moved onto the boundary that decides it. A
+    boundary decides it when, moved onto the boundary and just either side (with the same
+    choices each time, seeded by the scene), it departs on one side (``verdict`` True) and
+    agrees on another (False; None for neither); a scene already beside the boundary counts
+    as departing on its own side. Boundaries the scene has no quantity for are passed over;
+    those named in ``first`` are tried first. Returns, for the first boundary that decides,
+    the departing scene on it if there is one, else the one beside it; None where no
+    boundary decides it: what the scene shows does not change across any of them."""
+    ranked = sorted(boundaries, key=lambda b: list(first).index(b.name) if b.name in first else len(first))
+    for boundary in ranked:
+        value = boundary.quantity(before, actions)
+        if value is None:
+            continue
+        departing: dict[Side, Settled] = {}
+        if beside(boundary, before, actions):
+            departing[boundary.side_of(value)] = Settled(before, actions, boundary.name, boundary.side_of(value))
+        agreeing = False
+        for side in SIDES:
+            if side in departing:
+                continue
+            landed = land(boundary, before, actions, side, SeededChoices(Random(repr((before, actions)))))
+            if landed is None:
+                continue
+            (moved_before, moved_actions), _ = landed
+            said = verdict(moved_before, moved_actions)
+            if said:
+                departing[side] = Settled(moved_before, moved_actions, boundary.name, side)
+            agreeing = agreeing or said is False
+        if departing and agreeing:
+            return departing.get(Side.ON) or next(iter(departing.values()))
     return None
+
+
+ATTEMPTS = 3  # further drawn scenes tried for a scene chosen for a boundary that none fits
+SIDE_WEIGHT = {Side.ON: 2, Side.BELOW: 1, Side.ABOVE: 1}  # half the boundary scenes on it, a quarter each side
+
+
+class _Turns:
+    """Whose turn it is among the (boundary, side) pairs: the one built least often for its
+    weight so far (a failure to build counts a quarter), so that over a run every pair is
+    visited about equally, and one a scene seldom fits is tried first more often. The
+    choice depends on the scenes built before, never on what Hypothesis draws, so the
+    draws stay the same whatever the order (Hypothesis replays them)."""
+
+    def __init__(self, boundaries: tuple[Boundary, ...]) -> None:
+        self.pairs = [(boundary, side) for side in SIDES for boundary in boundaries]
+        self.built = [0.0] * len(self.pairs)
+
+    def land(self, before: Any, actions: Any, seed: int) -> tuple[Scene, Visit] | None:
+        """The scene moved onto the first pair in turn that it fits, the choices of each pair
+        seeded by ``seed`` and the pair alone; None where it fits no pair on the boundaries."""
+        order = sorted(range(len(self.pairs)), key=lambda i: (self.built[i] / SIDE_WEIGHT[self.pairs[i][1]], i))
+        on_left = sum(side is Side.ON for _, side in self.pairs)
+        for i in order:
+            boundary, side = self.pairs[i]
+            landed = land(boundary, before, actions, side, SeededChoices(Random(f"{seed}:{boundary.name}:{side}")))
+            if landed is not None:
+                self.built[i] += 1
+                return landed
+            self.built[i] += 0.25
+            on_left -= side is Side.ON
+            if not on_left:  # a scene that fits no boundary on it is drawn again (whatever the order)
+                return None
+        return None
 
 
 def on_boundaries(base: Any, boundaries: Sequence[Boundary], share: float, *, tagged: bool = False) -> Any:
     """A Hypothesis strategy: the scenes of ``base``, of which a ``share`` (0 to 1) are
     moved onto one of ``boundaries``: half of them exactly on it, a quarter just either
-    side. Which scenes, which boundary and which side are chosen with a ``random.Random``
-    seeded by the draw (Hypothesis's own numbers lean to the ends of their range). A
-    drawn scene that the chosen boundary cannot be moved onto tries the others in turn,
-    then up to ``ATTEMPTS`` further drawn scenes, and the scene is kept as first drawn
-    when none fits. With ``tagged`` each example is (before,
-    actions, visit), the visit None for a scene left as drawn."""
+    side. Which scenes are moved is chosen with a ``random.Random`` seeded by the draw
+    (Hypothesis's own numbers lean to the ends of their range); which boundary and side
+    in turn (``_Turns``), so that each is visited about equally often. A drawn scene that
+    fits no boundary on it is replaced by up to ``ATTEMPTS`` further drawn scenes, and
+    kept as first drawn when none fits. With ``tagged`` each example is (before, actions,
+    visit), the visit None for a scene left as drawn."""
     from hypothesis import strategies as st
 
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"the boundary share must lie between 0 and 1, not {share}")
     chosen = tuple(boundaries)
+    turns = _Turns(chosen)
 
     @st.composite
     def scenes(draw: Callable[[Any], Any]) -> tuple[Any, ...]:
@@ -308,12 +389,13 @@ def on_boundaries(base: Any, boundaries: Sequence[Boundary], share: float, *, ta
         if chosen and share:
             uniform = draw(st.randoms(use_true_random=True))  # its own Random, seeded by the draw: uniform
             if uniform.random() < share:
-                landed = _first_landing(chosen, before, actions, uniform, draw)
+                seed = uniform.getrandbits(64)
+                landed = turns.land(before, actions, seed)
                 for _ in range(ATTEMPTS):
                     if landed is not None:
                         break
                     again_before, again_actions = draw(base)
-                    landed = _first_landing(chosen, again_before, again_actions, uniform, draw)
+                    landed = turns.land(again_before, again_actions, seed)
                 if landed is not None:
                     (before, actions), visit = landed
         return (before, actions, visit) if tagged else (before, actions)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
 from ...kit.boundary import Boundary, Chooser, Path, readable
 from ...kit.geometry import signed_gap
@@ -148,9 +148,24 @@ def _free_name(scene: Scene) -> str:
     return next(n for n in ("reef", "rock", "shoal", "skerry") if n not in taken)
 
 
+def _radius(shape: Polygon) -> float:
+    """The distance from the shape's centre to its furthest corner."""
+    c = shape.centroid
+    return max(math.hypot(x - c.x, y - c.y) for x, y in shape.exterior.coords)
+
+
+def _room(scene: Scene, x: float, y: float, r: float) -> bool:
+    """Whether a disc of radius ``r`` at (x, y) lies in the sea."""
+    if scene.area.is_circle:
+        return math.hypot(x - scene.area.centre[0], y - scene.area.centre[1]) + r <= scene.area.radius
+    return bool(Polygon(scene.area.points).contains(Point(x, y).buffer(r)))
+
+
 def piece_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
-    """Another ship or an obstacle (a half-inch rock added where there is neither) slides
-    along the line from its centre to the last step's piece."""
+    """Another ship or an obstacle (a half-inch rock added where there is neither) comes
+    from beyond the last step's piece, ahead of the move within 60 degrees either side
+    where it would touch it inside the sea (from any side where there is no room ahead),
+    and slides back towards it: from ahead it meets the last piece before the ship's start."""
     moving = _moving(scene, actions)
     if moving is None:
         return None
@@ -158,6 +173,7 @@ def piece_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     action = found[1]
     ship = scene.ship(action.ship)
     last = footprint(_pieces(ship, action.steps)[-1], FOOTPRINT).centroid
+    start = footprint(ship, FOOTPRINT).centroid
     movable = [s.name for s in scene.ships if s.name != ship.name and not s.sunk] + [o.name for o in scene.obstacles]
     if not movable:
         x, y = last.x + 1.5, last.y
@@ -168,23 +184,39 @@ def piece_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
     is_ship = any(s.name == name for s in scene.ships)
     shape = footprint(scene.ship(name), FOOTPRINT) if is_ship else Polygon(
         next(o for o in scene.obstacles if o.name == name).points)
-    dx, dy = last.x - shape.centroid.x, last.y - shape.centroid.y
-    length = math.hypot(dx, dy)
-    if length < 1e-9:
+    # Apart at a distance of the two pieces' radii; about touching at three quarters of it.
+    reach = _radius(shape) + _radius(footprint(_pieces(ship, action.steps)[-1], FOOTPRINT))
+    travel = math.degrees(math.atan2(last.y - start.y, last.x - start.x))
+    turns = [15 * k for k in (0, 1, -1, 2, -2, 3, -3, 4, -4)]
+    roomy = [a for a in (travel + k for k in turns + [k for k in range(75, 286, 15)])
+             if _room(scene, last.x + 0.75 * reach * math.cos(math.radians(a)),
+                      last.y + 0.75 * reach * math.sin(math.radians(a)), 0.75 * _radius(shape))]
+    if not roomy:
         return None
-    ux, uy = dx / length, dy / length
+    clear = 1.25 * _radius(footprint(ship, FOOTPRINT)) + _radius(shape)  # of the ship's start, under any footprint
+    roomy = [a for a in roomy if math.hypot(last.x + 0.75 * reach * math.cos(math.radians(a)) - start.x,
+                                            last.y + 0.75 * reach * math.sin(math.radians(a)) - start.y) > clear] \
+        or roomy
+    roomy = [a for a in roomy if abs(a - travel) <= 60] or roomy  # from ahead where there is room
+    angle = math.radians(roomy[choose.integer(0, len(roomy) - 1)])
+    ux, uy = math.cos(angle), math.sin(angle)
+    # The shift that puts the piece's centre ``reach`` beyond the last piece's, less t back along the way.
+    bx, by = last.x + ux * reach - shape.centroid.x, last.y + uy * reach - shape.centroid.y
 
     def at(t: float) -> tuple[Scene, Actions]:
+        dx, dy = bx - ux * t, by - uy * t
         if is_ship:
             moved = scene.ship(name)
-            ships = tuple(replace(s, at=(s.at[0] + ux * t, s.at[1] + uy * t)) if s is moved else s
-                          for s in scene.ships)
+            ships = tuple(replace(s, at=(s.at[0] + dx, s.at[1] + dy)) if s is moved else s for s in scene.ships)
             return scene.with_ships(ships), actions
-        obstacles = tuple(Obstacle(o.name, tuple((x + ux * t, y + uy * t) for x, y in o.points))
+        obstacles = tuple(Obstacle(o.name, tuple((x + dx, y + dy) for x, y in o.points))
                           if o.name == name else o for o in scene.obstacles)
         return replace(scene, obstacles=obstacles), actions
 
-    return Path(at, -4.0, length, valid=valid)
+    return Path(at, 0.0, reach, valid=valid)
+
+
+# --- the last step touching the sea's edge ----------------------------------------------------------------
 
 
 def edge_gap(scene: Scene, actions: Actions) -> float | None:
@@ -301,7 +333,7 @@ BOUNDARIES = (
     Boundary("last-step-touches-edge", ("move.5",),
              "the move's last new piece against the sea's edge: how far inside it stays", edge_gap, edge_path),
     Boundary("steps-at-maximum", ("move.1a", "move.1b", "move.1c", "move.3"),
-             "the steps of a move against the most the size may take", steps_over, steps_path),
+             "the steps of a move against the most the size may take", steps_over, steps_path, integral=True),
     Boundary("target-at-area-edge", ("fire.3",),
              "the target against the area the large piece covers from the firing side: the signed gap",
              target_gap, target_path),

@@ -139,7 +139,8 @@ def count_path(scene: Scene, actions: Actions, choose: Chooser) -> Path | None:
 
 BOUNDARIES = (
     Boundary("load-at-capacity", ("ship.1", "ship.4"),
-             "the tokens a ship carries after boarding against the most it holds", load_over, load_path),
+             "the tokens a ship carries after boarding against the most it holds", load_over, load_path, integral=True),
     Boundary("equal-numbers", ("conflict.1",),
-             "two nations' tokens in one area: the difference of their counts", count_difference, count_path),
+             "two nations' tokens in one area: the difference of their counts",
+             count_difference, count_path, integral=True),
 )

@@ -75,27 +75,31 @@ def _slanted(shot: Shot, roll: Roll, forward: Fraction, k: Fraction) -> tuple[Fr
 
 
 def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) -> tuple[Shot, Actions] | None:
-    """The shot moved so that one roll (the scene's, or one of the 36) ends exactly touching the
-    base, or a thousandth of an inch inside or outside. Straight rolls need only the short
-    distance; slanted ones also a deviation (set through the distance to the attacker, which
-    the default reading halves into the cap)."""
-    roll = actions if isinstance(actions, Roll) else choose.pick(ROLLS)
+    """The shot moved so that one roll (the scene's, or one of the 36: one that touches already
+    where there is one) ends exactly touching the base, or a thousandth of an inch inside or
+    outside. Straight rolls need only the short distance; slanted ones also a deviation (set
+    through the distance to the attacker, which the default reading halves into the cap).
+    A roll that touches already keeps its short distance and deviation."""
+    touching = [r for r in _rolls(actions) if _value(shot, r, DEFAULT) == 0]
+    roll = actions if isinstance(actions, Roll) else choose.pick(touching or ROLLS)
     forward = _forward(roll, DEFAULT)
     reach = shot.reach
-    if abs(forward) == 1:
+    if _value(shot, roll, DEFAULT) == 0:  # already touching: it stays where it is, or moves a hair
+        sep, from_attacker = separation(shot, DEFAULT), shot.from_attacker
+    elif abs(forward) == 1:
         moved = min(Fraction(roll.distance), cap(shot, DEFAULT))
         candidates = [moved * forward + reach, moved * forward - reach]
-        sep = next((c for c in candidates if c > 0), None)
-        from_attacker = None
-        if sep is None:
+        outside = next((c for c in candidates if c > 0), None)
+        if outside is None:
             return None
+        sep, from_attacker = outside, None
     else:
         if DEFAULT["cap"] != "half-distance":
             return None
-        found = _slanted(shot, roll, forward, choose.pick(_SLOPES))
-        if found is None:
+        fits = [found for found in (_slanted(shot, roll, forward, k) for k in _SLOPES) if found is not None]
+        if not fits:
             return None
-        sep, moved = found
+        sep, moved = choose.pick(fits)
         from_attacker = 2 * moved
     # Nearer or further by a thousandth: the squared distance grows with sep where sep > m p.
     moved = min(Fraction(roll.distance), from_attacker / 2 if from_attacker is not None else cap(shot, DEFAULT))

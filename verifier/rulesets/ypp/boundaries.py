@@ -57,5 +57,6 @@ def class_path(scene: Scene, turn: Turn, choose: Chooser) -> Path | None:
 
 BOUNDARIES = (
     Boundary("same-class", ("bump.3", "bump.4"),
-             "the class of a ship that moves into another against the other's class", class_difference, class_path),
+             "the class of a ship that moves into another against the other's class",
+             class_difference, class_path, integral=True),
 )
