@@ -101,7 +101,7 @@ def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BO
     boundary, as ``scene_strategy`` moves them (one chosen at random, then the others in turn,
     then a few further scenes); ``visit`` is the ``kit.boundary.Visit``, None for a scene left
     as built. ``boundaries``: the ruleset's, where the caller has them already."""
-    from .kit.boundary import ATTEMPTS, SIDE_WEIGHTS, land
+    from .kit.boundary import ATTEMPTS, SIDE_WEIGHT, SIDES, land
     from .kit.choices import RandomChoices, scene_random
     from .ruleset import Capability
 
@@ -113,13 +113,18 @@ def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BO
         boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     if not boundaries or not boundary_share or random.random() >= boundary_share:
         return before, actions, None
-    first, side = random.randrange(len(boundaries)), random.choice(SIDE_WEIGHTS)
+    # Every (boundary, side) pair in turn from one chosen at random, each side as often as its
+    # weight says: over many scenes each pair is tried first about equally often, and a scene
+    # depends on its seed and index alone (no count of what other scenes visited).
+    weighted = [(i, side) for side in SIDES for i in range(len(boundaries)) for _ in range(SIDE_WEIGHT[side])]
+    first = random.randrange(len(weighted))
+    order = list(dict.fromkeys(weighted[first:] + weighted[:first]))
     drawn = before, actions
     for attempt in range(ATTEMPTS + 1):
         if attempt:
             drawn = ruleset.scene(choose, wanted)
-        for boundary in boundaries[first:] + boundaries[:first]:
-            landed = land(boundary, *drawn, side, choose)
+        for i, side in order:
+            landed = land(boundaries[i], *drawn, side, choose)
             if landed is not None:
                 (moved_before, moved_actions), visit = landed
                 return moved_before, moved_actions, visit
