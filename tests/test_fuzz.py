@@ -154,8 +154,9 @@ def test_dependence_on_listing_order_is_reported_grouped_and_shrunk(tmp_path):
     assert all(d.label == "reversed listing" for d in result.divergences)
     # The toy follows the other bump option in one of the two listings: one group, named by it.
     [group] = result.divergence_groups
-    [other] = {"class-first", "motion-first"} - {result.readings[result.best]["bump"]}  # the toy's two options
-    assert group.fingerprint == f"reversed listing: reading bump={other}"
+    # (the best reading may be a third bump option that agrees with both where they meet)
+    others = {"class-first", "motion-first"} - {result.readings[result.best]["bump"]}  # the toy's two options
+    assert group.fingerprint in {f"reversed listing: reading bump={other}" for other in others}
     assert group.count == len(result.divergences)
     assert len(group.example.before.ships) == 2  # the toy needs two ships listed in some order, no more
     _, md_path, data, _ = write_report(result, tmp_path)
@@ -400,7 +401,7 @@ def test_the_exit_code_says_whether_a_departure_was_found():
     assert fuzz("python:verifier.adapters.reference:handle", examples=20).exit_code == 0
     planted = fuzz("python:fuzz_planted_bug:handle", examples=60)
     assert planted.unexplained and planted.exit_code == 1
-    order = fuzz("python:fuzz_listing_order:handle", examples=60)
+    order = fuzz("python:fuzz_listing_order:handle", examples=120)
     assert order.divergences and order.exit_code == 1
 
 
