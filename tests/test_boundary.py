@@ -16,7 +16,6 @@ from verifier.kit.boundary import (
     SIDE_STEPS,
     Boundary,
     BoundaryTally,
-    DrawnChoices,
     Path,
     SeededChoices,
     Side,
@@ -27,6 +26,7 @@ from verifier.kit.boundary import (
     root,
     visit_of,
 )
+from verifier.kit.choices import HypothesisChoices
 from verifier.kit.geometry import TOLERANCE, Contact, Pose, classify, rectangle, signed_gap
 from verifier.ruleset import Capability
 
@@ -121,7 +121,7 @@ def test_every_boundary_is_reached_on_it_and_either_side_from_generated_scenes(k
     @given(ruleset.strategy(), st.sampled_from(list(Side)), st.data())
     def visit(scene, side, data):
         for boundary in ruleset.boundaries():
-            landed = land(boundary, *scene, side, DrawnChoices(data.draw))
+            landed = land(boundary, *scene, side, HypothesisChoices(data.draw))
             if landed is None:
                 continue
             (before, actions), found = landed
@@ -143,7 +143,7 @@ def test_an_armada_ship_set_on_the_touching_boundary_touches_and_is_not_moved_ba
     @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck), deadline=None)
     @given(armada.strategy(), st.data())
     def check(scene, data):
-        landed = land(boundary, *scene, Side.ON, DrawnChoices(data.draw))
+        landed = land(boundary, *scene, Side.ON, HypothesisChoices(data.draw))
         if landed is None:
             return
         (before, actions), _ = landed

@@ -25,7 +25,8 @@ def building(ruleset: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     from .generation import each_scene
-    from .kit.boundary import SIDES, DrawnChoices, land
+    from .kit.boundary import SIDES, land
+    from .kit.choices import HypothesisChoices
 
     boundaries = tuple(ruleset.boundaries())
     built = dict.fromkeys((b.name for b in boundaries), 0)
@@ -38,7 +39,7 @@ def building(ruleset: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
         side = draw(st.sampled_from(SIDES))
         for boundary in boundaries:
             start = time.perf_counter()
-            landed = land(boundary, before, actions, side, DrawnChoices(draw))
+            landed = land(boundary, before, actions, side, HypothesisChoices(draw))
             spent[boundary.name] += time.perf_counter() - start
             tried[boundary.name] += 1
             built[boundary.name] += landed is not None

@@ -43,31 +43,13 @@ BISECTIONS = 200  # enough to halve any float interval down to adjacent doubles
 
 class Chooser(Protocol):
     """The choices a way onto a boundary makes (which piece to slide, which side to turn to):
-    drawn by Hypothesis while searching, so that they shrink and replay, and by a seeded
-    ``random.Random`` while enumerating a space."""
+    drawn by Hypothesis while searching (``kit.choices.HypothesisChoices``), so that they shrink
+    and replay, and by a seeded ``random.Random`` while enumerating a space (``SeededChoices``:
+    uniform, unlike ``kit.choices.RandomChoices``, which leans to small numbers)."""
 
     def integer(self, low: int, high: int) -> int: ...
     def pick(self, items: Sequence[Item]) -> Item: ...
     def flag(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class DrawnChoices:
-    """Choices drawn with Hypothesis's ``draw`` (inside ``st.composite`` or ``st.data()``)."""
-
-    draw: Callable[[Any], Any]
-
-    def integer(self, low: int, high: int) -> int:
-        from hypothesis import strategies as st
-        return int(self.draw(st.integers(low, high)))
-
-    def pick(self, items: Sequence[Item]) -> Item:
-        from hypothesis import strategies as st
-        return self.draw(st.sampled_from(tuple(items)))  # type: ignore[no-any-return]
-
-    def flag(self) -> bool:
-        from hypothesis import strategies as st
-        return bool(self.draw(st.booleans()))
 
 
 @dataclass(frozen=True)
