@@ -19,6 +19,7 @@ becomes a named reading of a ruleset rather than an accident of floating point.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -229,9 +230,28 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
     gap = distance(a, b)
     if gap > 0:
         return Contact.TOUCHING if gap <= tolerance else Contact.APART
-    if a.buffer(-tolerance).intersects(b.buffer(-tolerance)):
+    if shrunk(a, tolerance).intersects(shrunk(b, tolerance)):
         return Contact.OVERLAPPING
     return Contact.TOUCHING
+
+
+# Shapes shrunk before, by the id of the shape (kept alive here, so the id stays its own).
+_SHRUNK: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
+_SHRUNK_SIZE = 4096
+
+
+def shrunk(shape: BaseGeometry, tolerance: float = TOLERANCE) -> BaseGeometry:
+    """``shape.buffer(-tolerance)``, made once per shape object: callers that share their
+    shapes (cached outlines, a spatial index's members) ask for the same one many times."""
+    key = (id(shape), tolerance)
+    known = _SHRUNK.get(key)
+    if known is not None and known[0] is shape:
+        return known[1]
+    if len(_SHRUNK) >= _SHRUNK_SIZE:
+        _SHRUNK.clear()
+    made = shape.buffer(-tolerance)
+    _SHRUNK[key] = (shape, made)
+    return made
 
 
 class ShapeIndex:
@@ -313,35 +333,47 @@ def signed_gap(a: BaseGeometry, b: BaseGeometry) -> float:
 XYZ = tuple[float, float, float]
 
 
-def _sub(a: XYZ, b: XYZ) -> XYZ:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+def _units(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The vectors (rows) scaled to length 1, and which rows were long enough (1e-12) to keep.
+    Element by element, x*x + y*y + z*z summed in that order: no fused or reordered sums (as a
+    matrix product may do), so each figure is the float the plain scalar formula gives."""
+    x, y, z = vectors[:, 0], vectors[:, 1], vectors[:, 2]
+    length = np.sqrt(x * x + y * y + z * z)
+    keep = length >= 1e-12
+    length = length[keep]
+    return np.stack((x[keep] / length, y[keep] / length, z[keep] / length), axis=1), keep
 
 
-def _cross(a: XYZ, b: XYZ) -> XYZ:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.stack((a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1], a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]), axis=-1)
 
 
-def _dot(a: XYZ, b: XYZ) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+def _dots(axes: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """axis . point for every axis (rows) and point (columns), summed x, y, z in that order."""
+    return (axes[:, None, 0] * points[None, :, 0] + axes[:, None, 1] * points[None, :, 1]) + (
+        axes[:, None, 2] * points[None, :, 2])
 
 
-def _unit(a: XYZ) -> XYZ | None:
-    length = math.sqrt(_dot(a, a))
-    return None if length < 1e-12 else (a[0] / length, a[1] / length, a[2] / length)
+@functools.lru_cache(maxsize=4096)
+def _face_normal_array(points: tuple[XYZ, ...]) -> np.ndarray:
+    corners = np.asarray(points, dtype=float).reshape(-1, 3)
+    triples = np.asarray(list(itertools.combinations(range(len(points)), 3)), dtype=int).reshape(-1, 3)
+    i, j, k = triples[:, 0], triples[:, 1], triples[:, 2]
+    normals, keep = _units(_cross_rows(corners[j] - corners[i], corners[k] - corners[i]))
+    i = i[keep]
+    rel = corners[None, :, :] - corners[i][:, None, :]
+    offsets = (normals[:, None, 0] * rel[:, :, 0] + normals[:, None, 1] * rel[:, :, 1]) + (
+        normals[:, None, 2] * rel[:, :, 2])
+    faces = (offsets.min(axis=1) >= -TOLERANCE) | (offsets.max(axis=1) <= TOLERANCE)
+    return normals[faces]
 
 
-def _face_normals(points: Sequence[XYZ]) -> list[XYZ]:
-    """Unit normals of the planes through three corners that leave every corner on one side:
-    the hull's faces, found without building the hull (the solids here have a handful of corners)."""
-    normals: list[XYZ] = []
-    for i, j, k in itertools.combinations(range(len(points)), 3):
-        normal = _unit(_cross(_sub(points[j], points[i]), _sub(points[k], points[i])))
-        if normal is None:
-            continue
-        offsets = [_dot(normal, _sub(p, points[i])) for p in points]
-        if min(offsets) >= -TOLERANCE or max(offsets) <= TOLERANCE:
-            normals.append(normal)
-    return normals
+@functools.lru_cache(maxsize=4096)
+def _pair_directions(points: tuple[XYZ, ...]) -> np.ndarray:
+    corners = np.asarray(points, dtype=float).reshape(-1, 3)
+    pairs = np.asarray(list(itertools.combinations(range(len(points)), 2)), dtype=int).reshape(-1, 2)
+    return corners[pairs[:, 1]] - corners[pairs[:, 0]]
 
 
 def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
@@ -351,20 +383,14 @@ def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
     are the separating-axis theorem's: every face normal of either solid and every cross
     product of a direction between two corners of one with one of the other (a superset of
     their edges, which can only find the same answer)."""
-    axes = _face_normals(a) + _face_normals(b)
-    pairs_a = [_sub(q, p) for p, q in itertools.combinations(a, 2)]
-    pairs_b = [_sub(q, p) for p, q in itertools.combinations(b, 2)]
-    for da in pairs_a:
-        for db in pairs_b:
-            axis = _unit(_cross(da, db))
-            if axis is not None:
-                axes.append(axis)
-    best = -math.inf
-    for axis in axes:
-        on_a = [_dot(axis, p) for p in a]
-        on_b = [_dot(axis, p) for p in b]
-        best = max(best, min(on_b) - max(on_a), min(on_a) - max(on_b))
-    return best
+    a, b = tuple(a), tuple(b)
+    da, db = _pair_directions(a), _pair_directions(b)
+    crossed, _ = _units(_cross_rows(da[:, None, :], db[None, :, :]).reshape(-1, 3))
+    axes = np.concatenate((_face_normal_array(a), _face_normal_array(b), crossed))
+    on_a = _dots(axes, np.asarray(a, dtype=float))
+    on_b = _dots(axes, np.asarray(b, dtype=float))
+    low_a, high_a, low_b, high_b = on_a.min(axis=1), on_a.max(axis=1), on_b.min(axis=1), on_b.max(axis=1)
+    return float(max((low_b - high_a).max(), (low_a - high_b).max()))
 
 
 def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLERANCE) -> Contact:

@@ -11,8 +11,10 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -32,6 +34,7 @@ from .model import (
     bow,
     flag_shape,
     footprint,
+    obstacle_shape,
     resting,
     solid,
 )
@@ -72,29 +75,27 @@ def _rel(angle: float) -> float:
 class World:
     """The pieces a moving ship may meet: other ships, obstacles and flags, indexed."""
 
-    def __init__(self, scene: Scene, ships: Mapping[str, Ship], footprint_reading: str,
-                 drawn: dict[Ship, Polygon] | None = None) -> None:
-        """``drawn``: footprints made before under this reading, kept by the caller so that a
-        world made after every move outlines only the ships that moved (it is added to)."""
+    def __init__(self, scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> None:
         self.scene = scene
         self.area = scene.area
         self.reading = footprint_reading
-        drawn = {} if drawn is None else drawn
         shapes: dict[str, BaseGeometry] = {}
         self.ships = {name: ships[name] for name in sorted(ships) if not ships[name].sunk}
         for name, ship in self.ships.items():
-            if ship not in drawn:
-                drawn[ship] = footprint(ship, footprint_reading)
-            shapes[name] = drawn[ship]
+            shapes[name] = footprint(ship, footprint_reading)
         for obstacle in sorted(scene.obstacles, key=lambda o: o.name):
-            shapes[obstacle.name] = Polygon(obstacle.points)
+            shapes[obstacle.name] = obstacle_shape(obstacle)
         for flag in sorted(scene.flags, key=lambda f: f.player):
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
         self.index = ShapeIndex(shapes)
         # Under a reading of solids: the same pieces by the faces they rest on, at table level.
-        self.table = World(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
+        self.table = world_of(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
         self.area_polygon = None if self.area.is_circle else area_shape(self.area)
+        # What was worked out in this world before, for every reading that shares it: a
+        # step's check by (ship, heading, excluded names), the critical headings by (ship, names).
+        self.steps: dict[tuple[Ship, float, frozenset[str]], StepCheck] = {}
+        self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
 
     def edge_contact(self, shape: Polygon) -> Contact:
         """How a piece meets the edge of the playing area."""
@@ -104,7 +105,7 @@ class World:
             gap = self.area.radius - far
         else:
             assert self.area_polygon is not None
-            if not self.area_polygon.buffer(TOLERANCE).contains(shape):
+            if not _grown(self.area_polygon).contains(shape):
                 return Contact.OVERLAPPING
             gap = shape.distance(self.area_polygon.exterior)
         return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
@@ -129,6 +130,31 @@ class World:
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
 
 
+_WORLDS: OrderedDict[tuple[Scene, tuple[Ship, ...], str], World] = OrderedDict()
+_WORLDS_SIZE = 64
+
+
+def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> World:
+    """The World of these pieces under this footprint reading, made once: the resolutions of
+    one scene under its other readings (the explorer's, fuzz's) meet the same worlds again,
+    and what a World works out depends on nothing but its pieces and the footprint."""
+    key = (scene, tuple(ships[name] for name in sorted(ships)), footprint_reading)
+    known = _WORLDS.get(key)
+    if known is not None:
+        _WORLDS.move_to_end(key)
+        return known
+    made = World(scene, ships, footprint_reading)
+    _WORLDS[key] = made
+    if len(_WORLDS) > _WORLDS_SIZE:
+        _WORLDS.popitem(last=False)
+    return made
+
+
+@lru_cache(maxsize=64)
+def _grown(area: Polygon) -> Polygon:
+    return area.buffer(TOLERANCE)
+
+
 def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
     """The largest turn (degrees) at which the new piece does not overlap the old one:
     the new piece fills the half plane ahead of its stern edge near the old bow, the old
@@ -140,6 +166,14 @@ def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
 
 
 def check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]) -> StepCheck:
+    key = (ship, heading, exclude)
+    known = world.steps.get(key)
+    if known is None:
+        known = world.steps[key] = _check_step(ship, heading, world, exclude)
+    return known
+
+
+def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]) -> StepCheck:
     limit = old_piece_limit(ship, world.reading)
     turn = abs(_rel(heading - ship.heading))
     old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
@@ -176,6 +210,13 @@ def _line(a: XY, b: XY, origin: XY) -> tuple[float, float] | None:
 def critical_headings(ship: Ship, world: World, names: list[str]) -> list[float]:
     """Compass headings of the new piece at which a corner meets an edge, for the named
     pieces and the area's edge."""
+    key = (ship, tuple(names))
+    if key not in world.critical:
+        world.critical[key] = _critical_headings(ship, world, names)
+    return list(world.critical[key])
+
+
+def _critical_headings(ship: Ship, world: World, names: list[str]) -> list[float]:
     template = TEMPLATES[(ship.size, world.reading)]
     p = bow(ship, world.reading)
     local = list(template.points)

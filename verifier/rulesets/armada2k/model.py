@@ -220,8 +220,15 @@ class State:
 
 def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
     """The ship's footprint under the footprint reading, at its pose (or at ``pose``)."""
-    template = TEMPLATES[(ship.size, reading)]
-    transform: Rigid = (pose or ship.pose).transform
+    return _footprint(ship.size, reading, pose or ship.pose)
+
+
+# A resolution asks for the same outlines again and again (every reading of a scene, every
+# step checked against every piece); shapely's polygons are immutable, so one may be shared.
+@lru_cache(maxsize=8192)
+def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
+    template = TEMPLATES[(size, reading)]
+    transform: Rigid = pose.transform
     return Polygon([transform.apply_to(p) for p in template.points])
 
 
@@ -231,6 +238,7 @@ def resting(reading: str) -> str:
     return SOLID_READINGS.get(reading, reading)
 
 
+@lru_cache(maxsize=4096)
 def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
     """The corners of a pyramid lying on one face (facts.md, armada2k): the resting edge and
     the tip on the table, and the two raised base corners b^2/(2s) ahead of the resting edge,
@@ -255,6 +263,12 @@ def bow(ship: Ship, reading: str) -> XY:
     return ship.pose.apply(TEMPLATES[(ship.size, reading)].bow)
 
 
+@lru_cache(maxsize=256)
+def obstacle_shape(obstacle: Obstacle) -> Polygon:
+    return Polygon(obstacle.points)
+
+
+@lru_cache(maxsize=256)
 def flag_shape(flag: Flag) -> Polygon:
     x, y, r = flag.at[0], flag.at[1], FLAG_SIDE / 2
     return Polygon([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])

@@ -20,7 +20,7 @@ from shapely.geometry import Point, Polygon
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
-from .geometry import World, check_step, fan, firing_area, in_area, sight_line
+from .geometry import World, check_step, fan, firing_area, in_area, sight_line, world_of
 from .model import (
     MAX_STEPS,
     PIPS,
@@ -35,6 +35,7 @@ from .model import (
     bow,
     flag_shape,
     footprint,
+    obstacle_shape,
 )
 
 MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
@@ -56,7 +57,6 @@ class _Run:
     moved: set[str] = field(default_factory=set)
     shots: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
-    drawn: dict[Ship, Polygon] = field(default_factory=dict)  # footprints made so far, for World
 
     @property
     def footprint(self) -> str:
@@ -91,7 +91,7 @@ class _Run:
         return State(self.scene.with_ships(ordered), tuple(sorted(self.fans.items())), self.winner)
 
     def world(self) -> World:
-        return World(self.scene, self.ships, self.footprint, self.drawn)
+        return world_of(self.scene, self.ships, self.footprint)
 
     def afloat(self) -> list[Ship]:
         return [self.ships[n] for n in sorted(self.ships) if not self.ships[n].sunk]
@@ -214,13 +214,8 @@ def _move(run: _Run, action: Action) -> None:
 
 
 def _others(run: _Run, *skip: str) -> ShapeIndex:
-    shapes: dict[str, Polygon] = {}
-    for s in run.afloat():
-        if s.name not in skip:
-            if s not in run.drawn:
-                run.drawn[s] = footprint(s, run.footprint)
-            shapes[s.name] = run.drawn[s]
-    shapes.update({o.name: Polygon(o.points) for o in sorted(run.scene.obstacles, key=lambda o: o.name)})
+    shapes: dict[str, Polygon] = {s.name: footprint(s, run.footprint) for s in run.afloat() if s.name not in skip}
+    shapes.update({o.name: obstacle_shape(o) for o in sorted(run.scene.obstacles, key=lambda o: o.name)})
     shapes.update({f.name: flag_shape(f) for f in sorted(run.scene.flags, key=lambda f: f.player)})
     return ShapeIndex(shapes)
 
