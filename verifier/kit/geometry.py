@@ -89,6 +89,12 @@ class Rigid:
             return x * c + y * s + self.dx, -x * s + y * c + self.dy
         return affinity.affine_transform(item, [c, s, -s, c, self.dx, self.dy])
 
+    def apply_all(self, points: Sequence[XY]) -> list[XY]:
+        """``apply_to`` of each point, the cosine and sine worked out once."""
+        c, s = _cos_sin(self.rotation)
+        dx, dy = self.dx, self.dy
+        return [(x * c + y * s + dx, -x * s + y * c + dy) for x, y in points]
+
     def then(self, other: Rigid) -> Rigid:
         """This motion followed by ``other``."""
         dx, dy = other.apply_to((self.dx, self.dy))

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+import shapely
 from shapely.geometry import Polygon
 
 from verifier.kit.geometry import XYZ, Contact, Pose, Rigid, classify, classify_solids
@@ -229,7 +230,7 @@ def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
 def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
     template = TEMPLATES[(size, reading)]
     transform: Rigid = pose.transform
-    return Polygon([transform.apply_to(p) for p in template.points])
+    return shapely.polygons(transform.apply_all(template.points))
 
 
 def resting(reading: str) -> str:
@@ -246,7 +247,8 @@ def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
     b, h, s = BASE[size], HEIGHT[size], slant(size)
     ahead, up = b * b / (2 * s), b * h / s
     corners = ((-b / 2, 0.0, 0.0), (b / 2, 0.0, 0.0), (0.0, s, 0.0), (-b / 2, ahead, up), (b / 2, ahead, up))
-    return tuple((*pose.apply((x, y)), z) for x, y, z in corners)
+    placed = pose.transform.apply_all([(x, y) for x, y, _ in corners])
+    return tuple((x, y, z) for (x, y), (_, _, z) in zip(placed, corners))
 
 
 def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> Contact:

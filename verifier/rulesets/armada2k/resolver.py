@@ -20,6 +20,7 @@ from shapely.geometry import Point, Polygon
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
+from .clauses import READING_POINTS
 from .geometry import World, check_step, fan, firing_area, in_area, sight_line, world_of
 from .model import (
     MAX_STEPS,
@@ -220,37 +221,67 @@ def _others(run: _Run, *skip: str) -> ShapeIndex:
     return ShapeIndex(shapes)
 
 
-def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[bool, str, tuple[str, ...]]:
-    """Whether ``ship`` can hit ``target`` from ``side``: (hit, why not, blockers)."""
-    run.outline((ship.name,), ("fire.3",))
-    run.follow(ship.name, "placement")
-    area, mid = firing_area(ship, side, run.footprint, run.reading["placement"])
+PLACEMENTS = tuple(next(p.options for p in READING_POINTS if p.name == "placement"))
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What a side's cannons find with the large piece laid one way (one placement)."""
+
+    inside: bool  # the target lies in the area, as the target reading says
+    hit: bool
+    words: str  # why not
+    blockers: tuple[str, ...]
+    partial: bool  # only part of the target lies in the area: the target reading decides
+    touching: bool  # the target touches the area without overlapping it
+    sights_differ: bool  # in the area, but the line of fire and the area meet different objects
+
+
+def _look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
+          sight_reading: str) -> _Look:
+    area, mid = firing_area(ship, side, run.footprint, placement)
     shape = footprint(target, run.footprint)
-    inside, contact = in_area(area, shape, run.reading["target"])
-    whole = area.buffer(TOLERANCE).contains(shape)
-    if contact is Contact.OVERLAPPING and not whole:
-        run.follow(ship.name, "target")
-        if record:
-            run.decisions.append(Decision("target", (), (), (ship.name, target.name), near=("fire.3",),
-                                          detail=f"only part of {target.name} lies in the area"))
-    if contact is Contact.TOUCHING:
-        run.cause(ship.name, "fiddly.1")
+    inside, contact = in_area(area, shape, target_reading)
+    partial = contact is Contact.OVERLAPPING and not area.buffer(TOLERANCE).contains(shape)
+    touching = contact is Contact.TOUCHING
     if not inside:
-        return False, "out of the area the cannons reach", ()
+        return _Look(False, False, "out of the area the cannons reach", (), partial, touching, False)
     index = _others(run, ship.name, target.name)
     line = sight_line(mid, area, shape)
     on_line = tuple(index.near(line))
     in_zone = tuple(n for n, c in index.contacts(area).items() if c is Contact.OVERLAPPING)
-    if set(on_line) != set(in_zone):
+    blockers = on_line if sight_reading == "centre-line" else in_zone
+    words = f"obstructed by {', '.join(blockers)}" if blockers else ""
+    return _Look(True, not blockers, words, blockers, partial, touching, set(on_line) != set(in_zone))
+
+
+def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[bool, str, tuple[str, ...]]:
+    """Whether ``ship`` can hit ``target`` from ``side``: (hit, why not, blockers)."""
+    run.outline((ship.name,), ("fire.3",))
+    placement, target_reading, sight_reading = (run.reading[p] for p in ("placement", "target", "sight"))
+    look = _look(run, ship, side, target, placement, target_reading, sight_reading)
+    # The placement reading is consulted only where the other placement finds something else
+    # (a shot, or a question for another reading): where both find the same, no option of it
+    # changes the outcome, and fuzz's decision tree need not branch on it.
+    if any(_look(run, ship, side, target, other, target_reading, sight_reading) != look
+           for other in PLACEMENTS if other != placement):
+        run.follow(ship.name, "placement")
+    if look.partial:
+        run.follow(ship.name, "target")
+        if record:
+            run.decisions.append(Decision("target", (), (), (ship.name, target.name), near=("fire.3",),
+                                          detail=f"only part of {target.name} lies in the area"))
+    if look.touching:
+        run.cause(ship.name, "fiddly.1")
+    if not look.inside:
+        return False, look.words, ()
+    if look.sights_differ:
         run.follow(ship.name, "sight")
         if record:
             run.decisions.append(Decision("sight", (), (), (ship.name, target.name), near=("fire.3",),
                                           detail="an object lies in the area but off the line of fire, or the "
                                                  "other way round"))
-    blockers = on_line if run.reading["sight"] == "centre-line" else in_zone
-    if blockers:
-        return False, f"obstructed by {', '.join(blockers)}", blockers
-    return True, "", ()
+    return look.hit, look.words, look.blockers
 
 
 def _fire(run: _Run, action: Action) -> None:
