@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -26,7 +27,7 @@ from .model import (
     Shot,
 )
 from .parse import reference_roll
-from .resolver import land
+from .resolver import cap, placed, separation
 
 _ZERO = Fraction(0)
 
@@ -78,30 +79,44 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
     after = outcome.after
     landings = after.landings if isinstance(after, Odds) else (after,)
     found: dict[str, tuple[tuple[str, ...], str]] = {}
-    half = shot.from_attacker / 2
+    reading = outcome.reading
+    # What the mirror-image roll's landing depends on: the start, the cap and the side.
+    twin_key = (separation(shot, reading), cap(shot, reading), reading["side"]) if reading else None
     for landing in landings:
-        roll = reference_roll(landing)
-        if landing.moved > half:
-            found.setdefault("the template deviates more than half the distance to the target", (
-                ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
-                               f"{float(shot.from_attacker):g} in from the attacker"))
-        step = landing.point - landing.start
-        if step.norm_squared().compare(landing.moved * landing.moved) != 0:
-            found.setdefault("the template moves another distance than the capped die", (
-                ("template",), f"roll {roll.distance}-{roll.direction}"))
-        if outcome.reading and roll.direction not in (1, 4):
-            twin = land(shot, roll.mirrored(), outcome.reading)
-            if twin.point != landing.point.mirrored():
-                found.setdefault("mirror-image rolls land on spots that are not mirror images", (
-                    ("template",), f"rolls {roll.distance}-{roll.direction} and {roll.distance}-"
-                                   f"{MIRROR_DIRECTION[roll.direction]} land at "
-                                   f"({float(landing.point.x):.3f}, {float(landing.point.y):.3f}) and "
-                                   f"({float(twin.point.x):.3f}, {float(twin.point.y):.3f})"))
+        for kind, pieces, detail in _landing_breaches(shot, landing, twin_key):
+            found.setdefault(kind, (pieces, detail))
     if isinstance(after, Odds):
         p = after.probability
         if not (0 <= p <= 1) or (p * 36).denominator != 1:
             found["the chance of a hit is not a share of the 36 rolls"] = (("target",), str(p))
     return [(kind, pieces, detail) for kind, (pieces, detail) in sorted(found.items())]
+
+
+@lru_cache(maxsize=16384)
+def _landing_breaches(shot: Shot, landing: Landing, twin_key: tuple[Fraction, Fraction, str] | None
+                      ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """The breaches one landing shows, in order (the same landing comes back under many
+    readings, and its exact arithmetic is costly); ``twin_key``: the start, cap and side its
+    mirror-image roll lands with, None where the outcome has no reading."""
+    found: list[tuple[str, tuple[str, ...], str]] = []
+    roll = reference_roll(landing)
+    if landing.moved > shot.from_attacker / 2:
+        found.append(("the template deviates more than half the distance to the target",
+                      ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
+                                     f"{float(shot.from_attacker):g} in from the attacker"))
+    step = landing.point - landing.start
+    if step.norm_squared().compare(landing.moved * landing.moved) != 0:
+        found.append(("the template moves another distance than the capped die", ("template",),
+                      f"roll {roll.distance}-{roll.direction}"))
+    if twin_key is not None and roll.direction not in (1, 4):
+        twin = placed(shot, roll.mirrored(), *twin_key)
+        if twin.point != landing.point.mirrored():
+            found.append(("mirror-image rolls land on spots that are not mirror images", ("template",),
+                          f"rolls {roll.distance}-{roll.direction} and {roll.distance}-"
+                          f"{MIRROR_DIRECTION[roll.direction]} land at "
+                          f"({float(landing.point.x):.3f}, {float(landing.point.y):.3f}) and "
+                          f"({float(twin.point.x):.3f}, {float(twin.point.y):.3f})"))
+    return tuple(found)
 
 
 # --- shrinking --------------------------------------------------------------------------

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
 from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
@@ -87,11 +90,22 @@ def attacker_point(shot: Shot, reading: Mapping[str, str]) -> PlanePoint:
 
 def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
     """Where one roll puts the template: the geometry alone, no bookkeeping."""
-    sep = separation(shot, reading)
+    landing = placed(shot, roll, separation(shot, reading), cap(shot, reading), reading["side"])
+    if landing.touching and reading["touch"] == "hit":  # exactly touching: the touch reading says
+        return _touch_hit(landing)
+    return landing
+
+
+# Every reading of a scene lands the same rolls again, most of them with the same start,
+# cap and side; the exact arithmetic is the resolver's main cost, so each landing is made once.
+@lru_cache(maxsize=16384)
+def placed(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
+    """The landing from ``sep`` inches short of the base's centre, the move capped at ``limit``,
+    the faces turned as the ``side`` reading says: a hit only where the template overlaps
+    the base (not where it only touches)."""
     start = PlanePoint(QSqrt3.of(0), QSqrt3.of(-sep))
-    limit = cap(shot, reading)
     moved = min(Fraction(roll.distance), limit)
-    vector = direction_vector(roll.direction, reading["side"])
+    vector = direction_vector(roll.direction, side)
     point = start + vector.scaled(moved)
     # |point|^2 = sep^2 - 2 sep moved p + moved^2 with p the (rational) forward part;
     # the sideways sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1.
@@ -99,8 +113,13 @@ def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
     reach = shot.reach
     reach_squared = reach * reach
     touching = distance_squared == reach_squared
-    hit = distance_squared < reach_squared or (touching and reading["touch"] == "hit")
-    return Landing(roll, start, point, moved, limit, distance_squared, sep * sep, reach, hit, touching)
+    return Landing(roll, start, point, moved, limit, distance_squared, sep * sep, reach,
+                   distance_squared < reach_squared, touching)
+
+
+@lru_cache(maxsize=4096)
+def _touch_hit(landing: Landing) -> Landing:
+    return replace(landing, hit=True)
 
 
 def hit_count(shot: Shot, reading: Mapping[str, str]) -> int:
@@ -134,6 +153,11 @@ def probability(shot: Shot, reading: Mapping[str, str]) -> Fraction:
 # --- the outcome, with events, provenance and decision points -------------------------
 
 
+@lru_cache(maxsize=256)
+def _applied(clause: str) -> Cause:
+    return Cause.applied(clause)
+
+
 class _Record:
     """Collects what one resolution noted; never escapes ``resolve``."""
 
@@ -142,12 +166,15 @@ class _Record:
         self.provenance: dict[str, list[Cause]] = {piece: [] for piece in PIECES}
         self.decisions: dict[tuple, Decision] = {}
         self.consulted: set[str] = set()
+        self._seen: dict[str, set[Cause]] = {piece: set() for piece in PIECES}
 
     def note(self, piece: str, clause: str) -> None:
-        self._add(piece, Cause.applied(clause))
+        self._add(piece, _applied(clause))
 
     def _add(self, piece: str, cause: Cause) -> None:
-        if cause not in self.provenance[piece]:
+        seen = self._seen[piece]
+        if cause not in seen:
+            seen.add(cause)
             self.provenance[piece].append(cause)
 
     def consult(self, point: str, piece: str) -> str:
@@ -164,53 +191,85 @@ def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
     roll = landing.roll
     assert roll is not None  # a landing from land() always has its roll
     reading = record.reading
-    record.note("template", "aoe.size")
-    record.note("target", "base.size")
+    side = reading["side"] if roll.direction in _FOLDED_ONTO else None
+    capped_by = reading["cap"] if landing.capped else None
+    for kind, first, second in _roll_notes(shot, roll, landing.capped, landing.touching, side, capped_by):
+        if kind == "note":
+            record.note(first, second)
+        elif kind == "consult":
+            record.consult(first, second)
+        else:
+            record.decide(first)
+
+
+_Note = tuple[str, Any, str]  # ("note", piece, clause), ("consult", point, piece) or ("decide", Decision, "")
+
+
+@lru_cache(maxsize=16384)
+def _roll_notes(shot: Shot, roll: Roll, capped: bool, touching: bool, side: str | None,
+                capped_by: str | None) -> tuple[_Note, ...]:
+    """What one roll adds to the record, in order: the same for every reading that agrees on
+    the options it depends on (``side`` for a direction that folds, ``capped_by`` for a capped
+    move), so it is worked out once and played back."""
+    notes: list[_Note] = []
+
+    def note(piece: str, clause: str) -> None:
+        notes.append(("note", piece, clause))
+
+    def consult(point: str, piece: str) -> None:
+        notes.append(("consult", point, piece))
+
+    def decide(decision: Decision) -> None:
+        notes.append(("decide", decision, ""))
+
+    note("template", "aoe.size")
+    note("target", "base.size")
     short = shot.short_distance
     if short is None:
-        record.note("template", "aim.target")
+        note("template", "aim.target")
     else:
-        record.note("template", "aim.short")
-        record.consult("distance", "template")
-        record.decide(Decision(
+        note("template", "aim.short")
+        consult("distance", "template")
+        decide(Decision(
             "distance", (), (), PIECES, near=("aim.short",),
             detail=f"the shot fell {decimal_text(short, 3)} inches short; the text does not say "
                    f"whether that runs to the base's centre or to its edge"))
-    record.note("template", "dev.dist")
-    record.note("template", "dev.dir")
+    note("template", "dev.dist")
+    note("template", "dev.dir")
     if roll.direction not in (1, 4):
-        side = record.consult("side", "template")
+        consult("side", "template")
         if roll.direction in _FOLDED_ONTO:
-            record.decide(Decision(
+            decide(Decision(
                 "side", ("dev.dir", "dev.fold"),
                 (f"direction {roll.direction} goes {_SIDE_WORDS[roll.direction]}",
                  f"direction {roll.direction} goes where {_FOLDED_ONTO[roll.direction]} goes, "
                  f"{_SIDE_WORDS[_FOLDED_ONTO[roll.direction]]}"),
                 PIECES, detail=f"direction {roll.direction}: the prose and the code put it on opposite sides"))
             if side == "folded":
-                record.note("template", "dev.fold")
+                note("template", "dev.fold")
         else:
-            record.decide(Decision(
+            decide(Decision(
                 "side", ("dev.dir",), (f"direction {roll.direction} goes to one side",), PIECES,
                 detail=f"direction {roll.direction}: nothing says which side of the line of attack it is"))
     half, maximum = shot.from_attacker / 2, shot.max_deviation
     by_half, by_max = min(Fraction(roll.distance), half), min(Fraction(roll.distance), maximum)
     if by_half != by_max:
-        record.consult("cap", "template")
-        record.decide(Decision(
+        consult("cap", "template")
+        decide(Decision(
             "cap", ("dev.cap", "dev.max"),
             (f"the template moves {decimal_text(by_half, 3)} inches",
              f"the template moves {decimal_text(by_max, 3)} inches"),
             PIECES, detail=f"a {roll.distance} on the distance die, {decimal_text(shot.from_attacker, 3)} inches from "
                            f"the attacker, with a maximum of {decimal_text(maximum, 3)}"))
-    if landing.capped:
-        record.note("template", "dev.cap" if reading["cap"] == "half-distance" else "dev.max")
-    record.note("target", "hit.overlap")
-    if landing.touching:
-        record.consult("touch", "target")
-        record.decide(Decision(
+    if capped:
+        note("template", "dev.cap" if capped_by == "half-distance" else "dev.max")
+    note("target", "hit.overlap")
+    if touching:
+        consult("touch", "target")
+        decide(Decision(
             "touch", (), (), PIECES, near=("hit.overlap",),
             detail="the template's edge exactly meets the base's edge"))
+    return tuple(notes)
 
 
 def _hit_event(landing: Landing) -> Event:
