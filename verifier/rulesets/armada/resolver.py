@@ -7,6 +7,7 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -424,12 +425,31 @@ def unchanged(scene: Scene) -> Result:
     return Result(tuple(sorted(scene.ships, key=lambda s: s.name)), ())
 
 
+# Outcomes already worked out, by scene and maneuvers, with the options of the reading points they
+# consulted. A point the resolver did not consult cannot change the outcome (Outcome.consulted), so an
+# outcome found under one reading is the outcome under every reading that agrees on its consulted
+# points: fuzz asks the reference again under the default reading, the explorer under one-point changes.
+_MEMO: OrderedDict[tuple[Scene, Maneuvers], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
+_MEMO_SIZE = 256
+
+
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
     refused = refusal(scene, maneuvers)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
-    return carry_out(scene, maneuvers, reading)
+    key = (scene, maneuvers)
+    known = _MEMO.get(key)
+    if known is not None:
+        _MEMO.move_to_end(key)
+        for pins, outcome in known:
+            if all(reading.get(point) == option for point, option in pins):
+                return replace(outcome, reading=MappingProxyType(dict(reading)))
+    outcome = carry_out(scene, maneuvers, reading)
+    _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return outcome
 
 
 def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
