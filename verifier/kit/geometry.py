@@ -166,10 +166,17 @@ def rectangle(
     ``anchor`` says where the pose stands: the centre, the middle of the front
     edge, or the middle of the back edge.
     """
+    return _rectangle(pose, width, length, anchor)
+
+
+# Pieces are outlined at the same poses again and again (each reading of a scene, each check
+# of a piece against the others); shapely's shapes are immutable, so one may be shared.
+@functools.lru_cache(maxsize=8192)
+def _rectangle(pose: Pose, width: float, length: float, anchor: str) -> Polygon:
     back = {"centre": -length / 2, "front": -length, "back": 0.0}[anchor]
     w = width / 2
     corners = [(-w, back), (w, back), (w, back + length), (-w, back + length)]
-    return Polygon([pose.apply(p) for p in corners])
+    return shapely.polygons(pose.transform.apply_all(corners))
 
 
 def triangle(pose: Pose, base: float, length: float) -> Polygon:

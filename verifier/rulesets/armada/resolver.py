@@ -7,6 +7,7 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -431,6 +432,7 @@ def unchanged(scene: Scene) -> Result:
 # points: fuzz asks the reference again under the default reading, the explorer under one-point changes.
 _MEMO: OrderedDict[tuple[Scene, Maneuvers], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
 _MEMO_SIZE = 256
+_MEMO_LOCK = threading.Lock()
 
 
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
@@ -439,16 +441,19 @@ def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> O
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
     key = (scene, maneuvers)
-    known = _MEMO.get(key)
-    if known is not None:
-        _MEMO.move_to_end(key)
-        for pins, outcome in known:
-            if all(reading.get(point) == option for point, option in pins):
-                return replace(outcome, reading=MappingProxyType(dict(reading)))
+    with _MEMO_LOCK:  # the in-process adapter resolves on a thread of its own
+        known = list(_MEMO.get(key, ()))
+        if known:
+            _MEMO.move_to_end(key)
+    for pins, outcome in known:
+        if all(reading.get(point) == option for point, option in pins):
+            return replace(outcome, reading=MappingProxyType(dict(reading)))
     outcome = carry_out(scene, maneuvers, reading)
-    _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
-    if len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    pins = tuple(sorted((p, reading[p]) for p in outcome.consulted))
+    with _MEMO_LOCK:
+        _MEMO.setdefault(key, []).append((pins, outcome))
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
     return outcome
 
 

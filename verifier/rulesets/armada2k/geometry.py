@@ -11,6 +11,7 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -132,6 +133,7 @@ class World:
 
 _WORLDS: OrderedDict[tuple[Scene, tuple[Ship, ...], str], World] = OrderedDict()
 _WORLDS_SIZE = 64
+_WORLDS_LOCK = threading.Lock()
 
 
 def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> World:
@@ -139,14 +141,16 @@ def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) ->
     one scene under its other readings (the explorer's, fuzz's) meet the same worlds again,
     and what a World works out depends on nothing but its pieces and the footprint."""
     key = (scene, tuple(ships[name] for name in sorted(ships)), footprint_reading)
-    known = _WORLDS.get(key)
-    if known is not None:
-        _WORLDS.move_to_end(key)
-        return known
+    with _WORLDS_LOCK:  # the in-process adapter resolves on a thread of its own
+        known = _WORLDS.get(key)
+        if known is not None:
+            _WORLDS.move_to_end(key)
+            return known
     made = World(scene, ships, footprint_reading)
-    _WORLDS[key] = made
-    if len(_WORLDS) > _WORLDS_SIZE:
-        _WORLDS.popitem(last=False)
+    with _WORLDS_LOCK:
+        _WORLDS[key] = made
+        if len(_WORLDS) > _WORLDS_SIZE:
+            _WORLDS.popitem(last=False)
     return made
 
 

@@ -10,6 +10,7 @@ refuses the case: nothing is carried out, and the outcome's refusal cites the cl
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -433,6 +434,7 @@ def _setup(run: _Run) -> None:
 # and the rule pages resolve each scene under many readings; this saves all but the distinct ones.
 _MEMO: OrderedDict[tuple[Scene, Actions], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
 _MEMO_SIZE = 256
+_MEMO_LOCK = threading.Lock()
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
@@ -441,16 +443,19 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
         return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
                        frames=(Frame(0, "start", 0, unchanged(scene)),))
     key = (scene, actions)
-    known = _MEMO.get(key)
-    if known is not None:
-        _MEMO.move_to_end(key)
-        for pins, outcome in known:
-            if all(reading.get(point) == option for point, option in pins):
-                return replace(outcome, reading=MappingProxyType(dict(reading)))
+    with _MEMO_LOCK:  # the in-process adapter resolves on a thread of its own
+        known = list(_MEMO.get(key, ()))
+        if known:
+            _MEMO.move_to_end(key)
+    for pins, outcome in known:
+        if all(reading.get(point) == option for point, option in pins):
+            return replace(outcome, reading=MappingProxyType(dict(reading)))
     outcome = carry_out(scene, actions, reading)
-    _MEMO.setdefault(key, []).append((tuple(sorted((p, reading[p]) for p in outcome.consulted)), outcome))
-    if len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    pins = tuple(sorted((p, reading[p]) for p in outcome.consulted))
+    with _MEMO_LOCK:
+        _MEMO.setdefault(key, []).append((pins, outcome))
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
     return outcome
 
 
