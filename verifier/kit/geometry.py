@@ -240,7 +240,11 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
       built to share an edge or a corner touch, whatever the round-off.
     - apart: more than ``tolerance`` apart.
     """
-    gap = distance(a, b)
+    return _classified(a, b, distance(a, b), tolerance)
+
+
+def _classified(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float) -> Contact:
+    """``classify`` once the distance ``gap`` from ``a`` to ``b`` is known."""
     if gap > 0:
         return Contact.TOUCHING if gap <= tolerance else Contact.APART
     if shrunk(a, tolerance).intersects(shrunk(b, tolerance)):
@@ -267,6 +271,9 @@ def shrunk(shape: BaseGeometry, tolerance: float = TOLERANCE) -> BaseGeometry:
     return made
 
 
+SMALL_INDEX = 32  # shapes an index tests one by one (by their envelopes) rather than through its tree
+
+
 class ShapeIndex:
     """Named shapes in an R-tree (``shapely.STRtree``), so a question about one
     shape costs a tree lookup plus a few exact tests, not one test per shape."""
@@ -274,30 +281,42 @@ class ShapeIndex:
     def __init__(self, items: Mapping[str, BaseGeometry]) -> None:
         self._names = tuple(items)
         self._shapes = np.array([items[n] for n in self._names], dtype=object)
-        self._tree = shapely.STRtree(self._shapes)
+        self._tree = shapely.STRtree(self._shapes) if len(self._names) > SMALL_INDEX else None
+        self._bounds = shapely.bounds(self._shapes).reshape(-1, 4)
 
     def __len__(self) -> int:
         return len(self._names)
 
-    def _near(self, shape: BaseGeometry, tolerance: float) -> list[int]:
+    def _near(self, shape: BaseGeometry, tolerance: float, skip: frozenset[str] = frozenset()
+              ) -> tuple[list[int], np.ndarray]:
+        """The indices of the shapes within ``tolerance`` of ``shape`` (by name), less those
+        named in ``skip``, and their distances from ``shape``."""
         if shape.is_empty or not self._names:
-            return []
+            return [], np.empty(0)
         x0, y0, x1, y1 = shape.bounds
-        box = shapely.box(x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance)
-        candidates = self._tree.query(box)  # envelopes only: cheap, may over-report
+        lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
+        if self._tree is not None:
+            candidates = self._tree.query(shapely.box(lo_x, lo_y, hi_x, hi_y))  # envelopes only: may over-report
+        else:  # the tree's own test, envelope against envelope, on a handful of shapes
+            b = self._bounds
+            candidates = np.flatnonzero(~((lo_x > b[:, 2]) | (hi_x < b[:, 0]) | (lo_y > b[:, 3]) | (hi_y < b[:, 1])))
+        if skip:
+            candidates = np.asarray([i for i in candidates if self._names[i] not in skip], dtype=int)
         gaps = shapely.distance(self._shapes[candidates], shape)
-        return sorted((int(i) for i in candidates[gaps <= tolerance]), key=self._names.__getitem__)
+        near = sorted(((self._names[i], int(i), float(g)) for i, g in zip(candidates, gaps) if g <= tolerance))
+        return [i for _, i, _ in near], np.asarray([g for _, _, g in near])
 
     def near(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> list[str]:
         """Names of the shapes within ``tolerance`` of ``shape`` (touching or overlapping), sorted."""
-        return [self._names[i] for i in self._near(shape, tolerance)]
+        return [self._names[i] for i in self._near(shape, tolerance)[0]]
 
-    def contacts(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> dict[str, Contact]:
-        """Every shape that touches or overlaps ``shape``, by name (sorted), with its contact."""
-        return {
-            self._names[i]: classify(self._shapes[i], shape, tolerance)
-            for i in self._near(shape, tolerance)
-        }
+    def contacts(self, shape: BaseGeometry, tolerance: float = TOLERANCE,
+                 skip: frozenset[str] = frozenset()) -> dict[str, Contact]:
+        """Every shape that touches or overlaps ``shape``, by name (sorted), with its contact;
+        ``skip``: names left out (not even tested)."""
+        found, gaps = self._near(shape, tolerance, skip)
+        return {self._names[i]: _classified(self._shapes[i], shape, float(gap), tolerance)
+                for i, gap in zip(found, gaps)}
 
 
 def _convex_parts(shape: BaseGeometry) -> list[Polygon]:

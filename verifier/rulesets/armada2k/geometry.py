@@ -117,7 +117,7 @@ class World:
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
         so the outline decides for them: see ``resting`` for the flags)."""
-        found = {n: c for n, c in self.index.contacts(shape).items() if n not in exclude}
+        found = self.index.contacts(shape, skip=exclude)
         if piece is not None and self.reading in SOLID_READINGS:
             corners = solid(*piece)
             for name in [n for n in found if n in self.ships]:
