@@ -383,8 +383,9 @@ def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _dots(axes: np.ndarray, points: np.ndarray) -> np.ndarray:
     """axis . point for every axis (rows) and point (columns), summed x, y, z in that order."""
-    return (axes[:, None, 0] * points[None, :, 0] + axes[:, None, 1] * points[None, :, 1]) + (
+    dots: np.ndarray = (axes[:, None, 0] * points[None, :, 0] + axes[:, None, 1] * points[None, :, 1]) + (
         axes[:, None, 2] * points[None, :, 2])
+    return dots
 
 
 @functools.lru_cache(maxsize=4096)
@@ -398,14 +399,16 @@ def _face_normal_array(points: tuple[XYZ, ...]) -> np.ndarray:
     offsets = (normals[:, None, 0] * rel[:, :, 0] + normals[:, None, 1] * rel[:, :, 1]) + (
         normals[:, None, 2] * rel[:, :, 2])
     faces = (offsets.min(axis=1) >= -TOLERANCE) | (offsets.max(axis=1) <= TOLERANCE)
-    return normals[faces]
+    found: np.ndarray = normals[faces]
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
 def _pair_directions(points: tuple[XYZ, ...]) -> np.ndarray:
     corners = np.asarray(points, dtype=float).reshape(-1, 3)
     pairs = np.asarray(list(itertools.combinations(range(len(points)), 2)), dtype=int).reshape(-1, 2)
-    return corners[pairs[:, 1]] - corners[pairs[:, 0]]
+    directions: np.ndarray = corners[pairs[:, 1]] - corners[pairs[:, 0]]
+    return directions
 
 
 def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -92,13 +91,31 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
     return [(kind, pieces, detail) for kind, (pieces, detail) in sorted(found.items())]
 
 
-@lru_cache(maxsize=16384)
-def _landing_breaches(shot: Shot, landing: Landing, twin_key: tuple[Fraction, Fraction, str] | None
-                      ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """The breaches one landing shows, in order (the same landing comes back under many
-    readings, and its exact arithmetic is costly); ``twin_key``: the start, cap and side its
+_Breach = tuple[str, tuple[str, ...], str]
+_TwinKey = tuple[Fraction, Fraction, str] | None
+# Breaches found before, by the id of the landing (the resolver hands out the same landing
+# object under every reading that lands the roll alike); the landing is kept here, so its id
+# stays its own. By id, not by value: hashing a landing's exact numbers costs about as much
+# as checking it.
+_BREACHES: dict[int, tuple[Landing, Shot, _TwinKey, tuple[_Breach, ...]]] = {}
+_BREACHES_SIZE = 16384
+
+
+def _landing_breaches(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
+    """The breaches one landing shows, in order; ``twin_key``: the start, cap and side its
     mirror-image roll lands with, None where the outcome has no reading."""
-    found: list[tuple[str, tuple[str, ...], str]] = []
+    known = _BREACHES.get(id(landing))
+    if known is not None and known[0] is landing and known[1] == shot and known[2] == twin_key:
+        return known[3]
+    found = _breaches_of(shot, landing, twin_key)
+    if len(_BREACHES) >= _BREACHES_SIZE:
+        _BREACHES.clear()
+    _BREACHES[id(landing)] = (landing, shot, twin_key, found)
+    return found
+
+
+def _breaches_of(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
+    found: list[_Breach] = []
     roll = reference_roll(landing)
     if landing.moved > shot.from_attacker / 2:
         found.append(("the template deviates more than half the distance to the target",
