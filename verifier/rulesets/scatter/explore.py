@@ -114,6 +114,27 @@ def _landing_breaches(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple
     return found
 
 
+def _moved_its_distance(landing: Landing) -> bool:
+    """Whether the template moved exactly ``landing.moved``: |point - start|^2 = moved^2, in
+    integers. Each difference of coordinates is p/q + r/s * sqrt(3); its square has a
+    sqrt(3) part that must vanish (sqrt(3) is irrational) and a rational part to compare."""
+    def diff(a: Fraction, b: Fraction) -> tuple[int, int]:
+        return a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
+
+    point, start = landing.point, landing.start
+    p1, q1 = diff(point.x.rational, start.x.rational)
+    p2, q2 = diff(point.x.root3, start.x.root3)
+    p3, q3 = diff(point.y.rational, start.y.rational)
+    p4, q4 = diff(point.y.root3, start.y.root3)
+    if p1 * p2 * q3 * q4 + p3 * p4 * q1 * q2 != 0:  # twice the sqrt(3) part, over q1 q2 q3 q4
+        return False
+    # The rational part, p1^2/q1^2 + 3 p2^2/q2^2 + p3^2/q3^2 + 3 p4^2/q4^2, over (q1 q2 q3 q4)^2.
+    norm = (p1 * q2 * q3 * q4) ** 2 + 3 * (p2 * q1 * q3 * q4) ** 2 + (p3 * q1 * q2 * q4) ** 2 + 3 * (
+        p4 * q1 * q2 * q3) ** 2
+    moved = Fraction(landing.moved)
+    return norm * moved.denominator ** 2 == moved.numerator ** 2 * (q1 * q2 * q3 * q4) ** 2
+
+
 def _breaches_of(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
     found: list[_Breach] = []
     roll = reference_roll(landing)
@@ -121,8 +142,7 @@ def _breaches_of(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Bre
         found.append(("the template deviates more than half the distance to the target",
                       ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
                                      f"{float(shot.from_attacker):g} in from the attacker"))
-    step = landing.point - landing.start
-    if step.norm_squared().compare(landing.moved * landing.moved) != 0:
+    if not _moved_its_distance(landing):
         found.append(("the template moves another distance than the capped die", ("template",),
                       f"roll {roll.distance}-{roll.direction}"))
     if twin_key is not None and roll.direction not in (1, 4):

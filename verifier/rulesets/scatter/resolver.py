@@ -103,18 +103,32 @@ def placed(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     """The landing from ``sep`` inches short of the base's centre, the move capped at ``limit``,
     the faces turned as the ``side`` reading says: a hit only where the template overlaps
     the base (not where it only touches)."""
-    start = PlanePoint(QSqrt3.of(0), QSqrt3.of(-sep))
+    start = _start(sep)
     moved = min(Fraction(roll.distance), limit)
     vector = direction_vector(roll.direction, side)
-    point = start + vector.scaled(moved)
+    point = start + _step(vector, moved)
     # |point|^2 = sep^2 - 2 sep moved p + moved^2 with p the (rational) forward part;
-    # the sideways sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1.
-    distance_squared = sep * sep - 2 * sep * moved * vector.y.rational + moved * moved
+    # the sideways sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1. In integers over
+    # one denominator, then one exact fraction: the same number, without a reduction per term.
+    a, b, c, d = sep.numerator, sep.denominator, moved.numerator, moved.denominator
+    forward = vector.y.rational
+    e, f = forward.numerator, forward.denominator
+    distance_squared = Fraction(a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f)
     reach = shot.reach
     reach_squared = reach * reach
     touching = distance_squared == reach_squared
     return Landing(roll, start, point, moved, limit, distance_squared, sep * sep, reach,
                    distance_squared < reach_squared, touching)
+
+
+@lru_cache(maxsize=1024)
+def _start(sep: Fraction) -> PlanePoint:
+    return PlanePoint(QSqrt3.of(0), QSqrt3.of(-sep))
+
+
+@lru_cache(maxsize=4096)
+def _step(vector: PlanePoint, moved: Fraction) -> PlanePoint:
+    return vector.scaled(moved)
 
 
 @lru_cache(maxsize=4096)
