@@ -436,3 +436,11 @@ def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLER
     if gap > tolerance:
         return Contact.APART
     return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING
+
+
+def clear_caches() -> None:
+    """Forget every shape made once and kept (for benchmarks that time work done afresh)."""
+    _SHRUNK.clear()
+    _rectangle.cache_clear()
+    _face_normal_array.cache_clear()
+    _pair_directions.cache_clear()

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from shapely.geometry.base import BaseGeometry
 
+from ...kit import geometry
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
@@ -383,6 +384,13 @@ def _zero_yaw(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, re
 
 def _marks(count: int) -> str:
     return {0: "'-'", 1: "'I'", 2: "'II'"}.get(count, str(count))
+
+
+def clear_caches() -> None:
+    """Forget the outcomes and shapes kept (for benchmarks that time a resolution afresh)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+    geometry.clear_caches()
 
 
 def refusal(scene: Scene, maneuvers: Maneuvers) -> Refusal | None:

@@ -34,6 +34,14 @@ def fleet(per_side: int = 12) -> Scene:
     return Scene(Area(), tuple(ships), ("blue", "red"), "blue", reefs, (), (), Variants(obstructed=True))
 
 
+def afresh(world: Any) -> None:
+    """Forget what ``world`` and the resolver worked out before, so a repeat times the work again."""
+    from .resolver import clear_caches
+    clear_caches()
+    world.steps.clear()
+    world.critical.clear()
+
+
 def _rate(count: int, seconds: float) -> dict[str, Any]:
     return {"count": count, "seconds": seconds, "per_second": count / seconds}
 
@@ -41,7 +49,7 @@ def _rate(count: int, seconds: float) -> dict[str, Any]:
 def _run(settings: BenchSettings) -> dict[str, Any]:
     from . import RULESET
     from .geometry import World, check_step, fan
-    from .resolver import _aim, _Run
+    from .resolver import _aim, _Run, clear_caches
     reading = RULESET.default_reading
     scene = fleet()
     ships = {s.name: s for s in scene.ships}
@@ -53,6 +61,7 @@ def _run(settings: BenchSettings) -> dict[str, Any]:
     turns = range(-60, 61, 10)
 
     def steps() -> None:
+        afresh(world)
         for ship in blue:
             for turn in turns:
                 check_step(ship, ship.heading + turn, world, frozenset({ship.name}))
@@ -63,6 +72,7 @@ def _run(settings: BenchSettings) -> dict[str, Any]:
         run = _Run(scene, reading, dict(ships), 0)
 
         def shots(run: _Run = run) -> None:
+            clear_caches()
             for ship in blue:
                 for target in red[:6]:
                     _aim(run, ship, "starboard", target, False)
@@ -71,6 +81,7 @@ def _run(settings: BenchSettings) -> dict[str, Any]:
     rows["shots"] = _rate(len(blue) * len(red[:6]), best)
 
     def fans() -> None:
+        afresh(world)
         for ship in blue + red:
             fan(ship, world, reading, frozenset({ship.name}))
 
@@ -109,7 +120,10 @@ def _read_and_resolve(ships: int):
     before, actions = case_data(*crowd(ships))
     doc = Located("<bench>", {"before": before, "actions": actions}, {}, {})
 
+    from .resolver import clear_caches
+
     def call() -> None:
+        clear_caches()  # every run afresh: the resolver keeps outcomes, worlds and shapes it made
         scene, parsed, _ = RULESET.parse(doc, ("before",), ("actions",), None)
         RULESET.resolve(scene, parsed, RULESET.default_reading)
     return call

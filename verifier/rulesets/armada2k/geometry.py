@@ -154,6 +154,12 @@ def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) ->
     return made
 
 
+def forget_worlds() -> None:
+    with _WORLDS_LOCK:
+        _WORLDS.clear()
+    _grown.cache_clear()
+
+
 @lru_cache(maxsize=64)
 def _grown(area: Polygon) -> Polygon:
     return area.buffer(TOLERANCE)

@@ -233,6 +233,12 @@ def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
     return shapely.polygons(transform.apply_all(template.points))
 
 
+def clear_shapes() -> None:
+    """Forget the outlines and solids kept (for benchmarks that time work done afresh)."""
+    for made in (_footprint, solid, obstacle_shape, flag_shape):
+        made.cache_clear()
+
+
 def resting(reading: str) -> str:
     """The footprint of the part of a piece that lies on the table: the face it rests on
     where the reading treats pieces as solids, else the footprint itself."""

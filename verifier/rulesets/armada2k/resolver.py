@@ -18,11 +18,12 @@ from types import MappingProxyType
 
 from shapely.geometry import Point, Polygon
 
+from verifier.kit import geometry as kit_geometry
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
 from .clauses import READING_POINTS
-from .geometry import World, check_step, fan, firing_area, in_area, sight_line, world_of
+from .geometry import World, check_step, fan, firing_area, forget_worlds, in_area, sight_line, world_of
 from .model import (
     MAX_STEPS,
     PIPS,
@@ -35,6 +36,7 @@ from .model import (
     Ship,
     State,
     bow,
+    clear_shapes,
     flag_shape,
     footprint,
     obstacle_shape,
@@ -457,6 +459,15 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
         if len(_MEMO) > _MEMO_SIZE:
             _MEMO.popitem(last=False)
     return outcome
+
+
+def clear_caches() -> None:
+    """Forget the outcomes, worlds and shapes kept (for benchmarks that time a resolution afresh)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+    forget_worlds()
+    clear_shapes()
+    kit_geometry.clear_caches()
 
 
 def refusal(scene: Scene, actions: Actions) -> Refusal | None:
