@@ -171,7 +171,7 @@ def rectangle(
 
 # Pieces are outlined at the same poses again and again (each reading of a scene, each check
 # of a piece against the others); shapely's shapes are immutable, so one may be shared.
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def _rectangle(pose: Pose, width: float, length: float, anchor: str) -> Polygon:
     back = {"centre": -length / 2, "front": -length, "back": 0.0}[anchor]
     w = width / 2
@@ -254,7 +254,7 @@ def _classified(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float) 
 
 # Shapes shrunk before, by the id of the shape (kept alive here, so the id stays its own).
 _SHRUNK: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
-_SHRUNK_SIZE = 4096
+_SHRUNK_SIZE = 2048
 
 
 def shrunk(shape: BaseGeometry, tolerance: float = TOLERANCE) -> BaseGeometry:

@@ -132,7 +132,7 @@ class World:
 
 
 _WORLDS: OrderedDict[tuple[Scene, tuple[Ship, ...], str], World] = OrderedDict()
-_WORLDS_SIZE = 64
+_WORLDS_SIZE = 16
 _WORLDS_LOCK = threading.Lock()
 
 

@@ -226,7 +226,7 @@ def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
 
 # A resolution asks for the same outlines again and again (every reading of a scene, every
 # step checked against every piece); shapely's polygons are immutable, so one may be shared.
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
     template = TEMPLATES[(size, reading)]
     transform: Rigid = pose.transform
@@ -245,7 +245,7 @@ def resting(reading: str) -> str:
     return SOLID_READINGS.get(reading, reading)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
     """The corners of a pyramid lying on one face (facts.md, armada2k): the resting edge and
     the tip on the table, and the two raised base corners b^2/(2s) ahead of the resting edge,

@@ -98,7 +98,7 @@ _TwinKey = tuple[Fraction, Fraction, str] | None
 # stays its own. By id, not by value: hashing a landing's exact numbers costs about as much
 # as checking it.
 _BREACHES: dict[int, tuple[Landing, Shot, _TwinKey, tuple[_Breach, ...]]] = {}
-_BREACHES_SIZE = 16384
+_BREACHES_SIZE = 2048
 
 
 def _landing_breaches(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:

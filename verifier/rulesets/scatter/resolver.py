@@ -98,7 +98,7 @@ def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
 
 # Every reading of a scene lands the same rolls again, most of them with the same start,
 # cap and side; the exact arithmetic is the resolver's main cost, so each landing is made once.
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def placed(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
     """The landing from ``sep`` inches short of the base's centre, the move capped at ``limit``,
     the faces turned as the ``side`` reading says: a hit only where the template overlaps
@@ -225,7 +225,7 @@ def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
 _Note = tuple[str, Any, str]  # ("note", piece, clause), ("consult", point, piece) or ("decide", Decision, "")
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _roll_notes(shot: Shot, roll: Roll, capped: bool, touching: bool, side: str | None,
                 capped_by: str | None) -> tuple[_Note, ...]:
     """What one roll adds to the record, in order: the same for every reading that agrees on
