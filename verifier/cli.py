@@ -68,7 +68,6 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import CheckOptions, run_check
     from .output import check_writable
-    from .report import comparison_notes, format_table, summary_table, write_json
     from .runner import Status
     if (args.write_known_failures or args.check_order) and not args.impl:
         flag = "--write-known-failures" if args.write_known_failures else "--check-order"
@@ -109,6 +108,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .execute import Progress
         with Progress("checking", None, unit="cases", noted="failing") as progress:
             run = run_check(paths, replace(options, execution=_execution(args)), on_result=report, progress=progress)
+    from .report import comparison_notes, format_table, summary_table, write_json  # after the work: not in its way
     results = list(run.results)
     for path in run.unused_snapshots:
         print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
