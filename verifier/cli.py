@@ -540,9 +540,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with a near miss of a command or choice answered by "did you mean", and the
     rulesets' names in help texts (``RULESETS``) looked up when a help text is shown."""
 
-    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = _Formatter,
-                 **kwargs: Any) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         found = re.search(r"invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$", message)
