@@ -16,7 +16,7 @@ linear in the number of ships.
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -67,6 +67,10 @@ class _Grid:
 @lru_cache(maxsize=8)
 def _grid(board: Board) -> _Grid:
     return _Grid(board)
+
+
+# One shared value per provenance entry: (round, clause) or (round, point, option).
+_CAUSES: dict[tuple, Cause] = {}
 
 
 def _by_name(ship: _Ship | Ship) -> str:
@@ -126,33 +130,58 @@ _WIND = _Phase("wind", "wind", "wind.bump")
 
 
 class _Run:
-    """Mutable working state of one resolution; never escapes ``resolve_turn``."""
+    """Mutable working state of one resolution; never escapes the resolver. ``fork`` copies it
+    between rounds, so that a resolution under another reading can take up from there."""
 
     def __init__(self, scene: Scene, reading: Mapping[str, str], record: bool):
+        if len(_CAUSES) > 20_000:  # only turns of very many rounds make so many
+            _CAUSES.clear()
         self.reading = reading
         self.record = record
         self.grid = grid = _grid(scene.board)
         self.ships = {s.name: _Ship(s, grid.key(s.at)) for s in scene.ships}
+        self.by_name = sorted(self.ships.values(), key=_by_name)  # for frames
         self.tiles: dict[Key, Tile] = {grid.key(s.at): s.at for s in scene.ships}  # see tile()
         self.events: list[Event] = []
-        self.seen_pairs: set[tuple] = set()
+        self.seen_pairs: set[tuple] = set()  # of this round only: see event()
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
-        self.frames: list[tuple[int, str, int, Mapping[str, tuple[Tile, Heading]]]] = []
+        self.pins: dict[str, str] = {}  # every reading point looked up since the round began, with its option
+        self.frames: list[Frame] = []
         self.round = 0
         self.occ: dict[Key, _Ship] | None = None  # see occupancy()
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
-        self.causes: dict[tuple, Cause] = {}  # one shared value per provenance entry
         self.step_no = 0
         self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
         self.snapshot("start")
+
+    def fork(self) -> _Run:
+        """A copy at the end of a round, to take up from under another reading (the taker sets
+        ``reading``)."""
+        run = object.__new__(_Run)
+        run.record, run.grid, run.tiles, run.round = self.record, self.grid, self.tiles, self.round
+        ships = {}
+        for name, ship in self.ships.items():
+            copy = ships[name] = object.__new__(_Ship)
+            copy.name, copy.type, copy.size, copy.at, copy.heading = name, ship.type, ship.size, ship.at, ship.heading
+            copy.prov = ship.prov.copy()
+        run.ships = ships
+        run.by_name = [ships[s.name] for s in self.by_name]
+        run.events, run.decisions, run.frames = self.events.copy(), self.decisions.copy(), self.frames.copy()
+        run.consulted = self.consulted.copy()
+        run.seen_pairs, run.pins = set(), {}
+        run.occ = None if self.occ is None else {key: ships[s.name] for key, s in self.occ.items()}
+        run.stacked = {key: {ships[s.name] for s in stack} for key, stack in self.stacked.items()}
+        run.step_no, run.arrived = 0, set()
+        return run
 
     # --- bookkeeping -------------------------------------------------------
 
     def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
-            self.frames.append((self.round, phase, step,
-                                {s.name: (self.tile(s.at), s.heading) for s in self.ships.values()}))
+            tile = self.tile
+            self.frames.append(Frame(self.round, phase, step,
+                                     tuple([(s.name, tile(s.at), s.heading) for s in self.by_name])))
 
     def tile(self, key: Key) -> Tile:
         """The (x, y) of ``key``, one tuple per tile and run."""
@@ -163,21 +192,29 @@ class _Run:
 
     def note(self, ship: _Ship, clause: str) -> None:
         key = (self.round, clause)
-        cause = self.causes.get(key)
+        cause = _CAUSES.get(key)
         if cause is None:
-            cause = self.causes[key] = Cause.applied(clause, self.round)
+            cause = _CAUSES[key] = Cause.applied(clause, self.round)
         ship.prov.append(cause)
+
+    def option(self, point: str) -> str:
+        """The reading's option for ``point``, pinned: the rest of the round depends on it."""
+        option = self.reading[point]
+        if point not in self.pins:
+            self.pins[point] = option
+        return option
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
         self.consulted.add(point)
-        return self.reading[point]
+        return self.option(point)
 
     def note_reading(self, ship: _Ship, point: str) -> None:
-        key = (self.round, None, point)
-        cause = self.causes.get(key)
+        option = self.option(point)
+        key = (self.round, point, option)
+        cause = _CAUSES.get(key)
         if cause is None:
-            cause = self.causes[key] = Cause.followed(point, self.reading[point], self.round)
+            cause = _CAUSES[key] = Cause.followed(point, option, self.round)
         ship.prov.append(cause)
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
@@ -573,25 +610,116 @@ def refusal(turn: Turn) -> Refusal | None:
                                                  f"{len(turn.rounds)}")
 
 
+def _play_round(run: _Run, turn: Turn, index: int) -> None:
+    run.pins = {}
+    run.round = index + 1
+    run.movement(turn, index)
+    run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
+
+
+def _rams(run: _Run) -> bool:
+    """Whether ``_finish`` will count ram damage, and so consult the reading."""
+    return any(e.kind in ("collision", "bump") and len(e.pieces) == 2 for e in run.events)
+
+
+def _finish(run: _Run, scene: Scene) -> Outcome:
+    """The ram damage of every event, and the outcome."""
+    run.pins = {}
+    for i, event in enumerate(run.events):
+        run.round = event.round
+        run.events[i] = run.rammed(event)
+    tile = run.tile
+    after = Scene(scene.board, tuple(Ship(s.name, s.type, tile(s.at), s.heading) for s in run.by_name))
+    events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
+    provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
+    return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
+                   tuple(run.decisions), frozenset(run.consulted))
+
+
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
     """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
     run = _Run(scene, reading, record)
     for index in range(len(turn.rounds)):
-        run.round = index + 1
-        run.movement(turn, index)
-        run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
-    for i, event in enumerate(run.events):
-        run.round = event.round
-        run.events[i] = run.rammed(event)
-    final = {name: (run.tile(s.at), s.heading) for name, s in run.ships.items()}
-    after = Scene(scene.board, tuple(Ship(s.name, s.type, *final[s.name]) for s in sorted(scene.ships, key=_by_name)))
-    events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
-    provenance = MappingProxyType({s.name: tuple(s.prov) for s in sorted(run.ships.values(), key=_by_name)
-                                   if s.prov})
-    frames = tuple(Frame(round_no, phase, step, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
-                   for round_no, phase, step, state in run.frames)
-    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
-                   frozenset(run.consulted))
+        _play_round(run, turn, index)
+    return _finish(run, scene)
+
+
+# --- one scene under many readings ----------------------------------------------
+# The explorer and fuzz resolve one scene under many readings. A round looks the reading up
+# only at its decision points, and is a function of the state it starts from and the options
+# it looked up; so a resolution under another reading can take up from the end of the last
+# round whose looked-up options it shares, and one that shares them all has the same outcome.
+
+class _Node:
+    """A moment in the resolutions of one scene: the state there (``run``, a fork kept only to
+    be forked again; None at the start, and where what follows looks nothing up), or at the end
+    the outcome; and what follows, under each combination of options (point, option, in the
+    order they were first looked up) of the next round or of the ram damage."""
+
+    __slots__ = ("run", "outcome", "next")
+
+    def __init__(self, run: _Run | None = None, outcome: Outcome | None = None):
+        self.run, self.outcome = run, outcome
+        self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
+
+    def follow(self, reading: Mapping[str, str]) -> _Node | None:
+        """What follows under ``reading``. Every pin list of ``next`` starts with the same point
+        and the lists agree until a point they give different options, so the points looked up
+        here are those the resolution itself would look up first, in its order."""
+        for pins, following in self.next:
+            for point, option in pins:
+                if reading[point] != option:
+                    break
+            else:
+                return following
+        return None
+
+
+_MEMO: OrderedDict[tuple[int, int], tuple[Scene, Turn, _Node]] = OrderedDict()
+_MEMO_SIZE = 8  # scenes, most recently resolved kept
+_MEMO_SHIPS = 64  # a bigger scene is resolved afresh: its forks cost about as much as its rounds
+
+
+def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
+    """``resolve_turn``, taking up from the rounds of an earlier resolution of the same scene
+    and turn (the same objects) that ``reading`` agrees with where they looked the reading up."""
+    if refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS:
+        return resolve_turn(scene, turn, reading)
+    key = (id(scene), id(turn))
+    entry = _MEMO.get(key)
+    if entry is None or entry[0] is not scene or entry[1] is not turn:
+        entry = _MEMO[key] = (scene, turn, _Node())
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    else:
+        _MEMO.move_to_end(key)
+    node, done = entry[2], 0
+    while (following := node.follow(reading)) is not None:
+        if following.outcome is not None:
+            return replace(following.outcome, reading=MappingProxyType(dict(reading)))
+        node, done = following, done + 1
+    if done and node.run is None:  # a resolution that failed part way; never where one finished
+        return resolve_turn(scene, turn, reading)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if node.run is None:
+            run = _Run(scene, reading, True)
+        else:
+            run = node.run.fork()
+            run.reading = reading
+        rounds = len(turn.rounds)
+        for index in range(done, rounds):
+            _play_round(run, turn, index)
+            following = _Node(run.fork() if index + 1 < rounds or _rams(run) else None)
+            node.next.append((tuple(run.pins.items()), following))
+            node = following
+        outcome = _finish(run, scene)
+        node.next.append((tuple(run.pins.items()), _Node(outcome=outcome)))
+        return outcome
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
