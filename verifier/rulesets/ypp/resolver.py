@@ -46,7 +46,12 @@ class _Grid:
         self.y_range = range(_MARGIN, board.height + _MARGIN)
         self.delta = {h: h.dx * self.stride + h.dy for h in Heading}
         self.rocks = frozenset(map(self.key, board.rocks))
+        # The tiles a ship may claim: on the board and not a rock.
+        self.free = frozenset(key for column in range(self.x_range.start, self.x_range.stop, self.stride)
+                              for key in range(column + _MARGIN, column + _MARGIN + board.height)
+                              if key not in self.rocks)
         self.wind = {self.key(t): h for t, h in board.wind}
+        self.tiles = _Tiles(self)  # key -> (x, y), one tuple per tile
         self.whirl: dict[Key, tuple[Heading, Key, Key]] = {}  # tile -> direction, via, dest
         for tile in board.whirl_at:
             via, dest = board.whirl_path(tile)
@@ -62,6 +67,16 @@ class _Grid:
 
     def on_board(self, key: Key) -> bool:
         return key in self.x_range and key % self.stride in self.y_range
+
+
+class _Tiles(dict[Key, Tile]):
+    def __init__(self, grid: _Grid):
+        super().__init__()
+        self.grid = grid
+
+    def __missing__(self, key: Key) -> Tile:
+        tile = self[key] = self.grid.tile(key)
+        return tile
 
 
 @lru_cache(maxsize=8)
@@ -87,6 +102,10 @@ _EFFECT_TEXT = {
     _KNOCK: "the standing ship is knocked on, the mover stays",
     _PUSH: "the mover takes the tile, the standing ship is shoved on",
 }
+
+
+_LETTERS = {(prefix, second): {c: f"{prefix}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
+            for prefix in ("move", "wind") for second in (False, True)}
 
 
 class _Ship:
@@ -141,7 +160,7 @@ class _Run:
         self.grid = grid = _grid(scene.board)
         self.ships = {s.name: _Ship(s, grid.key(s.at)) for s in scene.ships}
         self.by_name = sorted(self.ships.values(), key=_by_name)  # for frames
-        self.tiles: dict[Key, Tile] = {grid.key(s.at): s.at for s in scene.ships}  # see tile()
+        self.tiles = grid.tiles
         self.events: list[Event] = []
         self.seen_pairs: set[tuple] = set()  # of this round only: see event()
         self.decisions: list[Decision] = []
@@ -159,7 +178,7 @@ class _Run:
         """A copy at the end of a round, to take up from under another reading (the taker sets
         ``reading``)."""
         run = object.__new__(_Run)
-        run.record, run.grid, run.tiles, run.round = self.record, self.grid, self.tiles, self.round
+        run.record, run.grid, run.tiles, run.round = self.record, self.grid, self.grid.tiles, self.round
         ships = {}
         for name, ship in self.ships.items():
             copy = ships[name] = object.__new__(_Ship)
@@ -179,16 +198,13 @@ class _Run:
 
     def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
-            tile = self.tile
+            tiles = self.tiles
             self.frames.append(Frame(self.round, phase, step,
-                                     tuple([(s.name, tile(s.at), s.heading) for s in self.by_name])))
+                                     tuple([(s.name, tiles[s.at], s.heading) for s in self.by_name])))
 
     def tile(self, key: Key) -> Tile:
-        """The (x, y) of ``key``, one tuple per tile and run."""
-        tile = self.tiles.get(key)
-        if tile is None:
-            tile = self.tiles[key] = self.grid.tile(key)
-        return tile
+        """The (x, y) of ``key``, one tuple per tile and board."""
+        return self.tiles[key]
 
     def note(self, ship: _Ship, clause: str) -> None:
         key = (self.round, clause)
@@ -227,16 +243,14 @@ class _Run:
             self.seen_pairs.add(key)
         self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=self.tile(at), step=self.step_no))
 
-    def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> bool:
+    def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> None:
+        """Note the edge or rock that stops ``ship`` claiming ``tile`` (not in ``grid.free``)."""
         if not self.grid.on_board(tile):
             self.note(ship, "edge.1")
             self.event("edge", (ship.name,), phase, "edge.1", at=tile)
-            return True
-        if tile in self.grid.rocks:
+        else:
             self.note(ship, "rock.1")
             self.event("rock", (ship.name,), phase, "rock.1", at=tile)
-            return True
-        return False
 
     def occupancy(self) -> dict[Key, _Ship]:
         """Tile -> ship on it, built once and then kept up to date by ``place``. Overlaps
@@ -312,7 +326,8 @@ class _Run:
         for m in movers:
             claims[m.target].append(m)
         delta = self.grid.delta
-        letter = {c: f"{phase.step}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
+        letter = _LETTERS[phase.step, second]
+        free = self.grid.free
 
         going: set[_Mover] = set()
         # leaver -> what needs it gone: a mover following it in, or a ship to be pushed there
@@ -322,8 +337,10 @@ class _Run:
 
         # Pass 1: the fixed facts of each claim.
         for m in movers:
-            ship, name, here, tile = m.ship, m.ship.name, m.ship.at, m.target
-            if self.blocked_by_terrain(ship, tile, phase):
+            ship = m.ship
+            name, here, tile = ship.name, ship.at, m.target
+            if tile not in free:
+                self.blocked_by_terrain(ship, tile, phase)
                 continue
             occupant = occ.get(tile)
             if occupant is not None:
@@ -502,26 +519,26 @@ class _Run:
 
     def rammed(self, event: Event) -> Event:
         """``event`` with the ram damage each of its two ships takes (collisions and bumps)."""
-        if event.kind not in ("collision", "bump") or len(event.pieces) != 2:
+        pieces = event.pieces
+        if len(pieces) != 2 or event.kind not in _RAMMING:
             return event
-        first, second = (self.ships[n] for n in event.pieces)
-        unit = SHOT_SIZES.index(self.read("ram_unit"))
-        what = "a collision" if event.kind == "collision" else "a bump"
-        self.decisions.append(Decision(
-            "ram_unit", ("ram.1",), ("damage counted in hits of one shot size",), event.pieces, event.round,
-            detail=f"{what} between {event.pieces[0]} and {event.pieces[1]}", situation=f"damage of {what}"))
-        whose = "other"
-        if RAM_VALUES[first.type] != RAM_VALUES[second.type]:
-            self.decisions.append(Decision(
-                "ram_value", ("ram.1",), ("each ship takes one of the two ram values",), event.pieces, event.round,
-                detail=f"{what} between {first.type} {first.name} and {second.type} {second.name}",
-                situation=f"damage of {what} between ships of different ram values"))
-            whose = self.read("ram_value")
-        damage = []
-        for ship, other in ((first, second), (second, first)):
-            self.note(ship, "ram.1")
-            damage.append((ship.name, RAM_VALUES[(other if whose == "other" else ship).type][unit]))
-        return replace(event, damage=tuple(damage))
+        first, second = self.ships[pieces[0]], self.ships[pieces[1]]
+        unit = _SHOT_INDEX[self.read("ram_unit")]
+        differ = RAM_VALUES[first.type] != RAM_VALUES[second.type]
+        whose = self.read("ram_value") if differ else "other"
+        key = (event.kind, pieces, event.round, first.type, second.type)
+        decisions = _RAM_DECISIONS.get(key)
+        if decisions is None:
+            decisions = _RAM_DECISIONS[key] = _ram_decisions(event, first, second, differ)
+        self.decisions.extend(decisions)
+        self.note(first, "ram.1")
+        self.note(second, "ram.1")
+        if whose == "other":
+            damage = ((first.name, RAM_VALUES[second.type][unit]), (second.name, RAM_VALUES[first.type][unit]))
+        else:
+            damage = ((first.name, RAM_VALUES[first.type][unit]), (second.name, RAM_VALUES[second.type][unit]))
+        return Event(event.kind, pieces, event.round, event.phase, event.clause, event.detail, event.at, event.step,
+                     damage)
 
     def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
@@ -595,6 +612,26 @@ class _Run:
         self.snapshot("wind")
 
 
+_RAMMING = frozenset({"collision", "bump"})
+_SHOT_INDEX = {size: i for i, size in enumerate(SHOT_SIZES)}
+# The decisions of ram damage, one shared value per (kind, pieces, round, the two ships' types).
+_RAM_DECISIONS: dict[tuple, tuple[Decision, ...]] = {}
+
+
+def _ram_decisions(event: Event, first: _Ship, second: _Ship, differ: bool) -> tuple[Decision, ...]:
+    if len(_RAM_DECISIONS) > 20_000:
+        _RAM_DECISIONS.clear()
+    what = "a collision" if event.kind == "collision" else "a bump"
+    unit = Decision("ram_unit", ("ram.1",), ("damage counted in hits of one shot size",), event.pieces, event.round,
+                    detail=f"{what} between {event.pieces[0]} and {event.pieces[1]}", situation=f"damage of {what}")
+    if not differ:
+        return (unit,)
+    return unit, Decision(
+        "ram_value", ("ram.1",), ("each ship takes one of the two ram values",), event.pieces, event.round,
+        detail=f"{what} between {first.type} {first.name} and {second.type} {second.name}",
+        situation=f"damage of {what} between ships of different ram values")
+
+
 MAX_ROUNDS = 4  # moves in a turn
 
 
@@ -628,8 +665,8 @@ def _finish(run: _Run, scene: Scene) -> Outcome:
     for i, event in enumerate(run.events):
         run.round = event.round
         run.events[i] = run.rammed(event)
-    tile = run.tile
-    after = Scene(scene.board, tuple(Ship(s.name, s.type, tile(s.at), s.heading) for s in run.by_name))
+    tiles = run.tiles
+    after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
     events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
     provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
     return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
