@@ -23,7 +23,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
-from .model import RAM_VALUES, SHOT_SIZES, Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
+from .model import RAM_VALUES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 
@@ -36,27 +36,31 @@ Key = int
 _MARGIN = 4
 
 
+_STEPS = tuple((h, h.value) for h in Heading)
+# Each corner of a whirlpool, from its north-west tile: the corner, the tile a ship there is
+# carried through and the one it ends on (the next two corners clockwise), and the way of
+# that first step.
+_WHIRL = tuple((c.value, c.next().value, c.next().next().value,
+                Heading((c.next().value[0] - c.value[0], c.next().value[1] - c.value[1]))) for c in Corner)
+
+
 class _Grid:
     """A board's terrain with tiles as keys ``(x + _MARGIN) * stride + y + _MARGIN``;
     a step to a neighbour is adding ``delta[heading]``."""
 
     def __init__(self, board: Board):
-        self.stride = board.height + 2 * _MARGIN
-        self.x_range = range(_MARGIN * self.stride, (board.width + _MARGIN) * self.stride)
+        self.stride = stride = board.height + 2 * _MARGIN
+        self.x_range = range(_MARGIN * stride, (board.width + _MARGIN) * stride)
         self.y_range = range(_MARGIN, board.height + _MARGIN)
-        self.delta = {h: h.dx * self.stride + h.dy for h in Heading}
-        self.rocks = frozenset(map(self.key, board.rocks))
-        # The tiles a ship may claim: on the board and not a rock.
-        self.free = frozenset(key for column in range(self.x_range.start, self.x_range.stop, self.stride)
-                              for key in range(column + _MARGIN, column + _MARGIN + board.height)
-                              if key not in self.rocks)
-        self.wind = {self.key(t): h for t, h in board.wind}
+        self.delta = {h: dx * stride + dy for h, (dx, dy) in _STEPS}
+        key = self.key
+        self.rocks = frozenset([key(t) for t in board.rocks])
+        self.wind = {key(t): h for t, h in board.wind}
         self.tiles = _Tiles(self)  # key -> (x, y), one tuple per tile
         self.whirl: dict[Key, tuple[Heading, Key, Key]] = {}  # tile -> direction, via, dest
-        for tile in board.whirl_at:
-            via, dest = board.whirl_path(tile)
-            direction = Heading((via[0] - tile[0], via[1] - tile[1]))
-            self.whirl[self.key(tile)] = (direction, self.key(via), self.key(dest))
+        for x, y in board.whirlpools:
+            for (cx, cy), (vx, vy), (tx, ty), direction in _WHIRL:
+                self.whirl[key((x + cx, y + cy))] = (direction, key((x + vx, y + vy)), key((x + tx, y + ty)))
 
     def key(self, tile: Tile) -> Key:
         return (tile[0] + _MARGIN) * self.stride + tile[1] + _MARGIN
@@ -84,7 +88,8 @@ def _grid(board: Board) -> _Grid:
     return _Grid(board)
 
 
-# One shared value per provenance entry: (round, clause) or (round, point, option).
+# One shared value per provenance entry: by round and clause, and by (round, point, option).
+_APPLIED: dict[int, dict[str, Cause]] = {}
 _CAUSES: dict[tuple, Cause] = {}
 
 
@@ -153,8 +158,9 @@ class _Run:
     between rounds, so that a resolution under another reading can take up from there."""
 
     def __init__(self, scene: Scene, reading: Mapping[str, str], record: bool):
-        if len(_CAUSES) > 20_000:  # only turns of very many rounds make so many
+        if len(_CAUSES) > 20_000 or len(_APPLIED) > 1000:  # only turns of very many rounds make so many
             _CAUSES.clear()
+            _APPLIED.clear()
         self.reading = reading
         self.record = record
         self.grid = grid = _grid(scene.board)
@@ -167,7 +173,7 @@ class _Run:
         self.consulted: set[str] = set()
         self.pins: dict[str, str] = {}  # every reading point looked up since the round began, with its option
         self.frames: list[Frame] = []
-        self.round = 0
+        self.enter(0)
         self.occ: dict[Key, _Ship] | None = None  # see occupancy()
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
         self.step_no = 0
@@ -178,7 +184,8 @@ class _Run:
         """A copy at the end of a round, to take up from under another reading (the taker sets
         ``reading``)."""
         run = object.__new__(_Run)
-        run.record, run.grid, run.tiles, run.round = self.record, self.grid, self.grid.tiles, self.round
+        run.record, run.grid, run.tiles, run.round, run.applied = (self.record, self.grid, self.grid.tiles,
+                                                                   self.round, self.applied)
         ships = {}
         for name, ship in self.ships.items():
             copy = ships[name] = object.__new__(_Ship)
@@ -196,6 +203,14 @@ class _Run:
 
     # --- bookkeeping -------------------------------------------------------
 
+    def enter(self, round_no: int) -> None:
+        """Work in round ``round_no`` (0 before the first)."""
+        self.round = round_no
+        applied = _APPLIED.get(round_no)
+        if applied is None:
+            applied = _APPLIED[round_no] = {}
+        self.applied: dict[str, Cause] = applied
+
     def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
             tiles = self.tiles
@@ -207,10 +222,9 @@ class _Run:
         return self.tiles[key]
 
     def note(self, ship: _Ship, clause: str) -> None:
-        key = (self.round, clause)
-        cause = _CAUSES.get(key)
+        cause = self.applied.get(clause)
         if cause is None:
-            cause = _CAUSES[key] = Cause.applied(clause, self.round)
+            cause = self.applied[clause] = Cause.applied(clause, self.round)
         ship.prov.append(cause)
 
     def option(self, point: str) -> str:
@@ -244,7 +258,7 @@ class _Run:
         self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=self.tile(at), step=self.step_no))
 
     def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> None:
-        """Note the edge or rock that stops ``ship`` claiming ``tile`` (not in ``grid.free``)."""
+        """Note the edge or rock that stops ``ship`` claiming ``tile``."""
         if not self.grid.on_board(tile):
             self.note(ship, "edge.1")
             self.event("edge", (ship.name,), phase, "edge.1", at=tile)
@@ -322,12 +336,17 @@ class _Run:
             m.target = m.dest if second else m.via  # type: ignore[assignment]
         moving = {m.ship: m for m in movers}
         occ = self.occupancy()
-        claims: dict[Key, list[_Mover]] = defaultdict(list)
+        claims: dict[Key, list[_Mover]] = {}
         for m in movers:
-            claims[m.target].append(m)
+            claimants = claims.get(m.target)
+            if claimants is None:
+                claims[m.target] = [m]
+            else:
+                claimants.append(m)
         delta = self.grid.delta
         letter = _LETTERS[phase.step, second]
-        free = self.grid.free
+        grid = self.grid
+        x_range, y_range, rocks, stride = grid.x_range, grid.y_range, grid.rocks, grid.stride
 
         going: set[_Mover] = set()
         # leaver -> what needs it gone: a mover following it in, or a ship to be pushed there
@@ -339,7 +358,7 @@ class _Run:
         for m in movers:
             ship = m.ship
             name, here, tile = ship.name, ship.at, m.target
-            if tile not in free:
+            if tile in rocks or tile not in x_range or tile % stride not in y_range:
                 self.blocked_by_terrain(ship, tile, phase)
                 continue
             occupant = occ.get(tile)
@@ -414,7 +433,12 @@ class _Run:
                 # really leaves (checked in pass 3).
                 self.note_reading(ship, "vacate")
                 waits_on[occupant].append(m)
-            rivals = [c for c in claims[tile] if c is not m]
+            claimants = claims[tile]
+            if len(claimants) == 1:
+                self.note(ship, letter("a"))
+                going.add(m)
+                continue
+            rivals = [c for c in claimants if c is not m]
             stronger = [c for c in rivals if c.ship.size >= ship.size]
             if stronger:
                 self.note(ship, letter("d"))
@@ -649,7 +673,7 @@ def refusal(turn: Turn) -> Refusal | None:
 
 def _play_round(run: _Run, turn: Turn, index: int) -> None:
     run.pins = {}
-    run.round = index + 1
+    run.enter(index + 1)
     run.movement(turn, index)
     run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
 
@@ -663,7 +687,8 @@ def _finish(run: _Run, scene: Scene) -> Outcome:
     """The ram damage of every event, and the outcome."""
     run.pins = {}
     for i, event in enumerate(run.events):
-        run.round = event.round
+        if event.round != run.round:
+            run.enter(event.round)
         run.events[i] = run.rammed(event)
     tiles = run.tiles
     after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
