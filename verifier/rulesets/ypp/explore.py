@@ -19,10 +19,16 @@ from .strategies import TYPES_BY_CLASS
 OutcomeKey = tuple
 
 
+_HEADING_NAMES = {h: h.name for h in Heading}
+_ORDERED = frozenset({"bump", "push"})  # events whose pieces are in order: who did it to whom
+
+
 def outcome_key(outcome: Outcome) -> OutcomeKey:
-    ships = tuple(sorted((s.name, s.at, s.heading.name) for s in outcome.after.ships))
-    events = Counter((e.round, e.phase, e.kind, e.pieces if e.kind in ("bump", "push") else tuple(sorted(e.pieces)))
-                     for e in outcome.events)
+    ships = tuple(sorted([(s.name, s.at, _HEADING_NAMES[s.heading]) for s in outcome.after.ships]))
+    events: dict[tuple, int] = {}
+    for e in outcome.events:
+        key = (e.round, e.phase, e.kind, e.pieces if e.kind in _ORDERED else tuple(sorted(e.pieces)))
+        events[key] = events.get(key, 0) + 1
     return ships, tuple(sorted(events.items())), tuple(outcome.damage_totals().items())
 
 
@@ -102,26 +108,35 @@ def strategy() -> Any:
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
+    width, height, rocks = board.width, board.height, board.rocks
     breaches: dict[tuple[str, tuple[str, ...]], str] = {}
-    previous = None
+    previous: dict[str, Any] | None = None
     for moment in outcome.frames:
-        frame, label = moment.state, str(moment)
-        tiles: dict[Any, str] = {}
-        for name, at, _ in frame:
-            if at in tiles:
-                breaches.setdefault(("two ships on one tile", tuple(sorted((tiles[at], name)))), f"{label}: {list(at)}")
-            tiles[at] = name
-            if not board.on_board(at):
-                breaches.setdefault(("ship off the board", (name,)), f"{label}: {list(at)}")
-            elif at in board.rocks:
-                breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
+        frame = moment.state
+        places = {name: at for name, at, _ in frame}
+        if (len(set(places.values())) != len(frame) or rocks.intersection(places.values())
+                or not all(0 <= x < width and 0 <= y < height for x, y in places.values())):
+            label = str(moment)
+            tiles: dict[Any, str] = {}
+            for name, at, _ in frame:
+                if at in tiles:
+                    breaches.setdefault(("two ships on one tile", tuple(sorted((tiles[at], name)))),
+                                        f"{label}: {list(at)}")
+                tiles[at] = name
+                if not board.on_board(at):
+                    breaches.setdefault(("ship off the board", (name,)), f"{label}: {list(at)}")
+                elif at in rocks:
+                    breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
         if previous is not None:
-            before = {n: at for n, at, _ in previous}
-            after = {n: at for n, at, _ in frame}
-            for a, b in product(before, before):
-                if a < b and before[a] == after[b] and before[b] == after[a] and before[a] != before[b]:
-                    breaches.setdefault(("ships pass through each other", (a, b)), label)
-        previous = frame
+            # Two ships that swapped tiles both moved: only ships that moved are paired.
+            moved = [n for n, at in places.items() if previous.get(n, at) != at]
+            if len(moved) > 1:
+                before, after = previous, places
+                for a, b in product(moved, moved):
+                    if (a < b and a in before and b in before and before[a] == after[b] and before[b] == after[a]
+                            and before[a] != before[b]):
+                        breaches.setdefault(("ships pass through each other", (a, b)), str(moment))
+        previous = places
     if len(outcome.after.ships) != len(scene.ships):
         breaches[("ship lost", ())] = f"{len(scene.ships)} ships before, {len(outcome.after.ships)} after"
     return [(kind, ships, detail) for (kind, ships), detail in sorted(breaches.items())]
