@@ -692,10 +692,14 @@ def _finish(run: _Run, scene: Scene) -> Outcome:
         run.events[i] = run.rammed(event)
     tiles = run.tiles
     after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
-    events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
+    events = tuple(sorted(run.events, key=_event_order))
     provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
     return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
                    tuple(run.decisions), frozenset(run.consulted))
+
+
+def _event_order(e: Event) -> tuple:
+    return e.round, e.phase != "move", e.kind, e.pieces
 
 
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
@@ -704,6 +708,24 @@ def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: 
     for index in range(len(turn.rounds)):
         _play_round(run, turn, index)
     return _finish(run, scene)
+
+
+def first_meeting(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> tuple[str, str] | None:
+    """The two ships of the first bump or collision among the events ``resolve_turn`` gives (in
+    its order), or None where there is none: the rounds after the first one with a meeting are
+    not played, nor is the damage counted."""
+    if refusal(turn) is not None:
+        return None
+    names = {s.name for s in scene.ships}
+    run = _Run(scene, reading, False)
+    for index in range(len(turn.rounds)):
+        _play_round(run, turn, index)
+        met = [e for e in run.events
+               if e.kind in _RAMMING and len(e.pieces) >= 2 and set(e.pieces[:2]) <= names]
+        if met:
+            first = min(met, key=_event_order)
+            return first.pieces[0], first.pieces[1]
+    return None
 
 
 # --- one scene under many readings ----------------------------------------------
