@@ -88,6 +88,11 @@ def _grid(board: Board) -> _Grid:
     return _Grid(board)
 
 
+# A moment of a run (_Run.mark): round, each ship's (place, heading, provenance length) in listing
+# order, the lengths of the events, decisions, frames and consulted points, and the tiles of more
+# than one ship with their names.
+_Mark = tuple[int, tuple[tuple[Key, Heading, int], ...], int, int, int, int, tuple[tuple[Key, tuple[str, ...]], ...]]
+
 # One shared value per provenance entry: by round and clause, and by (round, point, option).
 _APPLIED: dict[int, dict[str, Cause]] = {}
 _CAUSES: dict[tuple, Cause] = {}
@@ -170,7 +175,7 @@ class _Run:
         self.events: list[Event] = []
         self.seen_pairs: set[tuple] = set()  # of this round only: see event()
         self.decisions: list[Decision] = []
-        self.consulted: set[str] = set()
+        self.consulted: dict[str, None] = {}  # the points that mattered, in order (only ever added to)
         self.pins: dict[str, str] = {}  # every reading point looked up since the round began, with its option
         self.frames: list[Frame] = []
         self.enter(0)
@@ -180,24 +185,32 @@ class _Run:
         self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
         self.snapshot("start")
 
-    def fork(self) -> _Run:
-        """A copy at the end of a round, to take up from under another reading (the taker sets
-        ``reading``)."""
+    def mark(self) -> _Mark:
+        """This moment, at the end of a round: the lists of a run only grow, so their lengths
+        and each ship's place, heading and provenance length are enough to take up from here."""
+        stacked = tuple((key, tuple(s.name for s in stack)) for key, stack in self.stacked.items())
+        return (self.round, tuple([(s.at, s.heading, len(s.prov)) for s in self.ships.values()]), len(self.events),
+                len(self.decisions), len(self.frames), len(self.consulted), stacked)
+
+    def taken_up(self, mark: _Mark, reading: Mapping[str, str]) -> _Run:
+        """A run at ``mark``, a moment of this one, under ``reading``."""
+        round_no, states, events, decisions, frames, consulted, stacked = mark
         run = object.__new__(_Run)
-        run.record, run.grid, run.tiles, run.round, run.applied = (self.record, self.grid, self.grid.tiles,
-                                                                   self.round, self.applied)
+        run.reading, run.record, run.grid, run.tiles = reading, self.record, self.grid, self.tiles
+        run.enter(round_no)
         ships = {}
-        for name, ship in self.ships.items():
-            copy = ships[name] = object.__new__(_Ship)
-            copy.name, copy.type, copy.size, copy.at, copy.heading = name, ship.type, ship.size, ship.at, ship.heading
-            copy.prov = ship.prov.copy()
+        for ship, (at, heading, noted) in zip(self.ships.values(), states):
+            copy = ships[ship.name] = object.__new__(_Ship)
+            copy.name, copy.type, copy.size, copy.at, copy.heading = ship.name, ship.type, ship.size, at, heading
+            copy.prov = ship.prov[:noted]
         run.ships = ships
         run.by_name = [ships[s.name] for s in self.by_name]
-        run.events, run.decisions, run.frames = self.events.copy(), self.decisions.copy(), self.frames.copy()
-        run.consulted = self.consulted.copy()
+        run.events, run.decisions, run.frames = self.events[:events], self.decisions[:decisions], self.frames[:frames]
+        run.consulted = dict.fromkeys(list(self.consulted)[:consulted])
         run.seen_pairs, run.pins = set(), {}
-        run.occ = None if self.occ is None else {key: ships[s.name] for key, s in self.occ.items()}
-        run.stacked = {key: {ships[s.name] for s in stack} for key, stack in self.stacked.items()}
+        # The occupancy map is rebuilt as it was kept: the smallest name on each tile.
+        run.occ = None
+        run.stacked = {key: {ships[name] for name in names} for key, names in stacked}
         run.step_no, run.arrived = 0, set()
         return run
 
@@ -236,7 +249,7 @@ class _Run:
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
-        self.consulted.add(point)
+        self.consulted[point] = None
         return self.option(point)
 
     def note_reading(self, ship: _Ship, point: str) -> None:
@@ -680,19 +693,20 @@ def _play_round(run: _Run, turn: Turn, index: int) -> None:
 
 def _rams(run: _Run) -> bool:
     """Whether ``_finish`` will count ram damage, and so consult the reading."""
-    return any(e.kind in ("collision", "bump") and len(e.pieces) == 2 for e in run.events)
+    return any(e.kind in _RAMMING and len(e.pieces) == 2 for e in run.events)
 
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
     """The ram damage of every event, and the outcome."""
     run.pins = {}
-    for i, event in enumerate(run.events):
+    rammed = []
+    for event in run.events:
         if event.round != run.round:
             run.enter(event.round)
-        run.events[i] = run.rammed(event)
+        rammed.append(run.rammed(event))
     tiles = run.tiles
     after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
-    events = tuple(sorted(run.events, key=_event_order))
+    events = tuple(sorted(rammed, key=_event_order))
     provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
     return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
                    tuple(run.decisions), frozenset(run.consulted))
@@ -735,15 +749,15 @@ def first_meeting(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> tuple
 # round whose looked-up options it shares, and one that shares them all has the same outcome.
 
 class _Node:
-    """A moment in the resolutions of one scene: the state there (``run``, a fork kept only to
-    be forked again; None at the start, and where what follows looks nothing up), or at the end
-    the outcome; and what follows, under each combination of options (point, option, in the
-    order they were first looked up) of the next round or of the ram damage."""
+    """A moment in the resolutions of one scene: where it is (``mark`` of ``run``; None at the
+    start, and where what follows looks nothing up), or at the end the outcome; and what
+    follows, under each combination of options (point, option, in the order they were first
+    looked up) of the next round or of the ram damage."""
 
-    __slots__ = ("run", "outcome", "next")
+    __slots__ = ("run", "mark", "outcome", "next")
 
-    def __init__(self, run: _Run | None = None, outcome: Outcome | None = None):
-        self.run, self.outcome = run, outcome
+    def __init__(self, run: _Run | None = None, mark: _Mark | None = None, outcome: Outcome | None = None):
+        self.run, self.mark, self.outcome = run, mark, outcome
         self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
 
     def follow(self, reading: Mapping[str, str]) -> _Node | None:
@@ -761,13 +775,14 @@ class _Node:
 
 _MEMO: OrderedDict[tuple[int, int], tuple[Scene, Turn, _Node]] = OrderedDict()
 _MEMO_SIZE = 8  # scenes, most recently resolved kept
-_MEMO_SHIPS = 64  # a bigger scene is resolved afresh: its forks cost about as much as its rounds
+_MEMO_SHIPS = 64  # a bigger scene is resolved afresh: few readings of it are asked for
 
 
 def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     """``resolve_turn``, taking up from the rounds of an earlier resolution of the same scene
     and turn (the same objects) that ``reading`` agrees with where they looked the reading up."""
-    if refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS:
+    if (refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS
+            or len({s.at for s in scene.ships}) < len(scene.ships)):  # ships that share a tile: not taken up
         return resolve_turn(scene, turn, reading)
     key = (id(scene), id(turn))
     entry = _MEMO.get(key)
@@ -790,12 +805,12 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
         if node.run is None:
             run = _Run(scene, reading, True)
         else:
-            run = node.run.fork()
-            run.reading = reading
+            assert node.mark is not None
+            run = node.run.taken_up(node.mark, reading)
         rounds = len(turn.rounds)
         for index in range(done, rounds):
             _play_round(run, turn, index)
-            following = _Node(run.fork() if index + 1 < rounds or _rams(run) else None)
+            following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
             node.next.append((tuple(run.pins.items()), following))
             node = following
         outcome = _finish(run, scene)
