@@ -108,14 +108,14 @@ def strategy() -> Any:
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
-    width, height, rocks = board.width, board.height, board.rocks
+    rocks = board.rocks
+    free = {(x, y) for x in range(board.width) for y in range(board.height)}.difference(rocks)
     breaches: dict[tuple[str, tuple[str, ...]], str] = {}
-    previous: dict[str, Any] | None = None
+    previous: tuple | None = None
     for moment in outcome.frames:
         frame = moment.state
-        places = {name: at for name, at, _ in frame}
-        if (len(set(places.values())) != len(frame) or rocks.intersection(places.values())
-                or not all(0 <= x < width and 0 <= y < height for x, y in places.values())):
+        places = [at for _, at, _ in frame]
+        if len(set(places)) != len(places) or not free.issuperset(places):
             label = str(moment)
             tiles: dict[Any, str] = {}
             for name, at, _ in frame:
@@ -128,15 +128,17 @@ def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple
                 elif at in rocks:
                     breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
         if previous is not None:
-            # Two ships that swapped tiles both moved: only ships that moved are paired.
-            moved = [n for n, at in places.items() if previous.get(n, at) != at]
+            # Two ships that swap tiles both move: only ships that moved are paired.
+            moved = ([name for (name, at, _), (was, there, _) in zip(frame, previous) if name != was or at != there]
+                     if len(frame) == len(previous) else [name for name, _, _ in frame])
             if len(moved) > 1:
-                before, after = previous, places
+                before = {n: at for n, at, _ in previous}
+                after = {n: at for n, at, _ in frame}
                 for a, b in product(moved, moved):
                     if (a < b and a in before and b in before and before[a] == after[b] and before[b] == after[a]
                             and before[a] != before[b]):
                         breaches.setdefault(("ships pass through each other", (a, b)), str(moment))
-        previous = places
+        previous = frame
     if len(outcome.after.ships) != len(scene.ships):
         breaches[("ship lost", ())] = f"{len(scene.ships)} ships before, {len(outcome.after.ships)} after"
     return [(kind, ships, detail) for (kind, ships), detail in sorted(breaches.items())]
