@@ -24,12 +24,20 @@ _ORDERED = frozenset({"bump", "push"})  # events whose pieces are in order: who 
 
 
 def outcome_key(outcome: Outcome) -> OutcomeKey:
-    ships = tuple(sorted([(s.name, s.at, _HEADING_NAMES[s.heading]) for s in outcome.after.ships]))
+    ships = tuple(sorted([(s.name, s.at, _HEADING_NAMES.get(s.heading) or s.heading.name)
+                          for s in outcome.after.ships]))
     events: dict[tuple, int] = {}
+    totals: dict[str, float] = {}  # as Outcome.damage_totals adds them up
     for e in outcome.events:
-        key = (e.round, e.phase, e.kind, e.pieces if e.kind in _ORDERED else tuple(sorted(e.pieces)))
+        pieces = e.pieces
+        if e.kind not in _ORDERED and len(pieces) > 1 and not (len(pieces) == 2 and pieces[0] <= pieces[1]):
+            pieces = tuple(sorted(pieces))
+        key = (e.round, e.phase, e.kind, pieces)
         events[key] = events.get(key, 0) + 1
-    return ships, tuple(sorted(events.items())), tuple(outcome.damage_totals().items())
+        for piece, amount in e.damage:
+            totals[piece] = totals.get(piece, 0.0) + amount
+    return (ships, tuple(sorted(events.items())),
+            tuple([(piece, round(total, 6)) for piece, total in sorted(totals.items())]))
 
 
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
