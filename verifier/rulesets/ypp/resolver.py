@@ -16,6 +16,7 @@ linear in the number of ships.
 from __future__ import annotations
 
 import gc
+import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -775,6 +776,7 @@ class _Node:
 
 _MEMO: OrderedDict[tuple[int, int], tuple[Scene, Turn, _Node]] = OrderedDict()
 _MEMO_SIZE = 8  # scenes, most recently resolved kept
+_MEMO_LOCK = threading.Lock()
 _MEMO_SHIPS = 64  # a bigger scene is resolved afresh: few readings of it are asked for
 
 
@@ -785,13 +787,14 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
             or len({s.at for s in scene.ships}) < len(scene.ships)):  # ships that share a tile: not taken up
         return resolve_turn(scene, turn, reading)
     key = (id(scene), id(turn))
-    entry = _MEMO.get(key)
-    if entry is None or entry[0] is not scene or entry[1] is not turn:
-        entry = _MEMO[key] = (scene, turn, _Node())
-        if len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    else:
-        _MEMO.move_to_end(key)
+    with _MEMO_LOCK:  # the in-process adapter may resolve on its own thread
+        entry = _MEMO.get(key)
+        if entry is None or entry[0] is not scene or entry[1] is not turn:
+            entry = _MEMO[key] = (scene, turn, _Node())
+            if len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+        else:
+            _MEMO.move_to_end(key)
     node, done = entry[2], 0
     while (following := node.follow(reading)) is not None:
         if following.outcome is not None:
