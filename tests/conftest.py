@@ -85,6 +85,30 @@ def plugin_rulesets(monkeypatch):
         registry._loaded.pop(key, None)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the marks on a worker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) every test that uses a session
+    fixture of these tests runs on one worker, so that the fixture is made once, not once per
+    worker: each such test gets an ``xdist_group`` mark named after the fixture. A test that
+    uses several of them is grouped by the first in alphabetical order."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # the mark is pytest-xdist's: without it, an unknown mark
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        shared = sorted(name for name, defs in definitions.name2fixturedefs.items()
+                        if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(shared[0]))
+
+
+def _ours(func) -> bool:
+    """Whether a fixture is defined under tests/ (not by pytest or a plugin)."""
+    code = getattr(func, "__code__", None)
+    return code is not None and Path(code.co_filename).resolve().is_relative_to(ROOT / "tests")
+
+
 @pytest.fixture(scope="session")
 def docs_site(tmp_path_factory):
     """The rule pages built once from the bundled cases (every ruleset, a short explorer
