@@ -4,6 +4,7 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,7 @@ def plugin_rulesets(monkeypatch):
         registry._loaded.pop(key, None)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the marks on a worker
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (see _group below)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) every test that uses a session
     fixture of these tests runs on one worker, so that the fixture is made once, not once per
@@ -95,12 +96,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return  # the mark is pytest-xdist's: without it, an unknown mark
     for item in items:
         definitions = getattr(item, "_fixtureinfo", None)
-        if definitions is None:
-            continue
-        shared = sorted(name for name, defs in definitions.name2fixturedefs.items()
-                        if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
+        shared = [] if definitions is None else sorted(
+            name for name, defs in definitions.name2fixturedefs.items()
+            if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
         if shared:
             item.add_marker(pytest.mark.xdist_group(shared[0]))
+        if getattr(config.option, "loadgroup", False):
+            _group(item)
+
+
+def _group(item: pytest.Item) -> None:
+    """Tell the scheduler an item's group. pytest-xdist 3.8 does it by appending ``@GROUP`` to
+    the node id through ``item._nodeid``, which pytest 9.2 no longer reads (its node ids are
+    structured, ``item._id``), so every test ran wherever it fell: pytest-xdist issue #1386.
+    Here the suffix is added where the node id is kept, unless it is there already."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    if not names or "@" in item.nodeid.rpartition("]")[2]:
+        return
+    grouped = f"{item.nodeid}@{'_'.join(names)}"
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import coerce_node_id
+        item._id = coerce_node_id(grouped)
+    else:
+        item._nodeid = grouped
+    if item.nodeid != grouped:
+        warnings.warn(f"pytest-xdist cannot group {item.nodeid}: its session fixtures are made on every worker",
+                      pytest.PytestWarning, stacklevel=1)
 
 
 def _ours(func) -> bool:
