@@ -88,21 +88,39 @@ def plugin_rulesets(monkeypatch):
 
 @pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (see _group below)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) every test that uses a session
-    fixture of these tests runs on one worker, so that the fixture is made once, not once per
-    worker: each such test gets an ``xdist_group`` mark named after the fixture. A test that
-    uses several of them is grouped by the first in alphabetical order."""
+    """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) the tests that use a session
+    fixture defined under tests/ run on one worker, so that the fixture is made once, not once
+    per worker: each gets an ``xdist_group`` mark. Tests joined through shared fixtures (one
+    uses A, another A and B, a third B) are one group, named after its first fixture."""
     if not config.pluginmanager.hasplugin("xdist"):
         return  # the mark is pytest-xdist's: without it, an unknown mark
-    for item in items:
-        definitions = getattr(item, "_fixtureinfo", None)
-        shared = [] if definitions is None else sorted(
-            name for name, defs in definitions.name2fixturedefs.items()
-            if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(shared[0]))
+    uses = {item: _shared_fixtures(item) for item in items}
+    joined: dict[str, str] = {}  # union-find over fixture names
+
+    def root(name: str) -> str:
+        while joined.setdefault(name, name) != name:
+            name = joined[name]
+        return name
+    for names in uses.values():
+        for name in names[1:]:
+            joined[root(name)] = root(names[0])
+    groups: dict[str, str] = {}
+    for name in sorted(joined):
+        groups.setdefault(root(name), name)  # the component's first name in alphabetical order
+    for item, names in uses.items():
+        if names:
+            item.add_marker(pytest.mark.xdist_group(groups[root(names[0])]))
         if getattr(config.option, "loadgroup", False):
             _group(item)
+
+
+def _shared_fixtures(item: pytest.Item) -> list[str]:
+    """The session fixtures defined under tests/ that an item uses, directly or not."""
+    definitions = getattr(item, "_fixtureinfo", None)
+    if definitions is None:
+        return []
+    return sorted(name for name, defs in definitions.name2fixturedefs.items()
+                  if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
 
 
 def _group(item: pytest.Item) -> None:
