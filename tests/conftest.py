@@ -5,6 +5,7 @@ import shutil
 import sys
 import tempfile
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) the tests that use a session
     fixture defined under tests/ run on one worker, so that the fixture is made once, not once
     per worker: each gets an ``xdist_group`` mark. Tests joined through shared fixtures (one
-    uses A, another A and B, a third B) are one group, named after its first fixture."""
+    uses A, another A and B, a third B) are one group, named after its first fixture. So a
+    session fixture here is for something costly that a few tests share."""
     if not config.pluginmanager.hasplugin("xdist"):
         return  # the mark is pytest-xdist's: without it, an unknown mark
     uses = {item: _shared_fixtures(item) for item in items}
@@ -102,25 +104,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             name = joined[name]
         return name
     for names in uses.values():
-        for name in names[1:]:
+        for name in names:
             joined[root(name)] = root(names[0])
     groups: dict[str, str] = {}
     for name in sorted(joined):
         groups.setdefault(root(name), name)  # the component's first name in alphabetical order
+    sizes = Counter(groups[root(names[0])] for names in uses.values() if names)
     for item, names in uses.items():
-        if names:
+        # A group of more than half the tests (an autouse fixture, say) would undo the workers:
+        # its fixture is made on every worker instead.
+        if names and sizes[groups[root(names[0])]] * 2 <= len(items):
             item.add_marker(pytest.mark.xdist_group(groups[root(names[0])]))
         if getattr(config.option, "loadgroup", False):
             _group(item)
 
 
 def _shared_fixtures(item: pytest.Item) -> list[str]:
-    """The session fixtures defined under tests/ that an item uses, directly or not."""
+    """The session fixtures defined under tests/ that an item uses, directly or not; not the
+    autouse ones, which every test uses."""
     definitions = getattr(item, "_fixtureinfo", None)
     if definitions is None:
         return []
     return sorted(name for name, defs in definitions.name2fixturedefs.items()
-                  if defs and defs[-1].scope == "session" and _ours(defs[-1].func))
+                  if defs and defs[-1].scope == "session" and _ours(defs[-1].func)
+                  and not getattr(defs[-1], "_autouse", False))
 
 
 def _group(item: pytest.Item) -> None:
