@@ -378,7 +378,8 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     outcome = read_outcome(ruleset, before, data)
     if isinstance(outcome, str):
         return outcome
-    return replace(outcome, unreported=frozenset(p.name for p in unreported))
+    names = frozenset(p.name for p in unreported)
+    return outcome if outcome.unreported == names else replace(outcome, unreported=names)
 
 
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,

@@ -209,7 +209,16 @@ class _Known:
 
     def __init__(self) -> None:
         self.tables: dict[Any, ReadingTable] = {}
-        self.matches: dict[Any, frozenset[Any]] = {}
+        self.matches: dict[Any, list[tuple[Any, frozenset[Any]]]] = {}  # scene -> (answer data, matches)
+
+    def matched(self, scene: Any, data: Any) -> frozenset[Any] | None:
+        """The matches of an answer given to ``scene`` before with the same JSON text. (The
+        text is only taken for a scene drawn again, which is rare.)"""
+        earlier = self.matches.get(scene)
+        if not earlier:
+            return None
+        text = json.dumps(data, sort_keys=True)
+        return next((found for old, found in earlier if json.dumps(old, sort_keys=True) == text), None)
 
     @staticmethod
     def key(*parts: Any) -> Any:
@@ -252,12 +261,12 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
         differs: set[str] = set()
         actual = outcomes.get("")
         if actual is not None:
-            answered = known.key(scene, json.dumps(work.answers[0][2], sort_keys=True)) if scene is not None else None
-            found = known.matches.get(answered) if answered is not None else None
+            data = work.answers[0][2]
+            found = known.matched(scene, data) if scene is not None else None
             if found is None:
                 found = matching(ruleset, work.before, work.actions, table, actual)
-                if answered is not None:
-                    known.matches[answered] = found
+                if scene is not None:
+                    known.matches.setdefault(scene, []).append((data, found))
             matches = found
             trial = Trial("", work.before, work.actions, table, actual, matches)
             differs = {name for name, transform in transforms.items()

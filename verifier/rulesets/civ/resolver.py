@@ -656,7 +656,31 @@ def unchanged(scene: Scene) -> Result:
     return Result((Branch((), start, start),))
 
 
+# A case is resolved under the default reading when it is parsed (to count its branches) and
+# again when it is resolved, and fuzz parses each scene several times over: the outcomes of the
+# last scenes resolved are kept, by scene and reading. Only under a plain mapping: a reading
+# that is a view of something else may note which points are looked up, which a kept outcome
+# would not do.
+_KEPT: dict[tuple[Scene, Actions, tuple[tuple[str, str], ...]], Outcome] = {}
+KEPT = 256  # outcomes kept; the oldest goes first
+
+
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
+    """The phase's outcome (the same outcome whatever ``max_branches``, which only refuses a
+    case with more branches than that, raising TooManyBranches)."""
+    if type(reading) not in (dict, MappingProxyType):
+        return _resolve(scene, actions, reading, max_branches)
+    key = (scene, actions, tuple(sorted(reading.items())))
+    outcome = _KEPT.get(key)
+    if outcome is None:
+        outcome = _resolve(scene, actions, reading, max_branches)
+        if len(_KEPT) >= KEPT:
+            _KEPT.pop(next(iter(_KEPT)), None)
+        _KEPT[key] = outcome
+    return outcome
+
+
+def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
     refused = refusal(scene, actions)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
