@@ -189,6 +189,7 @@ class _ReferenceWork:
     before: Any
     actions: Any
     answers: tuple[tuple[str, str, Any], ...]
+    transforms: tuple[Transform, ...] | None = None  # the reorderings sent, in this process (None: made again)
 
 
 @dataclass(frozen=True)
@@ -246,8 +247,11 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
             table = reading_table(ruleset, work.before, work.actions)
             if scene is not None:
                 known.tables[scene] = table
-        transforms = {t.name: t for t in order_transforms(ruleset, work.before, work.actions)} \
-            if len(work.answers) > 1 else {}
+        transforms: dict[str, Transform] = {}
+        if len(work.answers) > 1:
+            made = work.transforms if work.transforms is not None else \
+                order_transforms(ruleset, work.before, work.actions)
+            transforms = {t.name: t for t in made}
         outcomes: dict[str, Outcome] = {}
         unreadable = []
         for what, request_id, data in work.answers:
@@ -384,7 +388,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             given_up = str(exc)
             return
         sent[index] = record
-        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers)
+        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers,
+                              record.transforms if execution.in_process else None)
         if execution.in_process:
             take(_reference_work([work], known)[0])
         else:
