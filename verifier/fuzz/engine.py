@@ -61,6 +61,7 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
             listed.setdefault((point, option), []).append(i)
     having = {choice: frozenset(indices) for choice, indices in listed.items()}  # the readings with each option
     sharing: dict[tuple[Any, ...], list[frozenset[int]]] = {}
+    counted: dict[frozenset[int], int] = {}
     for trial in trials:
         if not trial.matches:
             continue
@@ -71,8 +72,10 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
                                                       for i, option in path)) for path in shape]
         for key, indices in zip(table.keys.values(), sharing[shape]):
             if key in trial.matches:
-                for i in indices:
-                    explained[i] += 1
+                counted[indices] = counted.get(indices, 0) + 1
+    for indices, count in counted.items():  # leaves of the same readings counted together: fewer readings walked
+        for i in indices:
+            explained[i] += count
     return explained
 
 

@@ -151,6 +151,9 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
     return steps, False
 
 
+_APPLIED: dict[str, Cause] = {}  # one Cause per clause (immutable), not one per time it applies
+
+
 class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
@@ -177,7 +180,9 @@ class _Run:
     # --- bookkeeping ---
 
     def cause(self, piece: str, clause: str) -> None:
-        entry = Cause.applied(clause)
+        entry = _APPLIED.get(clause)
+        if entry is None:
+            entry = _APPLIED[clause] = Cause.applied(clause)
         found = self.causes.setdefault(piece, [])
         if entry not in found:
             found.append(entry)
@@ -544,6 +549,10 @@ class _Run:
 
 
 def _dedup(items: list) -> tuple:
+    try:
+        return tuple(dict.fromkeys(items))  # the first of equal items, in order
+    except TypeError:  # an item that cannot be hashed: compared one by one
+        pass
     out: list = []
     for item in items:
         if item not in out:
