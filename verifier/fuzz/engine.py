@@ -87,6 +87,8 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
         informative = 0
         matches = dict.fromkeys(point.options, 0)
         for trial in trials:
+            if point.name not in trial.table.fixed_points:  # no leaf fixes it: every option gives the same key
+                continue
             keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
             if None in keys.values() or len(set(keys.values())) < 2:
                 continue
