@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..kit.words import count
 from ..ruleset import Capability, Ruleset
 
 
@@ -30,8 +31,7 @@ def _reading_key(reading: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(reading.items()))
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+_plural = count
 
 
 def _sentence(text: str) -> str:

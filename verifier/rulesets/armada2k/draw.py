@@ -7,7 +7,7 @@ sunk ships crossed out."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -209,6 +209,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
         placed = placer.place(vd.centroid(pts), f"{flag.player} flag", size=10 * s, stroke=2 * s,
                               clearance=view.length(0.3))
         placer.draw(draw, placed, stroke_fill=vd.PLANE, leader_width=s)
+    step_label = _step_labels(actions)
     if outcome is None:
         shown = scene
         for i, action in enumerate(actions, 1):
@@ -218,7 +219,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[ship.player], alpha=60,
                                      outline=colour[ship.player], width=2 * s, dash=dash, view=view)
                     ghosts.append(pts)
-                    numbers.append((vd.centroid(pts), str(n), colour[ship.player]))
+                    numbers.append((vd.centroid(pts), step_label(i, n), colour[ship.player]))
             elif action.kind == "fire":
                 a, b = scene.ship(action.ship), scene.ship(action.target)
                 aim = view.pts([footprint(a, fp).centroid.coords[0], footprint(b, fp).centroid.coords[0]])
@@ -258,7 +259,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[start.player], alpha=90,
                                      outline=vd.INK, width=s, dash=dash, view=view)
                     ghosts.append(pts)
-                    numbers.append((vd.centroid(pts), str(n), vd.INK))
+                    numbers.append((vd.centroid(pts), step_label(e.step, n), vd.INK))
             elif e.kind == "stuck" and not any(m[1].startswith(f"{e.pieces[0]} is stuck") for m in marks):
                 ship = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 centre = view.px(bow(ship, fp))
@@ -360,6 +361,16 @@ def _reading_words(outcome: Outcome) -> str:
     return ", ".join([f"footprint={chosen['footprint']}"] + changed) + ("" if changed else " (others default)")
 
 
+def _step_labels(actions: Actions) -> Callable[[int, int], str]:
+    """A step ghost's badge: its number in the order the moves plan their steps, counted on
+    over all the moves in the picture, so no two badges read alike."""
+    first, before = {}, 0
+    for i, action in enumerate(actions, 1):
+        if action.kind == "move":
+            first[i], before = before, before + len(action.steps)
+    return lambda action, step: str(first.get(action, 0) + step)
+
+
 def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.LegendEntry]:
     """The key: the players' colours, then one row per kind of mark the picture draws; the
     step ghost in ``mover``, the colour of the ship whose steps are drawn."""
@@ -390,7 +401,11 @@ def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.
                      fill=vd.mix(vd.PALETTE[0], amount=0.75), outline=vd.PALETTE[0])
 
     if "move" in kinds:
-        entries.append(vd.LegendEntry(ghost, "step", "a numbered ghost: a step the ship took, a place it could stop"))
+        # a refused or blocked move's ghosts are steps it planned, not steps it took
+        taken = ("as planned (before) and as taken (after), a place the ship could stop" if "moved" in kinds
+                 else "as the move plans it")
+        order = "numbered on over all the moves" if "moves" in kinds else "numbered"
+        entries.append(vd.LegendEntry(ghost, "step", f"a ghost: a step {taken}; {order}"))
     if "fan" in kinds:
         entries.append(vd.LegendEntry(fan_glyph, "fan", "where the next step's piece may lie; wedge: its headings"))
     if "fire" in kinds:
@@ -420,6 +435,10 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
         if outcome is not None:
             found.append((name, marks))
     kinds = {a.kind for a in actions} | {e.kind for o in outcomes for e in o.events}
+    if any(e.kind == "move" and e.at is not None and len(e.at) > 1 for o in outcomes for e in o.events):
+        kinds.add("moved")
+    if sum(a.kind == "move" for a in actions) > 1:
+        kinds.add("moves")
     if any(sh.damage for o in outcomes for sh in o.after.scene.ships) or any(sh.damage for sh in scene.ships):
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):
