@@ -461,4 +461,4 @@ def test_step_badges_count_on_over_the_moves_and_the_key_says_planned_for_a_refu
     words = {e.name: e.description for e in _key(refused.before, 1, {"move"})}
     assert "took" not in words["step"] and "plans" in words["step"]
     words = {e.name: e.description for e in _key(refused.before, 1, {"move", "moved", "moves"})}
-    assert "taken" in words["step"] and "over all the moves" in words["step"]
+    assert "taken" in words["step"] and "over a ship's moves" in words["step"]

@@ -362,12 +362,14 @@ def _reading_words(outcome: Outcome) -> str:
 
 
 def _step_labels(actions: Actions) -> Callable[[int, int], str]:
-    """A step ghost's badge: its number in the order the moves plan their steps, counted on
-    over all the moves in the picture, so no two badges read alike."""
-    first, before = {}, 0
+    """A step ghost's badge: its number in the order its ship's moves plan their steps, counted
+    on over the moves of one ship, so no two badges of a ship read alike."""
+    first: dict[int, int] = {}
+    planned: dict[str, int] = {}
     for i, action in enumerate(actions, 1):
         if action.kind == "move":
-            first[i], before = before, before + len(action.steps)
+            first[i] = planned.get(action.ship, 0)
+            planned[action.ship] = first[i] + len(action.steps)
     return lambda action, step: str(first.get(action, 0) + step)
 
 
@@ -404,7 +406,7 @@ def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.
         # a refused or blocked move's ghosts are steps it planned, not steps it took
         taken = ("as planned (before) and as taken (after), a place the ship could stop" if "moved" in kinds
                  else "as the move plans it")
-        order = "numbered on over all the moves" if "moves" in kinds else "numbered"
+        order = "numbered on over a ship's moves" if "moves" in kinds else "numbered"
         entries.append(vd.LegendEntry(ghost, "step", f"a ghost: a step {taken}; {order}"))
     if "fan" in kinds:
         entries.append(vd.LegendEntry(fan_glyph, "fan", "where the next step's piece may lie; wedge: its headings"))
@@ -437,7 +439,8 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
     kinds = {a.kind for a in actions} | {e.kind for o in outcomes for e in o.events}
     if any(e.kind == "move" and e.at is not None and len(e.at) > 1 for o in outcomes for e in o.events):
         kinds.add("moved")
-    if sum(a.kind == "move" for a in actions) > 1:
+    moving = [a.ship for a in actions if a.kind == "move"]
+    if len(moving) > len(set(moving)):
         kinds.add("moves")
     if any(sh.damage for o in outcomes for sh in o.after.scene.ships) or any(sh.damage for sh in scene.ships):
         kinds.add("damage")
