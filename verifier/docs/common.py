@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..kit.draw.palette import SMALLEST_TEXT
 from ..kit.words import count
 from ..ruleset import Capability, Ruleset
 
@@ -46,3 +47,14 @@ def _attempt(ruleset: Ruleset, warnings: list[str], what: str, default: Any, fn:
     except Exception as error:  # reported, and the page says less
         warnings.append(f"{ruleset.key}: {what} failed ({type(error).__name__}: {error}); left out")
         return default
+
+
+# Where a picture may be shown smaller than drawn: never below this share of its drawn width,
+# so that its smallest text (the kit's SMALLEST_TEXT) stands at least 9 px tall on the screen
+# (and the picture at least 60 % of its drawn width).
+SMALLEST_SHOWN_TEXT = 9
+MIN_SHOWN = max(0.6, SMALLEST_SHOWN_TEXT / SMALLEST_TEXT)
+# The widest picture each layout shows shrunk to fit its column (in CSS px), each over MIN_SHOWN:
+# the narrowest box a picture stands in, a case's (the column less the case's padding, border
+# and the picture's own border) on the desktop (72rem) and on a 390 px phone.
+DESKTOP_FIT, PHONE_FIT = int(1080 / MIN_SHOWN), int(350 / MIN_SHOWN)

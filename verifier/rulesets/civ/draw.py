@@ -10,6 +10,7 @@ the phase, one per branch where the case leaves decisions open.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -305,6 +306,14 @@ def _view(scene: Scene, count: int) -> vd.PlaneView:
 
 def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, paths: bool,
            ghosts: bool) -> Image.Image:
+    """One map panel. The wide and the stacked layout of a picture draw the same panels, one
+    after the other: the last few are kept, and a copy is handed out."""
+    return _drawn_panel(scene, actions, state, view, paths, ghosts).copy()
+
+
+@functools.lru_cache(maxsize=8)
+def _drawn_panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, paths: bool,
+                 ghosts: bool) -> Image.Image:
     image = Image.new("RGB", view.size, vd.PAPER)
     placer = vd.LabelPlacer(bounds=(0, 0, view.size[0], view.size[1]), gap=2 * view.supersample)
     colours = _colours(scene)
