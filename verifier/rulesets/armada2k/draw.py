@@ -7,6 +7,7 @@ sunk ships crossed out."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -185,8 +186,31 @@ def _background(image: Image.Image, scene: Scene, view: vd.PlaneView) -> None:
         vd.polygon(image, obstacle.points, fill=OBSTACLE, outline=vd.EDGE, width=s, view=view)
 
 
+# The last panels drawn, with the outcomes they show (held, so that their ids stay theirs):
+# the wide and the stacked layout of a picture draw the same panels, one after the other.
+_KEPT: OrderedDict[tuple[Any, ...], tuple[Outcome | None, Outcome | None, Image.Image, tuple[Any, ...]]] = \
+    OrderedDict()
+
+
 def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.PlaneView,
            marks: list[tuple[str, str]], guide: Outcome | None) -> Image.Image:
+    """One panel, its numbered marks added to ``marks``; a copy of the same panel drawn a
+    moment ago where there is one."""
+    if marks:  # its numbers continue others': drawn afresh
+        return _draw_panel(scene, actions, outcome, view, marks, guide)
+    key = (scene, actions, id(outcome), id(guide), view)
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] is not outcome or kept[1] is not guide:
+        found: list[tuple[str, str]] = []
+        kept = _KEPT[key] = (outcome, guide, _draw_panel(scene, actions, outcome, view, found, guide), tuple(found))
+        while len(_KEPT) > 8:
+            _KEPT.popitem(last=False)
+    marks.extend(kept[3])
+    return kept[2].copy()
+
+
+def _draw_panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.PlaneView,
+                marks: list[tuple[str, str]], guide: Outcome | None) -> Image.Image:
     s = view.supersample
     dash = (DASH[0] * s, DASH[1] * s)
     image = Image.new("RGB", view.size, vd.PAPER)

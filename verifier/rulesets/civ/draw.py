@@ -233,9 +233,9 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
             edge = (edge[0], min(hulls) - 9 * s)
         for spot, (nation, count) in zip(_row(edge, len(waiting), 20 * s), waiting):
             placer.block_circle(spot, token_glyph(draw, spot, colours[nation], count, s, waiting=True))
-    for spots in fleets.values():
-        rows = len({y for _, _, y in spots})
-        for ship, x, y in spots:
+    for fleet in fleets.values():
+        rows = len({y for _, _, y in fleet})
+        for ship, x, y in fleet:
             ship_glyph(image, (x, y), colours[ship.nation], s, aboard=ship.aboard, turned=ship.blockading,
                        sunk=ship.sunk)
             placer.block_box((x - 13 * s, y - 8 * s, x + 18 * s, y + 8 * s))
