@@ -299,7 +299,7 @@ def test_a_sixth_piece_of_one_size():
 
 @pytest.mark.parametrize("ships, action, clause, words", [
     ("a: {player: blue, size: large, at: [0, 0], heading: 0}", "{move: a, steps: [0, 10]}", "move.1a",
-     "a large ship moves at most 1 step(s) in one move, not 2"),
+     "a large ship moves at most 1 step in one move, not 2"),
     ("a: {player: blue, size: medium, at: [0, 0], heading: 0}\n            b: {player: red, size: small, at: [2, 0], "
      "heading: 0}", "{fire: a, side: stern, target: b}", "fire.3", "a stern shot needs the rear-cannon variant"),
     ("a: {player: blue, size: medium, at: [0, 0], heading: 0}", "{fire: a, side: port, target: a}", "fire.3",
