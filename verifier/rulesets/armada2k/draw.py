@@ -21,7 +21,12 @@ from verifier.kit.geometry import Pose
 from verifier.ruleset import Event, Outcome
 
 from .geometry import firing_area, sight_line
-from .model import TEMPLATES, Actions, Interval, Scene, Ship, State, area_shape, bow, flag_shape, footprint
+from .model import TEMPLATES, Actions, Interval, Scene, Ship, State, area_shape, bow, flag_shape
+from .model import footprint as _footprint
+
+# A picture asks for the same ship's outline many times (its fill, outline, label room, the
+# boxes that frame the view); the outline is a pure function of the ship and the reading.
+footprint = lru_cache(maxsize=4096)(_footprint)
 
 FONT = 12
 SUPERSAMPLE = 2
