@@ -741,7 +741,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the explorer's output folder, with RULESET/report.json (default: explore); where "
                            "there is none, a quick explorer pass runs while building")
     docs.add_argument("--ruleset", action="append", metavar="RULESET",
-                      help=f"only this ruleset (repeatable; default: all of {RULESETS})")
+                      help="only this ruleset (repeatable; default: every ruleset that has cases under --cases, of "
+                           f"{RULESETS})")
     docs.add_argument("--examples", type=int, default=150, metavar="N",
                       help="scenes for the quick explorer pass where there is no report (default: 150; "
                            "0 skips the search)")
