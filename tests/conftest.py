@@ -4,6 +4,8 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,75 @@ def plugin_rulesets(monkeypatch):
     yield PLUGINS
     for key in plugin_keys():
         registry._loaded.pop(key, None)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (see _group below)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``) the tests that use a session
+    fixture defined under tests/ run on one worker, so that the fixture is made once, not once
+    per worker: each gets an ``xdist_group`` mark. Tests joined through shared fixtures (one
+    uses A, another A and B, a third B) are one group, named after its first fixture. So a
+    session fixture here is for something costly that a few tests share."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # the mark is pytest-xdist's: without it, an unknown mark
+    uses = {item: _shared_fixtures(item) for item in items}
+    joined: dict[str, str] = {}  # union-find over fixture names
+
+    def root(name: str) -> str:
+        while joined.setdefault(name, name) != name:
+            name = joined[name]
+        return name
+    for names in uses.values():
+        for name in names:
+            joined[root(name)] = root(names[0])
+    groups: dict[str, str] = {}
+    for name in sorted(joined):
+        groups.setdefault(root(name), name)  # the component's first name in alphabetical order
+    sizes = Counter(groups[root(names[0])] for names in uses.values() if names)
+    for item, names in uses.items():
+        # A group of more than half the tests (an autouse fixture, say) would undo the workers:
+        # its fixture is made on every worker instead.
+        if names and sizes[groups[root(names[0])]] * 2 <= len(items):
+            item.add_marker(pytest.mark.xdist_group(groups[root(names[0])]))
+        if getattr(config.option, "loadgroup", False):
+            _group(item)
+
+
+def _shared_fixtures(item: pytest.Item) -> list[str]:
+    """The session fixtures defined under tests/ that an item uses, directly or not; not the
+    autouse ones, which every test uses."""
+    definitions = getattr(item, "_fixtureinfo", None)
+    if definitions is None:
+        return []
+    return sorted(name for name, defs in definitions.name2fixturedefs.items()
+                  if defs and defs[-1].scope == "session" and _ours(defs[-1].func)
+                  and not getattr(defs[-1], "_autouse", False))
+
+
+def _group(item: pytest.Item) -> None:
+    """Tell the scheduler an item's group. pytest-xdist 3.8 does it by appending ``@GROUP`` to
+    the node id through ``item._nodeid``, which pytest 9.2 no longer reads (its node ids are
+    structured, ``item._id``), so every test ran wherever it fell: pytest-xdist issue #1386.
+    Here the suffix is added where the node id is kept, unless it is there already."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    if not names or "@" in item.nodeid.rpartition("]")[2]:
+        return
+    grouped = f"{item.nodeid}@{'_'.join(names)}"
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import coerce_node_id
+        item._id = coerce_node_id(grouped)
+    else:
+        item._nodeid = grouped
+    if item.nodeid != grouped:
+        warnings.warn(f"pytest-xdist cannot group {item.nodeid}: its session fixtures are made on every worker",
+                      pytest.PytestWarning, stacklevel=1)
+
+
+def _ours(func) -> bool:
+    """Whether a fixture is defined under tests/ (not by pytest or a plugin)."""
+    code = getattr(func, "__code__", None)
+    return code is not None and Path(code.co_filename).resolve().is_relative_to(ROOT / "tests")
 
 
 @pytest.fixture(scope="session")

@@ -221,11 +221,11 @@ expect:
 
 @pytest.mark.parametrize("old,new,clause,words", [
     ("course: [0, 1]", "course: [2, 1]", "course.clicks",
-     "joint 1 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') at joint 1 at speed 2"),
+     "joint 1 is clicked 2 times, but the cr90 chart allows at most 1 ('I') at joint 1 at speed 2"),
     ("course: [0, 1]", "course: [0, 1, 1]", "course.speed",
-     "the speed dial shows 2, so the course needs 2 joint(s), not 3"),
+     "the speed dial shows 2, so the course needs 2 joints, not 3"),
     ("course: [0, 1]", "course: [1, 2, 0], navigate: true", "course.navigate",
-     "joint 2 is clicked 2 time(s), but the cr90 chart allows at most 1 ('I') at joint 2 at speed 3 (a navigate "
+     "joint 2 is clicked 2 times, but the cr90 chart allows at most 1 ('I') at joint 2 at speed 3 (a navigate "
      "command adds one click at one joint only)"),
 ])
 def test_a_course_the_rules_forbid_loads_and_is_refused(write_case, old, new, clause, words):

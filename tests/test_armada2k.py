@@ -299,7 +299,7 @@ def test_a_sixth_piece_of_one_size():
 
 @pytest.mark.parametrize("ships, action, clause, words", [
     ("a: {player: blue, size: large, at: [0, 0], heading: 0}", "{move: a, steps: [0, 10]}", "move.1a",
-     "a large ship moves at most 1 step(s) in one move, not 2"),
+     "a large ship moves at most 1 step in one move, not 2"),
     ("a: {player: blue, size: medium, at: [0, 0], heading: 0}\n            b: {player: red, size: small, at: [2, 0], "
      "heading: 0}", "{fire: a, side: stern, target: b}", "fire.3", "a stern shot needs the rear-cannon variant"),
     ("a: {player: blue, size: medium, at: [0, 0], heading: 0}", "{fire: a, side: port, target: a}", "fire.3",
@@ -447,3 +447,18 @@ def test_a_point_the_resolver_did_not_consult_never_changes_the_outcome():
         for _, _, reading in single_point_readings(RULESET):
             reading = RULESET.reading({**reading, **case.readings})
             assert resolve(case.before, case.actions, reading) == carry_out(case.before, case.actions, reading), path
+
+
+def test_step_badges_count_on_over_the_moves_and_the_key_says_planned_for_a_refused_move():
+    from verifier.rulesets.armada2k.draw import _key, _step_labels
+    case = load_case(A2K / "contact-ship-blocks-step.yaml")  # two one-step moves of one ship
+    label = _step_labels(case.actions)
+    assert [label(1, 1), label(2, 1)] == ["1", "2"]
+    outcome = RULESET.resolve(case.before, case.actions, case.readings)
+    moved = [e for e in outcome.events if e.kind == "move"]
+    assert [e.detail for e in moved] == ["1 step"]
+    refused = load_case(A2K / "refused" / "large-two-steps.yaml")
+    words = {e.name: e.description for e in _key(refused.before, 1, {"move"})}
+    assert "took" not in words["step"] and "plans" in words["step"]
+    words = {e.name: e.description for e in _key(refused.before, 1, {"move", "moved", "moves"})}
+    assert "taken" in words["step"] and "over a ship's moves" in words["step"]

@@ -446,6 +446,19 @@ def test_cli_builds_and_refuses(tmp_path, capsys, monkeypatch):
     assert os.listdir(cases) == ["a.yaml"]
 
 
+def test_a_folder_of_one_rulesets_cases_builds_that_rulesets_page_only(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "a.yaml").write_text((ROOT / "cases/ypp/turn-four-rounds.yaml").read_text(encoding="utf-8"))
+    result = build_site(tmp_path / "site", cases_dir=cases, findings_dir=None, examples=0)
+    assert [s.key for s in result.summaries] == ["ypp"]
+    assert not (tmp_path / "site" / "civ").exists()
+
+
+def test_the_bundled_cases_build_without_warnings(site):
+    assert site.warnings == []
+
+
 def test_docs_fails_with_a_sentence_when_it_finds_no_cases(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "empty").mkdir()

@@ -111,19 +111,39 @@ def test_documented_examples_matrix():
                          ("knock_direction", "astern")}
 
 
-@pytest.fixture
-def explored(tmp_path, capsys):
-    out = tmp_path / "out"
-    cases = tmp_path / "cases"
+def _explore(where):
+    """``verifier explore ypp`` on a copy of the bundled cases: (report folder, cases folder)."""
+    out = where / "out"
+    cases = where / "cases"
     shutil.copytree(CASES, cases)
     code = main(["explore", "ypp", "--budget", "60", "--max-examples", "300", "--out", str(out),
                  "--cases", str(cases)])
     assert code == 0
-    return out, cases, capsys.readouterr().out
+    return out, cases
 
 
-def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
-    out, cases, printed = explored
+@pytest.fixture(scope="session")
+def explored_once(tmp_path_factory):
+    """One run for the tests that only read what it wrote (they must not change it)."""
+    return _explore(tmp_path_factory.mktemp("explored"))
+
+
+@pytest.fixture(scope="session")
+def engine_run(explored_once):
+    """The engine run with the command's options on the same cases, read by several tests."""
+    return run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=explored_once[1]))
+
+
+@pytest.fixture
+def explored(tmp_path, capsys):
+    """A run of its own, for a test that changes the cases or the reports."""
+    found = _explore(tmp_path)
+    capsys.readouterr()
+    return found
+
+
+def test_explore_writes_cases_diagrams_and_reports(explored_once, capsys):
+    out, cases = explored_once
     assert (out / "report.md").exists() and (out / "report.json").exists()
     yamls = sorted((out / "findings").glob("*.yaml"))
     assert yamls and len(yamls) == len(list((out / "findings").glob("*.png")))
@@ -137,7 +157,7 @@ def test_explore_writes_cases_diagrams_and_reports(explored, capsys):
 
 
 def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, capsys):
-    out, cases, _ = explored
+    out, cases = explored
     source = next((out / "findings").glob("ypp-contradiction-bump-bump.2-bump.4-*.yaml"))
     data = yaml.safe_load(source.read_text())
     chosen = data["outcomes"][1]
@@ -159,10 +179,10 @@ def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, caps
     assert entry["status"] == "resolved" and entry["resolved_by"] == str(ruling)
 
 
-def test_the_command_writes_what_the_engine_finds(explored):
-    out, cases, _ = explored
+def test_the_command_writes_what_the_engine_finds(explored_once, engine_run):
+    out, _ = explored_once
     report = yaml.safe_load((out / "report.json").read_text())
-    run = run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=cases))
+    run = engine_run
     assert run.written == () and run.search is not None and run.search.examples == report["search"]["examples"]
     assert [e.finding.fingerprint for e in run.findings] == [f["fingerprint"] for f in report["findings"]]
     assert [e.status for e in run.findings] == [f["status"] for f in report["findings"]]
@@ -170,9 +190,9 @@ def test_the_command_writes_what_the_engine_finds(explored):
                                            for c in run.matrix.cases}
 
 
-def test_a_report_reads_back_to_the_findings_it_was_written_from(explored):
-    out, cases, _ = explored
-    run = run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=cases))
+def test_a_report_reads_back_to_the_findings_it_was_written_from(explored_once, engine_run):
+    out, cases = explored_once
+    run = engine_run
     report = read_report(YPP, out, cases)
     assert report is not None and report.seed == 0 and report.search_examples == 300
     assert [e.finding for e in report.findings] == [e.finding for e in run.findings]

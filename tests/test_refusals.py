@@ -72,7 +72,7 @@ def test_a_forbidden_action_parses_and_the_reference_refuses_it_with_provenance(
     case = load_case(write_case(MEDIUM))
     assert case.expect == Refusal("move.1b", ("frigate",))
     outcome = case.ruleset.resolve(case.before, case.actions, case.readings)
-    assert outcome.refusal == Refusal("move.1b", ("frigate",), "a medium ship moves at most 2 step(s) in one move, "
+    assert outcome.refusal == Refusal("move.1b", ("frigate",), "a medium ship moves at most 2 steps in one move, "
                                                                "not 3")
     assert [str(c) for c in outcome.provenance["frigate"]] == ["move.1b"]
     assert outcome.after.scene == case.before and not outcome.events
@@ -86,7 +86,7 @@ def test_a_refused_action_that_the_case_expects_carried_out_fails_naming_the_ref
     result = check_case(load_case(write_case(text)), RunOptions(draw=False))
     assert result.status is Status.FAILED
     [problem] = result.problems
-    assert problem.message == ("refused by move.1b (frigate): a medium ship moves at most 2 step(s) in one move, "
+    assert problem.message == ("refused by move.1b (frigate): a medium ship moves at most 2 steps in one move, "
                                "not 3; the case expects the action to be carried out")
     assert problem.location.line == 13  # the case's expect
 
@@ -110,7 +110,7 @@ def test_a_refusal_by_another_clause_or_of_another_piece_fails(write_case):
         ("refused", "clause")]
     assert [m.message for m in compare_outcome(case.ruleset, case.before, Refusal("move.1b", ("scout",)), outcome)
             ] == ["the case expects the action of scout to be refused, but it was refused by move.1b (frigate): a "
-                  "medium ship moves at most 2 step(s) in one move, not 3"]
+                  "medium ship moves at most 2 steps in one move, not 3"]
 
 
 @pytest.mark.parametrize("refused, where, words", [

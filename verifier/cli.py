@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, registry
 from .errors import CaseError, Location, VerifierError, did_you_mean, one_line
-from .ruleset import Capability, TermStatus, compare_outcome
 
 if TYPE_CHECKING:  # the commands import what they need when they run, to start fast
     from .case import Case
@@ -69,7 +68,6 @@ def _load_with_pins(path: str, pins: list[str]) -> tuple[Case, Mapping[str, str]
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import CheckOptions, run_check
     from .output import check_writable
-    from .report import comparison_notes, format_table, summary_table, write_json
     from .runner import Status
     if (args.write_known_failures or args.check_order) and not args.impl:
         flag = "--write-known-failures" if args.write_known_failures else "--check-order"
@@ -110,6 +108,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .execute import Progress
         with Progress("checking", None, unit="cases", noted="failing") as progress:
             run = run_check(paths, replace(options, execution=_execution(args)), on_result=report, progress=progress)
+    from .report import comparison_notes, format_table, summary_table, write_json  # after the work: not in its way
     results = list(run.results)
     for path in run.unused_snapshots:
         print(f"note: snapshot {path} belongs to no case (delete it if the case is gone)")
@@ -222,6 +221,7 @@ def _print_result(result: CaseResult, verbose: bool) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .ruleset import compare_outcome
     case, reading = _load_with_pins(args.case, args.reading)
     outcome = case.ruleset.resolve(case.before, case.actions, reading)
     print(f"{case.id}: {one_line(case.title)}")
@@ -284,6 +284,7 @@ def _write_or_print(text: str, output: str | None, what: str, force: bool) -> in
 
 
 def cmd_clauses(args: argparse.Namespace) -> int:
+    from .ruleset import Capability, TermStatus
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     print(f"{ruleset.key}: {ruleset.title}")
     for clause in ruleset.clauses:
@@ -357,6 +358,7 @@ def _boundary_share(args: argparse.Namespace) -> float:
 def cmd_explore(args: argparse.Namespace) -> int:
     from .explorer import ExploreOptions, run_explore
     from .findings import write_reports
+    from .ruleset import Capability
 
     ruleset = registry.get(args.ruleset, Location(None, None, None, "RULESET"))
     out = _report_folder(Path(args.out or f"explore/{ruleset.key}"), args.force, "the explorer", "explorer report")
@@ -518,8 +520,29 @@ def _positive_seconds(text: str) -> float:
     return seconds
 
 
+# Stands in help texts for the registered rulesets' names, which are looked up only when a help
+# text is shown: finding them reads every installed distribution's metadata, which a command
+# that only runs need not wait for.
+RULESETS = "\x00rulesets\x00"
+
+
+class _Formatter(argparse.HelpFormatter):
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        return text.replace(RULESETS, ", ".join(registry.names())) if text and RULESETS in text else text
+
+
+class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, with a near miss of a command or choice answered by "did you mean"."""
+    """argparse, with a near miss of a command or choice answered by "did you mean", and the
+    rulesets' names in help texts (``RULESETS``) looked up when a help text is shown."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         found = re.search(r"invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$", message)
@@ -532,7 +555,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="verifier", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=_RawDescriptionFormatter)
     parser.add_argument("--version", action="version", version=f"verifier {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -615,7 +638,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(func=cmd_export)
 
     clauses = sub.add_parser("clauses", help="list a ruleset's clauses and readings")
-    clauses.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
+    clauses.add_argument("ruleset", metavar="RULESET", help=f"one of: {RULESETS}")
     clauses.set_defaults(func=cmd_clauses)
 
     explore = sub.add_parser(
@@ -623,7 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Search a ruleset's clause table for contradictions, gaps, order dependence, broken "
                     "symmetry, invariant breaches and diverging readings; check documented examples against "
                     "every reading. Writes a needs-ruling case and a diagram per finding, and a report.")
-    explore.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
+    explore.add_argument("ruleset", metavar="RULESET", help=f"one of: {RULESETS}")
     explore.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
                          help="time for the Hypothesis search (default: 60)")
     explore.add_argument("--max-examples", type=int, default=20000, metavar="N",
@@ -661,7 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "reading. Reports which reading the implementation follows, shrinks every disagreement no "
                     "reading explains to a minimal case file with a diagram, and checks whether its answers "
                     "depend on listing order or change when a scene is sent again.")
-    fuzz.add_argument("ruleset", metavar="RULESET", help=f"one of: {', '.join(registry.names())}")
+    fuzz.add_argument("ruleset", metavar="RULESET", help=f"one of: {RULESETS}")
     fuzz.add_argument("--impl", required=True, metavar="COMMAND",
                       help="the implementation: a command speaking the adapter protocol, or python:MODULE:FUNCTION")
     fuzz.add_argument("--impl-timeout", type=float, default=10.0, metavar="SECONDS",
@@ -699,7 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--suite", default="core", metavar="NAME",
                        help="core: cases per second of check, with and without drawing (default); docs: seconds "
                             "to build the site; RULESET.SUITE: "
-                            f"one suite of a ruleset; RULESET ({', '.join(registry.names())}): all of its suites; "
+                            f"one suite of a ruleset; RULESET ({RULESETS}): all of its suites; "
                             "all: everything; several separated by commas. --list shows them")
     bench.add_argument("--findings", metavar="DIR",
                        help="the docs suite: the explorer's report folder (default: explore beside --cases)")
@@ -718,7 +741,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the explorer's output folder, with RULESET/report.json (default: explore); where "
                            "there is none, a quick explorer pass runs while building")
     docs.add_argument("--ruleset", action="append", metavar="RULESET",
-                      help=f"only this ruleset (repeatable; default: all of {', '.join(registry.names())})")
+                      help="only this ruleset (repeatable; default: every ruleset that has cases under --cases, of "
+                           f"{RULESETS})")
     docs.add_argument("--examples", type=int, default=150, metavar="N",
                       help="scenes for the quick explorer pass where there is no report (default: 150; "
                            "0 skips the search)")

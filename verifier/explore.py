@@ -14,6 +14,7 @@ These are the explorer's stages; ``explorer.run_explore`` runs them all as one c
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import time
@@ -78,6 +79,18 @@ def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str,
 
 def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     """Every finding this one scene shows, by fingerprint."""
+    # The resolutions make many small objects, nearly all gone by the end, and no cycles worth
+    # collecting: the cyclic collector, left on, would scan them over and over while they live.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyse(ruleset, before, actions)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     found: dict[str, Finding] = {}
 
     def add(finding: Finding) -> None:

@@ -3,8 +3,8 @@
 Every answer is checked against its ruleset's outcome schema; jsonschema walks the data
 through layers of validator objects and is most of the cost of reading an answer. The
 schemas the protocol uses are plain (types, properties, items, bounds, const, enum,
-if/then/else, references into ``$defs``), so each is compiled once here into nested
-closures that say only whether data fits. ``compile_schema`` returns None for a schema
+if/then/else, references into ``$defs``), so each is compiled once here into plain Python
+functions that say only whether data fits. ``compile_schema`` returns None for a schema
 with any keyword it does not know, and a compiled check errs only towards "does not
 fit", so callers ask jsonschema for the message whenever it says no: the verdicts and
 messages are jsonschema's own, only the common case is quicker."""
@@ -80,119 +80,156 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None, strict_in
     this module does not know. ``strict_integers``: 2.0 is not an integer (as for case
     files, see ``verifier.schema``)."""
     try:
-        return _compile(schema, schema if root is None else root, {}, _STRICT_TYPES if strict_integers else _TYPES)
+        return _Compiler(schema if root is None else root, strict_integers).compile(schema)
     except _Unknown:
         return None
 
 
-def _compile(schema: Any, root: Mapping[str, Any], refs: dict[str, Check], types: dict[str, Check]) -> Check:
-    if schema is True:
-        return lambda v: True
-    if schema is False:
-        return lambda v: False
-    if not isinstance(schema, dict):
-        raise _Unknown(repr(schema))
-    checks: list[Check] = []
-    for keyword, value in schema.items():
-        if keyword in _IGNORED or keyword in ("then", "else"):
-            continue
-        checks.append(_keyword(keyword, value, schema, root, refs, types))
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    return lambda v: all(check(v) for check in checks)
+# Each schema (and each one a ``$ref`` names) becomes one Python function whose body tests
+# the keywords in turn with plain statements and loops, compiled once with ``exec``: a call
+# per schema node, not per keyword and item as closures would make, which is most of the cost
+# of checking an answer. Constants of the schema are handed in by name, never written as code.
+
+_TYPE_TESTS = {
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "string": "isinstance({v}, str)",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
+    "integer": "(not isinstance({v}, bool) and (isinstance({v}, int) or isinstance({v}, float) and {v}.is_integer()))",
+}
+_STRICT_INTEGER = "(isinstance({v}, int) and not isinstance({v}, bool))"
 
 
-def _keyword(keyword: str, value: Any, schema: dict[str, Any], root: Mapping[str, Any],
-             refs: dict[str, Check], types: dict[str, Check]) -> Check:
-    if keyword == "type":
-        names = [value] if isinstance(value, str) else value
-        if not isinstance(names, list) or any(n not in types for n in names):
-            raise _Unknown(keyword)
-        tests = [types[n] for n in names]
-        return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
-    if keyword == "properties":
-        compiled = {name: _compile(sub, root, refs, types) for name, sub in value.items()}
-        return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in compiled.items() if k in v)
-    if keyword == "additionalProperties":
-        if "patternProperties" in schema:
-            raise _Unknown(keyword)
-        known = frozenset(schema.get("properties", {}))
-        extra = _compile(value, root, refs, types)
-        return lambda v: not isinstance(v, dict) or all(extra(v[k]) for k in v if k not in known)
-    if keyword == "required":
-        names = tuple(value)
-        return lambda v: not isinstance(v, dict) or all(n in v for n in names)
-    if keyword == "items":
-        if "prefixItems" in schema:
-            raise _Unknown(keyword)
-        each = _compile(value, root, refs, types)
-        return lambda v: not isinstance(v, list) or all(each(x) for x in v)
-    if keyword == "minProperties":
-        return lambda v: not isinstance(v, dict) or len(v) >= value
-    if keyword == "maxProperties":
-        return lambda v: not isinstance(v, dict) or len(v) <= value
-    if keyword == "minItems":
-        return lambda v: not isinstance(v, list) or len(v) >= value
-    if keyword == "maxItems":
-        return lambda v: not isinstance(v, list) or len(v) <= value
-    if keyword == "uniqueItems":
-        return (lambda v: not isinstance(v, list) or _unique(v)) if value else (lambda v: True)
-    if keyword == "minLength":
-        return lambda v: not isinstance(v, str) or len(v) >= value
-    if keyword == "maxLength":
-        return lambda v: not isinstance(v, str) or len(v) <= value
-    if keyword == "pattern":
-        pattern = re.compile(value)
-        return lambda v: not isinstance(v, str) or pattern.search(v) is not None
-    if keyword == "minimum":
-        return lambda v: not _is_number(v) or not v < value
-    if keyword == "maximum":
-        return lambda v: not _is_number(v) or not v > value
-    if keyword == "exclusiveMinimum":
-        return lambda v: not _is_number(v) or v > value
-    if keyword == "exclusiveMaximum":
-        return lambda v: not _is_number(v) or v < value
-    if keyword == "const":
-        return lambda v: _equal(v, value)
-    if keyword == "enum":
-        options = list(value)
-        return lambda v: any(_equal(v, o) for o in options)
-    if keyword == "allOf":
-        parts = [_compile(sub, root, refs, types) for sub in value]
-        return lambda v: all(p(v) for p in parts)
-    if keyword == "anyOf":
-        parts = [_compile(sub, root, refs, types) for sub in value]
-        return lambda v: any(p(v) for p in parts)
-    if keyword == "oneOf":
-        parts = [_compile(sub, root, refs, types) for sub in value]
-        return lambda v: sum(1 for p in parts if p(v)) == 1
-    if keyword == "not":
-        part = _compile(value, root, refs, types)
-        return lambda v: not part(v)
-    if keyword == "if":
-        test = _compile(value, root, refs, types)
-        then = _compile(schema.get("then", True), root, refs, types)
-        otherwise = _compile(schema.get("else", True), root, refs, types)
-        return lambda v: then(v) if test(v) else otherwise(v)
-    if keyword == "$ref":
-        return _reference(value, root, refs, types)
-    raise _Unknown(keyword)
+class _Compiler:
+    def __init__(self, root: Mapping[str, Any], strict_integers: bool) -> None:
+        self.root = root
+        self.types = {**_TYPE_TESTS, "integer": _STRICT_INTEGER} if strict_integers else _TYPE_TESTS
+        self.names: dict[str, Any] = {"_equal": _equal, "_unique": _unique, "_is_number": _is_number}
+        self.sources: list[str] = []
+        self.refs: dict[str, str] = {}
 
+    def constant(self, value: Any) -> str:
+        name = f"c{len(self.names)}"
+        self.names[name] = value
+        return name
 
-def _reference(ref: Any, root: Mapping[str, Any], refs: dict[str, Check], types: dict[str, Check]) -> Check:
-    if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/"):]:
-        raise _Unknown(f"$ref {ref!r}")
-    name = ref[len("#/$defs/"):]
-    target = root.get("$defs", {}).get(name) if isinstance(root.get("$defs"), dict) else None
-    if target is None:
-        raise _Unknown(f"$ref {ref!r}")
-    if ref not in refs:  # compiled once, and a schema that refers to itself sees its own check
-        holder: list[Check] = []
-        refs[ref] = lambda v: holder[0](v)
-        holder.append(_compile(target, root, refs, types))
-    return refs[ref]
+    def compile(self, schema: Any) -> Check:
+        entry = self.function(schema)
+        exec("\n".join(self.sources), self.names)  # the source is made here from the schema's shape alone
+        check: Check = self.names[entry]
+        return check
+
+    def function(self, schema: Any) -> str:
+        """The name of a function that checks ``schema`` (its source added to ``sources``)."""
+        name = f"f{len(self.sources)}"
+        self.sources.append("")  # the place is taken now: a nested schema adds functions of its own
+        body = self.body(schema)
+        self.sources[int(name[1:])] = f"def {name}(v):\n" + "".join(f"    {line}\n" for line in body + ["return True"])
+        return name
+
+    def body(self, schema: Any) -> list[str]:
+        if schema is True:
+            return []
+        if schema is False:
+            return ["return False"]
+        if not isinstance(schema, dict):
+            raise _Unknown(repr(schema))
+        lines: list[str] = []
+        for keyword, value in schema.items():
+            if keyword in _IGNORED or keyword in ("then", "else"):
+                continue
+            lines += self.keyword(keyword, value, schema)
+        return lines
+
+    def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> list[str]:
+        if keyword == "type":
+            names = [value] if isinstance(value, str) else value
+            if not isinstance(names, list) or any(n not in self.types for n in names):
+                raise _Unknown(keyword)
+            return [f"if not ({' or '.join(self.types[n].format(v='v') for n in names)}): return False"]
+        if keyword == "properties":
+            if not isinstance(value, dict):
+                raise _Unknown(keyword)
+            lines = []
+            for key, sub in value.items():
+                if sub is True or sub == {}:
+                    continue
+                check, k = self.function(sub), self.constant(key)
+                lines.append(f"    if {k} in v and not {check}(v[{k}]): return False")
+            return ["if isinstance(v, dict):", *lines] if lines else []
+        if keyword == "additionalProperties":
+            if "patternProperties" in schema:
+                raise _Unknown(keyword)
+            known = self.constant(frozenset(schema.get("properties", {})))
+            if value is True or value == {}:
+                return []
+            check = self.function(value)
+            return ["if isinstance(v, dict):", "    for k in v:",
+                    f"        if k not in {known} and not {check}(v[k]): return False"]
+        if keyword == "required":
+            names = self.constant(tuple(value))
+            return ["if isinstance(v, dict):", f"    for n in {names}:", "        if n not in v: return False"]
+        if keyword == "items":
+            if "prefixItems" in schema:
+                raise _Unknown(keyword)
+            if value is True or value == {}:
+                return []
+            check = self.function(value)
+            return ["if isinstance(v, list):", "    for x in v:", f"        if not {check}(x): return False"]
+        bounds = {"minProperties": ("dict", ">="), "maxProperties": ("dict", "<="), "minItems": ("list", ">="),
+                  "maxItems": ("list", "<="), "minLength": ("str", ">="), "maxLength": ("str", "<=")}
+        if keyword in bounds:
+            kind, relation = bounds[keyword]
+            return [f"if isinstance(v, {kind}) and not len(v) {relation} {self.constant(value)}: return False"]
+        if keyword == "uniqueItems":
+            return ["if isinstance(v, list) and not _unique(v): return False"] if value else []
+        if keyword == "pattern":
+            pattern = self.constant(re.compile(value))
+            return [f"if isinstance(v, str) and {pattern}.search(v) is None: return False"]
+        limits = {"minimum": "v < {c}", "maximum": "v > {c}", "exclusiveMinimum": "not v > {c}",
+                  "exclusiveMaximum": "not v < {c}"}
+        if keyword in limits:
+            return [f"if _is_number(v) and {limits[keyword].format(c=self.constant(value))}: return False"]
+        if keyword == "const":
+            if isinstance(value, str):  # the common case: a string equals only itself
+                return [f"if not (isinstance(v, str) and v == {self.constant(value)}): return False"]
+            return [f"if not _equal(v, {self.constant(value)}): return False"]
+        if keyword == "enum":
+            if isinstance(value, list) and value and all(isinstance(o, str) for o in value):
+                return [f"if not (isinstance(v, str) and v in {self.constant(frozenset(value))}): return False"]
+            options = self.constant(list(value))
+            return [f"if not any(_equal(v, o) for o in {options}): return False"]
+        if keyword in ("allOf", "anyOf", "oneOf"):
+            checks = [self.function(sub) for sub in value]
+            if keyword == "allOf":
+                return [f"if not {check}(v): return False" for check in checks]
+            if keyword == "anyOf":
+                return [f"if not ({' or '.join(f'{c}(v)' for c in checks) or 'False'}): return False"]
+            return [f"if [{', '.join(f'{c}(v)' for c in checks)}].count(True) != 1: return False"]
+        if keyword == "not":
+            return [f"if {self.function(value)}(v): return False"]
+        if keyword == "if":
+            test = self.function(value)
+            then, otherwise = self.function(schema.get("then", True)), self.function(schema.get("else", True))
+            return [f"if not ({then}(v) if {test}(v) else {otherwise}(v)): return False"]
+        if keyword == "$ref":
+            return [f"if not {self.reference(value)}(v): return False"]
+        raise _Unknown(keyword)
+
+    def reference(self, ref: Any) -> str:
+        if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/"):]:
+            raise _Unknown(f"$ref {ref!r}")
+        defs = self.root.get("$defs")
+        target = defs.get(ref[len("#/$defs/"):]) if isinstance(defs, dict) else None
+        if target is None:
+            raise _Unknown(f"$ref {ref!r}")
+        if ref not in self.refs:  # compiled once; a schema that refers to itself calls its own function
+            name = f"f{len(self.sources)}"
+            self.refs[ref] = name
+            self.function(target)
+        return self.refs[ref]
 
 
 def fits(check: Check | None, data: Any) -> bool:

@@ -4,15 +4,22 @@
 from __future__ import annotations
 
 import copyreg
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from .errors import Location, UnknownRulesetError, VerifierError, did_you_mean
-from .ruleset import Ruleset
+
+if TYPE_CHECKING:  # the metadata reader and the value types are imported when first needed, not at start
+    from importlib.metadata import EntryPoint
+
+    from .ruleset import Ruleset
 
 GROUP = "verifier.rulesets"
 
 _loaded: dict[str, Ruleset] = {}
+# The entry points found for one sys.path: reading every installed distribution's metadata took
+# about 20 ms, and a command's parser asks for the names several times before any work starts.
+_found: tuple[tuple[str, ...], dict[str, EntryPoint]] | None = None
 
 
 class BrokenRulesetError(VerifierError):
@@ -20,9 +27,15 @@ class BrokenRulesetError(VerifierError):
 
 
 def _entry_points() -> dict[str, EntryPoint]:
+    global _found
+    path = tuple(sys.path)
+    if _found is not None and _found[0] == path:
+        return _found[1]
+    from importlib.metadata import entry_points
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep)  # the first installed distribution wins, as pip orders them
+    _found = (path, found)
     return found
 
 
@@ -33,6 +46,7 @@ def names() -> list[str]:
 def get(key: str, location: Location | None = None) -> Ruleset:
     if key in _loaded:
         return _loaded[key]
+    from .ruleset import Ruleset
     found = _entry_points()
     if key not in found:
         raise UnknownRulesetError(f"unknown ruleset {key!r}; {did_you_mean(key, list(found))}", location)

@@ -52,6 +52,7 @@ class _ExitGuard:
         self.users = 0
         self.everywhere = 0  # while importing an implementation: the main thread is guarded too
         self.originals: dict[tuple[ModuleType, str], Any] = {}
+        self.stand_ins: dict[tuple[ModuleType, str], tuple[Any, Callable[..., Any]]] = {}  # made once per original
 
     def _stand_in(self, name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         def stand_in(*args: Any, **kwargs: Any) -> Any:
@@ -73,7 +74,10 @@ class _ExitGuard:
                     original = getattr(module, name, None)
                     if original is not None:
                         self.originals[(module, name)] = original
-                        setattr(module, name, self._stand_in(name, original))
+                        made = self.stand_ins.get((module, name))
+                        if made is None or made[0] is not original:
+                            made = self.stand_ins[(module, name)] = (original, self._stand_in(name, original))
+                        setattr(module, name, made[1])
 
     def leave(self, everywhere: bool = False) -> None:
         with self.lock:

@@ -120,20 +120,19 @@ def oversized_value(value: Any, max_depth: int, max_items: int) -> str | None:
     """The same for a Python value (an in-process answer), without recursion: "deep",
     "large" (more than ``max_items`` arrays, objects and values in all, counting shared
     ones each time they occur), or None. A value that contains itself is too deep."""
+    # Scalars are counted with their container, in bulk: only containers go on the stack.
+    containers = (dict, list, tuple)
+    if not isinstance(value, containers):
+        return None
     stack: list[tuple[Any, int]] = [(value, 1)]
-    seen = 0
+    seen = 1
     while stack:
         item, depth = stack.pop()
-        seen += 1
-        if seen > max_items:
-            return "large"
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            continue
         if depth > max_depth:
             return "deep"
-        stack.extend((child, depth + 1) for child in children)
+        children = item.values() if isinstance(item, dict) else item
+        seen += len(children)
+        if seen > max_items:
+            return "large"
+        stack += [(child, depth + 1) for child in children if isinstance(child, containers)]
     return None

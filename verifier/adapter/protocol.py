@@ -146,12 +146,19 @@ def adapter_schema() -> dict[str, Any]:
 
 _validators: dict[str, jsonschema.Draft202012Validator] = {}
 _quick: dict[str, Check | None] = {}
+_schema: list[dict[str, Any]] = []  # the schema the validators are made from, built once (it looks up every ruleset)
+
+
+def _built_schema() -> dict[str, Any]:
+    if not _schema:
+        _schema.append(adapter_schema())
+    return _schema[0]
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
     """A validator of one message kind (a key of ``$defs``)."""
     if name not in _validators:
-        schema = adapter_schema()
+        schema = _built_schema()
         _validators[name] = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{name}"})
     return _validators[name]
 
@@ -159,7 +166,7 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 def schema_problem(name: str, data: Any) -> str | None:
     """The first way ``data`` breaks ``$defs/name``, as one sentence, or None."""
     if name not in _quick:
-        schema = adapter_schema()
+        schema = _built_schema()
         _quick[name] = compile_schema({"$ref": f"#/$defs/{name}"}, schema)
     if fits(_quick[name], data):
         return None
@@ -298,6 +305,11 @@ def answer_text(value: Any) -> str:
     """An answer (or part of one) as JSON text that does not depend on the order of its
     mappings or its lists, since events and the like may come in any order: two answers
     that mean the same give the same text."""
+    try:
+        return _normal_text(value)
+    except _NotPlain:
+        pass
+
     def norm(item: Any) -> Any:
         if isinstance(item, dict):
             return {k: norm(v) for k, v in item.items()}
@@ -305,6 +317,25 @@ def answer_text(value: Any) -> str:
             return sorted((norm(v) for v in item), key=lambda v: json.dumps(v, sort_keys=True))
         return item
     return json.dumps(norm(value), sort_keys=True)
+
+
+class _NotPlain(Exception):
+    """A value ``_normal_text`` leaves to the general way (a mapping with keys that are not strings)."""
+
+
+def _normal_text(item: Any) -> str:
+    """``answer_text`` of plain JSON data, each part's text made once from its parts' texts
+    (the general way encodes every part again at each level it is sorted in): the same
+    text ``json.dumps(..., sort_keys=True)`` writes, lists in the order of their items' texts."""
+    if isinstance(item, dict):
+        if not all(type(k) is str for k in item):
+            raise _NotPlain
+        return "{" + ", ".join(f"{json.dumps(k)}: {_normal_text(item[k])}" for k in sorted(item)) + "}"
+    if isinstance(item, list):
+        return "[" + ", ".join(sorted(_normal_text(v) for v in item)) + "]"
+    if isinstance(item, tuple):
+        raise _NotPlain  # json.dumps writes a tuple as a list, but the general way leaves its order
+    return json.dumps(item)
 
 
 def read_outcome(ruleset: Ruleset, before: Any, data: Any) -> Outcome | str:
@@ -378,7 +409,8 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     outcome = read_outcome(ruleset, before, data)
     if isinstance(outcome, str):
         return outcome
-    return replace(outcome, unreported=frozenset(p.name for p in unreported))
+    names = frozenset(p.name for p in unreported)
+    return outcome if outcome.unreported == names else replace(outcome, unreported=names)
 
 
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,

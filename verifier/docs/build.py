@@ -40,6 +40,13 @@ def load_cases(cases_dir: Path | None, warn: Callable[[str], None], execution: E
     return list(collection.cases)
 
 
+def _rulesets_of(cases: Sequence[Any]) -> list[str]:
+    """The rulesets whose cases were loaded, in the registry's order: a folder of one
+    ruleset's cases builds that ruleset's page, not four empty ones."""
+    keys = {getattr(c.ruleset, "key", None) for c in cases}
+    return [k for k in registry.names() if k in keys]
+
+
 def _gather_quietly(ruleset: Ruleset, *, cases: Sequence[Any], findings_dir: Path | None, cases_dir: Path | None,
                     examples: int, seed: int) -> tuple[Findings, list[str]]:
     """``gather_findings`` with its warnings returned, for a worker process to send back."""
@@ -68,9 +75,9 @@ def build_site(out: Path | str = "site", *, cases_dir: Path | str | None = "case
         log(f"warning: {message}")
 
     execution = execution or Execution()
-    chosen = [registry.get(k) for k in (rulesets or registry.names())]
     log(f"loading the cases under {cases_dir} ...")
     cases = load_cases(cases_dir, warn, execution)
+    chosen = [registry.get(k) for k in (rulesets or _rulesets_of(cases) or registry.names())]
     findings = {}
     gather = partial(_gather_quietly, cases=cases, findings_dir=findings_dir, cases_dir=cases_dir,
                      examples=examples, seed=seed)

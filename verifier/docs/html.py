@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..kit.draw.palette import SMALLEST_TEXT
+from .common import DESKTOP_FIT, MIN_SHOWN, PHONE_FIT
 from .model import CaseView
 
 
@@ -48,15 +48,6 @@ def _citation(source: Any, titles: Mapping[str, str] | None = None) -> str:
     return text + (f", \u201c{esc(source.example)}\u201d" if getattr(source, "example", None) else "")
 
 
-# Where a picture may be shown smaller than drawn: never below this share of its drawn width,
-# so that its smallest text (the kit's SMALLEST_TEXT) stands at least 9 px tall on the screen
-# (and the picture at least 60 % of its drawn width).
-SMALLEST_SHOWN_TEXT = 9
-MIN_SHOWN = max(0.6, SMALLEST_SHOWN_TEXT / SMALLEST_TEXT)
-# The widest picture each layout shows shrunk to fit its column (in CSS px), each over MIN_SHOWN:
-# the narrowest box a picture stands in, a case's (the column less the case's padding, border
-# and the picture's own border) on the desktop (72rem) and on a 390 px phone.
-DESKTOP_FIT, PHONE_FIT = int(1080 / MIN_SHOWN), int(350 / MIN_SHOWN)
 
 
 def _legible_picture(src: str, size: tuple[int, int] | None, alt: str, narrow: str | None = None,

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..case import CaseStatus
 from ..findings import FindingEntry
-from ..ruleset import Capability, Clause, FindingKind, Outcome, Ruleset
+from ..ruleset import Capability, Clause, FindingKind, Outcome, Ruleset, compare_outcome
 from .common import _anchor, _attempt, _optional, _plural, _reading_key, _sentence
 from .findings import Findings, examples_against_readings
 from .pictures import _draw_case, _draw_finding
@@ -131,8 +131,8 @@ class PageModel:
             if case.expect is None:
                 verdict = "This case needs a ruling: the rule text does not say which outcome is right."
             else:
-                mismatches = self.attempt(f"comparing {case.id}", None, rs.compare, case.before, case.expect,
-                                          outcome)
+                mismatches = self.attempt(f"comparing {case.id}", None, compare_outcome, rs, case.before,
+                                          case.expect, outcome)
                 if mismatches is None:
                     verdict = ""
                 elif mismatches:

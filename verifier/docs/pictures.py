@@ -10,7 +10,7 @@ from typing import Any
 
 from ..execute import IN_PROCESS, Execution, Progress, map_ordered
 from ..ruleset import Capability, Outcome, Ruleset
-from .common import _attempt, _optional
+from .common import DESKTOP_FIT, _attempt, _optional
 
 # Animation timing, in milliseconds: the first and last frames stay up longer.
 FRAME_MS, FIRST_MS, LAST_MS = 1400, 2000, 3200
@@ -67,16 +67,12 @@ def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict[str,
     image = _attempt(rs, warnings, f"drawing {case.id}", None, draw_outcome, rs, case.before, case.actions, outcome,
                      case.title)
     if image is not None:
-        fields["image"], fields["size"] = f"cases/{name}.png", image.size
-        files[fields["image"]] = _png(image)
         narrow = _attempt(rs, warnings, f"drawing {case.id} for narrow screens", None,
                           _optional(rs, Capability.NARROW, "draw_narrow", None), case.before, case.actions,
                           [("Before", None), ("After: what happened", outcome)], title=case.title)
         if narrow is not None and outcome.refusal is not None:
             narrow = refusal_band(narrow, refusal_words(outcome.refusal))
-        if narrow is not None:
-            fields["narrow"], fields["narrow_size"] = f"cases/{name}-narrow.png", narrow.size
-            files[fields["narrow"]] = _png(narrow)
+        _keep(files, fields, f"cases/{name}", image, narrow)
     frames = _attempt(rs, warnings, f"animating {case.id}", [], _optional(rs, Capability.FRAMES, "draw_frames", []),
                       case.before, case.actions, outcome)
     if len(frames) >= 3:
@@ -94,15 +90,23 @@ def _draw_finding(rs: Ruleset, finding: Any, panels: list[Any], title: str, name
     image = _attempt(rs, warnings, f"drawing finding {finding.fingerprint}", None, rs.draw_readings,
                      finding.before, finding.actions, panels, title=title)
     if image is not None:
-        fields["image"], fields["size"] = f"findings/{name}.png", image.size
-        files[fields["image"]] = _png(image)
         narrow = _attempt(rs, warnings, f"drawing finding {finding.fingerprint} for narrow screens", None,
                           _optional(rs, Capability.NARROW, "draw_narrow", None), finding.before, finding.actions,
                           panels, title=title)
-        if narrow is not None:
-            fields["narrow"], fields["narrow_size"] = f"findings/{name}-narrow.png", narrow.size
-            files[fields["narrow"]] = _png(narrow)
+        _keep(files, fields, f"findings/{name}", image, narrow)
     return {"files": files, "fields": fields, "warnings": warnings}
+
+
+def _keep(files: dict[str, bytes], fields: dict[str, Any], stem: str, image: Any, narrow: Any) -> None:
+    """The picture and its narrow layout as files, and their names and sizes as view fields.
+    A picture too wide for the desktop column is shown stacked (its narrow layout) on every
+    screen, so it is measured but not encoded or written (a sixth of the site's pixels)."""
+    fields["image"], fields["size"] = f"{stem}.png", image.size
+    if narrow is not None:
+        fields["narrow"], fields["narrow_size"] = f"{stem}-narrow.png", narrow.size
+        files[fields["narrow"]] = _png(narrow)
+    if narrow is None or image.width <= DESKTOP_FIT:
+        files[fields["image"]] = _png(image)
 
 
 def _run_task(task: Callable[[], dict[str, Any]]) -> dict[str, Any]:

@@ -61,6 +61,7 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
             listed.setdefault((point, option), []).append(i)
     having = {choice: frozenset(indices) for choice, indices in listed.items()}  # the readings with each option
     sharing: dict[tuple[Any, ...], list[frozenset[int]]] = {}
+    counted: dict[frozenset[int], int] = {}
     for trial in trials:
         if not trial.matches:
             continue
@@ -71,8 +72,10 @@ def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int
                                                       for i, option in path)) for path in shape]
         for key, indices in zip(table.keys.values(), sharing[shape]):
             if key in trial.matches:
-                for i in indices:
-                    explained[i] += 1
+                counted[indices] = counted.get(indices, 0) + 1
+    for indices, count in counted.items():  # leaves of the same readings counted together: fewer readings walked
+        for i in indices:
+            explained[i] += count
     return explained
 
 
@@ -84,6 +87,8 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
         informative = 0
         matches = dict.fromkeys(point.options, 0)
         for trial in trials:
+            if point.name not in trial.table.fixed_points:  # no leaf fixes it: every option gives the same key
+                continue
             keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
             if None in keys.values() or len(set(keys.values())) < 2:
                 continue
@@ -189,6 +194,7 @@ class _ReferenceWork:
     before: Any
     actions: Any
     answers: tuple[tuple[str, str, Any], ...]
+    transforms: tuple[Transform, ...] | None = None  # the reorderings sent, in this process (None: made again)
 
 
 @dataclass(frozen=True)
@@ -209,7 +215,16 @@ class _Known:
 
     def __init__(self) -> None:
         self.tables: dict[Any, ReadingTable] = {}
-        self.matches: dict[Any, frozenset[Any]] = {}
+        self.matches: dict[Any, list[tuple[Any, frozenset[Any]]]] = {}  # scene -> (answer data, matches)
+
+    def matched(self, scene: Any, data: Any) -> frozenset[Any] | None:
+        """The matches of an answer given to ``scene`` before with the same JSON text. (The
+        text is only taken for a scene drawn again, which is rare.)"""
+        earlier = self.matches.get(scene)
+        if not earlier:
+            return None
+        text = json.dumps(data, sort_keys=True)
+        return next((found for old, found in earlier if json.dumps(old, sort_keys=True) == text), None)
 
     @staticmethod
     def key(*parts: Any) -> Any:
@@ -237,8 +252,11 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
             table = reading_table(ruleset, work.before, work.actions)
             if scene is not None:
                 known.tables[scene] = table
-        transforms = {t.name: t for t in order_transforms(ruleset, work.before, work.actions)} \
-            if len(work.answers) > 1 else {}
+        transforms: dict[str, Transform] = {}
+        if len(work.answers) > 1:
+            made = work.transforms if work.transforms is not None else \
+                order_transforms(ruleset, work.before, work.actions)
+            transforms = {t.name: t for t in made}
         outcomes: dict[str, Outcome] = {}
         unreadable = []
         for what, request_id, data in work.answers:
@@ -252,12 +270,12 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
         differs: set[str] = set()
         actual = outcomes.get("")
         if actual is not None:
-            answered = known.key(scene, json.dumps(work.answers[0][2], sort_keys=True)) if scene is not None else None
-            found = known.matches.get(answered) if answered is not None else None
+            data = work.answers[0][2]
+            found = known.matched(scene, data) if scene is not None else None
             if found is None:
                 found = matching(ruleset, work.before, work.actions, table, actual)
-                if answered is not None:
-                    known.matches[answered] = found
+                if scene is not None:
+                    known.matches.setdefault(scene, []).append((data, found))
             matches = found
             trial = Trial("", work.before, work.actions, table, actual, matches)
             differs = {name for name, transform in transforms.items()
@@ -375,7 +393,8 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
             given_up = str(exc)
             return
         sent[index] = record
-        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers)
+        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers,
+                              record.transforms if execution.in_process else None)
         if execution.in_process:
             take(_reference_work([work], known)[0])
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Iterable
@@ -31,6 +32,11 @@ def require_finite_numbers(data: Any, path: tuple[str | int, ...] = ()) -> None:
     """Raise ImplementationError naming the field of the first number in ``data`` (an
     answer as JSON gives it) that is NaN or infinite. JSON Schema's ``number`` lets both
     through, and a NaN compares false with every tolerance, so it would pass any check."""
+    try:  # the common case, decided in C: the encoder refuses only a NaN or an infinity (or a non-JSON value)
+        json.dumps(data, allow_nan=False, check_circular=False)
+        return
+    except (ValueError, TypeError, RecursionError):
+        pass  # found below, with the field it is in
     stack: list[tuple[tuple[str | int, ...], Any]] = [(path, data)]
     while stack:
         where, value = stack.pop()

@@ -218,13 +218,17 @@ class _Grid:
 
     def near(self, box: Box) -> list[int]:
         """The items that may meet ``box``, each once, in the order they were filed."""
+        if not self.cells:
+            return list(self.wide)  # filed in order, each once
         if not all(math.isfinite(v) for v in box):
             return sorted({k for found in self.cells.values() for k in found} | set(self.wide))
         i0, j0, i1, j1 = _cell_range(box)
         if (i1 - i0 + 1) * (j1 - j0 + 1) > _WIDE:
             return sorted({k for found in self.cells.values() for k in found} | set(self.wide))
-        found: set[int] = set(self.wide)
         cells = self.cells
+        if i0 == i1 and j0 == j1 and not self.wide:  # one cell: its list is already in order, each once
+            return list(cells.get((i0, j0), ()))
+        found: set[int] = set(self.wide)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
                 here = cells.get((i, j))

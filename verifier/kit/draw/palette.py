@@ -76,11 +76,26 @@ def text_colour_on(fill: RGB) -> RGB:
     return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else PAPER
 
 
+def _start_key(start: float) -> tuple[int, bool] | float:
+    """What of a text's fractional start the rendered bitmap depends on.
+
+    FreeType's pen starts at the whole-pixel origin plus ``start``, counted in 1/64 pixels and
+    rounded, and every glyph lands on a whole pixel from there; the bitmap is one pixel wider
+    (taller) when the start is past zero. So starts that round to the same 64th give the
+    same bitmap. A start within a hair of a rounding boundary (where float32 arithmetic in
+    Pillow could round it either way) is kept exact."""
+    scaled = start * 64
+    if abs(abs(scaled - math.trunc(scaled)) - 0.5) < 1e-3 or 0 < abs(start) < 1e-6 or abs(start) > 1 - 1e-6:
+        return start
+    return (math.floor(scaled + 0.5), start > 0)
+
+
 class _RememberingFont(ImageFont.FreeTypeFont):
     """A FreeType font that keeps the bitmap of each text it renders: pictures draw the same
     labels, legends and names again and again, and rendering glyphs was most of the time
     drawing took. The bitmap is the one Pillow would render (same text, mode, anchor,
-    stroke and sub-pixel start), so the pictures do not change."""
+    stroke and sub-pixel start, see ``_start_key``; the ink only for colour bitmaps), so the
+    pictures do not change."""
 
     MAX_MASKS = 20_000
 
@@ -88,8 +103,9 @@ class _RememberingFont(ImageFont.FreeTypeFont):
                  features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
                  anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
                  *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        where = (_start_key(start[0]), _start_key(start[1])) if start is not None else None
         key = (text, mode, direction, tuple(features) if features else None, language, stroke_width, anchor,
-               ink, start, args, tuple(sorted(kwargs.items())))
+               ink if mode == "RGBA" else 0, where, args, tuple(sorted(kwargs.items())))
         masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = self.__dict__.setdefault("_masks", {})
         found = masks.get(key)
         if found is None:
@@ -168,8 +184,26 @@ def text(draw: ImageDraw.ImageDraw, xy: Point, content: str, *, size: int = 12, 
          anchor: str = "la", stroke: int = 0, stroke_fill: RGB = PAPER, align: str = "left") -> None:
     """Draw ``content`` at ``xy``; ``anchor`` as in Pillow ("mm" centres it). Lines
     broken with "\\n" are aligned by ``align`` ("left", "center", "right")."""
-    draw.text(xy, content, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke,
-              stroke_fill=stroke_fill, align=align)
+    face = font(size)
+    if "\n" in content or type(face) is not _RememberingFont or draw.fontmode != "L" or draw.palette is not None \
+            or not (isinstance(fill, tuple) and isinstance(stroke_fill, tuple)) or len(anchor) != 2:
+        draw.text(xy, content, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill,
+                  align=align)
+        return
+    # One line in a grey-level font mode: what ImageDraw.text does, without its per-call set-up
+    # (a text object, a split into lines, the inks looked up again), which cost as much as drawing.
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    ink = draw.draw.draw_ink(fill)
+    if stroke:
+        stroke_ink = draw.draw.draw_ink(stroke_fill)
+        mask, offset = face.getmask2(content, "L", None, None, None, stroke, anchor, stroke_ink, start,
+                                     stroke_filled=True)
+        draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, stroke_ink)
+        if ink == stroke_ink:
+            return
+    mask, offset = face.getmask2(content, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True)
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
 def wrap(content: str, size: int, width: float) -> list[str]:

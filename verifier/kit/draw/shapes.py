@@ -45,7 +45,15 @@ Dash = tuple[float, float]
 
 
 def _draw(canvas: Canvas) -> ImageDraw.ImageDraw:
-    return canvas if isinstance(canvas, ImageDraw.ImageDraw) else ImageDraw.Draw(canvas)
+    """The canvas itself, or an ``ImageDraw`` on the image: one per image, kept on it while it
+    holds the same pixel store (a picture's shapes asked for thousands, each set up afresh)."""
+    if isinstance(canvas, ImageDraw.ImageDraw):
+        return canvas
+    kept = canvas.__dict__.get("_kit_draw")
+    if kept is None or kept.im is not canvas.im or kept._image is not canvas:
+        kept = ImageDraw.Draw(canvas)
+        canvas.__dict__["_kit_draw"] = kept
+    return kept
 
 
 # One outline mask per picture (by id, while the picture lives), reused: see polygon_px.
@@ -77,7 +85,7 @@ def polygon_px(canvas: Canvas, points: Sequence[Point], *, fill: RGB | None = No
             weakref.finalize(image, _OUTLINE_MASKS.pop, id(image), None)
         mask = Image.new("1", image.size)
         _OUTLINE_MASKS[id(image)] = mask
-    ImageDraw.Draw(mask).polygon(pts, fill=1)
+    _draw(mask).polygon(pts, fill=1)
     draw.draw.draw_polygon(pts, draw.draw.draw_ink(outline), 0, width * 2 - 1, mask.im)
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     box = (max(0, math.floor(min(xs)) - 2), max(0, math.floor(min(ys)) - 2),

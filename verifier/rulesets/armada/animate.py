@@ -14,6 +14,7 @@ from dataclasses import replace
 from PIL import Image
 
 from ...kit import draw as vd
+from ...kit.words import count
 from ...ruleset import AnimationFrame, Outcome
 from .draw import FONT, SUPERSAMPLE, _key, _marks, _notes, _panel, _plan_text, _star, draw_panels, make_view
 from .model import Maneuvers, Move, Result, Scene
@@ -111,9 +112,9 @@ def describe_scene(scene: Scene, maneuvers: Maneuvers) -> str:
                       f"facing {s.pose.heading:g}" for s in scene.ships)
     extra = []
     if scene.squadrons:
-        extra.append(f"{len(scene.squadrons)} squadron(s)")
+        extra.append(count(len(scene.squadrons), "squadron"))
     if scene.obstacles:
-        extra.append(f"{len(scene.obstacles)} obstacle(s)")
+        extra.append(count(len(scene.obstacles), "obstacle"))
     plans = "; ".join(_plan_text(scene, m) for m in maneuvers)
     return (f"A {scene.width:g} by {scene.height:g} mm play area with {ships}"
             + (f", and {', '.join(extra)}" if extra else "") + f". Maneuvers: {plans}.")

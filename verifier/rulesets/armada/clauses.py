@@ -1,7 +1,7 @@
 """The armada clause table and its reading points.
 
 Seed 003 lists its rules as bullets with no numbers, so the ids name the step each
-bullet belongs to, in the seed's order: ``course.*`` (Determine Course), ``move.*``
+bullet belongs to, in the source's order: ``course.*`` (Determine Course), ``move.*``
 (Move Ship), ``zero.*`` and ``yaw.*`` (0-speed maneuvers and 0-speed yaw); then the
 facts.md rules (``size.*``, ``tool.*``, ``overlap.*``, ``edge.*``, ``obstacle.*``);
 then the FAQ's answers that bear on movement (``faq.*``). Every summary is our
@@ -39,7 +39,7 @@ CLAUSES = (
     _c("course.speed", "The course is set for the ship's current speed, the one its dial shows (or the speed an "
        "effect gives an additional maneuver): one joint per speed, and only speeds its chart has a column for.",
        Citation(SEED, _COURSE)),
-    _c("course.navigate", "A navigate command may change the speed and the yaw of the course; the seed does not "
+    _c("course.navigate", "A navigate command may change the speed and the yaw of the course; the source does not "
        "say by how much, so we take one step of speed and one extra click at one joint (never past two).",
        Citation(SEED, _COURSE)),
     _c("move.insert", "The tool's first guides go into the notches on one side of the front of the base; the ship "
@@ -108,7 +108,7 @@ CLAUSES = (
 READING_POINTS = (
     ReadingPoint(
         "tool",
-        "The seed gives no dimensions for the maneuver tool. Which measurements place the ship?",
+        "The source gives no dimensions for the maneuver tool. Which measurements place the ship?",
         {"model-a": "68.4 mm a speed: 46.13 mm from the guides to a joint, 22.27 mm from a joint to the next "
                     "guides; the centreline half the tool's width outside the base, at its front corner.",
          "model-b": "66.71 mm between pivots, the ship set on the pivot; the first pivot 19.8 mm behind the front "
@@ -119,7 +119,7 @@ READING_POINTS = (
     ReadingPoint(
         "both-sides",
         "The ship would overlap the tool on the side it started on and, after the switch, on the other side too. "
-        "The seed says to switch once and no more. Where does it go?",
+        "The source says to switch once and no more. Where does it go?",
         {"second-side": "It is set down on the second side all the same, overlapping the tool.",
          "first-side": "It goes back to the first side and is set down there, overlapping the tool.",
          "stay": "It cannot finish the maneuver and stays where it was, as at speed 0."},
@@ -144,7 +144,7 @@ READING_POINTS = (
         "second-measured", ("overlap.damage", "overlap.measure", "faq.closest", "yaw.overlap")),
     ReadingPoint(
         "yaw-damage",
-        "A 0-speed yaw would overlap two or more ships. The seed says 'both ships' are dealt damage, as if there "
+        "A 0-speed yaw would overlap two or more ships. The source says 'both ships' are dealt damage, as if there "
         "were one other, and 'as normal', which deals a card to the closest one only. Which ships take a card?",
         {"closest": "As for any overlap: the yawing ship and the closest ship it would overlap.",
          "each": "'Both ships' for every pair: the yawing ship takes one card and so does each ship it would "
@@ -152,7 +152,7 @@ READING_POINTS = (
         "closest", ("yaw.overlap",)),
     ReadingPoint(
         "squadron",
-        "The ship's final position overlaps a squadron. The seed lets a ship move through squadrons but says "
+        "The ship's final position overlaps a squadron. The source lets a ship move through squadrons but says "
         "nothing of ending on one. What happens?",
         {"aside": "The ship stays there; the squadron is marked as displaced, for its owner to move clear of the "
                   "ship (where to, the text does not say).",

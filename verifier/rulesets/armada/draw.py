@@ -15,6 +15,7 @@ from shapely.geometry import box as shapely_box
 
 from ...kit import draw as vd
 from ...kit.geometry import Pose, circle
+from ...kit.words import count
 from ...ruleset import Outcome
 from .model import Maneuvers, Move, Result, Scene, Ship
 from .resolver import base_at, tool_of
@@ -409,7 +410,7 @@ def _plan_text(scene: Scene, maneuver) -> str:
     if maneuver.speed == 0:
         if maneuver.yaw:
             way = "starboard" if maneuver.yaw > 0 else "port"
-            return f"{ship.name} ({ship.type.name}): speed 0, yaw {abs(maneuver.yaw)} click(s) to {way}"
+            return f"{ship.name} ({ship.type.name}): speed 0, yaw {count(abs(maneuver.yaw), 'click')} to {way}"
         return f"{ship.name} ({ship.type.name}): speed 0"
     clicks = " ".join("0" if c == 0 else f"{abs(c)}{'R' if c > 0 else 'L'}" for c in maneuver.course)
     extra = [maneuver.side and f"tool {maneuver.side}" or "side open",

@@ -17,6 +17,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ...kit import geometry
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
+from ...kit.words import count
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
     SIDES,
@@ -411,7 +412,7 @@ def refusal(scene: Scene, maneuvers: Maneuvers) -> Refusal | None:
                 return refused("course.navigate", f"the speed dial shows {dial[ship.name]}; a navigate command "
                                                   f"changes it by one at most, not to {speed}")
             return refused("course.speed", f"the speed dial shows {dial[ship.name]}, so the course needs "
-                                           f"{dial[ship.name]} joint(s), not {speed}")
+                                           f"{count(dial[ship.name], 'joint')}, not {speed}")
         if maneuver.yaw and speed != 0:
             return refused("yaw.effect", f"a yaw of the last joint is a 0-speed maneuver's, not one at speed {speed}")
         limits = ship.type.chart[speed - 1] if speed else ()
@@ -419,8 +420,8 @@ def refusal(scene: Scene, maneuvers: Maneuvers) -> Refusal | None:
         over = [j for j, c in enumerate(course) if abs(c) > limits[j]]
         if len(over) > extra or any(abs(course[j]) > limits[j] + extra for j in over):
             j = over[0] if len(over) == 1 or extra == 0 else over[1]
-            words = (f"joint {j + 1} is clicked {abs(course[j])} time(s), but the {ship.type.name} chart allows at "
-                     f"most {limits[j]} ({_marks(limits[j])}) at joint {j + 1} at speed {speed}")
+            words = (f"joint {j + 1} is clicked {count(abs(course[j]), 'time')}, but the {ship.type.name} chart "
+                     f"allows at most {limits[j]} ({_marks(limits[j])}) at joint {j + 1} at speed {speed}")
             if maneuver.navigate:
                 return refused("course.navigate", words + " (a navigate command adds one click at one joint only)")
             return refused("course.clicks", words)

@@ -47,11 +47,13 @@ PAGE_NOTES = (
     "the point being the bow; under the pentagon reading the outline takes in the raised base corners, which are "
     "in the air, so two outlines may overlap near a stern while the pieces themselves do not touch. Black dots "
     "on a ship are its damage chits, and a sunk ship is crossed out. A move "
-    "shows each step's piece as a faint ghost, numbered, with a ring at every place the ship could have stopped; "
-    "the ship stands in colour where it ended. A grey fan is every place the next step's piece could lie, and "
-    "its wedge at the bow the headings allowed. A shaded triangle beside a ship is the area its cannons reach "
-    "(the large piece laid against that side); a star marks a hit, a cross an object that obstructs the shot. "
-    "Grey polygons are reefs and islands; the curve or line is the edge of the playing area.")
+    "shows each step's piece as a faint ghost with its number in a ring: before, the steps the move plans; "
+    "after, the steps it took, each a place the ship could have stopped. A step that may not be made is outlined "
+    "in red and starred, and the ship stands in colour where it ended. A grey fan is every place the next "
+    "step's piece could lie, and its wedge at the bow the headings allowed. A shaded triangle beside a ship is "
+    "the area its cannons reach (the large piece laid against that side); a star marks a hit, a cross an "
+    "object that obstructs the shot. Grey polygons are reefs and islands; the curve or line is the edge of the "
+    "playing area.")
 
 
 def _xy(point: XY) -> str:

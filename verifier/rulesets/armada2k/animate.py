@@ -11,6 +11,7 @@ from PIL import Image
 from verifier.kit import draw as vd
 from verifier.ruleset import AnimationFrame, Outcome
 
+from ...kit import words as kw
 from .draw import FONT, SUPERSAMPLE, _boxes, _panel, _parts
 from .model import Actions, Scene
 
@@ -31,7 +32,7 @@ def describe_scene(before: Scene, actions: Actions) -> str:
                        for p in before.players)
     said = []
     for a in actions:
-        said.append({"move": f"{a.ship} moves {len(a.steps)} step(s)", "fire": f"{a.ship} fires {a.side} at "
+        said.append({"move": f"{a.ship} moves {kw.count(len(a.steps), 'step')}", "fire": f"{a.ship} fires {a.side} at "
                      f"{a.target}", "fan": f"which way {a.ship} may step", "range": f"what {a.ship} can hit",
                      "setup": "the set-up is checked", "end": "the turn ends"}[a.kind])
     area = (f"a circle {2 * before.area.radius:g} inches across" if before.area.is_circle else "a polygon")
@@ -42,7 +43,7 @@ def describe_scene(before: Scene, actions: Actions) -> str:
 
 
 def _action_words(action: Any) -> str:
-    return {"move": f"{action.ship} moves {len(action.steps)} step(s)",
+    return {"move": f"{action.ship} moves {kw.count(len(action.steps), 'step')}",
             "fire": f"{action.ship} fires {action.side} at {action.target}",
             "fan": f"which way may {action.ship} step?", "range": f"what can {action.ship} hit?",
             "setup": "the set-up is checked", "end": "the turn passes"}.get(action.kind, action.kind)

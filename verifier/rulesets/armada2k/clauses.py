@@ -1,6 +1,6 @@
 """The Armada 2K clause table and its reading points.
 
-Ids follow the seed's sections and the order of their bullets: ``equip``, ``goal``,
+Ids follow the source's sections and the order of their bullets: ``equip``, ``goal``,
 ``setup``, ``play``, ``move`` (Ship Movement), ``fire`` (Firing a cannon), ``dmg``
 (damage, the same section's second half), ``fiddly`` (Some Fiddly bits) and ``alt.*``
 (Alternate Game Rules). Every summary is our paraphrase.
@@ -78,12 +78,12 @@ CLAUSES = (
 
 READING_POINTS = (
     ReadingPoint(
-        "footprint", "The seed only says a ship lies flat. What outline does it cover on the table?",
+        "footprint", "The source only says a ship lies flat. What outline does it cover on the table?",
         {"slant": "A triangle as long as the slant height, as wide as the base: the face it lies on.",
          "pentagon": "The pyramid as the solid it is: seen from above it covers the face plus the two raised base "
                      "corners, which stand out beside the face a little ahead of the stern edge, but that edge is "
                      "in the air, so two pieces meet only where the solids meet, and the large laid to aim lies "
-                     "against a ship's side at table level (facts.md, armada2k).",
+                     "against a ship's side at table level (the fact sheet).",
          "upright": "A triangle as long as the upright height, as one public implementation draws it."},
         "slant", ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3")),
     ReadingPoint(
@@ -93,11 +93,11 @@ READING_POINTS = (
          "overlap": "No: only overlapping blocks a step."},
         "touch", ("move.5", "move.note")),
     ReadingPoint(
-        "blocked-move", "A move of several steps meets something at a later step. The seed says the move is not "
+        "blocked-move", "A move of several steps meets something at a later step. The source says the move is not "
                         "allowed: all of it, or the steps from there on?",
         {"whole": "All of it: the ship stays where it was, as if it had not tried.",
          "prefix": "The steps before the blocked one stand, and the ship stops there: a shorter move of whole "
-                   "steps, which the seed allows anyway."},
+                   "steps, which the source allows anyway."},
         "whole", ("move.5", "move.3")),
     ReadingPoint(
         "target", "When does a target lie in the area the large piece covers?",
@@ -105,7 +105,7 @@ READING_POINTS = (
          "whole": "Only when all of it is inside."},
         "overlap", ("fire.3",)),
     ReadingPoint(
-        "sight", "The seed never says what obstructs a shot.",
+        "sight", "The source never says what obstructs a shot.",
         {"centre-line": "An object on the straight line from the middle of the firing side to the nearest part "
                         "of the target in the area obstructs it (touching the line counts).",
          "area": "Any other object overlapping the area the large piece covers obstructs every shot from there."},
@@ -116,7 +116,7 @@ READING_POINTS = (
          "sliding": "Anywhere its whole base fits along the side: the area is every such position together."},
         "centred", ("fire.3",)),
     ReadingPoint(
-        "friendly-fire", "The seed lets a ship fire at \"the object\" in its area. May it fire at a ship of its own "
+        "friendly-fire", "The source lets a ship fire at \"the object\" in its area. May it fire at a ship of its own "
                          "fleet?",
         {"allowed": "Yes: the firing rule names no side, so any ship in the area may be hit.",
          "forbidden": "No: the goal is the enemy fleet, so only enemy ships are targets."},
@@ -124,7 +124,7 @@ READING_POINTS = (
     ReadingPoint(
         "setup-gap", "How far from every opponent's piece must a ship start (nearest points)?",
         {"12-inches": "Twelve inches: in doubt, the stricter figure.",
-         "10-inches": "Ten inches: the lower figure the seed names."},
+         "10-inches": "Ten inches: the lower figure the source names."},
         "12-inches", ("setup.2b",)),
     ReadingPoint(
         "flag-contact", "Capture the flag: touching the enemy flag wins, but no move may touch another object. May "
@@ -164,7 +164,7 @@ GLOSSARY = (
     Term("ship", "A pyramid lying on its side, its tip the bow and the middle of its base edge the stern; its "
          "size (small 1, medium 2, large 3) is its shots and how much damage sinks it.", DEFINED, "any moment",
          ("setup.2a", "fire.1", "dmg.2"), _seed("Setup"), kind="piece"),
-    Term("footprint", "The outline a lying pyramid covers on the table. The seed only says it lies flat, so "
+    Term("footprint", "The outline a lying pyramid covers on the table. The source only says it lies flat, so "
          "the shape is a reading.", UNDEFINED, "any moment",
          ("setup.2a", "setup.2b", "move.2b", "move.5", "move.note", "fire.3"), reading="footprint",
          kind="state"),
@@ -187,7 +187,7 @@ GLOSSARY = (
     Term("damage", "One point a hit deals; it stays with the ship and moves with it, and damage equal to the "
          "size sinks it.", DEFINED, "the end of each shot", ("dmg.1", "dmg.2", "dmg.3", "move.2d"),
          _seed("Firing a cannon"), kind="quantity"),
-    Term("in doubt", "Whenever it is unclear whether something may be done, it may not: the seed's own "
+    Term("in doubt", "Whenever it is unclear whether something may be done, it may not: the source's own "
          "tie-breaker.", DEFINED, "any moment", ("fiddly.1",), _seed("Some (don't be so) Fiddly bits"),
          kind="rule"),
 )

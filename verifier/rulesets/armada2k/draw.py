@@ -7,7 +7,8 @@ sunk ships crossed out."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -20,7 +21,12 @@ from verifier.kit.geometry import Pose
 from verifier.ruleset import Event, Outcome
 
 from .geometry import firing_area, sight_line
-from .model import TEMPLATES, Actions, Interval, Scene, Ship, State, area_shape, bow, flag_shape, footprint
+from .model import TEMPLATES, Actions, Interval, Scene, Ship, State, area_shape, bow, flag_shape
+from .model import footprint as _footprint
+
+# A picture asks for the same ship's outline many times (its fill, outline, label room, the
+# boxes that frame the view); the outline is a pure function of the ship and the reading.
+footprint = lru_cache(maxsize=4096)(_footprint)
 
 FONT = 12
 SUPERSAMPLE = 2
@@ -185,8 +191,31 @@ def _background(image: Image.Image, scene: Scene, view: vd.PlaneView) -> None:
         vd.polygon(image, obstacle.points, fill=OBSTACLE, outline=vd.EDGE, width=s, view=view)
 
 
+# The last panels drawn, with the outcomes they show (held, so that their ids stay theirs):
+# the wide and the stacked layout of a picture draw the same panels, one after the other.
+_KEPT: OrderedDict[tuple[Any, ...], tuple[Outcome | None, Outcome | None, Image.Image, tuple[Any, ...]]] = \
+    OrderedDict()
+
+
 def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.PlaneView,
            marks: list[tuple[str, str]], guide: Outcome | None) -> Image.Image:
+    """One panel, its numbered marks added to ``marks``; a copy of the same panel drawn a
+    moment ago where there is one."""
+    if marks:  # its numbers continue others': drawn afresh
+        return _draw_panel(scene, actions, outcome, view, marks, guide)
+    key = (scene, actions, id(outcome), id(guide), view)
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] is not outcome or kept[1] is not guide:
+        found: list[tuple[str, str]] = []
+        kept = _KEPT[key] = (outcome, guide, _draw_panel(scene, actions, outcome, view, found, guide), tuple(found))
+        while len(_KEPT) > 8:
+            _KEPT.popitem(last=False)
+    marks.extend(kept[3])
+    return kept[2].copy()
+
+
+def _draw_panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.PlaneView,
+                marks: list[tuple[str, str]], guide: Outcome | None) -> Image.Image:
     s = view.supersample
     dash = (DASH[0] * s, DASH[1] * s)
     image = Image.new("RGB", view.size, vd.PAPER)
@@ -209,6 +238,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
         placed = placer.place(vd.centroid(pts), f"{flag.player} flag", size=10 * s, stroke=2 * s,
                               clearance=view.length(0.3))
         placer.draw(draw, placed, stroke_fill=vd.PLANE, leader_width=s)
+    step_label = _step_labels(actions)
     if outcome is None:
         shown = scene
         for i, action in enumerate(actions, 1):
@@ -218,7 +248,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[ship.player], alpha=60,
                                      outline=colour[ship.player], width=2 * s, dash=dash, view=view)
                     ghosts.append(pts)
-                    numbers.append((vd.centroid(pts), str(n), colour[ship.player]))
+                    numbers.append((vd.centroid(pts), step_label(i, n), colour[ship.player]))
             elif action.kind == "fire":
                 a, b = scene.ship(action.ship), scene.ship(action.target)
                 aim = view.pts([footprint(a, fp).centroid.coords[0], footprint(b, fp).centroid.coords[0]])
@@ -258,7 +288,7 @@ def _panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: vd.Pla
                     pts = vd.polygon(image, footprint(piece, fp), fill=colour[start.player], alpha=90,
                                      outline=vd.INK, width=s, dash=dash, view=view)
                     ghosts.append(pts)
-                    numbers.append((vd.centroid(pts), str(n), vd.INK))
+                    numbers.append((vd.centroid(pts), step_label(e.step, n), vd.INK))
             elif e.kind == "stuck" and not any(m[1].startswith(f"{e.pieces[0]} is stuck") for m in marks):
                 ship = _state_before(outcome, scene, e.step).ship(e.pieces[0])
                 centre = view.px(bow(ship, fp))
@@ -360,6 +390,18 @@ def _reading_words(outcome: Outcome) -> str:
     return ", ".join([f"footprint={chosen['footprint']}"] + changed) + ("" if changed else " (others default)")
 
 
+def _step_labels(actions: Actions) -> Callable[[int, int], str]:
+    """A step ghost's badge: its number in the order its ship's moves plan their steps, counted
+    on over the moves of one ship, so no two badges of a ship read alike."""
+    first: dict[int, int] = {}
+    planned: dict[str, int] = {}
+    for i, action in enumerate(actions, 1):
+        if action.kind == "move":
+            first[i] = planned.get(action.ship, 0)
+            planned[action.ship] = first[i] + len(action.steps)
+    return lambda action, step: str(first.get(action, 0) + step)
+
+
 def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.LegendEntry]:
     """The key: the players' colours, then one row per kind of mark the picture draws; the
     step ghost in ``mover``, the colour of the ship whose steps are drawn."""
@@ -390,7 +432,11 @@ def _key(scene: Scene, s: int, kinds: set[str], mover: vd.RGB = FAN) -> list[vd.
                      fill=vd.mix(vd.PALETTE[0], amount=0.75), outline=vd.PALETTE[0])
 
     if "move" in kinds:
-        entries.append(vd.LegendEntry(ghost, "step", "a numbered ghost: a step the ship took, a place it could stop"))
+        # a refused or blocked move's ghosts are steps it planned, not steps it took
+        taken = ("as planned (before) and as taken (after), a place the ship could stop" if "moved" in kinds
+                 else "as the move plans it")
+        order = "numbered on over a ship's moves" if "moves" in kinds else "numbered"
+        entries.append(vd.LegendEntry(ghost, "step", f"a ghost: a step {taken}; {order}"))
     if "fan" in kinds:
         entries.append(vd.LegendEntry(fan_glyph, "fan", "where the next step's piece may lie; wedge: its headings"))
     if "fire" in kinds:
@@ -420,6 +466,11 @@ def _parts(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outcome |
         if outcome is not None:
             found.append((name, marks))
     kinds = {a.kind for a in actions} | {e.kind for o in outcomes for e in o.events}
+    if any(e.kind == "move" and e.at is not None and len(e.at) > 1 for o in outcomes for e in o.events):
+        kinds.add("moved")
+    moving = [a.ship for a in actions if a.kind == "move"]
+    if len(moving) > len(set(moving)):
+        kinds.add("moves")
     if any(sh.damage for o in outcomes for sh in o.after.scene.ships) or any(sh.damage for sh in scene.ships):
         kinds.add("damage")
     if any(a.kind in ("fire", "range") for a in actions):

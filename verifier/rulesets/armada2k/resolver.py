@@ -22,6 +22,7 @@ from verifier.kit import geometry as kit_geometry
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
+from ...kit.words import count
 from .clauses import READING_POINTS
 from .geometry import World, check_step, fan, firing_area, forget_worlds, in_area, sight_line, world_of
 from .model import (
@@ -189,8 +190,8 @@ def _move(run: _Run, action: Action) -> None:
             # "the move is not allowed": the whole move, or only the step that meets something?
             run.follow(ship.name, "blocked-move")
             run.decisions.append(Decision("blocked-move", (), (), (ship.name,), near=("move.5", "move.3"),
-                                          detail=f"step {step} of {ship.name} is blocked after {step - 1} allowed "
-                                                 "step(s)"))
+                                          detail=f"step {step} of {ship.name} is blocked after "
+                                                 f"{count(step - 1, 'allowed step')}"))
             if run.reading["blocked-move"] == "whole":
                 return
             break
@@ -210,7 +211,7 @@ def _move(run: _Run, action: Action) -> None:
     run.cause(ship.name, "play.1")
     run.moved.add(ship.name)
     run.events.append(Event("move", (ship.name,), clause=MOVE_CLAUSE[ship.size], at=tuple(poses),
-                            detail=f"{len(poses)} step(s)"))
+                            detail=count(len(poses), "step")))
     if reached:
         owner = next((f.player for f in run.scene.flags if f.name in reached), None) or next(
             run.ships[n].player for n in sorted(reached))
@@ -291,7 +292,7 @@ def _fire(run: _Run, action: Action) -> None:
     ship = run.ships[action.ship]
     target = run.ships[action.target]
     shots = run.shots.get(ship.name, 0)
-    why = (f"{ship.name} has fired all {PIPS[ship.size]} shot(s) this turn" if shots >= PIPS[ship.size] else
+    why = (f"{ship.name} has fired all {count(PIPS[ship.size], 'shot')} this turn" if shots >= PIPS[ship.size] else
            f"{target.name} has already sunk" if target.sunk else "")
     if _refuse(run, action, why, "fire.1" if shots >= PIPS[ship.size] else "dmg.2"):
         return
@@ -366,7 +367,7 @@ def _fan(run: _Run, action: Action) -> None:
         what = named + (["the edge"] if any(t.edge is Contact.TOUCHING for t in touches) else []) + (
             ["the old piece"] if any(t.old is Contact.TOUCHING for t in touches) else [])
         run.decisions.append(Decision("contact", (), (), (ship.name, *named), near=("move.5", "fiddly.1"),
-                                      detail=f"at {len(touches)} heading(s) the step of {ship.name} would touch "
+                                      detail=f"at {count(len(touches), 'heading')} the step of {ship.name} would touch "
                                              f"{', '.join(what)} without overlapping"))
     reach = TEMPLATES[(ship.size, run.footprint)].reach
     if marks and marks & set(world.index.near(Point(bow(ship, run.footprint)), tolerance=reach + 1e-3)):
@@ -477,8 +478,9 @@ def refusal(scene: Scene, actions: Actions) -> Refusal | None:
         if action.kind == "move":
             size = scene.ship(action.ship).size
             if len(action.steps) > MAX_STEPS[size]:
-                return Refusal(MOVE_CLAUSE[size], (action.ship,), f"a {size} ship moves at most {MAX_STEPS[size]} "
-                                                                  f"step(s) in one move, not {len(action.steps)}")
+                return Refusal(MOVE_CLAUSE[size], (action.ship,), f"a {size} ship moves at most "
+                                                                  f"{count(MAX_STEPS[size], 'step')} in one move, "
+                                                                  f"not {len(action.steps)}")
         elif action.kind == "fire":
             if action.target == action.ship:
                 return Refusal("fire.3", (action.ship,), f"{action.ship} cannot fire at itself: a shot aims along "

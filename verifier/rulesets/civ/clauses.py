@@ -1,6 +1,6 @@
 """The civ clause table and its reading points. Every summary is our own paraphrase.
 
-Ids follow the seed's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
+Ids follow the source's paragraphs: ``A.1`` .. ``A.8`` for option A (naval battles),
 ``B.1`` .. ``B.5`` for option B (blockades), and the base game's ship and conflict
 rules (facts.md) as ``ship.1`` .. ``ship.8`` and ``conflict.1`` .. ``conflict.4``.
 """

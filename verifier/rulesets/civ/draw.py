@@ -10,6 +10,7 @@ the phase, one per branch where the case leaves decisions open.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -199,15 +200,6 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
     s = view.supersample
     draw = ImageDraw.Draw(image)
     areas = {a.name: a for a in scene.map.areas}
-    for area in scene.map.areas:
-        land = state.land_of(area.name)
-        spots = _row(view.px((area.at[0], area.at[1] + 0.12)), len(land), 20 * s)
-        for spot, nation in zip(spots, sorted(land)):
-            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], land[nation], s))
-        waiting = sorted((n, c) for a, n, c in state.landing if a == area.name)
-        edge = view.px((area.at[0], area.at[1] - HARBOUR_DEPTH))
-        for spot, (nation, count) in zip(_row(edge, len(waiting), 20 * s), waiting):
-            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], count, s, waiting=True))
     by_area: dict[str, list[ShipState]] = {}
     for ship in state.ships:
         if ship.sunk and not ghosts:
@@ -215,6 +207,7 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
         by_area.setdefault(ship.at, []).append(ship)
     blockers = {ship.blocked_by for ship in state.ships if ship.blocked_by and not ship.sunk}
     outlines = dict(cells(scene.map))
+    fleets: dict[str, list[tuple[ShipState, float, float]]] = {}  # each area's ships where they are drawn
     for name, ships in sorted(by_area.items()):
         shown = [sh for sh in sorted(ships, key=lambda sh: (sh.nation, sh.name)) if sh.name not in blockers]
         anchor = view.px(_ship_anchor(areas[name]))
@@ -224,8 +217,25 @@ def _draw_pieces(image: Image.Image, scene: Scene, state: State, view: vd.PlaneV
         for i, ship in enumerate(shown):
             row, col = divmod(i, per_row)
             in_row = min(per_row, len(shown) - row * per_row)
-            x = anchor[0] + (col - (in_row - 1) / 2) * 31 * s
-            y = anchor[1] + (row - (rows - 1) / 2) * 30 * s - (4 * s if rows > 1 else 0)
+            fleets.setdefault(name, []).append((ship, anchor[0] + (col - (in_row - 1) / 2) * 31 * s,
+                                                anchor[1] + (row - (rows - 1) / 2) * 30 * s - (4 * s if rows > 1
+                                                                                                else 0)))
+    for area in scene.map.areas:
+        land = state.land_of(area.name)
+        spots = _row(view.px((area.at[0], area.at[1] + 0.12)), len(land), 20 * s)
+        for spot, nation in zip(spots, sorted(land)):
+            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], land[nation], s))
+        waiting = sorted((n, c) for a, n, c in state.landing if a == area.name)
+        edge = view.px((area.at[0], area.at[1] - HARBOUR_DEPTH))
+        # Waiting tokens stand at the water's edge, or above the ships where a crowd reaches it.
+        hulls = [y - (13 if ship.blocked_by else 8) * s for ship, _, y in fleets.get(area.name, ())]
+        if hulls and min(hulls) < edge[1] + 8 * s:  # the badge (radius 8) would lie over a hull
+            edge = (edge[0], min(hulls) - 9 * s)
+        for spot, (nation, count) in zip(_row(edge, len(waiting), 20 * s), waiting):
+            placer.block_circle(spot, token_glyph(draw, spot, colours[nation], count, s, waiting=True))
+    for fleet in fleets.values():
+        rows = len({y for _, _, y in fleet})
+        for ship, x, y in fleet:
             ship_glyph(image, (x, y), colours[ship.nation], s, aboard=ship.aboard, turned=ship.blockading,
                        sunk=ship.sunk)
             placer.block_box((x - 13 * s, y - 8 * s, x + 18 * s, y + 8 * s))
@@ -296,6 +306,14 @@ def _view(scene: Scene, count: int) -> vd.PlaneView:
 
 def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, paths: bool,
            ghosts: bool) -> Image.Image:
+    """One map panel. The wide and the stacked layout of a picture draw the same panels, one
+    after the other: the last few are kept, and a copy is handed out."""
+    return _drawn_panel(scene, actions, state, view, paths, ghosts).copy()
+
+
+@functools.lru_cache(maxsize=8)
+def _drawn_panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, paths: bool,
+                 ghosts: bool) -> Image.Image:
     image = Image.new("RGB", view.size, vd.PAPER)
     placer = vd.LabelPlacer(bounds=(0, 0, view.size[0], view.size[1]), gap=2 * view.supersample)
     colours = _colours(scene)

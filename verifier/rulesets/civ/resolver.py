@@ -151,6 +151,9 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
     return steps, False
 
 
+_APPLIED: dict[str, Cause] = {}  # one Cause per clause (immutable), not one per time it applies
+
+
 class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
@@ -177,7 +180,9 @@ class _Run:
     # --- bookkeeping ---
 
     def cause(self, piece: str, clause: str) -> None:
-        entry = Cause.applied(clause)
+        entry = _APPLIED.get(clause)
+        if entry is None:
+            entry = _APPLIED[clause] = Cause.applied(clause)
         found = self.causes.setdefault(piece, [])
         if entry not in found:
             found.append(entry)
@@ -544,6 +549,10 @@ class _Run:
 
 
 def _dedup(items: list) -> tuple:
+    try:
+        return tuple(dict.fromkeys(items))  # the first of equal items, in order
+    except TypeError:  # an item that cannot be hashed: compared one by one
+        pass
     out: list = []
     for item in items:
         if item not in out:
@@ -656,7 +665,31 @@ def unchanged(scene: Scene) -> Result:
     return Result((Branch((), start, start),))
 
 
+# A case is resolved under the default reading when it is parsed (to count its branches) and
+# again when it is resolved, and fuzz parses each scene several times over: the outcomes of the
+# last scenes resolved are kept, by scene and reading. Only under a plain mapping: a reading
+# that is a view of something else may note which points are looked up, which a kept outcome
+# would not do.
+_KEPT: dict[tuple[Scene, Actions, tuple[tuple[str, str], ...]], Outcome] = {}
+KEPT = 256  # outcomes kept; the oldest goes first
+
+
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
+    """The phase's outcome (the same outcome whatever ``max_branches``, which only refuses a
+    case with more branches than that, raising TooManyBranches)."""
+    if type(reading) not in (dict, MappingProxyType):
+        return _resolve(scene, actions, reading, max_branches)
+    key = (scene, actions, tuple(sorted(reading.items())))
+    outcome = _KEPT.get(key)
+    if outcome is None:
+        outcome = _resolve(scene, actions, reading, max_branches)
+        if len(_KEPT) >= KEPT:
+            _KEPT.pop(next(iter(_KEPT)), None)
+        _KEPT[key] = outcome
+    return outcome
+
+
+def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
     refused = refusal(scene, actions)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))

@@ -52,12 +52,12 @@ CLAUSES = (
        "line of attack: 1 straight on, 2 and 3 at 60 and 120 degrees to one side, 4 straight back "
        "towards the attacker, 5 and 6 at 120 and 60 degrees to the other side.",
        Citation(SEED, _DIRECTIONS), ["side"]),
-    _c("dev.fold", "The seed's shortcut: a shot is symmetric about the line of attack, so its code "
+    _c("dev.fold", "The source's shortcut: a shot is symmetric about the line of attack, so its code "
        "sends 5 and 6 to the same side as 3 and 2.", Citation(SEED, _CODE), ["side"]),
     _c("dev.cap", "Published rule: the template moves at most half the distance from the attacker "
        "to where deviation starts (the target, or the point at maximum range).",
        Citation(FACTS, _RULE), ["cap"]),
-    _c("dev.max", "The seed's code: the template moves at most a given maximum, 6 inches unless "
+    _c("dev.max", "The source's code: the template moves at most a given maximum, 6 inches unless "
        "the call says otherwise, however far away the attacker is.", Citation(SEED, _CODE), ["cap"]),
     _c("hit.overlap", "The template hits the target when it overlaps the base, that is when their "
        "centres are closer than the two radii added together.", Citation(SEED, _DIAGRAM), ["touch"]),
@@ -73,10 +73,10 @@ READING_POINTS = (
         "target's base, or to the edge of it?",
         {
             "centre": "Centre to centre: the template starts that far from the base's centre, as the "
-                      "seed's diagram measures its 2.5-inch separation and as its tests pass their "
+                      "source's diagram measures its 2.5-inch separation and as its tests pass their "
                       "arguments (figure plus base radius).",
             "edge": "To the base's edge: the template's centre starts that far from the edge, so the "
-                    "base radius is added, as the seed's code does with its distance argument.",
+                    "base radius is added, as the source's code does with its distance argument.",
         },
         "centre",
         ("aim.short",),
@@ -86,7 +86,7 @@ READING_POINTS = (
         "The template's edge exactly meets the base's edge. Does touching count as overlapping?",
         {
             "miss": "No: the centres must be strictly closer than the radii added together (the "
-                    "seed's code compares with '<').",
+                    "source's code compares with '<').",
             "hit": "Yes: a template touching the base hits it.",
         },
         "miss",
@@ -97,10 +97,10 @@ READING_POINTS = (
         "Directions 2 and 3 lie on one side of the line of attack and 5 and 6 on the other. Which "
         "side is which?",
         {
-            "clockwise": "2 and 3 to the attacker's right, 5 and 6 to the left: the order the seed's "
+            "clockwise": "2 and 3 to the attacker's right, 5 and 6 to the left: the order the source's "
                          "prose lists them in, and how its diagram numbers them.",
             "counterclockwise": "2 and 3 to the attacker's left, 5 and 6 to the right.",
-            "folded": "The seed's code: 5 and 6 land where 3 and 2 land, on the right. Hit or miss is "
+            "folded": "The source's code: 5 and 6 land where 3 and 2 land, on the right. Hit or miss is "
                       "the same as clockwise; the landing spot is not.",
         },
         "clockwise",
@@ -112,7 +112,7 @@ READING_POINTS = (
         {
             "half-distance": "At most half the distance from the attacker to where deviation starts "
                              "(the published rule).",
-            "seed-max": "At most the case's max_deviation, 6 unless given (the seed's `max` "
+            "seed-max": "At most the case's max_deviation, 6 unless given (the source's `max` "
                         "argument), whatever the distance.",
         },
         "half-distance",
@@ -170,7 +170,7 @@ GLOSSARY = (
          "the deviation roll", ("dev.dir", "dev.fold"), _seed("The is.scatter.hit function (R code)"),
          reading="side", kind="direction"),
     Term("maximum deviation", "The furthest the template may drift: half the distance to the start point in "
-         "the published rule, a fixed figure (6 inches) in the seed's code.", DOUBLE, "the deviation roll",
+         "the published rule, a fixed figure (6 inches) in the source's code.", DOUBLE, "the deviation roll",
          ("dev.cap", "dev.max"), _seed("The is.scatter.hit function (R code)"), reading="cap", kind="quantity"),
     Term("overlap", "The template covers the base: their centres are closer than the two radii added. "
          "Whether exactly touching counts is not said.", UNDEFINED, "the template's landing",

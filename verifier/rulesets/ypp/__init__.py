@@ -13,7 +13,7 @@ from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, 
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Ship, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
-from .resolver import resolve_turn
+from .resolver import resolve
 
 _ORDERED_EVENTS = ("bump", "push")
 
@@ -90,7 +90,7 @@ class YppRuleset(ModularRuleset):
         return scene, turn, expect
 
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
-        return resolve_turn(before, actions, reading)
+        return resolve(before, actions, reading)
 
     def unchanged(self, before: Scene, actions: Turn) -> Scene:
         return before

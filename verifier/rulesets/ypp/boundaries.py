@@ -18,15 +18,19 @@ from .strategies import TYPES_BY_CLASS
 DEFAULT = {p.name: p.default for p in READING_POINTS}
 
 
+_MET: dict[tuple[Scene, Turn], tuple[str, str] | None] = {}  # a landing asks of one scene more than once
+
+
 def _first_meeting(scene: Scene, turn: Turn) -> tuple[str, str] | None:
     """The two ships of the first bump or collision under the default reading."""
-    from .resolver import resolve_turn
+    from .resolver import first_meeting
 
-    names = {s.name for s in scene.ships}
-    for event in resolve_turn(scene, turn, DEFAULT, record=False).events:
-        if event.kind in ("bump", "collision") and len(event.pieces) >= 2 and set(event.pieces[:2]) <= names:
-            return event.pieces[0], event.pieces[1]
-    return None
+    key = (scene, turn)
+    if key not in _MET:
+        if len(_MET) >= 256:
+            _MET.clear()
+        _MET[key] = first_meeting(scene, turn, DEFAULT)
+    return _MET[key]
 
 
 def class_difference(scene: Scene, turn: Turn) -> float | None:

@@ -234,7 +234,7 @@ def _facts(section: str) -> Citation:
 
 GLOSSARY = (
     # --- states: what a tile or a ship is at a given moment ---
-    Term("tile", "One square of the board; the seed also calls it a space or a square. One ship at most "
+    Term("tile", "One square of the board; the source also calls it a space or a square. One ship at most "
          "stands on it.", DEFINED, "any moment", _STEP1 + _STEP2 + ("rock.1", "edge.1"),
          _seed("Collision mechanics (opening paragraph)"), kind="state",
          single_meaning="Three words, one thing: the opening paragraph says only one ship fits on each of them, "
@@ -246,7 +246,7 @@ GLOSSARY = (
          "its tile also counts as stationary for a ship claiming that tile is not said.", UNDEFINED,
          "start of the step", ("move.1b", "move.2b", "wind.1b", "wind.2b") + _BUMPS, reading="vacate",
          kind="state"),
-    Term("empty", "A tile with no ship on it. For step 2 the seed spells out that a tile is empty when it holds "
+    Term("empty", "A tile with no ship on it. For step 2 the source spells out that a tile is empty when it holds "
          "neither a stationary ship nor one that arrived in step 1; for step 1 it does not say whether a tile "
          "whose ship is leaving in the same step is empty.", UNDEFINED, "start of the step",
          ("move.1a", "move.1d", "move.1e", "move.2a", "move.2d", "move.2e", "wind.1a", "wind.1d", "wind.1e",
@@ -267,13 +267,13 @@ GLOSSARY = (
          "on the tile it holds; its facing still changes.", DEFINED, "the moment it stops, for the rest of "
          "the phase", ("move.1c", "move.1d", "move.2b", "move.2c", "move.2d", "move.note", "wind.1c", "wind.1d",
                        "wind.2b", "wind.note", "bump.1", "wind.bump.1"), _seed(MOVE), kind="state"),
-    Term("size class", "Small, medium, large or grand, read from the Size class column of the seed's ship table. "
+    Term("size class", "Small, medium, large or grand, read from the Size class column of the source's ship table. "
          "Same, larger and smaller compare these classes, not the ships' ram values (the longship is medium "
          "but rams like a small ship).", DEFINED, "fixed for the battle",
          ("move.1d", "move.1e", "move.2d", "move.2e", "wind.1d", "wind.1e", "bump.3", "bump.4", "wind.bump.3",
           "wind.bump.4"), _seed(CONCEPTS), kind="state"),
     Term("collision", "Two ships contesting one tile in the same step; the clauses say '(with a collision)' "
-         "where one happens. A bump is also a collision: the seed captions its bump examples as collisions.",
+         "where one happens. A bump is also a collision: the source captions its bump examples as collisions.",
          DEFINED, "the step it happens in", _STEP1 + _STEP2 + ("ram.1",),
          _seed("Collisions during movement / Examples", "Equal Class, Bump"), kind="state",
          single_meaning="The opening paragraph's 'at the same time' means the same step, not the same round: "
@@ -286,10 +286,10 @@ GLOSSARY = (
          "then faces that side.", DEFINED, "start of the round", ("token.turn", "move.2a", "bump.1", "move.note"),
          _seed(CONCEPTS), kind="motion"),
     Term("wind", "A wind tile carries the ship on it one tile the way the wind blows, in one step, without "
-         "turning it. The seed says it does so 'normally' and names no exception.", DEFINED, "start of the "
+         "turning it. The source says it does so 'normally' and names no exception.", DEFINED, "start of the "
          "wind phase", ("wind.tile", "wind.1a", "wind.bump.2"), _seed("Collisions during wind / Concepts"),
          kind="motion",
-         single_meaning="No exception is named anywhere in the seed; facts.md names only the far edge of a "
+         single_meaning="No exception is named anywhere in the source; the fact sheet names only the far edge of a "
                         "blockade board, which acts as wind and needs no second meaning of the word."),
     Term("whirl", "A whirlpool carries the ship on it to the next corner (step 1) and then to the opposite "
          "corner (step 2), clockwise, and turns it a quarter clockwise.", DEFINED, "start of the wind phase",
@@ -301,7 +301,7 @@ GLOSSARY = (
          "of the claim", ("move.1b", "wind.1b", "move.2b", "wind.2b") + _BUMPS, _seed(MOVE_BUMP),
          reading="bump_reach", kind="motion"),
     Term("push", "The standing ship moving one tile because it was bumped: knocked back by an equal ship, or "
-         "shoved on by a larger one. The seed uses the word for both.", DEFINED, "end of the step",
+         "shoved on by a larger one. The source uses the word for both.", DEFINED, "end of the step",
          _KNOCKS + _PUSHES, _seed(MOVE_BUMP), kind="motion"),
     Term("neither ship moves", "In a bump by a turner or by a smaller ship, neither ship enters a new tile in "
          "that step; the mover keeps the tile it holds.", DEFINED, "the step of the bump",
@@ -337,10 +337,10 @@ GLOSSARY = (
          DEFINED, "end of the phase", ("move.note", "wind.note", "bump.1", "wind.bump.1"), _seed(MOVE),
          kind="direction",
          single_meaning="'At the end' is the end of the movement phase: each round has ships move, then meet "
-                        "the wind (Collisions during wind, opening paragraph), and facts.md's Movement has the "
+                        "the wind (Collisions during wind, opening paragraph), and the fact sheet's Movement has the "
                         "ship face its new side once its token is done."),
     # --- quantities ---
-    Term("ram damage", "What a ship takes in a collision or bump, from the seed's ship table. The table gives "
+    Term("ram damage", "What a ship takes in a collision or bump, from the source's ship table. The table gives "
          "one value per ship and does not say whether a rammed ship takes its own value or the other ship's.",
          UNDEFINED, "the step of the collision", ("ram.1",), reading="ram_value", kind="quantity"),
     Term("equivalent hits by shot size", "The table's unit: how many small, medium or large cannon hits a ram "
@@ -348,7 +348,7 @@ GLOSSARY = (
          ("ram.1",), _seed(CONCEPTS), reading="ram_unit", kind="quantity"),
     Term("rock damage", "What a ship takes for running onto a rock or the board edge. No source gives a figure.",
          UNDEFINED, "the step it hits", ("rock.1", "edge.1"), kind="quantity",
-         single_meaning="With no figure in the seed or facts.md there are not two meanings to choose between "
+         single_meaning="With no figure in the source or the fact sheet there are not two meanings to choose between "
                         "but none: outcomes record the rock or edge event and count no damage for it."),
 )
 

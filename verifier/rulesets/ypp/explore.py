@@ -19,11 +19,25 @@ from .strategies import TYPES_BY_CLASS
 OutcomeKey = tuple
 
 
+_HEADING_NAMES = {h: h.name for h in Heading}
+_ORDERED = frozenset({"bump", "push"})  # events whose pieces are in order: who did it to whom
+
+
 def outcome_key(outcome: Outcome) -> OutcomeKey:
-    ships = tuple(sorted((s.name, s.at, s.heading.name) for s in outcome.after.ships))
-    events = Counter((e.round, e.phase, e.kind, e.pieces if e.kind in ("bump", "push") else tuple(sorted(e.pieces)))
-                     for e in outcome.events)
-    return ships, tuple(sorted(events.items())), tuple(outcome.damage_totals().items())
+    ships = tuple(sorted([(s.name, s.at, _HEADING_NAMES.get(s.heading) or s.heading.name)
+                          for s in outcome.after.ships]))
+    events: dict[tuple, int] = {}
+    totals: dict[str, float] = {}  # as Outcome.damage_totals adds them up
+    for e in outcome.events:
+        pieces = e.pieces
+        if e.kind not in _ORDERED and len(pieces) > 1 and not (len(pieces) == 2 and pieces[0] <= pieces[1]):
+            pieces = tuple(sorted(pieces))
+        key = (e.round, e.phase, e.kind, pieces)
+        events[key] = events.get(key, 0) + 1
+        for piece, amount in e.damage:
+            totals[piece] = totals.get(piece, 0.0) + amount
+    return (ships, tuple(sorted(events.items())),
+            tuple([(piece, round(total, 6)) for piece, total in sorted(totals.items())]))
 
 
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
@@ -102,25 +116,36 @@ def strategy() -> Any:
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
+    rocks = board.rocks
+    free = {(x, y) for x in range(board.width) for y in range(board.height)}.difference(rocks)
     breaches: dict[tuple[str, tuple[str, ...]], str] = {}
-    previous = None
+    previous: tuple | None = None
     for moment in outcome.frames:
-        frame, label = moment.state, str(moment)
-        tiles: dict[Any, str] = {}
-        for name, at, _ in frame:
-            if at in tiles:
-                breaches.setdefault(("two ships on one tile", tuple(sorted((tiles[at], name)))), f"{label}: {list(at)}")
-            tiles[at] = name
-            if not board.on_board(at):
-                breaches.setdefault(("ship off the board", (name,)), f"{label}: {list(at)}")
-            elif at in board.rocks:
-                breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
+        frame = moment.state
+        places = [at for _, at, _ in frame]
+        if len(set(places)) != len(places) or not free.issuperset(places):
+            label = str(moment)
+            tiles: dict[Any, str] = {}
+            for name, at, _ in frame:
+                if at in tiles:
+                    breaches.setdefault(("two ships on one tile", tuple(sorted((tiles[at], name)))),
+                                        f"{label}: {list(at)}")
+                tiles[at] = name
+                if not board.on_board(at):
+                    breaches.setdefault(("ship off the board", (name,)), f"{label}: {list(at)}")
+                elif at in rocks:
+                    breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
         if previous is not None:
-            before = {n: at for n, at, _ in previous}
-            after = {n: at for n, at, _ in frame}
-            for a, b in product(before, before):
-                if a < b and before[a] == after[b] and before[b] == after[a] and before[a] != before[b]:
-                    breaches.setdefault(("ships pass through each other", (a, b)), label)
+            # Two ships that swap tiles both move: only ships that moved are paired.
+            moved = ([name for (name, at, _), (was, there, _) in zip(frame, previous) if name != was or at != there]
+                     if len(frame) == len(previous) else [name for name, _, _ in frame])
+            if len(moved) > 1:
+                before = {n: at for n, at, _ in previous}
+                after = {n: at for n, at, _ in frame}
+                for a, b in product(moved, moved):
+                    if (a < b and a in before and b in before and before[a] == after[b] and before[b] == after[a]
+                            and before[a] != before[b]):
+                        breaches.setdefault(("ships pass through each other", (a, b)), str(moment))
         previous = frame
     if len(outcome.after.ships) != len(scene.ships):
         breaches[("ship lost", ())] = f"{len(scene.ships)} ships before, {len(outcome.after.ships)} after"

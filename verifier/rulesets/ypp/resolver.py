@@ -16,14 +16,15 @@ linear in the number of ships.
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
-from .model import RAM_VALUES, SHOT_SIZES, Board, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
+from .model import RAM_VALUES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 
@@ -36,22 +37,31 @@ Key = int
 _MARGIN = 4
 
 
+_STEPS = tuple((h, h.value) for h in Heading)
+# Each corner of a whirlpool, from its north-west tile: the corner, the tile a ship there is
+# carried through and the one it ends on (the next two corners clockwise), and the way of
+# that first step.
+_WHIRL = tuple((c.value, c.next().value, c.next().next().value,
+                Heading((c.next().value[0] - c.value[0], c.next().value[1] - c.value[1]))) for c in Corner)
+
+
 class _Grid:
     """A board's terrain with tiles as keys ``(x + _MARGIN) * stride + y + _MARGIN``;
     a step to a neighbour is adding ``delta[heading]``."""
 
     def __init__(self, board: Board):
-        self.stride = board.height + 2 * _MARGIN
-        self.x_range = range(_MARGIN * self.stride, (board.width + _MARGIN) * self.stride)
+        self.stride = stride = board.height + 2 * _MARGIN
+        self.x_range = range(_MARGIN * stride, (board.width + _MARGIN) * stride)
         self.y_range = range(_MARGIN, board.height + _MARGIN)
-        self.delta = {h: h.dx * self.stride + h.dy for h in Heading}
-        self.rocks = frozenset(map(self.key, board.rocks))
-        self.wind = {self.key(t): h for t, h in board.wind}
+        self.delta = {h: dx * stride + dy for h, (dx, dy) in _STEPS}
+        key = self.key
+        self.rocks = frozenset([key(t) for t in board.rocks])
+        self.wind = {key(t): h for t, h in board.wind}
+        self.tiles = _Tiles(self)  # key -> (x, y), one tuple per tile
         self.whirl: dict[Key, tuple[Heading, Key, Key]] = {}  # tile -> direction, via, dest
-        for tile in board.whirl_at:
-            via, dest = board.whirl_path(tile)
-            direction = Heading((via[0] - tile[0], via[1] - tile[1]))
-            self.whirl[self.key(tile)] = (direction, self.key(via), self.key(dest))
+        for x, y in board.whirlpools:
+            for (cx, cy), (vx, vy), (tx, ty), direction in _WHIRL:
+                self.whirl[key((x + cx, y + cy))] = (direction, key((x + vx, y + vy)), key((x + tx, y + ty)))
 
     def key(self, tile: Tile) -> Key:
         return (tile[0] + _MARGIN) * self.stride + tile[1] + _MARGIN
@@ -64,9 +74,29 @@ class _Grid:
         return key in self.x_range and key % self.stride in self.y_range
 
 
+class _Tiles(dict[Key, Tile]):
+    def __init__(self, grid: _Grid):
+        super().__init__()
+        self.grid = grid
+
+    def __missing__(self, key: Key) -> Tile:
+        tile = self[key] = self.grid.tile(key)
+        return tile
+
+
 @lru_cache(maxsize=8)
 def _grid(board: Board) -> _Grid:
     return _Grid(board)
+
+
+# A moment of a run (_Run.mark): round, each ship's (place, heading, provenance length) in listing
+# order, the lengths of the events, decisions, frames and consulted points, and the tiles of more
+# than one ship with their names.
+_Mark = tuple[int, tuple[tuple[Key, Heading, int], ...], int, int, int, int, tuple[tuple[Key, tuple[str, ...]], ...]]
+
+# One shared value per provenance entry: by round and clause, and by (round, point, option).
+_APPLIED: dict[int, dict[str, Cause]] = {}
+_CAUSES: dict[tuple, Cause] = {}
 
 
 def _by_name(ship: _Ship | Ship) -> str:
@@ -83,6 +113,10 @@ _EFFECT_TEXT = {
     _KNOCK: "the standing ship is knocked on, the mover stays",
     _PUSH: "the mover takes the tile, the standing ship is shoved on",
 }
+
+
+_LETTERS = {(prefix, second): {c: f"{prefix}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
+            for prefix in ("move", "wind") for second in (False, True)}
 
 
 class _Ship:
@@ -126,58 +160,105 @@ _WIND = _Phase("wind", "wind", "wind.bump")
 
 
 class _Run:
-    """Mutable working state of one resolution; never escapes ``resolve_turn``."""
+    """Mutable working state of one resolution; never escapes the resolver. ``fork`` copies it
+    between rounds, so that a resolution under another reading can take up from there."""
 
     def __init__(self, scene: Scene, reading: Mapping[str, str], record: bool):
+        if len(_CAUSES) > 20_000 or len(_APPLIED) > 1000:  # only turns of very many rounds make so many
+            _CAUSES.clear()
+            _APPLIED.clear()
         self.reading = reading
         self.record = record
         self.grid = grid = _grid(scene.board)
         self.ships = {s.name: _Ship(s, grid.key(s.at)) for s in scene.ships}
-        self.tiles: dict[Key, Tile] = {grid.key(s.at): s.at for s in scene.ships}  # see tile()
+        self.by_name = sorted(self.ships.values(), key=_by_name)  # for frames
+        self.tiles = grid.tiles
         self.events: list[Event] = []
-        self.seen_pairs: set[tuple] = set()
+        self.seen_pairs: set[tuple] = set()  # of this round only: see event()
         self.decisions: list[Decision] = []
-        self.consulted: set[str] = set()
-        self.frames: list[tuple[int, str, int, Mapping[str, tuple[Tile, Heading]]]] = []
-        self.round = 0
+        self.consulted: dict[str, None] = {}  # the points that mattered, in order (only ever added to)
+        self.pins: dict[str, str] = {}  # every reading point looked up since the round began, with its option
+        self.frames: list[Frame] = []
+        self.enter(0)
         self.occ: dict[Key, _Ship] | None = None  # see occupancy()
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
-        self.causes: dict[tuple, Cause] = {}  # one shared value per provenance entry
         self.step_no = 0
         self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
         self.snapshot("start")
 
+    def mark(self) -> _Mark:
+        """This moment, at the end of a round: the lists of a run only grow, so their lengths
+        and each ship's place, heading and provenance length are enough to take up from here."""
+        stacked = tuple((key, tuple(s.name for s in stack)) for key, stack in self.stacked.items())
+        return (self.round, tuple([(s.at, s.heading, len(s.prov)) for s in self.ships.values()]), len(self.events),
+                len(self.decisions), len(self.frames), len(self.consulted), stacked)
+
+    def taken_up(self, mark: _Mark, reading: Mapping[str, str]) -> _Run:
+        """A run at ``mark``, a moment of this one, under ``reading``."""
+        round_no, states, events, decisions, frames, consulted, stacked = mark
+        run = object.__new__(_Run)
+        run.reading, run.record, run.grid, run.tiles = reading, self.record, self.grid, self.tiles
+        run.enter(round_no)
+        ships = {}
+        for ship, (at, heading, noted) in zip(self.ships.values(), states):
+            copy = ships[ship.name] = object.__new__(_Ship)
+            copy.name, copy.type, copy.size, copy.at, copy.heading = ship.name, ship.type, ship.size, at, heading
+            copy.prov = ship.prov[:noted]
+        run.ships = ships
+        run.by_name = [ships[s.name] for s in self.by_name]
+        run.events, run.decisions, run.frames = self.events[:events], self.decisions[:decisions], self.frames[:frames]
+        run.consulted = dict.fromkeys(list(self.consulted)[:consulted])
+        run.seen_pairs, run.pins = set(), {}
+        # The occupancy map is rebuilt as it was kept: the smallest name on each tile.
+        run.occ = None
+        run.stacked = {key: {ships[name] for name in names} for key, names in stacked}
+        run.step_no, run.arrived = 0, set()
+        return run
+
     # --- bookkeeping -------------------------------------------------------
+
+    def enter(self, round_no: int) -> None:
+        """Work in round ``round_no`` (0 before the first)."""
+        self.round = round_no
+        applied = _APPLIED.get(round_no)
+        if applied is None:
+            applied = _APPLIED[round_no] = {}
+        self.applied: dict[str, Cause] = applied
 
     def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
-            self.frames.append((self.round, phase, step,
-                                {s.name: (self.tile(s.at), s.heading) for s in self.ships.values()}))
+            tiles = self.tiles
+            self.frames.append(Frame(self.round, phase, step,
+                                     tuple([(s.name, tiles[s.at], s.heading) for s in self.by_name])))
 
     def tile(self, key: Key) -> Tile:
-        """The (x, y) of ``key``, one tuple per tile and run."""
-        tile = self.tiles.get(key)
-        if tile is None:
-            tile = self.tiles[key] = self.grid.tile(key)
-        return tile
+        """The (x, y) of ``key``, one tuple per tile and board."""
+        return self.tiles[key]
 
     def note(self, ship: _Ship, clause: str) -> None:
-        key = (self.round, clause)
-        cause = self.causes.get(key)
+        cause = self.applied.get(clause)
         if cause is None:
-            cause = self.causes[key] = Cause.applied(clause, self.round)
+            cause = self.applied[clause] = Cause.applied(clause, self.round)
         ship.prov.append(cause)
+
+    def option(self, point: str) -> str:
+        """The reading's option for ``point``, pinned: the rest of the round depends on it."""
+        option = self.reading[point]
+        if point not in self.pins:
+            self.pins[point] = option
+        return option
 
     def read(self, point: str) -> str:
         """The reading's option for ``point``; remembers that the point mattered."""
-        self.consulted.add(point)
-        return self.reading[point]
+        self.consulted[point] = None
+        return self.option(point)
 
     def note_reading(self, ship: _Ship, point: str) -> None:
-        key = (self.round, None, point)
-        cause = self.causes.get(key)
+        option = self.option(point)
+        key = (self.round, point, option)
+        cause = _CAUSES.get(key)
         if cause is None:
-            cause = self.causes[key] = Cause.followed(point, self.reading[point], self.round)
+            cause = _CAUSES[key] = Cause.followed(point, option, self.round)
         ship.prov.append(cause)
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
@@ -190,16 +271,14 @@ class _Run:
             self.seen_pairs.add(key)
         self.events.append(Event(kind, pieces, self.round, phase.name, clause, at=self.tile(at), step=self.step_no))
 
-    def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> bool:
+    def blocked_by_terrain(self, ship: _Ship, tile: Key, phase: _Phase) -> None:
+        """Note the edge or rock that stops ``ship`` claiming ``tile``."""
         if not self.grid.on_board(tile):
             self.note(ship, "edge.1")
             self.event("edge", (ship.name,), phase, "edge.1", at=tile)
-            return True
-        if tile in self.grid.rocks:
+        else:
             self.note(ship, "rock.1")
             self.event("rock", (ship.name,), phase, "rock.1", at=tile)
-            return True
-        return False
 
     def occupancy(self) -> dict[Key, _Ship]:
         """Tile -> ship on it, built once and then kept up to date by ``place``. Overlaps
@@ -271,11 +350,17 @@ class _Run:
             m.target = m.dest if second else m.via  # type: ignore[assignment]
         moving = {m.ship: m for m in movers}
         occ = self.occupancy()
-        claims: dict[Key, list[_Mover]] = defaultdict(list)
+        claims: dict[Key, list[_Mover]] = {}
         for m in movers:
-            claims[m.target].append(m)
+            claimants = claims.get(m.target)
+            if claimants is None:
+                claims[m.target] = [m]
+            else:
+                claimants.append(m)
         delta = self.grid.delta
-        letter = {c: f"{phase.step}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
+        letter = _LETTERS[phase.step, second]
+        grid = self.grid
+        x_range, y_range, rocks, stride = grid.x_range, grid.y_range, grid.rocks, grid.stride
 
         going: set[_Mover] = set()
         # leaver -> what needs it gone: a mover following it in, or a ship to be pushed there
@@ -285,8 +370,10 @@ class _Run:
 
         # Pass 1: the fixed facts of each claim.
         for m in movers:
-            ship, name, here, tile = m.ship, m.ship.name, m.ship.at, m.target
-            if self.blocked_by_terrain(ship, tile, phase):
+            ship = m.ship
+            name, here, tile = ship.name, ship.at, m.target
+            if tile in rocks or tile not in x_range or tile % stride not in y_range:
+                self.blocked_by_terrain(ship, tile, phase)
                 continue
             occupant = occ.get(tile)
             if occupant is not None:
@@ -360,7 +447,12 @@ class _Run:
                 # really leaves (checked in pass 3).
                 self.note_reading(ship, "vacate")
                 waits_on[occupant].append(m)
-            rivals = [c for c in claims[tile] if c is not m]
+            claimants = claims[tile]
+            if len(claimants) == 1:
+                self.note(ship, letter("a"))
+                going.add(m)
+                continue
+            rivals = [c for c in claimants if c is not m]
             stronger = [c for c in rivals if c.ship.size >= ship.size]
             if stronger:
                 self.note(ship, letter("d"))
@@ -465,26 +557,26 @@ class _Run:
 
     def rammed(self, event: Event) -> Event:
         """``event`` with the ram damage each of its two ships takes (collisions and bumps)."""
-        if event.kind not in ("collision", "bump") or len(event.pieces) != 2:
+        pieces = event.pieces
+        if len(pieces) != 2 or event.kind not in _RAMMING:
             return event
-        first, second = (self.ships[n] for n in event.pieces)
-        unit = SHOT_SIZES.index(self.read("ram_unit"))
-        what = "a collision" if event.kind == "collision" else "a bump"
-        self.decisions.append(Decision(
-            "ram_unit", ("ram.1",), ("damage counted in hits of one shot size",), event.pieces, event.round,
-            detail=f"{what} between {event.pieces[0]} and {event.pieces[1]}", situation=f"damage of {what}"))
-        whose = "other"
-        if RAM_VALUES[first.type] != RAM_VALUES[second.type]:
-            self.decisions.append(Decision(
-                "ram_value", ("ram.1",), ("each ship takes one of the two ram values",), event.pieces, event.round,
-                detail=f"{what} between {first.type} {first.name} and {second.type} {second.name}",
-                situation=f"damage of {what} between ships of different ram values"))
-            whose = self.read("ram_value")
-        damage = []
-        for ship, other in ((first, second), (second, first)):
-            self.note(ship, "ram.1")
-            damage.append((ship.name, RAM_VALUES[(other if whose == "other" else ship).type][unit]))
-        return replace(event, damage=tuple(damage))
+        first, second = self.ships[pieces[0]], self.ships[pieces[1]]
+        unit = _SHOT_INDEX[self.read("ram_unit")]
+        differ = RAM_VALUES[first.type] != RAM_VALUES[second.type]
+        whose = self.read("ram_value") if differ else "other"
+        key = (event.kind, pieces, event.round, first.type, second.type)
+        decisions = _RAM_DECISIONS.get(key)
+        if decisions is None:
+            decisions = _RAM_DECISIONS[key] = _ram_decisions(event, first, second, differ)
+        self.decisions.extend(decisions)
+        self.note(first, "ram.1")
+        self.note(second, "ram.1")
+        if whose == "other":
+            damage = ((first.name, RAM_VALUES[second.type][unit]), (second.name, RAM_VALUES[first.type][unit]))
+        else:
+            damage = ((first.name, RAM_VALUES[first.type][unit]), (second.name, RAM_VALUES[second.type][unit]))
+        return Event(event.kind, pieces, event.round, event.phase, event.clause, event.detail, event.at, event.step,
+                     damage)
 
     def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
@@ -558,6 +650,26 @@ class _Run:
         self.snapshot("wind")
 
 
+_RAMMING = frozenset({"collision", "bump"})
+_SHOT_INDEX = {size: i for i, size in enumerate(SHOT_SIZES)}
+# The decisions of ram damage, one shared value per (kind, pieces, round, the two ships' types).
+_RAM_DECISIONS: dict[tuple, tuple[Decision, ...]] = {}
+
+
+def _ram_decisions(event: Event, first: _Ship, second: _Ship, differ: bool) -> tuple[Decision, ...]:
+    if len(_RAM_DECISIONS) > 20_000:
+        _RAM_DECISIONS.clear()
+    what = "a collision" if event.kind == "collision" else "a bump"
+    unit = Decision("ram_unit", ("ram.1",), ("damage counted in hits of one shot size",), event.pieces, event.round,
+                    detail=f"{what} between {event.pieces[0]} and {event.pieces[1]}", situation=f"damage of {what}")
+    if not differ:
+        return (unit,)
+    return unit, Decision(
+        "ram_value", ("ram.1",), ("each ship takes one of the two ram values",), event.pieces, event.round,
+        detail=f"{what} between {first.type} {first.name} and {second.type} {second.name}",
+        situation=f"damage of {what} between ships of different ram values")
+
+
 MAX_ROUNDS = 4  # moves in a turn
 
 
@@ -573,25 +685,143 @@ def refusal(turn: Turn) -> Refusal | None:
                                                  f"{len(turn.rounds)}")
 
 
+def _play_round(run: _Run, turn: Turn, index: int) -> None:
+    run.pins = {}
+    run.enter(index + 1)
+    run.movement(turn, index)
+    run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
+
+
+def _rams(run: _Run) -> bool:
+    """Whether ``_finish`` will count ram damage, and so consult the reading."""
+    return any(e.kind in _RAMMING and len(e.pieces) == 2 for e in run.events)
+
+
+def _finish(run: _Run, scene: Scene) -> Outcome:
+    """The ram damage of every event, and the outcome."""
+    run.pins = {}
+    rammed = []
+    for event in run.events:
+        if event.round != run.round:
+            run.enter(event.round)
+        rammed.append(run.rammed(event))
+    tiles = run.tiles
+    after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
+    events = tuple(sorted(rammed, key=_event_order))
+    provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
+    return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
+                   tuple(run.decisions), frozenset(run.consulted))
+
+
+def _event_order(e: Event) -> tuple:
+    return e.round, e.phase != "move", e.kind, e.pieces
+
+
 def _resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
     """Resolve every round of ``turn`` from ``scene`` under ``reading``."""
     run = _Run(scene, reading, record)
     for index in range(len(turn.rounds)):
-        run.round = index + 1
-        run.movement(turn, index)
-        run.wind({n for n, t in turn.rounds[index] if t is not Token.NONE})
-    for i, event in enumerate(run.events):
-        run.round = event.round
-        run.events[i] = run.rammed(event)
-    final = {name: (run.tile(s.at), s.heading) for name, s in run.ships.items()}
-    after = Scene(scene.board, tuple(Ship(s.name, s.type, *final[s.name]) for s in sorted(scene.ships, key=_by_name)))
-    events = tuple(sorted(run.events, key=lambda e: (e.round, e.phase != "move", e.kind, e.pieces)))
-    provenance = MappingProxyType({s.name: tuple(s.prov) for s in sorted(run.ships.values(), key=_by_name)
-                                   if s.prov})
-    frames = tuple(Frame(round_no, phase, step, tuple(sorted((n, p, h) for n, (p, h) in state.items())))
-                   for round_no, phase, step, state in run.frames)
-    return Outcome(after, events, provenance, frames, MappingProxyType(dict(reading)), tuple(run.decisions),
-                   frozenset(run.consulted))
+        _play_round(run, turn, index)
+    return _finish(run, scene)
+
+
+def first_meeting(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> tuple[str, str] | None:
+    """The two ships of the first bump or collision among the events ``resolve_turn`` gives (in
+    its order), or None where there is none: the rounds after the first one with a meeting are
+    not played, nor is the damage counted."""
+    if refusal(turn) is not None:
+        return None
+    names = {s.name for s in scene.ships}
+    run = _Run(scene, reading, False)
+    for index in range(len(turn.rounds)):
+        _play_round(run, turn, index)
+        met = [e for e in run.events
+               if e.kind in _RAMMING and len(e.pieces) >= 2 and set(e.pieces[:2]) <= names]
+        if met:
+            first = min(met, key=_event_order)
+            return first.pieces[0], first.pieces[1]
+    return None
+
+
+# --- one scene under many readings ----------------------------------------------
+# The explorer and fuzz resolve one scene under many readings. A round looks the reading up
+# only at its decision points, and is a function of the state it starts from and the options
+# it looked up; so a resolution under another reading can take up from the end of the last
+# round whose looked-up options it shares, and one that shares them all has the same outcome.
+
+class _Node:
+    """A moment in the resolutions of one scene: where it is (``mark`` of ``run``; None at the
+    start, and where what follows looks nothing up), or at the end the outcome; and what
+    follows, under each combination of options (point, option, in the order they were first
+    looked up) of the next round or of the ram damage."""
+
+    __slots__ = ("run", "mark", "outcome", "next")
+
+    def __init__(self, run: _Run | None = None, mark: _Mark | None = None, outcome: Outcome | None = None):
+        self.run, self.mark, self.outcome = run, mark, outcome
+        self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
+
+    def follow(self, reading: Mapping[str, str]) -> _Node | None:
+        """What follows under ``reading``. Every pin list of ``next`` starts with the same point
+        and the lists agree until a point they give different options, so the points looked up
+        here are those the resolution itself would look up first, in its order."""
+        for pins, following in self.next:
+            for point, option in pins:
+                if reading[point] != option:
+                    break
+            else:
+                return following
+        return None
+
+
+_MEMO: OrderedDict[tuple[int, int], tuple[Scene, Turn, _Node]] = OrderedDict()
+_MEMO_SIZE = 8  # scenes, most recently resolved kept
+_MEMO_LOCK = threading.Lock()
+_MEMO_SHIPS = 64  # a bigger scene is resolved afresh: few readings of it are asked for
+
+
+def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
+    """``resolve_turn``, taking up from the rounds of an earlier resolution of the same scene
+    and turn (the same objects) that ``reading`` agrees with where they looked the reading up."""
+    if (refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS
+            or len({s.at for s in scene.ships}) < len(scene.ships)):  # ships that share a tile: not taken up
+        return resolve_turn(scene, turn, reading)
+    key = (id(scene), id(turn))
+    with _MEMO_LOCK:  # the in-process adapter may resolve on its own thread
+        entry = _MEMO.get(key)
+        if entry is None or entry[0] is not scene or entry[1] is not turn:
+            entry = _MEMO[key] = (scene, turn, _Node())
+            if len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+        else:
+            _MEMO.move_to_end(key)
+    node, done = entry[2], 0
+    while (following := node.follow(reading)) is not None:
+        if following.outcome is not None:
+            return replace(following.outcome, reading=MappingProxyType(dict(reading)))
+        node, done = following, done + 1
+    if done and node.run is None:  # a resolution that failed part way; never where one finished
+        return resolve_turn(scene, turn, reading)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if node.run is None:
+            run = _Run(scene, reading, True)
+        else:
+            assert node.mark is not None
+            run = node.run.taken_up(node.mark, reading)
+        rounds = len(turn.rounds)
+        for index in range(done, rounds):
+            _play_round(run, turn, index)
+            following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
+            node.next.append((tuple(run.pins.items()), following))
+            node = following
+        outcome = _finish(run, scene)
+        node.next.append((tuple(run.pins.items()), _Node(outcome=outcome)))
+        return outcome
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
