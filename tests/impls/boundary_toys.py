@@ -60,29 +60,34 @@ def _install(module: str, name: str) -> None:
     setattr(target, name, stand_in)
 
 
-# armada2k keeps the outcomes it resolved (its resolver's memo), which would hand the
-# toy's answers to the reference and the reference's to the toy: a toy resolves afresh.
-_AFRESH = {("verifier.rulesets.armada2k", "resolve"): lambda *args: _fresh_armada2k(*args)}
+# armada and armada2k keep the outcomes they resolved (their resolvers' memos), which would hand
+# the toy's answers to the reference and the reference's to the toy: a toy resolves afresh.
+def _fresh(ruleset: str) -> Callable[..., Any]:
+    def resolve(scene: Any, actions: Any, reading: Any) -> Any:
+        """The reference's resolve without its memo: refused as it refuses, else carried out."""
+        from dataclasses import replace
+        from types import MappingProxyType
+
+        from verifier.ruleset import Frame, refused_outcome
+
+        resolver = importlib.import_module(f"verifier.rulesets.{ruleset}.resolver")
+        refused = resolver.refusal(scene, actions)
+        if refused is not None:
+            unchanged = resolver.unchanged(scene)
+            return replace(refused_outcome(refused, unchanged), reading=MappingProxyType(dict(reading)),
+                           frames=(Frame(0, "start", 0, unchanged),))
+        return resolver.carry_out(scene, actions, reading)
+    return resolve
 
 
-def _fresh_armada2k(scene: Any, actions: Any, reading: Any) -> Any:
-    """The reference's resolve without its memo: refused as it refuses, else carried out."""
-    from dataclasses import replace
-    from types import MappingProxyType
-
-    from verifier.ruleset import Frame, refused_outcome
-    from verifier.rulesets.armada2k.resolver import carry_out, refusal, unchanged
-
-    refused = refusal(scene, actions)
-    if refused is not None:
-        return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
-                       frames=(Frame(0, "start", 0, unchanged(scene)),))
-    return carry_out(scene, actions, reading)
+_AFRESH = {ruleset: {(f"verifier.rulesets.{ruleset}", "resolve"): _fresh(ruleset)}
+           for ruleset in ("armada", "armada2k")}
 
 
 @contextmanager
 def _swapped(module: str, name: str, value: Any) -> Iterator[None]:
-    swaps = {(module, name): value, **(_AFRESH if module.startswith("verifier.rulesets.armada2k") else {})}
+    ruleset = module.split(".")[2].partition(":")[0]
+    swaps = {(module, name): value, **_AFRESH.get(ruleset, {})}
     for where, what in swaps:
         _install(where, what)
     _here.swaps = swaps
