@@ -17,7 +17,7 @@ from ...kit import draw as vd
 from ...kit.geometry import Pose, circle
 from ...kit.words import count
 from ...ruleset import Outcome
-from .model import Maneuvers, Move, Result, Scene, Ship
+from .model import Maneuver, Maneuvers, Move, Result, Scene, Ship
 from .resolver import base_at, tool_of
 from .tool import centreline, inserted, tool_shape
 
@@ -40,10 +40,13 @@ def _result(outcome: Outcome | None, scene: Scene) -> Result:
     return outcome.after
 
 
-def _world_boxes(scene: Scene, results: Sequence[Result], tool_model) -> list[vd.Box]:
+def _world_boxes(scene: Scene, results: Sequence[Result], tool_model, maneuvers: Maneuvers = ()) -> list[vd.Box]:
     boxes: list[vd.Box] = []
     for ship in scene.ships:
         boxes.append(ship.base.bounds)
+    for plan in _planned(maneuvers):  # the "before" panel draws each planned course
+        pose = inserted(scene.ship(plan.ship), tool_model, plan.side or "starboard", plan.course)
+        boxes.append(tool_shape(tool_model, pose).bounds)
     for result in results:
         for ship in result.ships:
             boxes.append(ship.base.bounds)
@@ -62,10 +65,19 @@ def _world_boxes(scene: Scene, results: Sequence[Result], tool_model) -> list[vd
     return boxes
 
 
+def _planned(maneuvers: Maneuvers) -> list[Maneuver]:
+    """The first maneuver of each ship that moves: the course the "before" panel draws."""
+    planned: dict[str, Maneuver] = {}
+    for plan in maneuvers:
+        if plan.ship not in planned and plan.speed != 0:
+            planned[plan.ship] = plan
+    return list(planned.values())
+
+
 def make_view(scene: Scene, results: Sequence[Result], tool_model, *, target_px: float = 420,
-              supersample: int = SUPERSAMPLE, panels: int = 1) -> vd.PlaneView:
+              supersample: int = SUPERSAMPLE, panels: int = 1, maneuvers: Maneuvers = ()) -> vd.PlaneView:
     s = supersample
-    boxes = _world_boxes(scene, results, tool_model)
+    boxes = _world_boxes(scene, results, tool_model, maneuvers)
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     y0 = min(b[1] for b in boxes)
@@ -177,11 +189,7 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
         c = o.shape.centroid
         labels.append((view.px((c.x, c.y)), o.name, 0.0))
     if outcome is None:
-        planned: set[str] = set()
-        for plan in maneuvers:
-            if plan.ship in planned or plan.speed == 0:
-                continue
-            planned.add(plan.ship)
+        for plan in _planned(maneuvers):
             pose = inserted(scene.ship(plan.ship), tool_model, plan.side or "starboard", plan.course)
             pts = vd.polygon(image, tool_shape(tool_model, pose), outline=vd.MUTED, width=s,
                              dash=(DASH[0] * s, DASH[1] * s), view=view)
@@ -367,7 +375,8 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
     reading = outcomes[0][1].reading if outcomes else None
     tool_model = tool_of(scene, reading or {"tool": "model-a"})
     view = make_view(scene, [o.after for _, o in outcomes], tool_model, target_px=420 if len(panels) <= 2 else 320,
-                     supersample=s, panels=len(panels))
+                     supersample=s, panels=len(panels),
+                     maneuvers=maneuvers if any(outcome is None for _, outcome in panels) else ())
     images = []
     drawn: dict[str, vd.RGB] = {}
     legends: list[Image.Image] = []
