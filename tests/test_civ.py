@@ -407,3 +407,20 @@ def test_the_landings_space_covers_every_option_set():
     assert {before.options for before, _ in listed} == {frozenset(), frozenset("A"), frozenset("B"), frozenset("AB")}
     branching = [b for b, a in listed if len(RULESET.resolve(b, a, RULESET.default_reading).after.branches) == 2]
     assert branching and all("A" in b.options for b in branching)  # only naval battles let Babylon refuse
+
+
+def test_a_branch_limit_is_applied_even_after_the_same_phase_was_resolved_without_one():
+    """The resolver keeps recent outcomes; a call with a branch limit still counts the branches."""
+    from pathlib import Path
+
+    from verifier.rulesets.civ.resolver import TooManyBranches, resolve
+
+    ruleset = registry.get("civ")
+    case = load_case(Path(__file__).parent.parent / "cases" / "civ" / "a5-either-may-want-conflict.yaml")
+    reading = dict(ruleset.default_reading)
+    outcome = resolve(case.before, case.actions, reading)
+    branches = len(outcome.after.branches)
+    assert branches > 1
+    assert resolve(case.before, case.actions, dict(reading)) is outcome  # kept
+    with pytest.raises(TooManyBranches):
+        resolve(case.before, case.actions, dict(reading), max_branches=1)

@@ -7,8 +7,6 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -17,6 +15,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ...kit import geometry
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
+from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
@@ -389,8 +388,7 @@ def _marks(count: int) -> str:
 
 def clear_caches() -> None:
     """Forget the outcomes and shapes kept (for benchmarks that time a resolution afresh)."""
-    with _MEMO_LOCK:
-        _MEMO.clear()
+    _MEMO.clear()
     geometry.clear_caches()
 
 
@@ -435,13 +433,7 @@ def unchanged(scene: Scene) -> Result:
     return Result(tuple(sorted(scene.ships, key=lambda s: s.name)), ())
 
 
-# Outcomes already worked out, by scene and maneuvers, with the options of the reading points they
-# consulted. A point the resolver did not consult cannot change the outcome (Outcome.consulted), so an
-# outcome found under one reading is the outcome under every reading that agrees on its consulted
-# points: fuzz asks the reference again under the default reading, the explorer under one-point changes.
-_MEMO: OrderedDict[tuple[Scene, Maneuvers], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
-_MEMO_SIZE = 256
-_MEMO_LOCK = threading.Lock()
+_MEMO = ReadingMemo()  # fuzz asks the reference again under the default reading, the explorer under one-point changes
 
 
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
@@ -449,21 +441,7 @@ def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> O
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
-    key = (scene, maneuvers)
-    with _MEMO_LOCK:  # the in-process adapter resolves on a thread of its own
-        known = list(_MEMO.get(key, ()))
-        if known:
-            _MEMO.move_to_end(key)
-    for pins, outcome in known:
-        if all(reading.get(point) == option for point, option in pins):
-            return replace(outcome, reading=MappingProxyType(dict(reading)))
-    outcome = carry_out(scene, maneuvers, reading)
-    pins = tuple(sorted((p, reading[p]) for p in outcome.consulted))
-    with _MEMO_LOCK:
-        _MEMO.setdefault(key, []).append((pins, outcome))
-        if len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    return outcome
+    return _MEMO.resolve((scene, maneuvers), reading, lambda reading: carry_out(scene, maneuvers, reading))
 
 
 def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:

@@ -11,8 +11,6 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +20,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids
+from verifier.kit.memo import Recent
 
 from .model import (
     ANGLE_TOLERANCE,
@@ -131,9 +130,7 @@ class World:
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
 
 
-_WORLDS: OrderedDict[tuple[Scene, tuple[Ship, ...], str], World] = OrderedDict()
-_WORLDS_SIZE = 16
-_WORLDS_LOCK = threading.Lock()
+_WORLDS: Recent[World] = Recent(16)
 
 
 def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> World:
@@ -141,22 +138,11 @@ def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) ->
     one scene under its other readings (the explorer's, fuzz's) meet the same worlds again,
     and what a World works out depends on nothing but its pieces and the footprint."""
     key = (scene, tuple(ships[name] for name in sorted(ships)), footprint_reading)
-    with _WORLDS_LOCK:  # the in-process adapter resolves on a thread of its own
-        known = _WORLDS.get(key)
-        if known is not None:
-            _WORLDS.move_to_end(key)
-            return known
-    made = World(scene, ships, footprint_reading)
-    with _WORLDS_LOCK:
-        _WORLDS[key] = made
-        if len(_WORLDS) > _WORLDS_SIZE:
-            _WORLDS.popitem(last=False)
-    return made
+    return _WORLDS.get(key, lambda: World(scene, ships, footprint_reading))
 
 
 def forget_worlds() -> None:
-    with _WORLDS_LOCK:
-        _WORLDS.clear()
+    _WORLDS.clear()
     _grown.cache_clear()
 
 

@@ -10,8 +10,6 @@ refuses the case: nothing is carried out, and the outcome's refusal cites the cl
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -22,6 +20,7 @@ from verifier.kit import geometry as kit_geometry
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
+from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from .clauses import READING_POINTS
 from .geometry import World, check_step, fan, firing_area, forget_worlds, in_area, sight_line, world_of
@@ -431,13 +430,7 @@ def _setup(run: _Run) -> None:
                                         detail=f"the fleet costs {cost} points, the total is {variants.total}"))
 
 
-# Outcomes already worked out, by scene and actions, with the options of the reading points they consulted.
-# A point the resolver did not consult cannot change the outcome (Outcome.consulted), so an outcome found
-# under one reading is the outcome under every reading that agrees on its consulted points. The explorer
-# and the rule pages resolve each scene under many readings; this saves all but the distinct ones.
-_MEMO: OrderedDict[tuple[Scene, Actions], list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
-_MEMO_SIZE = 256
-_MEMO_LOCK = threading.Lock()
+_MEMO = ReadingMemo()  # the explorer and the rule pages resolve each scene under many readings
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
@@ -445,27 +438,12 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
     if refused is not None:
         return replace(refused_outcome(refused, unchanged(scene)), reading=MappingProxyType(dict(reading)),
                        frames=(Frame(0, "start", 0, unchanged(scene)),))
-    key = (scene, actions)
-    with _MEMO_LOCK:  # the in-process adapter resolves on a thread of its own
-        known = list(_MEMO.get(key, ()))
-        if known:
-            _MEMO.move_to_end(key)
-    for pins, outcome in known:
-        if all(reading.get(point) == option for point, option in pins):
-            return replace(outcome, reading=MappingProxyType(dict(reading)))
-    outcome = carry_out(scene, actions, reading)
-    pins = tuple(sorted((p, reading[p]) for p in outcome.consulted))
-    with _MEMO_LOCK:
-        _MEMO.setdefault(key, []).append((pins, outcome))
-        if len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    return outcome
+    return _MEMO.resolve((scene, actions), reading, lambda reading: carry_out(scene, actions, reading))
 
 
 def clear_caches() -> None:
     """Forget the outcomes, worlds and shapes kept (for benchmarks that time a resolution afresh)."""
-    with _MEMO_LOCK:
-        _MEMO.clear()
+    _MEMO.clear()
     forget_worlds()
     clear_shapes()
     kit_geometry.clear_caches()

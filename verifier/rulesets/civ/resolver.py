@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ...kit.memo import Recent
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
     ASTRONOMY,
@@ -669,9 +670,9 @@ def unchanged(scene: Scene) -> Result:
 # again when it is resolved, and fuzz parses each scene several times over: the outcomes of the
 # last scenes resolved are kept, by scene and reading. Only under a plain mapping: a reading
 # that is a view of something else may note which points are looked up, which a kept outcome
-# would not do.
-_KEPT: dict[tuple[Scene, Actions, tuple[tuple[str, str], ...]], Outcome] = {}
-KEPT = 256  # outcomes kept; the oldest goes first
+# would not do. A kept outcome is not handed to a call with a branch limit: that call must
+# still refuse a phase with too many branches, whatever was resolved before it.
+_KEPT: Recent[Outcome] = Recent(256)
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
@@ -680,13 +681,9 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
     if type(reading) not in (dict, MappingProxyType):
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
-    outcome = _KEPT.get(key)
-    if outcome is None:
-        outcome = _resolve(scene, actions, reading, max_branches)
-        if len(_KEPT) >= KEPT:
-            _KEPT.pop(next(iter(_KEPT)), None)
-        _KEPT[key] = outcome
-    return outcome
+    if max_branches is not None:
+        _KEPT.forget(key)
+    return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches))
 
 
 def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
