@@ -14,7 +14,6 @@ These are the explorer's stages; ``explorer.run_explore`` runs them all as one c
 
 from __future__ import annotations
 
-import gc
 import itertools
 import os
 import time
@@ -26,6 +25,7 @@ from typing import Any, TypeVar
 
 from .case import CaseStatus
 from .execute import IN_PROCESS, Execution, Progress
+from .kit.collector import collector_paused
 from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")
@@ -79,15 +79,8 @@ def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str,
 
 def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     """Every finding this one scene shows, by fingerprint."""
-    # The resolutions make many small objects, nearly all gone by the end, and no cycles worth
-    # collecting: the cyclic collector, left on, would scan them over and over while they live.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _analyse(ruleset, before, actions)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:

@@ -6,13 +6,13 @@ that agrees with it: one resolve per distinct decision path, not per combination
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from ..kit.collector import collector_paused
 from ..ruleset import Outcome, Ruleset
 
 MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's reading points
@@ -90,15 +90,8 @@ class _NotedReading(Mapping[str, str]):
 
 
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
-    # The resolutions make many small objects and no reference cycles worth collecting
-    # while the table is built; the cyclic collector would rescan them all about half the time.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _reading_table(ruleset, before, actions)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:

@@ -15,7 +15,6 @@ linear in the number of ships.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 
+from ...kit.collector import collector_paused
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import RAM_VALUES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
@@ -802,9 +802,7 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
         node, done = following, done + 1
     if done and node.run is None:  # a resolution that failed part way; never where one finished
         return resolve_turn(scene, turn, reading)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         if node.run is None:
             run = _Run(scene, reading, True)
         else:
@@ -819,9 +817,6 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
         outcome = _finish(run, scene)
         node.next.append((tuple(run.pins.items()), _Node(outcome=outcome)))
         return outcome
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
@@ -839,12 +834,5 @@ def carry_out(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool
     """Every round of ``turn``, with no check that the rules allow so many (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    # The run builds many small objects and no reference cycles: the cyclic collector
-    # only costs time here (it rescans every live object as the outcome grows).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _resolve_turn(scene, turn, reading, record)
-    finally:
-        if enabled:
-            gc.enable()
