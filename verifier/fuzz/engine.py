@@ -4,11 +4,9 @@ reading inferred, and the findings grouped and shrunk."""
 
 from __future__ import annotations
 
-import gc
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -20,6 +18,7 @@ from ..execute import Execution, Progress, map_ordered
 from ..explore import reading_label
 from ..findings import slug
 from ..kit.boundary import beside
+from ..kit.collector import collector_eased
 from ..ruleset import Capability, Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
 from .compare import (
@@ -322,27 +321,11 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 
 
 
-@contextmanager
-def _collector_eased() -> Iterator[None]:
-    """The cyclic collector, for a run, set to leave alone what was there before it (imports,
-    rulesets: frozen) and to look at young objects less often. Resolving pauses it, so each
-    scene leaves many young objects (the reference's trees of rounds) that the default
-    threshold rescans over and over, for the few cycles a run makes."""
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(max(threshold[0], 20_000), max(threshold[1], 20), threshold[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None,
         progress: Progress | None = None, boundary_share: float | None = None) -> FuzzResult:
-    with _collector_eased():
+    with collector_eased():
         return _run(ruleset, impl, examples=examples, budget=budget, seed=seed, max_groups=max_groups,
                     shrink_limit=shrink_limit, workers=workers, scheduler=scheduler, log=log, progress=progress,
                     boundary_share=boundary_share)
