@@ -350,6 +350,8 @@ def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
                 continue
             for _ in range(60):
                 mid = (a + b) / 2
+                if mid == a or mid == b:  # as near as floats go: every step left would change nothing
+                    break
                 if allowed(mid) == sa:
                     a = mid
                 else:
