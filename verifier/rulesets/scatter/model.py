@@ -127,7 +127,7 @@ class Landing:
     hit: bool
     touching: bool  # the edges meet exactly
 
-    @property
+    @cached_property
     def capped(self) -> bool:
         return self.roll is not None and self.moved < self.roll.distance
 

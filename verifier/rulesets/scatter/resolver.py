@@ -130,11 +130,12 @@ def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     die = roll.distance
     moved = _DIE[die] if die * limit.denominator <= limit.numerator else limit
     vector = direction_vector(roll.direction, side)
-    forward = vector.y.rational
-    start = PlanePoint(_ZERO, QSqrt3(-sep, _ZERO.root3))
-    point = PlanePoint(QSqrt3(_ZERO.rational, vector.x.root3 * moved), QSqrt3(forward * moved - sep, _ZERO.root3))
+    forward, sideways = vector.y.rational, vector.x.root3
     c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
+    start = PlanePoint(_ZERO, QSqrt3(-sep, _ZERO.root3))
+    point = PlanePoint(QSqrt3(_ZERO.rational, Fraction(sideways.numerator * c, sideways.denominator * d)),
+                       QSqrt3(Fraction(e * c * b - a * f * d, f * d * b), _ZERO.root3))
     top, bottom = a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f
     reach = shot.reach
     g, h = reach.numerator, reach.denominator
