@@ -4,9 +4,11 @@ reading inferred, and the findings grouped and shrunk."""
 
 from __future__ import annotations
 
+import gc
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -320,10 +322,35 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
 
 
 
+@contextmanager
+def _collector_eased() -> Iterator[None]:
+    """The cyclic collector, for a run, set to leave alone what was there before it (imports,
+    rulesets: frozen) and to look at young objects less often. Resolving pauses it, so each
+    scene leaves many young objects (the reference's trees of rounds) that the default
+    threshold rescans over and over, for the few cycles a run makes."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(threshold[0], 20_000), max(threshold[1], 20), threshold[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200, budget: float = 60.0,
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None,
         progress: Progress | None = None, boundary_share: float | None = None) -> FuzzResult:
+    with _collector_eased():
+        return _run(ruleset, impl, examples=examples, budget=budget, seed=seed, max_groups=max_groups,
+                    shrink_limit=shrink_limit, workers=workers, scheduler=scheduler, log=log, progress=progress,
+                    boundary_share=boundary_share)
+
+
+def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, budget: float, seed: int,
+         max_groups: int, shrink_limit: int, workers: int, scheduler: str | None,
+         log: Callable[[str], None] | None, progress: Progress | None, boundary_share: float | None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
     ``scheduler``). The report is the same whatever ``workers`` is. The implementation is
