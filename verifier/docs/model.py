@@ -212,7 +212,8 @@ class PageModel:
         view = FindingView(entry, anchor, finding_title(f), finding_question(rs, f), readings, exact=exact)
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
         self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
-                                                   anchor[len("finding-"):])))
+                                                   anchor[len("finding-"):],
+                                                   self.findings.drawn_sizes.get(f.fingerprint))))
         scene = _sentence(self.attempt("describing a finding", "",
                                        _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""), f.before,
                                        f.actions))
