@@ -301,7 +301,7 @@ def scatter_cases():
 
 def test_report_lists_under_which_readings_each_statement_holds(tmp_path):
     sections = {title: (text, data) for title, text, data in report_sections(RULESET, scatter_cases(), tmp_path)}
-    _, data = sections["Scatter: the seed's statements under every reading"]
+    _, data = sections["Scatter: the blog post's statements under every reading"]
     holds = {(s["example"], s["kind"]): s["holds_under"] for s in data["statements"]}
     assert holds[("TEST 6", "comment")] == "no reading"
     assert holds[("TEST 6", "assertion")] == "every reading"
@@ -325,7 +325,7 @@ def test_report_lists_the_disagreements_with_numbers(tmp_path):
     assert "TEST 3 (miss under the code, exactly touching" in text["test arguments against the code's measure"]
     assert "2.179 in by the code and 1.709 in by the sentence" in text["prose trigonometry against the code"]
     assert "TEST 10 lands at (3.46, 2.00) by the code, (-3.46, 2.00) by the prose" in text["which side 5 and 6 are on"]
-    assert "on 49 of the 49 documented rolls" in text["the seed's doubles against exact arithmetic"]
+    assert "on 49 of the 49 documented rolls" in text["the blog post's doubles against exact arithmetic"]
     chances = sections["Scatter: the exact chance of a hit under each reading"]
     assert chances["relevant_points"] == ["distance", "touch"]
     row = next(r for r in chances["rows"] if r["example"] == "diagram: distance 1, direction 2")
@@ -345,11 +345,11 @@ def test_explore_scatter_writes_the_scatter_sections(tmp_path, capsys):
     assert main(["explore", "scatter", "--budget", "60", "--max-examples", "80", "--out", str(out),
                  "--cases", str(CASES)]) == 0
     report = (out / "report.md").read_text()
-    assert report.index("## Scatter: the seed's statements under every reading") < report.index("## Findings")
+    assert report.index("## Scatter: the blog post's statements under every reading") < report.index("## Findings")
     assert "## Scatter: where the prose, the test comments, the code and the printed figures disagree" in report
     data = json.loads((out / "report.json").read_text())
     assert [s["title"] for s in data["sections"]][:3] == [
-        "Scatter: the seed's statements under every reading",
+        "Scatter: the blog post's statements under every reading",
         "Scatter: where the prose, the test comments, the code and the printed figures disagree",
         "Scatter: the exact chance of a hit under each reading"]
     conflicts = {(f["point"], f["label"]) for f in data["findings"] if f["kind"] == "example-conflict"}

@@ -238,13 +238,13 @@ def test_report_lists_breakpoints_rounding_and_tangencies():
         steps = hit_steps(Shot(row["aoe"], row["base"], Fraction(100)), PUBLISHED_READING)
         assert row["breakpoints"]["miss"] == len(steps.breakpoints)
         assert f"| {row['aoe']}-inch | {row['base']} mm | {len(steps.breakpoints)} |" in text
-    text, data = sections["Scatter: the seed's own rounding, over its grid of 12,960 calls"]
+    text, data = sections["Scatter: the blog post's own rounding, over its grid of 12,960 calls"]
     found = rounding_differences(SEED_GRID)
     assert len(data["differences"]) == len(found)
     for item in found:
         assert f"| {item.call_text()} | " in text and repr(item.double_distance) in text
     text, data = sections["Scatter: documented rolls exactly on a tangency"]
-    worked = [t for t in data["tangencies"] if t["roll"] == [1, 1] and t["under"] == "the seed's code"]
+    worked = [t for t in data["tangencies"] if t["roll"] == [1, 1] and t["under"] == "the post's code"]
     assert len(worked) == 1 and "785/254" in worked[0]["arithmetic"] and "281961/64516" in worked[0]["arithmetic"]
     assert "R says miss, as exact arithmetic does" in worked[0]["arithmetic"]
     assert any(t["example"] == "TEST 3" and "centre" in t["under"] for t in data["tangencies"])

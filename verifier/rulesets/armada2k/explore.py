@@ -279,7 +279,7 @@ def footprint_table() -> tuple[str, list[dict[str, Any]]]:
                          f"{row['table_side']:.3f} |")
     text = ("The seed says only that a pyramid lies flat. Each footprint reading changes how far a step carries a "
             "ship and how far it may turn: the new piece must not overlap the old, so at most 90 degrees less half "
-            "the bow angle, and turns some way short of the seed's right angle are impossible too. Under the "
+            "the bow angle, and turns some way short of the source's right angle are impossible too. Under the "
             "pentagon reading the pieces are solids whose raised base edge is in the air: they first meet on the "
             "table, so a step may turn as far as the face it rests on allows, further than the top-view outlines "
             "alone would say. Every side at table level is longer than the large's base (1 in), so the large laid "

@@ -86,7 +86,7 @@ class _Run:
         """Consult the footprint reading: the seed never says what outline a flat pyramid covers (a gap)."""
         self.follow(pieces[0], "footprint")
         decision = Decision("footprint", (), (), pieces, near=near,
-                            detail="the seed says only that a pyramid lies flat, not what outline it covers")
+                            detail="the source says only that a pyramid lies flat, not what outline it covers")
         if decision not in self.decisions:
             self.decisions.append(decision)
 

@@ -209,8 +209,8 @@ def label_text(label: Label) -> str:
 
 
 FEATURES = (
-    Feature("option-A", "the seed's option A: naval battles, ship conflicts and landings from the water edge"),
-    Feature("option-B", "the seed's option B: blockades"),
+    Feature("option-A", "the source's option A: naval battles, ship conflicts and landings from the water edge"),
+    Feature("option-B", "the source's option B: blockades"),
 )
 
 

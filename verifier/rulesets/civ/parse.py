@@ -74,7 +74,7 @@ BEFORE_SCHEMA = {
         "map": {**MAP_SCHEMA, "type": ["string", "object"],
                 "description": "a map under cases/civ/maps/ by name, or the case's own map"},
         "options": {"type": "array", "items": {"enum": list(OPTIONS)}, "uniqueItems": True,
-                    "description": "the seed's options in play: A naval battles, B blockades"},
+                    "description": "the source's options in play: A naval battles, B blockades"},
         "nations": {"type": "object", "minProperties": 1, "additionalProperties": {
             "type": "object", "additionalProperties": False,
             "properties": {"advances": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}},

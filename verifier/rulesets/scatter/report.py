@@ -1,6 +1,6 @@
 """The scatter sections of ``verifier explore scatter``'s report.
 
-For each documented example, every statement the seed makes about it (a test's
+For each documented example, every statement the blog post makes about it (a test's
 assertion and comment, a printed figure, a claimed chance, what its diagram
 shows) is checked under every full reading. The disagreements between the
 prose, the test comments, the code and the printed figures are then listed
@@ -83,7 +83,7 @@ def describe_readings(keys: set[Key], names: Sequence[str], options: Sequence[Se
 
 @dataclass(frozen=True)
 class Statement:
-    """One thing the seed states about one example, and under which readings it holds."""
+    """One thing the blog post states about one example, and under which readings it holds."""
 
     case: Any
     kind: str  # assertion | comment | diagram | printed | claim | start | start_clearance
@@ -149,7 +149,7 @@ def statements(case, readings: Sequence[Reading], names: Sequence[str]) -> list[
 
 
 def seed_function_answer(case, kind: str = "assertion") -> str:
-    """What the seed's R function (re-run in doubles) gives for the call the case
+    """What the blog post's R function (re-run in doubles) gives for the call the case
     stands for: the share of the 36 rolls for a chance, hit or miss for one roll."""
     shot, actions = case.before, case.actions
     dist = seed_dist(shot.short, shot.short_plus_base_radius, shot.base)
@@ -174,11 +174,11 @@ def _pins(reading: Reading) -> str:
 
 def _statement_section(cases, readings, names, options) -> tuple[str, dict]:
     lines = [
-        "Every statement the seed makes about a documented example, checked under each of the "
-        f"{len(readings)} full readings. *Seed's reading* is the seed's own function "
+        "Every statement the blog post makes about a documented example, checked under each of the "
+        f"{len(readings)} full readings. *The post's reading* is the post's own function "
         f"({_pins(SEED_READING)}); *default* is {_pins(PUBLISHED_READING)}. The last column re-runs the "
-        "seed's R function in IEEE doubles on the call the example stands for.", "",
-        "| example | the seed | holds under | seed's reading gives | default gives | seed's function (doubles) |",
+        "post's R function in IEEE doubles on the call the example stands for.", "",
+        "| example | the blog post | holds under | post's reading gives | default gives | post's function (doubles) |",
         "|---|---|---|---|---|---|",
     ]
     data = []
@@ -236,7 +236,7 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
                 f"**{_example(case)}**: the comment says {seed.comment}, the code asserts a {seed.assertion}. "
                 f"A roll of {roll.distance}-{roll.direction} moves the template {decimal_text(code.moved)} in "
                 f"{direction_words(roll.direction, 'clockwise')}: its centre ends {code.centre_distance:.2f} in from "
-                f"the base's centre under the seed's code and {default.centre_distance:.2f} in under the default "
+                f"the base's centre under the post's code and {default.centre_distance:.2f} in under the default "
                 f"reading, while {float(code.reach):.2f} in (template + base radius) is the most that still "
                 f"overlaps. The assertion holds under {where_result(case.before, roll, seed.assertion)}; "
                 f"the comment under {where_result(case.before, roll, seed.comment)}.")))
@@ -253,7 +253,7 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
                              + ", ".join(f"{landing.rolled.distance}-{landing.rolled.direction}"
                                          for landing in odds.landings if landing.hit) + ")")
                 items.append(("statement against its own reading", (
-                    f"**{_example(case)}**: the seed {st.says}, but under the reading the example itself rests on "
+                    f"**{_example(case)}**: the blog post {st.says}, but under the reading the example itself rests on "
                     f"({_pins(case.pinned) or 'the default'}) it is {st.value(case.readings)}{extra}. "
                     f"The statement holds under {describe_readings(set(st.holds), names, options)}.")))
     # 3. The tests' distance argument against the code's measure.
@@ -344,7 +344,7 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
     half = land(near, Roll(6, 1), PUBLISHED_READING)
     most = land(near, Roll(6, 1), {**PUBLISHED_READING, "cap": "seed-max"})
     test11 = next((c for c in cases if c.before.max_deviation != 6), None)
-    items.append(("the seed's maximum against the published cap", (
+    items.append(("the blog post's maximum against the published cap", (
         "The code caps deviation at its max argument, 6 unless given, which no d6 exceeds; the published rule "
         "caps it at half the distance to where deviation starts. Documented examples the two caps separate: "
         + (", ".join(_example(c) for c in split) or "none")
@@ -353,7 +353,7 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
            if test11 else "")
         + f". With an attacker 4 in from a 30 mm target, a roll of 6-1 moves a 3-inch template "
           f"{decimal_text(half.moved)} in ({_result_word(half.hit)}) under the published cap and "
-          f"{decimal_text(most.moved)} in ({_result_word(most.hit)}) under the seed's.")))
+          f"{decimal_text(most.moved)} in ({_result_word(most.hit)}) under the post's.")))
     # 8. dist = 0 as a special case.
     on = Shot(3, 30, Fraction(12))
     just = Shot(3, 30, Fraction(12), Fraction(1, 100))
@@ -377,9 +377,9 @@ def _disagreements(cases, readings, names, options) -> tuple[str, list[dict]]:
             if exact_landing.touching:
                 ties.append(f"{_example(c)}, roll {roll.distance}-{roll.direction}: centre distance "
                             f"{centre_distance(call)!r} against {0.5 * shot.base / 25.4 + 0.5 * shot.aoe!r} in doubles")
-    items.append(("the seed's doubles against exact arithmetic", (
-        f"Re-run in IEEE doubles (where sin(pi/6) is 0.49999999999999994), the seed's function agrees with the exact "
-        f"resolver under the seed's reading on {agree} of the {total} documented rolls. Exact ties, where the "
+    items.append(("the blog post's doubles against exact arithmetic", (
+        f"Re-run in IEEE doubles (where sin(pi/6) is 0.49999999999999994), the post's function agrees with the exact "
+        f"resolver under the post's reading on {agree} of the {total} documented rolls. Exact ties, where the "
         f"template's edge meets the base's edge and only '<' against '<=' decides: "
         + ("; ".join(ties) if ties else "none") + ".")))
     lines = [f"{i}. *{topic}.* {text}" for i, (topic, text) in enumerate(items, 1)]
@@ -449,12 +449,12 @@ def _figures(ruleset, cases, out: Path | None) -> tuple[str, dict]:
     centre = {**PUBLISHED_READING, "distance": "centre"}
     files = {}
     figure = draw_case(worked, AllRolls(), resolve(worked, AllRolls(), SEED_READING),
-                       title="The seed's worked example: where each of the 36 rolls puts the template "
-                             "(3-inch AOE, 2.5 in short, 30 mm base, the seed's own function)")
+                       title="The blog post's worked example: where each of the 36 rolls puts the template "
+                             "(3-inch AOE, 2.5 in short, 30 mm base, the post's own function)")
     files["36_rolls"] = "scatter-36-rolls.png"
     (out / files["36_rolls"]).write_bytes(png_bytes(figure))
     figure = draw_case(drawing, AllRolls(), resolve(drawing, AllRolls(), centre),
-                       title="The seed's diagram over all 36 rolls: 2.5 in between centres, 3-inch AOE, 50 mm "
+                       title="The blog post's diagram over all 36 rolls: 2.5 in between centres, 3-inch AOE, 50 mm "
                              "base; 8 rolls hit, not the 4 the prose states")
     files["diagram_36_rolls"] = "scatter-diagram-36-rolls.png"
     (out / files["diagram_36_rolls"]).write_bytes(png_bytes(figure))
@@ -473,7 +473,7 @@ def _figures(ruleset, cases, out: Path | None) -> tuple[str, dict]:
     files["probability"] = "scatter-hit-probability.png"
     (out / files["probability"]).write_bytes(png_bytes(plot))
     text = "\n\n".join([
-        f"![Every landing spot of the seed's worked example, hits filled]({files['36_rolls']})",
+        f"![Every landing spot of the blog post's worked example, hits filled]({files['36_rolls']})",
         f"![The diagram's geometry over all 36 rolls]({files['diagram_36_rolls']})",
         f"![Chance of a hit against distance, one chart per base size, one line per template size]"
         f"({files['probability']})"])
@@ -488,7 +488,7 @@ def report_sections(ruleset, cases: Sequence[Any], out: Any = None) -> list[tupl
     sections = []
     if mine:
         text, data = _statement_section(mine, readings, names, options)
-        sections.append(("Scatter: the seed's statements under every reading", text, data))
+        sections.append(("Scatter: the blog post's statements under every reading", text, data))
         text, items = _disagreements(mine, readings, names, options)
         sections.append(("Scatter: where the prose, the test comments, the code and the printed figures disagree",
                          text, {"disagreements": items}))

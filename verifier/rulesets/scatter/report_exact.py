@@ -105,7 +105,7 @@ def rounding_section() -> tuple[str, dict]:
     ties = tangencies(SEED_GRID)
     hits = int(exact_hits(SEED_GRID).sum())
     lines = [
-        f"The seed's function run over its grid of {SEED_GRID.size:,} calls (templates "
+        f"The blog post's function run over its grid of {SEED_GRID.size:,} calls (templates "
         f"{', '.join(map(str, SEED_GRID.aoes))} in; dist 0 to {decimal_text(SEED_GRID.dists[-1])} in by half inches; "
         f"bases {', '.join(map(str, SEED_GRID.bases))} mm; "
         f"max {' and '.join(decimal_text(m) for m in SEED_GRID.maxes)}; all 36 rolls), once in IEEE doubles as R "
@@ -134,7 +134,7 @@ def rounding_section() -> tuple[str, dict]:
                       "near dist + radBase, and compares what is left after the roll with radBase + rad, rounded to "
                       "the finer spacing near that smaller number. The two roundings fall on different sides, so a "
                       "centre distance exactly equal to the reach comes out a few units in the last place below it, "
-                      "and the seed's '<' counts that touch as a hit."]
+                      "and the post's '<' counts that touch as a hit."]
     return "\n".join(lines), {"calls": SEED_GRID.size, "exact_hits": hits, "tangencies": ties, "differences": data}
 
 
@@ -188,7 +188,7 @@ def tangency_section(cases: Sequence[Any]) -> tuple[str, dict]:
     for case in cases:
         rolls = ROLLS if isinstance(case.actions, AllRolls) else (case.actions,)
         for roll in rolls:
-            for name, reading, seed_call in (("the seed's code", SEED_READING, True),
+            for name, reading, seed_call in (("the post's code", SEED_READING, True),
                                              ("the tests' measure (centre to centre)", centre, False)):
                 if reading is centre and not case.before.short_plus_base_radius:
                     continue  # only the tests that add the base radius read differently
@@ -199,7 +199,7 @@ def tangency_section(cases: Sequence[Any]) -> tuple[str, dict]:
                 data.append({"case": case.id, "example": _example(case), "roll": [roll.distance, roll.direction],
                              "under": name, "arithmetic": text})
     head = ("The documented rolls that end exactly on a tangency (the template's edge on the base's edge), with "
-            "their arithmetic: exact fractions first, then, under the seed's code, the doubles R computes.")
+            "their arithmetic: exact fractions first, then, under the post's code, the doubles R computes.")
     return "\n\n".join([head, "\n".join(lines) or "None."]), {"tangencies": data}
 
 
@@ -208,7 +208,7 @@ def exact_sections(ruleset, cases: Sequence[Any]) -> list[tuple[str, str, dict]]
     text, data = breakpoint_table(ruleset)
     sections.append(("Scatter: the chance of a hit as an exact step function of distance", text, data))
     text, data = rounding_section()
-    sections.append(("Scatter: the seed's own rounding, over its grid of 12,960 calls", text, data))
+    sections.append(("Scatter: the blog post's own rounding, over its grid of 12,960 calls", text, data))
     text, data = tangency_section(cases)
     sections.append(("Scatter: documented rolls exactly on a tangency", text, data))
     return sections
