@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,9 @@ class Located:
         return self.where(path).line
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 def _mark(node: yaml.Node | yaml.Event) -> tuple[int, int]:
     mark = node.start_mark
     return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -112,6 +115,8 @@ class _Builder:
         return CaseError(message, Location(self.file, line, col, format_path(path)))
 
     def scalar(self, node: yaml.Node, path: FieldPath) -> Any:
+        if node.tag == _STR:  # most values: the text as written (what the constructor would give)
+            return node.value
         try:
             value = self.constructor.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError:
@@ -210,55 +215,48 @@ class _BoundedComposer(yaml.SafeLoader):
             self.depth -= 1
 
 
-def _fast_composer() -> Any:
-    """The same bounded composer reading libyaml's events (scanning and parsing in C were
-    nine tenths of loading a case), or None for a PyYAML built without libyaml. Only files
-    it reads without complaint take this path: any complaint is made again by the
-    pure-Python loader, whose words the error messages keep."""
-    try:
-        from yaml._yaml import CParser  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
+def _c_loader() -> Any:
+    """libyaml's loader, which composes the whole node tree in C (scanning, parsing and
+    composing in Python were most of the time loading a case took), or None for a PyYAML
+    built without libyaml. libyaml refuses nesting past 1,000 levels itself, so its
+    composing cannot run out of stack. Only files it reads and the builder takes without
+    complaint take this path: any complaint (a file nested too deep among them) is made
+    again by the bounded composer, whose words and order the error messages keep."""
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None or loader.yaml_path_resolvers:
+        return loader
+    scalar, plain = yaml.ScalarNode, loader.resolve
+    tags: dict[str, str] = {}
+
+    def resolve(self: Any, kind: Any, value: Any, implicit: tuple[bool, bool]) -> str:
+        # The safe loader's tag of a plain scalar depends on its text alone, and case files
+        # repeat the same keys and values: each text is resolved once, not at every node.
+        if kind is not scalar or not implicit[0]:
+            return plain(self, kind, value, implicit)  # type: ignore[no-any-return]
+        tag = tags.get(value)
+        if tag is None:
+            if len(tags) >= 20_000:
+                tags.clear()
+            tag = tags[value] = plain(self, kind, value, (True, False))
+        return tag
+
+    return type("_CaseLoader", (loader,), {"resolve": resolve})
+
+
+_CLoader = _c_loader()
+
+
+def _fast_node(text: str) -> Any:
+    """The YAML node of ``text`` composed by libyaml, or None where it complains (or is missing)."""
+    if _CLoader is None:
         return None
-    c_parser: Any = CParser
-
-    def __init__(self: Any, text: str, file: str, max_depth: int) -> None:
-        c_parser.__init__(self, text)
-        yaml.constructor.SafeConstructor.__init__(self)
-        yaml.resolver.Resolver.__init__(self)
-        yaml.composer.Composer.__init__(self)
-        self.file, self.max_depth, self.depth = file, max_depth, 0
-
-    def bounded(compose: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-        def nested(self: Any, anchor: Any) -> Any:
-            _BoundedComposer._enter(self)
-            try:
-                return compose(self, anchor)
-            finally:
-                self.depth -= 1
-        return nested
-
-    return type("_FastComposer", (yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver,
-                                  c_parser),
-                {"__init__": __init__,
-                 "compose_sequence_node": bounded(yaml.composer.Composer.compose_sequence_node),
-                 "compose_mapping_node": bounded(yaml.composer.Composer.compose_mapping_node)})
-
-
-_FastComposer = _fast_composer()
-
-
-def _node(composer: _BoundedComposer, text: str, file: str, max_depth: int) -> Any:
-    """The YAML node of ``text``: through libyaml where it reads the file without
-    complaint, else through the pure-Python ``composer`` (and its error)."""
-    if _FastComposer is not None:
-        fast = _FastComposer(text, file, max_depth)
-        try:
-            return fast.get_single_node()
-        except (yaml.YAMLError, CaseError):
-            pass
-        finally:
-            fast.dispose()
-    return composer.get_single_node()
+    loader = _CLoader(text)
+    try:
+        return loader.get_single_node()
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
 
 
 def load_text(text: str, file: str = "<string>") -> Located:
@@ -274,8 +272,18 @@ def load_text(text: str, file: str = "<string>") -> Located:
         raise CaseError(f"a raw control character (U+{int(exc.character):04X}) that YAML does not allow; write it "
                         "escaped in a double-quoted string (such as \\x01) or remove it",
                         Location(file, line, column)) from None
+    fast = _fast_node(text)
+    if fast is not None:
+        builder = _Builder(file, max_depth, max_values)
+        try:
+            data = builder.build(fast, ())
+        except CaseError:
+            pass  # said again below, after the bounded composer's own checks, as it always was
+        else:
+            composer.dispose()
+            return Located(file, data, builder.values, builder.keys)
     try:
-        node = _node(composer, text, file, max_depth)
+        node = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)

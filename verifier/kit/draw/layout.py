@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from ...errors import VerifierError
-from .palette import GRID, INK, MUTED, PAPER, RGB, Box, text, text_width, wrap
+from .palette import GRID, INK, MUTED, PAPER, RGB, Box, text, text_box, text_width, wrap
 
 Glyph = Callable[[ImageDraw.ImageDraw, Box], None]
 Panel = tuple[str, Image.Image]  # a panel's title and its picture
@@ -153,10 +153,11 @@ def legend_beside(panels: Sequence[Panel], *, gap: float, legend_width: float, m
 
 def compose(panels: Sequence[Panel], legends: Sequence[Image.Image] = (), *, beside: bool, title: str | None = None,
             subtitle: str | None = None, size: int = 14, gap: int | None = None, margin: int | None = None,
-            rule: RGB | None = GRID) -> Image.Image:
+            rule: RGB | None = GRID, supersample: int = 1) -> Image.Image:
     """Panels side by side with their legends where :func:`legend_beside` said."""
     return side_by_side(panels, title=title, subtitle=subtitle, beside=legends if beside else (),
-                        below=() if beside else legends, size=size, gap=gap, margin=margin, rule=rule)
+                        below=() if beside else legends, size=size, gap=gap, margin=margin, rule=rule,
+                        supersample=supersample)
 
 
 def _headline(title: str | None, subtitle: str | None, size: int, width: float) -> list[tuple[str, int, RGB]]:
@@ -168,15 +169,104 @@ def _headline(title: str | None, subtitle: str | None, size: int, width: float) 
     return head
 
 
+Put = Callable[[Image.Image, ImageDraw.ImageDraw, int, int], None]  # draws an item with the canvas moved by dx, dy
+
+
+class _Sheet:
+    """A picture of pasted images, lines of text and rules on a plain background, drawn at
+    ``supersample`` times its size and shrunk. Each item says which pixels it may touch, so
+    only the parts of the big canvas that hold something are made and shrunk; the rest, often
+    half of a picture, is background in the shrunk picture too (a block of one colour averages
+    to that colour). The pixels are the ones drawing the whole canvas and shrinking it gives."""
+
+    def __init__(self, size: tuple[int, int], background: RGB, supersample: int) -> None:
+        self.size, self.background, self.s = size, background, max(1, int(supersample))
+        self.items: list[tuple[tuple[int, int, int, int], Put, Image.Image | None]] = []
+
+    def paste(self, image: Image.Image, at: tuple[int, int]) -> None:
+        def put(out: Image.Image, draw: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+            out.paste(image, (at[0] - dx, at[1] - dy))
+        self.items.append(((at[0], at[1], at[0] + image.width, at[1] + image.height), put, image))
+
+    def text(self, xy: tuple[float, float], content: str, *, size: int, fill: RGB, anchor: str) -> None:
+        left, top, right, bottom = text_box(xy, content, size=size, anchor=anchor)
+        spare = 2 + size // 4  # anti-aliased edges may reach past the glyphs' boxes
+
+        def put(out: Image.Image, draw: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+            text(draw, (xy[0] - dx, xy[1] - dy), content, size=size, fill=fill, anchor=anchor)
+        self.items.append(((math.floor(left) - spare, math.floor(top) - spare, math.ceil(right) + spare,
+                            math.ceil(bottom) + spare), put, None))
+
+    def rule(self, x: float, top: float, bottom: float, fill: RGB, width: int) -> None:
+        """A vertical line."""
+        spare = width + 2
+
+        def put(out: Image.Image, draw: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+            draw.line([(x - dx, top - dy), (x - dx, bottom - dy)], fill=fill, width=width)
+        self.items.append(((math.floor(x) - spare, math.floor(top) - spare, math.ceil(x) + spare,
+                            math.ceil(bottom) + spare), put, None))
+
+    def render(self) -> Image.Image:
+        """The picture, shrunk by the supersampling."""
+        if self.s == 1:
+            out = Image.new("RGB", self.size, self.background)
+            draw = ImageDraw.Draw(out)
+            for _, put, _ in self.items:
+                put(out, draw, 0, 0)
+            return finish(out)
+        s, (width, height) = self.s, self.size
+        out = Image.new("RGB", (-(-width // s), -(-height // s)), self.background)
+        for (x0, y0, x1, y1), members in self._groups():
+            alone = members[0][2] if len(members) == 1 else None
+            if alone is not None and alone.mode == "RGB" and members[0][0] == (x0, y0, x1, y1):
+                tile = alone  # an image alone on whole blocks is shrunk as it is
+            else:
+                tile = Image.new("RGB", (x1 - x0, y1 - y0), self.background)
+                draw = ImageDraw.Draw(tile)
+                for _, put, _ in members:
+                    put(tile, draw, x0, y0)
+            out.paste(finish(tile, s), (x0 // s, y0 // s))
+        return out
+
+    def _groups(self) -> list[tuple[tuple[int, int, int, int], list[tuple[tuple[int, int, int, int], Put,
+                                                                          Image.Image | None]]]]:
+        """The items in groups whose boxes, widened to whole blocks of ``s`` pixels and cut to
+        the canvas, do not overlap another group's; each group is drawn on a canvas of its own,
+        its items in their order."""
+        s, (width, height) = self.s, self.size
+        groups: list[tuple[tuple[int, int, int, int], list[int]]] = []
+        for index, ((x0, y0, x1, y1), _, _) in enumerate(self.items):
+            box = (max(0, x0 // s * s), max(0, y0 // s * s), min(width, -(-x1 // s) * s), min(height, -(-y1 // s) * s))
+            if box[0] >= box[2] or box[1] >= box[3]:
+                continue
+            members = [index]
+            merged = True
+            while merged:  # a widened box may reach groups the first one did not
+                merged = False
+                kept = []
+                for other, taken in groups:
+                    if other[0] < box[2] and box[0] < other[2] and other[1] < box[3] and box[1] < other[3]:
+                        box = (min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]),
+                               max(box[3], other[3]))
+                        members += taken
+                        merged = True
+                    else:
+                        kept.append((other, taken))
+                groups = kept
+            groups.append((box, members))
+        return [(box, [self.items[i] for i in sorted(members)]) for box, members in groups]
+
+
 def side_by_side(panels: Sequence[Panel], *, title: str | None = None, subtitle: str | None = None,
                  below: Iterable[Image.Image] = (), beside: Iterable[Image.Image] = (), size: int = 14,
                  gap: int | None = None, margin: int | None = None, background: RGB = PAPER,
-                 rule: RGB | None = GRID) -> Image.Image:
+                 rule: RGB | None = GRID, supersample: int = 1) -> Image.Image:
     """Lay ``panels`` (title, image) left to right, each under its own title, with
     an optional caption (``title``, then ``subtitle`` in a quieter colour) on top,
     further images (legends) in a column to the right (``beside``) and stacked
     underneath (``below``). Any number of panels: a before and an after, or one
-    after per reading."""
+    after per reading. With ``supersample`` the picture comes shrunk that many times (as
+    :func:`finish` would shrink it), made without the whole big canvas."""
     gap = gap if gap is not None else size * 2
     margin = margin if margin is not None else size
     spacing = size // 2
@@ -195,24 +285,23 @@ def side_by_side(panels: Sequence[Panel], *, title: str | None = None, subtitle:
     below_h = sum(b.height + spacing for b in below_list)
     canvas = (inner_w + 2 * margin, margin + head_h + row_h + below_h + margin)
     check_budget(canvas, what="the picture of these panels", budget=DRAWN_PIXEL_BUDGET)
-    out = Image.new("RGB", canvas, background)
-    draw = ImageDraw.Draw(out)
+    out = _Sheet(canvas, background, supersample)
     y = margin
     for line, s, colour in head:
-        text(draw, (margin, y + round(s * 1.5) / 2), line, size=s, fill=colour, anchor="lm")
+        out.text((margin, y + round(s * 1.5) / 2), line, size=s, fill=colour, anchor="lm")
         y += round(s * 1.5)
     y += spacing if head else 0
     x = margin
     for i, ((_, img), lines) in enumerate(zip(panels, titles)):
         if rule and i:
-            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=max(1, size // 14))
+            out.rule(x - gap / 2, y, y + row_h, rule, max(1, size // 14))
         for k, line in enumerate(lines):
-            text(draw, (x, y + line_h * k + line_h / 2), line, size=size, fill=INK, anchor="lm")
+            out.text((x, y + line_h * k + line_h / 2), line, size=size, fill=INK, anchor="lm")
         out.paste(img, (x, y + title_h))
         x += img.width + gap
     if beside_list:
         if rule:
-            draw.line([(x - gap / 2, y), (x - gap / 2, y + row_h)], fill=rule, width=max(1, size // 14))
+            out.rule(x - gap / 2, y, y + row_h, rule, max(1, size // 14))
         yb = y + title_h
         for img in beside_list:
             out.paste(img, (x, yb))
@@ -222,13 +311,14 @@ def side_by_side(panels: Sequence[Panel], *, title: str | None = None, subtitle:
         y += spacing
         out.paste(img, (margin, y))
         y += img.height
-    return out
+    return out.render()
 
 
 def stacked(title: str, subtitle: str | None, panels: Sequence[Panel], legends: Sequence[Image.Image], *,
-            width: int, size: int, title_size: int, legend_gap: int | None = None) -> Image.Image:
+            width: int, size: int, title_size: int, legend_gap: int | None = None, supersample: int = 1) -> Image.Image:
     """Title, subtitle, each titled panel and each legend one under another, ``width``
-    pixels of content wide: the layout for narrow screens (a phone)."""
+    pixels of content wide: the layout for narrow screens (a phone); shrunk ``supersample``
+    times as :func:`side_by_side` shrinks it."""
     legend_gap = size if legend_gap is None else legend_gap
     blocks: list[int | Image.Image | tuple[str, int, RGB]] = [
         (line, title_size, INK) for line in wrap(title, title_size, width)]
@@ -242,8 +332,7 @@ def stacked(title: str, subtitle: str | None, panels: Sequence[Panel], legends: 
         blocks += [legend_image, legend_gap]
     height = 2 * size + sum(_block_height(b) for b in blocks)
     check_budget((width + 2 * size, height), what="the narrow picture", budget=DRAWN_PIXEL_BUDGET)
-    image = Image.new("RGB", (width + 2 * size, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = _Sheet((width + 2 * size, height), PAPER, supersample)
     y = size
     for b in blocks:
         if isinstance(b, int):
@@ -253,9 +342,9 @@ def stacked(title: str, subtitle: str | None, panels: Sequence[Panel], legends: 
             y += b.height
         else:
             line, line_size, colour = b
-            text(draw, (size, y + round(line_size * 1.5) / 2), line, size=line_size, fill=colour, anchor="lm")
+            image.text((size, y + round(line_size * 1.5) / 2), line, size=line_size, fill=colour, anchor="lm")
             y += round(line_size * 1.5)
-    return image
+    return image.render()
 
 
 def _block_height(block: int | Image.Image | tuple[str, int, RGB]) -> int:

@@ -103,8 +103,8 @@ def draw_stacked(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str,
         legends.append(vd.legend(entries or [vd.LegendEntry(None, "", "no overlap, no damage")], size=fs, padding=0,
                                  heading=heading, max_width=width, stacked=True))
     image = vd.stacked(title or "Armada", None, images, legends, width=width, size=fs,
-                       title_size=round(FONT * 1.15) * s)
-    return vd.finish(image, s)
+                       title_size=round(FONT * 1.15) * s, supersample=s)
+    return image
 
 
 def describe_scene(scene: Scene, maneuvers: Maneuvers) -> str:

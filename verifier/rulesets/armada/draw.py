@@ -403,8 +403,8 @@ def draw_panels(scene: Scene, maneuvers: Maneuvers, panels: Sequence[tuple[str, 
     if scene.tool is not None and subtitle:
         subtitle += f" (the case's own tool: {scene.tool.step:g} mm a speed)"
     image = vd.compose(images, legends, beside=beside, title=title or "Armada", subtitle=subtitle,
-                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
-    return vd.finish(image, s)
+                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs, supersample=s)
+    return image
 
 
 def _star(s: int, label: str) -> vd.Glyph:

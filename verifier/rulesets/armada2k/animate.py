@@ -23,8 +23,8 @@ def draw_stacked(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Out
     images, legends, subtitle = _parts(scene, actions, panels, s, 360 * s)
     width = max([im.width for _, im in images] + [lg.width for lg in legends])
     image = vd.stacked(title or "Armada 2K", subtitle, images, legends, width=width, size=fs,
-                       title_size=round(FONT * 1.15) * s)
-    return vd.finish(image, s)
+                       title_size=round(FONT * 1.15) * s, supersample=s)
+    return image
 
 
 def describe_scene(before: Scene, actions: Actions) -> str:

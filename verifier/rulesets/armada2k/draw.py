@@ -508,8 +508,8 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
     images, legends, subtitle = _parts(scene, actions, panels, s, vd.LEGEND_WIDTH * s)
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     image = vd.compose(images, legends, beside=beside, title=title or "Armada 2K", subtitle=subtitle,
-                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
-    return vd.finish(image, s)
+                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs, supersample=s)
+    return image
 
 
 def draw_case(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,

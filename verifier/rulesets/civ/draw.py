@@ -570,12 +570,12 @@ def draw_panels(scene: Scene, actions: Actions, panels: Sequence[tuple[str, Outc
     subtitle = options + (f"; reading: {readings.pop()}" if len(readings) == 1 else "")
     if stacked:
         width = max([img.width for _, img in images] + [lg.width for lg in legends])
-        return vd.finish(vd.stacked(title or "Civ", subtitle, images, legends, width=width, size=fs,
-                                    title_size=round(FONT * 1.15) * s), s)
+        return vd.stacked(title or "Civ", subtitle, images, legends, width=width, size=fs,
+                          title_size=round(FONT * 1.15) * s, supersample=s)
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=vd.LEGEND_WIDTH * s, max_width=vd.MAX_WIDTH * s)
     image = vd.compose(images, legends, beside=beside, title=title or "Civ", subtitle=subtitle,
-                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs)
-    return vd.finish(image, s)
+                       size=round(FONT * 1.15) * s, gap=2 * fs, margin=fs, supersample=s)
+    return image
 
 
 def draw_case(scene: Scene, actions: Actions, outcome: Outcome, *, title: str | None = None,

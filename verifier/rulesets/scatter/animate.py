@@ -163,5 +163,6 @@ def draw_stacked(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outco
                                                    target_px=inner / s - 48)  # room for the inch numbers
     inner = max([img.width for _, img in images] + [inner])
     big = round(font_size * 1.15) * s
-    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs)
-    return vd.finish(image, s)
+    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs,
+                       supersample=s)
+    return image

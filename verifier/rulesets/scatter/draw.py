@@ -652,8 +652,8 @@ def draw_panels(shot: Shot, actions: Actions, panels: Sequence[tuple[str, Outcom
     fs = font_size * s
     beside = vd.legend_beside(images, gap=2 * fs, legend_width=legend_width * s, max_width=max_width * s)
     image = vd.compose(images, legends, beside=beside, title=title, subtitle=subtitle,
-                       size=round(font_size * 1.15) * s, gap=2 * fs, margin=fs)
-    return vd.finish(image, s)
+                       size=round(font_size * 1.15) * s, gap=2 * fs, margin=fs, supersample=s)
+    return image
 
 
 def _with_roll(outcome: Outcome | None, actions: Actions) -> Outcome | None:
@@ -750,8 +750,8 @@ def _draw_rolls_only(shot: Shot, outcome: Outcome, *, title: str | None = None, 
     subtitle = (f"{odds.hits} of 36 rolls hit ({fraction_text(odds.probability)}); "
                 f"{shot.aoe}-inch AOE, {shot.base} mm base")
     image = vd.side_by_side([("Hitting rolls as reported", table)], title=title, subtitle=subtitle,
-                            size=round(font_size * 1.15) * s, margin=font_size * s)
-    return vd.finish(image, s)
+                            size=round(font_size * 1.15) * s, margin=font_size * s, supersample=s)
+    return image
 
 
 # --- the chance of a hit against distance -----------------------------------------------
@@ -875,5 +875,5 @@ def draw_probability_plot(reading: Mapping[str, str], *, marks: Sequence[PlotMar
     key = vd.key_strip(items, size=fs, padding=0, max_width=2 * width + 2 * fs)
     rows = [vd.side_by_side(charts[i:i + 2], size=fs, gap=2 * fs, margin=0, rule=None) for i in (0, 2)]
     body = [rows[1], key]
-    return vd.finish(vd.side_by_side([("", rows[0])], title=title, subtitle=subtitle, below=body,
-                                     size=round(font_size * 1.15) * s, margin=fs, rule=None), s)
+    return vd.side_by_side([("", rows[0])], title=title, subtitle=subtitle, below=body,
+                           size=round(font_size * 1.15) * s, margin=fs, rule=None, supersample=s)

@@ -240,5 +240,6 @@ def draw_stacked(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome |
     if style.crowded:
         subtitle = f"{subtitle}. {_summary_note(scene, all_marks)}" if subtitle else _summary_note(scene, all_marks)
     big = round(font_size * 1.15) * s
-    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2)
-    return vd.finish(image, s)
+    image = vd.stacked(title, subtitle, images, legends, width=inner, size=fs, title_size=big, legend_gap=fs // 2,
+                       supersample=s)
+    return image

@@ -997,8 +997,8 @@ def draw_panels(scene: Scene, turn: Turn, panels: Sequence[tuple[str, Outcome | 
     if style.crowded:
         subtitle = f"{subtitle}. {_summary_note(scene, all_marks)}" if subtitle else _summary_note(scene, all_marks)
     image = vd.compose(images, legends, beside=beside, title=title, subtitle=subtitle,
-                       size=round(font_size * 1.15) * s, gap=gap, margin=font_size * s)
-    return vd.finish(image, s)
+                       size=round(font_size * 1.15) * s, gap=gap, margin=font_size * s, supersample=s)
+    return image
 
 
 def draw_case(scene: Scene, turn: Turn, outcome: Outcome, *, tile: int = 48, title: str | None = None,
