@@ -402,6 +402,51 @@ EXPLORE_WORKERS = 2  # worker processes the search runs on
 QUICK_EXPLORE_BUDGET = 5.0
 
 
+# Modules the findings of an exhaustive space cannot depend on: the commands, the search and
+# fuzz, the benchmarks, reports and pages (besides the drawing, ``findings._draws_only``).
+_NOT_ANALYSIS = ("bench.py", "boundary_bench.py", "cli.py", "generation.py", "explorer.py", "findings.py",
+                 "check.py", "runner.py", "export.py", "report.py", "schema.py", "quickschema.py", "snapshots.py",
+                 "syrupy_png.py", "pytest_plugin.py", "testing.py", "known_failures.py", "output.py", "refusal.py")
+_NOT_ANALYSIS_DIRS = ("fuzz", "adapter", "adapters", "docs")
+SEARCH_MARK = "# --- searching ---"  # in explore.py: the analysis above it, the search below
+
+
+def analysis_digest() -> str:
+    """A digest of the sources an exhaustive space's findings depend on: those of
+    ``findings.code_digest`` but for the modules in ``_NOT_ANALYSIS`` and the search half of
+    ``explore.py``, so that speeding up the search leaves the recorded spaces valid."""
+    import hashlib
+
+    from .findings import _draws_only
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package).as_posix()
+        if _draws_only(relative) or relative in _NOT_ANALYSIS or relative.split("/")[0] in _NOT_ANALYSIS_DIRS \
+                or relative.endswith("/bench.py"):
+            continue
+        text = path.read_bytes()
+        if relative == "explore.py":
+            text = text.split(SEARCH_MARK.encode(), 1)[0]
+        digest.update(relative.encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def space_cache(ruleset: str, space: str) -> Path:
+    """Where ``explore_figures`` records the shards of an exhaustive space (a ``shards`` results
+    file, resumed when interrupted), under the verifier's state folder and keyed by
+    ``analysis_digest``: any change to the analysis or a resolver enumerates the space again.
+    Files of earlier digests of the same space are removed."""
+    from .output import state_dir
+    folder = state_dir() / "bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{ruleset}-{space}-{analysis_digest()}.jsonl"
+    for old in folder.glob(f"{ruleset}-{space}-*.jsonl"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return path
+
+
 def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLORE_BUDGET,
                     seed: int = 0, spaces: tuple[str, ...] = (), workers: int = EXPLORE_WORKERS) -> dict[str, Any]:
     """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise each of ``spaces``
@@ -422,9 +467,12 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
                 "search": {"scenes": result.examples, "seconds": result.seconds, "classes": len(result.findings)}}
     names = spaces or (next(iter(ruleset.exhaustive_spaces())),)
     enumerated = {}
+    cached: dict[str, str] = {}
     for name in names:
-        progress(f"enumerating the exhaustive {key} space {name} ...")
-        enumerated[name] = exhaustive(ruleset, space=name)
+        where = space_cache(key, name)
+        cached[name] = str(where)
+        progress(f"enumerating the exhaustive {key} space {name} (recorded in {where}) ...")
+        enumerated[name] = exhaustive(ruleset, space=name, results=where)
     progress(f"searching {key} for {budget:g} s on {workers} processes ...")
     found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 8, execution=Execution(workers))
     progress(f"searching {key} on one core for its scenes per CPU second ...")
@@ -441,6 +489,7 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
         hits = [seconds for seconds in first_seen.values() if seconds is not None]
         figures["spaces"][name] = {
             "scenes": space.scenes, "seconds": space.seconds, "workers": space.workers,
+            "cache": cached[name], "shards": space.shards, "resumed": space.resumed,
             "classes": len(space.counts), "first_seen": first_seen,
             "recall": len(hits) / max(len(space.counts), 1),
             "full_recall_seconds": max(hits, default=0.0) if len(hits) == len(space.counts) else None,
@@ -469,8 +518,12 @@ def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
                  f"{found['scenes']:,}",
                  f"{analysed:,} analysed, the rest seen before" if analysed is not None else ""))
     for name, space in figures["spaces"].items():
+        resumed = space.get("resumed", 0)
+        how = (f"all {resumed} shards read from {space['cache']}" if resumed and resumed == space.get("shards") else
+               f"{space['seconds']:.1f} s on {space['workers']} processes"
+               + (f" ({resumed} shards read from {space['cache']})" if resumed else ""))
         rows.append((f"{key} exhaustive {name}: scenes", f"{space['scenes']:,}",
-                     f"{space['seconds']:.1f} s on {space['workers']} processes, {space['classes']} finding classes"))
+                     f"{how}, {space['classes']} finding classes"))
         for fingerprint, seconds in space["first_seen"].items():
             rows.append((f"  first found: {fingerprint}",
                          f"{seconds:.2f} s" if seconds is not None else f"not within {figures['budget_seconds']:g} s",
