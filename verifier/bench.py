@@ -450,10 +450,12 @@ def space_cache(ruleset: str, space: str) -> Path:
 def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLORE_BUDGET,
                     seed: int = 0, spaces: tuple[str, ...] = (), workers: int = EXPLORE_WORKERS) -> dict[str, Any]:
     """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise each of ``spaces``
-    (the ruleset's first by default) enumerated on every core, then a search of ``budget``
-    seconds on ``workers`` processes, and when it first found each class of finding of each
-    space: the time to full recall is the slowest of them. The search's scenes per CPU
-    second are measured in this process, on one core, over the same scenes' first 2,000."""
+    (the ruleset's first by default) enumerated on every core, or read back from its record
+    (``space_cache``); the search's scenes per CPU second measured in this process, on one
+    core, over its first 2,000 scenes; then a search of as many scenes as ``workers`` cores
+    try in ``budget`` CPU seconds at that pace, on ``workers`` processes, and when it first
+    found each class of finding of each space (its scene's number at that pace): the time to
+    full recall is the slowest of them. So load on the machine slows the run, not the figures."""
     from .execute import Execution
     from .explore import search
     from .shards import exhaustive
@@ -473,10 +475,16 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
         cached[name] = str(where)
         progress(f"enumerating the exhaustive {key} space {name} (recorded in {where}) ...")
         enumerated[name] = exhaustive(ruleset, space=name, results=where)
-    progress(f"searching {key} for {budget:g} s on {workers} processes ...")
-    found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 8, execution=Execution(workers))
+    # The search's pace is taken in CPU seconds, so that a loaded machine does not shorten it:
+    # the scenes one core tries in a CPU second, then as many scenes as ``workers`` such cores
+    # try in ``budget`` seconds, each class's time being the number of its first scene at that pace.
     progress(f"searching {key} on one core for its scenes per CPU second ...")
     per_core = _timed_scenes(partial(_explored, ruleset, 2000, seed))
+    pace = per_core["scenes"] / max(per_core["cpu_seconds"], 1e-9) * workers
+    scenes = max(int(pace * budget), 1)
+    progress(f"searching {key}: {scenes:,} scenes ({budget:g} s on {workers} cores at {pace / workers:,.0f} "
+             "scenes per CPU second) ...")
+    found = search(ruleset, budget=3600.0, seed=seed, max_examples=scenes, execution=Execution(workers))
     figures: dict[str, Any] = {"ruleset": key, "quick": False, "budget_seconds": budget, "seed": seed,
                                "workers": workers, "spaces": {},
                                "search": {"scenes": found.examples, "analysed": found.analysed,
@@ -484,7 +492,8 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
                                "per_core": per_core}
     every: dict[str, float | None] = {}
     for name, space in enumerated.items():
-        first_seen = {fingerprint: found.first_seen.get(fingerprint) for fingerprint in sorted(space.counts)}
+        first_seen = {fingerprint: (found.first_scene[fingerprint] + 1) / pace if fingerprint in found.findings
+                      else None for fingerprint in sorted(space.counts)}
         every.update(first_seen)
         hits = [seconds for seconds in first_seen.values() if seconds is not None]
         figures["spaces"][name] = {
@@ -514,9 +523,10 @@ def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
                  f"{per_core['scenes'] / max(per_core['cpu_seconds'], 1e-9):,.0f}",
                  f"{per_core['scenes']} scenes, {per_core['cpu_seconds']:.2f} s CPU"))
     analysed = found.get("analysed")
-    rows.append((f"{key} search: scenes in {found['seconds']:.1f} s on {figures['workers']} processes",
+    rows.append((f"{key} search: scenes in {figures['budget_seconds']:g} s on {figures['workers']} cores",
                  f"{found['scenes']:,}",
-                 f"{analysed:,} analysed, the rest seen before" if analysed is not None else ""))
+                 (f"{analysed:,} analysed, the rest seen before; " if analysed is not None else "")
+                 + f"{found['seconds']:.1f} s wall on {figures['workers']} processes"))
     for name, space in figures["spaces"].items():
         resumed = space.get("resumed", 0)
         how = (f"all {resumed} shards read from {space['cache']}" if resumed and resumed == space.get("shards") else
