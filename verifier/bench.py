@@ -436,14 +436,19 @@ def space_cache(ruleset: str, space: str) -> Path:
     """Where ``explore_figures`` records the shards of an exhaustive space (a ``shards`` results
     file, resumed when interrupted), under the verifier's state folder and keyed by
     ``analysis_digest``: any change to the analysis or a resolver enumerates the space again.
-    Files of earlier digests of the same space are removed."""
+    Files of other digests of the same space are removed once an hour old (another checkout
+    may be filling one now)."""
     from .output import state_dir
     folder = state_dir() / "bench"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{ruleset}-{space}-{analysis_digest()}.jsonl"
+    import time
     for old in folder.glob(f"{ruleset}-{space}-*.jsonl"):
-        if old != path:
-            old.unlink(missing_ok=True)
+        try:
+            if old != path and time.time() - old.stat().st_mtime > 3600:
+                old.unlink()
+        except OSError:
+            pass  # removed meanwhile
     return path
 
 
