@@ -118,8 +118,21 @@ def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
 
 def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, actual: Outcome) -> frozenset[Any]:
     """The keys of the reference outcomes that ``actual`` agrees with, by the comparison
-    ``check --impl`` makes (an outcome read from JSON need not have a key)."""
+    ``check --impl`` makes (an outcome read from JSON need not have a key).
+
+    An answer that reports every part and has the key of one of the reference outcomes,
+    and agrees with it, matches that one: looked up, not compared with every reference
+    outcome of the scene (which restates each as an expectation). Only an answer that
+    matches no key is compared with them all."""
     data = SceneData.of(ruleset, before, actions)
+    if not actual.unreported:
+        try:
+            key = outcome_key(ruleset, actual)
+            found = key in table.outcomes
+        except Exception:  # the ruleset keys only its own outcomes, or the key is no value to look up
+            found = False
+        if found and agrees(ruleset, before, actions, table.outcomes[key], actual, data):
+            return frozenset((key,))
     return frozenset(key for key, reference in table.outcomes.items()
                      if agrees(ruleset, before, actions, reference, actual, data))
 

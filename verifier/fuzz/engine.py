@@ -18,6 +18,7 @@ from ..execute import Execution, Progress, map_ordered
 from ..explore import reading_label
 from ..findings import slug
 from ..kit.boundary import beside
+from ..kit.collector import collector_eased
 from ..ruleset import Capability, Outcome, Ruleset, Transform
 from .ask import GivenUp, SceneAsker
 from .compare import (
@@ -324,6 +325,15 @@ def run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int = 200
         seed: int = 0, max_groups: int = MAX_GROUPS, shrink_limit: int = SHRINK_LIMIT, workers: int = 1,
         scheduler: str | None = None, log: Callable[[str], None] | None = None,
         progress: Progress | None = None, boundary_share: float | None = None) -> FuzzResult:
+    with collector_eased():
+        return _run(ruleset, impl, examples=examples, budget=budget, seed=seed, max_groups=max_groups,
+                    shrink_limit=shrink_limit, workers=workers, scheduler=scheduler, log=log, progress=progress,
+                    boundary_share=boundary_share)
+
+
+def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, budget: float, seed: int,
+         max_groups: int, shrink_limit: int, workers: int, scheduler: str | None,
+         log: Callable[[str], None] | None, progress: Progress | None, boundary_share: float | None) -> FuzzResult:
     """Fuzz ``impl`` against the reference. The implementation is asked in this process; the
     reference under every reading runs on ``workers`` processes (or on the Dask cluster at
     ``scheduler``). The report is the same whatever ``workers`` is. The implementation is

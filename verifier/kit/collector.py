@@ -18,3 +18,19 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@contextmanager
+def collector_eased() -> Iterator[None]:
+    """The cyclic collector, for a long run, set to leave alone what was there before it
+    (imports, rulesets: frozen) and to look at young objects less often: each scene leaves
+    many young objects (trees of rounds) that the default threshold rescans over and over,
+    for the few cycles a run makes. Thresholds are restored after the block."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(threshold[0], 20_000), max(threshold[1], 20), threshold[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()

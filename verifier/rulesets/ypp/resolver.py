@@ -555,29 +555,6 @@ class _Run:
 
     # --- ram damage ----------------------------------------------------------
 
-    def rammed(self, event: Event) -> Event:
-        """``event`` with the ram damage each of its two ships takes (collisions and bumps)."""
-        pieces = event.pieces
-        if len(pieces) != 2 or event.kind not in _RAMMING:
-            return event
-        first, second = self.ships[pieces[0]], self.ships[pieces[1]]
-        unit = _SHOT_INDEX[self.read("ram_unit")]
-        differ = RAM_VALUES[first.type] != RAM_VALUES[second.type]
-        whose = self.read("ram_value") if differ else "other"
-        key = (event.kind, pieces, event.round, first.type, second.type)
-        decisions = _RAM_DECISIONS.get(key)
-        if decisions is None:
-            decisions = _RAM_DECISIONS[key] = _ram_decisions(event, first, second, differ)
-        self.decisions.extend(decisions)
-        self.note(first, "ram.1")
-        self.note(second, "ram.1")
-        if whose == "other":
-            damage = ((first.name, RAM_VALUES[second.type][unit]), (second.name, RAM_VALUES[first.type][unit]))
-        else:
-            damage = ((first.name, RAM_VALUES[first.type][unit]), (second.name, RAM_VALUES[second.type][unit]))
-        return Event(event.kind, pieces, event.round, event.phase, event.clause, event.detail, event.at, event.step,
-                     damage)
-
     def blocked_push(self, standing: _Ship, pusher: _Mover, effect: str, going: set[_Mover]) -> bool:
         """Record a push that cannot happen; returns True if the pusher is withdrawn."""
         self.note_reading(standing, "push_blocked")
@@ -697,20 +674,73 @@ def _rams(run: _Run) -> bool:
     return any(e.kind in _RAMMING and len(e.pieces) == 2 for e in run.events)
 
 
+class _Damage:
+    """The end of a run past its last round, but for the ram damage: the one part of the outcome
+    that the options of ram_unit and ram_value change (the ram.1 notes, the decisions and the
+    points consulted are the same under every option), so that another reading's end is the
+    damage counted again, not the run taken up again."""
+
+    __slots__ = ("after", "events", "order", "rams", "differs", "provenance", "frames", "decisions", "consulted")
+
+    def __init__(self, run: _Run, scene: Scene):
+        ships = run.ships
+        rams = []
+        for i, event in enumerate(run.events):
+            pieces = event.pieces
+            if len(pieces) != 2 or event.kind not in _RAMMING:
+                continue
+            if event.round != run.round:
+                run.enter(event.round)
+            first, second = ships[pieces[0]], ships[pieces[1]]
+            differ = RAM_VALUES[first.type] != RAM_VALUES[second.type]
+            key = (event.kind, pieces, event.round, first.type, second.type)
+            decisions = _RAM_DECISIONS.get(key)
+            if decisions is None:
+                decisions = _RAM_DECISIONS[key] = _ram_decisions(event, first, second, differ)
+            run.decisions.extend(decisions)
+            run.note(first, "ram.1")
+            run.note(second, "ram.1")
+            rams.append((i, RAM_VALUES[first.type], RAM_VALUES[second.type], differ))
+        self.differs = any(r[3] for r in rams)
+        if rams:  # looked up as the resolver would, counting the damage of the first ramming event
+            run.consulted["ram_unit"] = None
+            if self.differs:
+                run.consulted["ram_value"] = None
+        self.rams = tuple(rams)
+        self.events = tuple(run.events)
+        self.order = sorted(range(len(self.events)), key=lambda i: _event_order(self.events[i]))
+        tiles = run.tiles
+        self.after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
+        self.provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
+        self.frames, self.decisions, self.consulted = tuple(run.frames), tuple(run.decisions), frozenset(run.consulted)
+
+    def outcome(self, reading: Mapping[str, str]) -> tuple[Outcome, tuple[tuple[str, str], ...]]:
+        """The outcome under ``reading``, and the points looked up, with their options, in order."""
+        events = list(self.events)
+        pins: tuple[tuple[str, str], ...] = ()
+        if self.rams:
+            option = reading["ram_unit"]
+            unit = _SHOT_INDEX[option]
+            pins = (("ram_unit", option),)
+            value = "other"
+            if self.differs:
+                value = reading["ram_value"]
+                pins += (("ram_value", value),)
+            for i, first, second, differ in self.rams:
+                e = events[i]
+                a, b = e.pieces
+                if differ and value != "other":
+                    damage = ((a, first[unit]), (b, second[unit]))
+                else:
+                    damage = ((a, second[unit]), (b, first[unit]))
+                events[i] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
+        return Outcome(self.after, tuple([events[i] for i in self.order]), self.provenance, self.frames,
+                       MappingProxyType(dict(reading)), self.decisions, self.consulted), pins
+
+
 def _finish(run: _Run, scene: Scene) -> Outcome:
     """The ram damage of every event, and the outcome."""
-    run.pins = {}
-    rammed = []
-    for event in run.events:
-        if event.round != run.round:
-            run.enter(event.round)
-        rammed.append(run.rammed(event))
-    tiles = run.tiles
-    after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
-    events = tuple(sorted(rammed, key=_event_order))
-    provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
-    return Outcome(after, events, provenance, tuple(run.frames), MappingProxyType(dict(run.reading)),
-                   tuple(run.decisions), frozenset(run.consulted))
+    return _Damage(run, scene).outcome(run.reading)[0]
 
 
 def _event_order(e: Event) -> tuple:
@@ -755,10 +785,11 @@ class _Node:
     follows, under each combination of options (point, option, in the order they were first
     looked up) of the next round or of the ram damage."""
 
-    __slots__ = ("run", "mark", "outcome", "next")
+    __slots__ = ("run", "mark", "outcome", "next", "damage")
 
     def __init__(self, run: _Run | None = None, mark: _Mark | None = None, outcome: Outcome | None = None):
         self.run, self.mark, self.outcome = run, mark, outcome
+        self.damage: _Damage | None = None  # past the last round: the end but for the ram damage
         self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
 
     def follow(self, reading: Mapping[str, str]) -> _Node | None:
@@ -802,21 +833,24 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
         node, done = following, done + 1
     if done and node.run is None:  # a resolution that failed part way; never where one finished
         return resolve_turn(scene, turn, reading)
-    with collector_paused():
-        if node.run is None:
-            run = _Run(scene, reading, True)
-        else:
-            assert node.mark is not None
-            run = node.run.taken_up(node.mark, reading)
-        rounds = len(turn.rounds)
-        for index in range(done, rounds):
-            _play_round(run, turn, index)
-            following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
-            node.next.append((tuple(run.pins.items()), following))
-            node = following
-        outcome = _finish(run, scene)
-        node.next.append((tuple(run.pins.items()), _Node(outcome=outcome)))
-        return outcome
+    rounds = len(turn.rounds)
+    damage = node.damage if done == rounds else None
+    if damage is None:
+        with collector_paused():
+            if node.run is None:
+                run = _Run(scene, reading, True)
+            else:
+                assert node.mark is not None
+                run = node.run.taken_up(node.mark, reading)
+            for index in range(done, rounds):
+                _play_round(run, turn, index)
+                following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
+                node.next.append((tuple(run.pins.items()), following))
+                node = following
+            damage = node.damage = _Damage(run, scene)
+    outcome, pins = damage.outcome(reading)
+    node.next.append((pins, _Node(outcome=outcome)))
+    return outcome
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
