@@ -353,3 +353,38 @@ def test_search_suite_tells_fuzz_once_drawn_apart_from_drawing():
                 "drawing": {"scenes": 30, "seconds": 0.2, "cpu_seconds": 0.1}}}}
     assert search_rows(figures)[-1] == ("ypp fuzz once drawn: scenes / CPU s", "150",
                                         "drawing 30 scenes alone took 0.10 s CPU, 33% of fuzz's")
+
+
+def test_exhaustive_spaces_are_recorded_by_analysis_digest(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFIER_STATE_DIR", str(tmp_path))
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    stale, fresh = folder / "ypp-two-ships-old.jsonl", folder / "ypp-two-ships-other.jsonl"
+    other_space = folder / "ypp-terrain-old.jsonl"
+    for path in (stale, fresh, other_space):
+        path.write_text("{}\n")
+    hours_ago = __import__("time").time() - 7200
+    for path in (stale, other_space):
+        __import__("os").utime(path, (hours_ago, hours_ago))
+    where = bench.space_cache("ypp", "two-ships")
+    assert where == folder / f"ypp-two-ships-{bench.analysis_digest()}.jsonl"
+    # another digest of the same space an hour old is dropped; a fresh one and other spaces stay
+    assert not stale.exists() and fresh.exists() and other_space.exists()
+
+
+def test_explore_figures_read_the_space_back_and_pace_the_search(tmp_path, monkeypatch):
+    from toy_ruleset import PLANTED, ToyRuleset
+
+    monkeypatch.setenv("VERIFIER_STATE_DIR", str(tmp_path))
+    toy = ToyRuleset(PLANTED)
+    first = bench.explore_figures(toy, budget=0.05, workers=1)
+    again = bench.explore_figures(toy, budget=0.05, workers=1)
+    space = next(iter(first["spaces"].values()))
+    assert space["resumed"] == 0 and next(iter(again["spaces"].values()))["resumed"] == space["shards"]
+    assert {n: (s["classes"], s["scenes"]) for n, s in again["spaces"].items()} == \
+        {n: (s["classes"], s["scenes"]) for n, s in first["spaces"].items()}
+    assert space["classes"] == 2 and space["cache"].startswith(str(tmp_path / "bench"))
+    per_core = first["per_core"]
+    assert first["search"]["scenes"] == max(int(per_core["scenes"] / per_core["cpu_seconds"] * 0.05), 1)
+    table = bench.explore_table(again)
+    assert re.search(r"^toy exhaustive \S+: scenes +[0-9,]+ +all [0-9]+ shards read from ", table, re.M), table

@@ -402,13 +402,65 @@ EXPLORE_WORKERS = 2  # worker processes the search runs on
 QUICK_EXPLORE_BUDGET = 5.0
 
 
+# Modules the findings of an exhaustive space cannot depend on: the commands, the search and
+# fuzz, the benchmarks, reports and pages (besides the drawing, ``findings._draws_only``).
+_NOT_ANALYSIS = ("bench.py", "boundary_bench.py", "cli.py", "generation.py", "explorer.py", "findings.py",
+                 "check.py", "runner.py", "export.py", "report.py", "schema.py", "quickschema.py", "snapshots.py",
+                 "syrupy_png.py", "pytest_plugin.py", "testing.py", "known_failures.py", "output.py", "refusal.py")
+_NOT_ANALYSIS_DIRS = ("fuzz", "adapter", "adapters", "docs")
+SEARCH_MARK = "# --- searching ---"  # in explore.py: the analysis above it, the search below
+
+
+def analysis_digest() -> str:
+    """A digest of the sources an exhaustive space's findings depend on: those of
+    ``findings.code_digest`` but for the modules in ``_NOT_ANALYSIS`` and the search half of
+    ``explore.py``, so that speeding up the search leaves the recorded spaces valid."""
+    import hashlib
+
+    from .findings import _draws_only
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package).as_posix()
+        if _draws_only(relative) or relative in _NOT_ANALYSIS or relative.split("/")[0] in _NOT_ANALYSIS_DIRS \
+                or relative.endswith("/bench.py"):
+            continue
+        text = path.read_bytes()
+        if relative == "explore.py":
+            text = text.split(SEARCH_MARK.encode(), 1)[0]
+        digest.update(relative.encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def space_cache(ruleset: str, space: str) -> Path:
+    """Where ``explore_figures`` records the shards of an exhaustive space (a ``shards`` results
+    file, resumed when interrupted), under the verifier's state folder and keyed by
+    ``analysis_digest``: any change to the analysis or a resolver enumerates the space again.
+    Files of other digests of the same space are removed once an hour old (another checkout
+    may be filling one now)."""
+    from .output import state_dir
+    folder = state_dir() / "bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{ruleset}-{space}-{analysis_digest()}.jsonl"
+    import time
+    for old in folder.glob(f"{ruleset}-{space}-*.jsonl"):
+        try:
+            if old != path and time.time() - old.stat().st_mtime > 3600:
+                old.unlink()
+        except OSError:
+            pass  # removed meanwhile
+    return path
+
+
 def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLORE_BUDGET,
                     seed: int = 0, spaces: tuple[str, ...] = (), workers: int = EXPLORE_WORKERS) -> dict[str, Any]:
     """With ``quick``: a search of at most 200 scenes (and 5 s). Otherwise each of ``spaces``
-    (the ruleset's first by default) enumerated on every core, then a search of ``budget``
-    seconds on ``workers`` processes, and when it first found each class of finding of each
-    space: the time to full recall is the slowest of them. The search's scenes per CPU
-    second are measured in this process, on one core, over the same scenes' first 2,000."""
+    (the ruleset's first by default) enumerated on every core, or read back from its record
+    (``space_cache``); the search's scenes per CPU second measured in this process, on one
+    core, over its first 2,000 scenes; then a search of as many scenes as ``workers`` cores
+    try in ``budget`` CPU seconds at that pace, on ``workers`` processes, and when it first
+    found each class of finding of each space (its scene's number at that pace): the time to
+    full recall is the slowest of them. So load on the machine slows the run, not the figures."""
     from .execute import Execution
     from .explore import search
     from .shards import exhaustive
@@ -422,13 +474,22 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
                 "search": {"scenes": result.examples, "seconds": result.seconds, "classes": len(result.findings)}}
     names = spaces or (next(iter(ruleset.exhaustive_spaces())),)
     enumerated = {}
+    cached: dict[str, str] = {}
     for name in names:
-        progress(f"enumerating the exhaustive {key} space {name} ...")
-        enumerated[name] = exhaustive(ruleset, space=name)
-    progress(f"searching {key} for {budget:g} s on {workers} processes ...")
-    found = search(ruleset, budget=budget, seed=seed, max_examples=10 ** 8, execution=Execution(workers))
+        where = space_cache(key, name)
+        cached[name] = str(where)
+        progress(f"enumerating the exhaustive {key} space {name} (recorded in {where}) ...")
+        enumerated[name] = exhaustive(ruleset, space=name, results=where)
+    # The search's pace is taken in CPU seconds, so that a loaded machine does not shorten it:
+    # the scenes one core tries in a CPU second, then as many scenes as ``workers`` such cores
+    # try in ``budget`` seconds, each class's time being the number of its first scene at that pace.
     progress(f"searching {key} on one core for its scenes per CPU second ...")
     per_core = _timed_scenes(partial(_explored, ruleset, 2000, seed))
+    pace = per_core["scenes"] / max(per_core["cpu_seconds"], 1e-9) * workers
+    scenes = max(int(pace * budget), 1)
+    progress(f"searching {key}: {scenes:,} scenes ({budget:g} s on {workers} cores at {pace / workers:,.0f} "
+             "scenes per CPU second) ...")
+    found = search(ruleset, budget=3600.0, seed=seed, max_examples=scenes, execution=Execution(workers))
     figures: dict[str, Any] = {"ruleset": key, "quick": False, "budget_seconds": budget, "seed": seed,
                                "workers": workers, "spaces": {},
                                "search": {"scenes": found.examples, "analysed": found.analysed,
@@ -436,11 +497,13 @@ def explore_figures(ruleset: Ruleset, quick: bool = False, budget: float = EXPLO
                                "per_core": per_core}
     every: dict[str, float | None] = {}
     for name, space in enumerated.items():
-        first_seen = {fingerprint: found.first_seen.get(fingerprint) for fingerprint in sorted(space.counts)}
+        first_seen = {fingerprint: (found.first_scene[fingerprint] + 1) / pace if fingerprint in found.findings
+                      else None for fingerprint in sorted(space.counts)}
         every.update(first_seen)
         hits = [seconds for seconds in first_seen.values() if seconds is not None]
         figures["spaces"][name] = {
             "scenes": space.scenes, "seconds": space.seconds, "workers": space.workers,
+            "cache": cached[name], "shards": space.shards, "resumed": space.resumed,
             "classes": len(space.counts), "first_seen": first_seen,
             "recall": len(hits) / max(len(space.counts), 1),
             "full_recall_seconds": max(hits, default=0.0) if len(hits) == len(space.counts) else None,
@@ -465,12 +528,17 @@ def explore_rows(figures: Mapping[str, Any]) -> list[Row]:
                  f"{per_core['scenes'] / max(per_core['cpu_seconds'], 1e-9):,.0f}",
                  f"{per_core['scenes']} scenes, {per_core['cpu_seconds']:.2f} s CPU"))
     analysed = found.get("analysed")
-    rows.append((f"{key} search: scenes in {found['seconds']:.1f} s on {figures['workers']} processes",
+    rows.append((f"{key} search: scenes in {figures['budget_seconds']:g} s on {figures['workers']} cores",
                  f"{found['scenes']:,}",
-                 f"{analysed:,} analysed, the rest seen before" if analysed is not None else ""))
+                 (f"{analysed:,} analysed, the rest seen before; " if analysed is not None else "")
+                 + f"{found['seconds']:.1f} s wall on {figures['workers']} processes"))
     for name, space in figures["spaces"].items():
+        resumed = space.get("resumed", 0)
+        how = (f"all {resumed} shards read from {space['cache']}" if resumed and resumed == space.get("shards") else
+               f"{space['seconds']:.1f} s on {space['workers']} processes"
+               + (f" ({resumed} shards read from {space['cache']})" if resumed else ""))
         rows.append((f"{key} exhaustive {name}: scenes", f"{space['scenes']:,}",
-                     f"{space['seconds']:.1f} s on {space['workers']} processes, {space['classes']} finding classes"))
+                     f"{how}, {space['classes']} finding classes"))
         for fingerprint, seconds in space["first_seen"].items():
             rows.append((f"  first found: {fingerprint}",
                          f"{seconds:.2f} s" if seconds is not None else f"not within {figures['budget_seconds']:g} s",

@@ -77,6 +77,17 @@ def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str,
     return found
 
 
+_READINGS: dict[int, tuple[Ruleset, tuple[tuple[str, str, Mapping[str, str]], ...]]] = {}
+
+
+def _readings(ruleset: Ruleset) -> tuple[tuple[str, str, Mapping[str, str]], ...]:
+    """``single_point_readings``, worked out once per ruleset: analysing a scene asks every time."""
+    kept = _READINGS.get(id(ruleset))
+    if kept is None or kept[0] is not ruleset:
+        kept = _READINGS[id(ruleset)] = (ruleset, tuple(single_point_readings(ruleset)))
+    return kept[1]
+
+
 def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     """Every finding this one scene shows, by fingerprint."""
     with collector_paused():
@@ -89,7 +100,7 @@ def _analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
     def add(finding: Finding) -> None:
         found.setdefault(finding.fingerprint, finding)
 
-    readings = single_point_readings(ruleset)
+    readings = _readings(ruleset)
     default = readings[0][2]
     base = ruleset.resolve(before, actions, default)
     base_key = ruleset.outcome_key(base)
@@ -303,29 +314,30 @@ def _search_batch(ruleset: Ruleset, seed: int, share: float, size: int, limit: i
     visible: dict[str, tuple[int, float, str, Finding]] = {}
     visits: list[tuple[str, str]] = []
     scenes = analysed = 0
-    for index in range(batch * size, min((batch + 1) * size, limit)):
-        if time.perf_counter() > deadline:
-            return _Batch(scenes, analysed, tuple(found.values()) + tuple(visible.values()), tuple(visits), True)
-        before, actions, visit = seeded_scene(ruleset, seed, index, share, boundaries=boundaries)
-        scenes += 1
-        if visit is not None:
-            visits.append((visit.boundary, str(visit.side)))
-        try:
-            key: Any = hash((before, actions)) and (before, actions)
-        except TypeError:  # a scene with a list or dict in it: analysed every time
-            key = None
-        if key is not None:
-            if key in seen:
-                continue
-            seen.add(key)
-        analysed += 1
-        now = time.perf_counter()
-        for fingerprint, finding in analyse(ruleset, before, actions).items():
-            where = (index, now, str(visit) if visit is not None else "", finding)
-            if fingerprint not in found:
-                found[fingerprint] = where
-            elif finding.visible and not found[fingerprint][3].visible and fingerprint not in visible:
-                visible[fingerprint] = where
+    with collector_paused():
+        for index in range(batch * size, min((batch + 1) * size, limit)):
+            if time.perf_counter() > deadline:
+                return _Batch(scenes, analysed, tuple(found.values()) + tuple(visible.values()), tuple(visits), True)
+            before, actions, visit = seeded_scene(ruleset, seed, index, share, boundaries=boundaries)
+            scenes += 1
+            if visit is not None:
+                visits.append((visit.boundary, str(visit.side)))
+            try:
+                key: Any = hash((before, actions)) and (before, actions)
+            except TypeError:  # a scene with a list or dict in it: analysed every time
+                key = None
+            if key is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+            analysed += 1
+            now = time.perf_counter()
+            for fingerprint, finding in _analyse(ruleset, before, actions).items():
+                where = (index, now, str(visit) if visit is not None else "", finding)
+                if fingerprint not in found:
+                    found[fingerprint] = where
+                elif finding.visible and not found[fingerprint][3].visible and fingerprint not in visible:
+                    visible[fingerprint] = where
     return _Batch(scenes, analysed, tuple(found.values()) + tuple(visible.values()), tuple(visits), False)
 
 

@@ -117,13 +117,16 @@ def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple
     """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
     board = scene.board
     rocks = board.rocks
-    free = {(x, y) for x in range(board.width) for y in range(board.height)}.difference(rocks)
+    width, height = board.width, board.height
     breaches: dict[tuple[str, tuple[str, ...]], str] = {}
     previous: tuple | None = None
     for moment in outcome.frames:
         frame = moment.state
+        if frame == previous:
+            continue  # nothing moved since the last frame: it shows nothing new
         places = [at for _, at, _ in frame]
-        if len(set(places)) != len(places) or not free.issuperset(places):
+        if len(set(places)) != len(places) or not all(0 <= x < width and 0 <= y < height and (x, y) not in rocks
+                                                      for x, y in places):
             label = str(moment)
             tiles: dict[Any, str] = {}
             for name, at, _ in frame:
