@@ -402,12 +402,10 @@ EXPLORE_WORKERS = 2  # worker processes the search runs on
 QUICK_EXPLORE_BUDGET = 5.0
 
 
-# Modules the findings of an exhaustive space cannot depend on: the commands, the search and
-# fuzz, the benchmarks, reports and pages (besides the drawing, ``findings._draws_only``).
-_NOT_ANALYSIS = ("bench.py", "boundary_bench.py", "cli.py", "generation.py", "explorer.py", "findings.py",
-                 "check.py", "runner.py", "export.py", "report.py", "schema.py", "quickschema.py", "snapshots.py",
-                 "syrupy_png.py", "pytest_plugin.py", "testing.py", "known_failures.py", "output.py", "refusal.py")
-_NOT_ANALYSIS_DIRS = ("fuzz", "adapter", "adapters", "docs")
+# Besides those ``findings.code_digest`` leaves out, the modules the findings of an exhaustive
+# space cannot depend on: the search, the explorer command and its report, the case files.
+_NOT_ANALYSIS = ("cli.py", "generation.py", "explorer.py", "findings.py", "report.py", "schema.py",
+                 "quickschema.py", "output.py", "refusal.py")
 SEARCH_MARK = "# --- searching ---"  # in explore.py: the analysis above it, the search below
 
 
@@ -415,21 +413,10 @@ def analysis_digest() -> str:
     """A digest of the sources an exhaustive space's findings depend on: those of
     ``findings.code_digest`` but for the modules in ``_NOT_ANALYSIS`` and the search half of
     ``explore.py``, so that speeding up the search leaves the recorded spaces valid."""
-    import hashlib
+    from .findings import outside_results, sources_digest
 
-    from .findings import _draws_only
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        relative = path.relative_to(package).as_posix()
-        if _draws_only(relative) or relative in _NOT_ANALYSIS or relative.split("/")[0] in _NOT_ANALYSIS_DIRS \
-                or relative.endswith("/bench.py"):
-            continue
-        text = path.read_bytes()
-        if relative == "explore.py":
-            text = text.split(SEARCH_MARK.encode(), 1)[0]
-        digest.update(relative.encode() + b"\0" + text + b"\0")
-    return digest.hexdigest()[:24]
+    return sources_digest(lambda relative: outside_results(relative) or relative in _NOT_ANALYSIS,
+                          cut={"explore.py": SEARCH_MARK})
 
 
 def space_cache(ruleset: str, space: str) -> Path:

@@ -373,18 +373,43 @@ def _draws_only(relative: str) -> bool:
             or (parts[0] == "rulesets" and parts[-1] in ("draw.py", "animate.py")))
 
 
+# Besides the drawing, the modules no explorer report's results can depend on: the other
+# commands (conformance checks, fuzz and its adapters, the benchmarks, the test plugins).
+_OTHER_COMMANDS = ("bench.py", "boundary_bench.py", "check.py", "runner.py", "export.py", "snapshots.py",
+                   "syrupy_png.py", "pytest_plugin.py", "testing.py", "known_failures.py")
+_OTHER_COMMAND_DIRS = ("fuzz", "adapter", "adapters")
+
+
+def outside_results(relative: str) -> bool:
+    """Whether the module at ``relative`` (to the package) is left out of ``code_digest``."""
+    return (_draws_only(relative) or relative in _OTHER_COMMANDS
+            or relative.split("/")[0] in _OTHER_COMMAND_DIRS or relative.endswith("/bench.py"))
+
+
+def sources_digest(leave_out: Callable[[str], bool], cut: Mapping[str, str] | None = None) -> str:
+    """A digest of the verifier's Python sources (rulesets included) but for those
+    ``leave_out`` names; a module in ``cut`` counts only up to the first line holding its
+    mark."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package).as_posix()
+        if leave_out(relative):
+            continue
+        text = path.read_bytes()
+        if cut and relative in cut:
+            text = text.split(cut[relative].encode(), 1)[0]
+        digest.update(relative.encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:24]
+
+
 def code_digest() -> str:
-    """A digest of the verifier's Python sources (rulesets included) but for the drawing and
-    the pages (``_draws_only``): results worked out by other code are not reused."""
+    """The digest of the sources an explorer report's results depend on (``outside_results``
+    leaves out the drawing, the pages and the other commands): results worked out by other
+    code are not reused."""
     global _CODE_DIGEST
     if _CODE_DIGEST is None:
-        package = Path(__file__).resolve().parent
-        digest = hashlib.sha256()
-        for path in sorted(package.rglob("*.py")):
-            if _draws_only(path.relative_to(package).as_posix()):
-                continue
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-        _CODE_DIGEST = digest.hexdigest()[:24]
+        _CODE_DIGEST = sources_digest(outside_results)
     return _CODE_DIGEST
 
 
