@@ -367,7 +367,7 @@ def test_exhaustive_spaces_are_recorded_by_analysis_digest(tmp_path, monkeypatch
     for path in (stale, other_space):
         __import__("os").utime(path, (hours_ago, hours_ago))
     where = bench.space_cache("ypp", "two-ships")
-    assert where == folder / f"ypp-two-ships-{bench.analysis_digest()}.jsonl"
+    assert where == folder / f"ypp-two-ships-{bench.analysis_digest('ypp')}.jsonl"
     # another digest of the same space an hour old is dropped; a fresh one and other spaces stay
     assert not stale.exists() and fresh.exists() and other_space.exists()
 

@@ -5,7 +5,8 @@ pages or another command leaves both valid; a change to a resolver or the analys
 import pytest
 
 from verifier import bench
-from verifier.findings import code_digest, outside_results, sources_digest
+from verifier.findings import code_digest, other_rulesets, outside_results, ruleset_package, sources_digest
+from verifier.registry import get as get_ruleset
 
 
 @pytest.mark.parametrize("relative", [
@@ -37,3 +38,15 @@ def test_analysis_digest_leaves_out_the_search_half_of_explore():
         lambda relative: outside_results(relative) or relative in bench._NOT_ANALYSIS,
         cut={"explore.py": bench.SEARCH_MARK})
     assert bench.analysis_digest() != code_digest()
+
+
+def test_a_bundled_rulesets_digest_leaves_out_the_other_rulesets():
+    ypp = get_ruleset("ypp")
+    assert ruleset_package(ypp) == "ypp"
+    assert other_rulesets("ypp")("rulesets/civ/resolver.py")
+    assert not other_rulesets("ypp")("rulesets/ypp/resolver.py")
+    assert not other_rulesets("ypp")("rulesets/__init__.py")
+    assert not other_rulesets(None)("rulesets/civ/resolver.py")
+    assert code_digest(ypp) == sources_digest(lambda r: outside_results(r) or other_rulesets("ypp")(r))
+    assert code_digest(ypp) not in (code_digest(), code_digest(get_ruleset("civ")))
+    assert bench.analysis_digest("ypp") != bench.analysis_digest("civ")

@@ -409,13 +409,15 @@ _NOT_ANALYSIS = ("cli.py", "generation.py", "explorer.py", "findings.py", "repor
 SEARCH_MARK = "# --- searching ---"  # in explore.py: the analysis above it, the search below
 
 
-def analysis_digest() -> str:
-    """A digest of the sources an exhaustive space's findings depend on: those of
-    ``findings.code_digest`` but for the modules in ``_NOT_ANALYSIS`` and the search half of
-    ``explore.py``, so that speeding up the search leaves the recorded spaces valid."""
-    from .findings import outside_results, sources_digest
+def analysis_digest(package: str | None = None) -> str:
+    """A digest of the sources the findings of an exhaustive space of the bundled ruleset in
+    ``rulesets/PACKAGE`` depend on: those of ``findings.code_digest`` but for the modules in
+    ``_NOT_ANALYSIS`` and the search half of ``explore.py``, so that speeding up the search
+    leaves the recorded spaces valid."""
+    from .findings import other_rulesets, outside_results, sources_digest
 
-    return sources_digest(lambda relative: outside_results(relative) or relative in _NOT_ANALYSIS,
+    other = other_rulesets(package)
+    return sources_digest(lambda relative: outside_results(relative) or relative in _NOT_ANALYSIS or other(relative),
                           cut={"explore.py": SEARCH_MARK})
 
 
@@ -428,7 +430,7 @@ def space_cache(ruleset: str, space: str) -> Path:
     from .output import state_dir
     folder = state_dir() / "bench"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{ruleset}-{space}-{analysis_digest()}.jsonl"
+    path = folder / f"{ruleset}-{space}-{analysis_digest(ruleset)}.jsonl"
     import time
     for old in folder.glob(f"{ruleset}-{space}-*.jsonl"):
         try:

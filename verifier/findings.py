@@ -217,7 +217,7 @@ def report_json(ruleset: Ruleset, written: list[WrittenFinding], *, search: Sear
             "cases": {c.id: [matrix.agrees[(c.id, i)] for i in range(len(matrix.readings))] for c in matrix.cases},
             "agreeing_with_all": [dict(r) for r in matrix.readings_agreeing_with_all()],
             # what the rows depend on, so that a reader can reuse them (see example_digest)
-            "code": code_digest(),
+            "code": code_digest(ruleset),
             "digests": {c.id: example_digest(c) for c in matrix.cases},
         }
     return data
@@ -403,17 +403,33 @@ def sources_digest(leave_out: Callable[[str], bool], cut: Mapping[str, str] | No
     return digest.hexdigest()[:24]
 
 
-def code_digest() -> str:
+def ruleset_package(ruleset: Any) -> str | None:
+    """The folder under ``rulesets/`` that holds a bundled ruleset's code; None for one
+    from another package."""
+    parts = type(ruleset).__module__.split(".")
+    return parts[2] if parts[:2] == ["verifier", "rulesets"] and len(parts) > 2 else None
+
+
+def other_rulesets(package: str | None) -> Callable[[str], bool]:
+    """Whether a module belongs to a bundled ruleset other than ``package`` (none, for None)."""
+    def other(relative: str) -> bool:
+        parts = relative.split("/")
+        return package is not None and len(parts) > 2 and parts[0] == "rulesets" and parts[1] != package
+    return other
+
+
+def code_digest(ruleset: Any = None) -> str:
     """The digest of the sources an explorer report's results depend on (``outside_results``
-    leaves out the drawing, the pages and the other commands): results worked out by other
-    code are not reused."""
-    global _CODE_DIGEST
-    if _CODE_DIGEST is None:
-        _CODE_DIGEST = sources_digest(outside_results)
-    return _CODE_DIGEST
+    leaves out the drawing, the pages and the other commands; for a bundled ``ruleset``, the
+    other bundled rulesets too): results worked out by other code are not reused."""
+    package = ruleset_package(ruleset) if ruleset is not None else None
+    if package not in _CODE_DIGESTS:
+        other = other_rulesets(package)
+        _CODE_DIGESTS[package] = sources_digest(lambda relative: outside_results(relative) or other(relative))
+    return _CODE_DIGESTS[package]
 
 
-_CODE_DIGEST: str | None = None
+_CODE_DIGESTS: dict[str | None, str] = {}
 
 
 def example_digest(case: Any) -> str:

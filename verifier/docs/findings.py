@@ -42,7 +42,7 @@ def _examples(ruleset: Ruleset, cases: Sequence[Any], saved: Mapping[str, Any]) 
     examples = documented_examples(ruleset, cases)
     readings = ruleset.all_readings()
     rows: dict[str, list[bool]] = {}
-    if saved.get("code") == code_digest() and saved.get("readings") == [dict(r) for r in readings]:
+    if saved.get("code") == code_digest(ruleset) and saved.get("readings") == [dict(r) for r in readings]:
         digests, table = saved.get("digests") or {}, saved.get("cases") or {}
         for case in examples:
             row = table.get(case.id)
