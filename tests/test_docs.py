@@ -553,3 +553,32 @@ def test_a_clause_is_shown_by_a_refusal_only_of_that_clause(site):
                 refused += 1
                 assert by.group(1) == article.group(1), (key, article.group(1), by.group(1))
     assert refused > 0  # the bundled refusal cases do show their own clauses
+
+
+def test_a_finding_the_report_drew_too_wide_is_drawn_only_in_its_narrow_layout(tmp_path):
+    from verifier.docs.common import DESKTOP_FIT
+    from verifier.docs.findings import _drawn_sizes
+    from verifier.docs.pictures import _draw_finding
+    from verifier.explore import finding_readings
+    from verifier.findings import finding_title
+    ypp = registry.get("ypp")
+    cases = [load_case(ROOT / "cases/ypp/move-2d-turn-versus-turn.yaml")]
+    from verifier.docs import gather_findings
+    finding = gather_findings(ypp, cases, findings_dir=None, cases_dir=None, examples=40, seed=5,
+                              warn=pytest.fail).entries[0].finding
+    panels = [("before", None)] + [(f"after, {label}", ypp.resolve(finding.before, finding.actions, reading))
+                                   for label, reading in finding_readings(ypp, finding)]
+    both = _draw_finding(ypp, finding, panels, finding_title(finding), "f")
+    assert set(both["files"]) == {"findings/f.png", "findings/f-narrow.png"} and not both["warnings"]
+    wide = (DESKTOP_FIT + 1, 400)
+    narrow_only = _draw_finding(ypp, finding, panels, finding_title(finding), "f", wide)
+    assert set(narrow_only["files"]) == {"findings/f-narrow.png"}
+    assert narrow_only["files"]["findings/f-narrow.png"] == both["files"]["findings/f-narrow.png"]
+    assert narrow_only["fields"]["size"] == wide and narrow_only["fields"]["narrow"] == "findings/f-narrow.png"
+    # the sizes come from the PNG headers of the pictures the report names, inside its folder only
+    (tmp_path / "findings").mkdir()
+    Image.new("RGB", wide).save(tmp_path / "findings" / "a.png")
+    (tmp_path / "report.json").write_text(json.dumps({"ruleset": "ypp", "findings": [
+        {"fingerprint": "a", "diagram": "findings/a.png"}, {"fingerprint": "b", "diagram": "../outside.png"},
+        {"fingerprint": "c", "diagram": "findings/missing.png"}, {"fingerprint": "d", "diagram": 3}]}))
+    assert _drawn_sizes(tmp_path / "report.json") == {"a": wide}

@@ -3,8 +3,9 @@ quick, deterministic pass of the explorer engine while the pages are built."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ class Findings:
     entries: Sequence[FindingEntry]
     origin: str  # a sentence: where these findings come from
     matrix: ExampleMatrix | None = None  # None: worked out from the cases when the page is made
+    # By fingerprint, the size of the picture the explorer's report drew of a finding: the page
+    # learns from it, before drawing, that a picture is too wide to show.
+    drawn_sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def examples_against_readings(ruleset: Ruleset, cases: Sequence[Any]) -> ExampleMatrix:
@@ -52,6 +56,27 @@ def _examples(ruleset: Ruleset, cases: Sequence[Any], saved: Mapping[str, Any]) 
     return ExampleMatrix(readings, examples, agrees)
 
 
+def _drawn_sizes(report: Path) -> dict[str, tuple[int, int]]:
+    """fingerprint -> the width and height of the picture the explorer drew of it, from the
+    header of each PNG its report names (``read_report`` has checked the report)."""
+    from PIL import Image, UnidentifiedImageError
+    folder = report.parent
+    sizes = {}
+    for item in json.loads(report.read_text(encoding="utf-8")).get("findings", []):
+        fingerprint, diagram = item.get("fingerprint"), item.get("diagram")
+        if not (isinstance(fingerprint, str) and isinstance(diagram, str) and diagram):
+            continue
+        path = folder / diagram
+        if not path.resolve().is_relative_to(folder.resolve()) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            with Image.open(path, formats=["PNG"]) as image:
+                sizes[fingerprint] = image.size
+        except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError):
+            continue
+    return sizes
+
+
 def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Path | None, cases_dir: Path | None,
                     examples: int, seed: int, warn: Callable[[str], None]) -> Findings:
     """The findings of the explorer's report in ``findings_dir`` (``RULESET/report.json``,
@@ -68,7 +93,7 @@ def gather_findings(ruleset: Ruleset, cases: Sequence[Any], *, findings_dir: Pat
         how = (f"; Hypothesis search of {report.search_examples} scenes, seed {report.seed}"
                if report.search_examples is not None else "")
         return Findings(report.findings, f"These questions come from the explorer's report {report.path}{how}.",
-                        _examples(ruleset, mine, report.examples or {}))
+                        _examples(ruleset, mine, report.examples or {}), _drawn_sizes(report.path))
     # Findings are drawn as cases are, so a ruleset that cannot draw them shows none.
     drawable = ruleset.supports(Capability.FINDINGS)
     searching = drawable and examples > 0 and ruleset.supports(Capability.SEARCH)

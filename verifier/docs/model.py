@@ -90,6 +90,7 @@ class PageModel:
         order = {s: i for i, s in enumerate(STATUS_ORDER)}
         self.cases = [self._case_view(c, taken) for c in sorted(cases, key=lambda c: (order.get(c.status, 9), c.id))]
         self.matrix = findings.matrix if findings.matrix is not None else examples_against_readings(ruleset, cases)
+        self._reading_index: dict[tuple[tuple[str, str], ...], int] | None = None
         self._homes()
         self.open = [e for e in findings.entries if e.status == "open"]
         self.resolved = [e for e in findings.entries if e.status != "open"]
@@ -168,13 +169,21 @@ class PageModel:
 
     # --- findings ---
 
+    def reading_index(self, reading: Mapping[str, str]) -> int | None:
+        """Where ``reading`` stands among the matrix's full readings (a page asks once per
+        situation and reading, of thousands of readings: the index is made once)."""
+        if self.matrix is None:
+            return None
+        if self._reading_index is None:
+            self._reading_index = {_reading_key(r): i for i, r in enumerate(self.matrix.readings)}
+        return self._reading_index.get(_reading_key(reading))
+
     def support(self, reading: Mapping[str, str]) -> str:
         """What the documented examples say about one full reading."""
         m = self.matrix
         if m is None or not m.cases:
             return ""
-        index = {_reading_key(r): i for i, r in enumerate(m.readings)}
-        i = index.get(_reading_key(reading))
+        i = self.reading_index(reading)
         if i is None:
             return ""
         against = [c for c in m.cases if not m.agrees[(c.id, i)]]
@@ -203,7 +212,8 @@ class PageModel:
         view = FindingView(entry, anchor, finding_title(f), finding_question(rs, f), readings, exact=exact)
         panels = [("before", None)] + [(f"after, {label}", o) for label, _, o, _, _ in readings]
         self.tasks.append((view, functools.partial(_draw_finding, rs, f, panels, view.title,
-                                                   anchor[len("finding-"):])))
+                                                   anchor[len("finding-"):],
+                                                   self.findings.drawn_sizes.get(f.fingerprint))))
         scene = _sentence(self.attempt("describing a finding", "",
                                        _optional(rs, Capability.SCENE_TEXT, "describe_scene", ""), f.before,
                                        f.actions))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..case import CaseStatus
 from ..ruleset import Capability, Ruleset
-from .common import _plural, _reading_key, _sentence
+from .common import _plural, _sentence
 from .html import (
     _citation,
     _legible_picture,
@@ -394,9 +394,8 @@ class RulesetPage(PageModel):
         text = self.support(reading)
         if not text:
             return "no documented examples"
-        if text.startswith("contradicted"):
-            m = self.matrix
-            index = {_reading_key(r): i for i, r in enumerate(m.readings)}[_reading_key(reading)]
+        m, index = self.matrix, self.reading_index(reading)
+        if text.startswith("contradicted") and m is not None and index is not None:
             against = [c for c in m.cases if not m.agrees[(c.id, index)]]
             anchors = {v.case.id: v.anchor for v in self.cases}
             links = ", ".join(f'<a href="{CASES}#{anchors[c.id]}">{esc(c.title)}</a>' if c.id in anchors else esc(c.id)

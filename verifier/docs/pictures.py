@@ -20,13 +20,13 @@ def _png(image: Any) -> bytes:
     """PNG without metadata (deterministic), in 256 colours: the pictures are flat colours,
     lines and anti-aliased text (about a thousand colours, mostly edge blends), which a fast
     octree palette keeps to within a few levels per channel, for a third of the bytes of
-    full colour and half its encoding time. zlib level 6: level 9 is three times slower for
-    10% fewer bytes."""
+    full colour and half its encoding time. zlib level 3, the last of zlib's fast levels:
+    level 6 takes twice as long for 15% fewer bytes, and the site is built often."""
     from PIL import Image
     if image.mode != "P":
         image = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", optimize=False, compress_level=3)
     return buffer.getvalue()
 
 
@@ -72,7 +72,7 @@ def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict[str,
                           [("Before", None), ("After: what happened", outcome)], title=case.title)
         if narrow is not None and outcome.refusal is not None:
             narrow = refusal_band(narrow, refusal_words(outcome.refusal))
-        _keep(files, fields, f"cases/{name}", image, narrow)
+        _keep(files, fields, f"cases/{name}", image.size, image, narrow)
     frames = _attempt(rs, warnings, f"animating {case.id}", [], _optional(rs, Capability.FRAMES, "draw_frames", []),
                       case.before, case.actions, outcome)
     if len(frames) >= 3:
@@ -82,30 +82,45 @@ def _draw_case(rs: Ruleset, case: Any, outcome: Outcome, name: str) -> dict[str,
     return {"files": files, "fields": fields, "warnings": warnings}
 
 
-def _draw_finding(rs: Ruleset, finding: Any, panels: list[Any], title: str, name: str) -> dict[str, Any]:
-    """A finding's picture under every reading, and the same for narrow screens."""
+def _draw_finding(rs: Ruleset, finding: Any, panels: list[Any], title: str, name: str,
+                  drawn_size: tuple[int, int] | None = None) -> dict[str, Any]:
+    """A finding's picture under every reading, and the same for narrow screens. Where the
+    explorer's report drew the picture (``drawn_size``) too wide for the desktop column, every
+    screen shows the narrow layout, so only that is drawn."""
     warnings: list[str] = []
     files: dict[str, bytes] = {}
     fields: dict[str, Any] = {}
+
+    def draw_narrow() -> Any:
+        return _attempt(rs, warnings, f"drawing finding {finding.fingerprint} for narrow screens", None,
+                        _optional(rs, Capability.NARROW, "draw_narrow", None), finding.before, finding.actions,
+                        panels, title=title)
+
+    narrow_only = drawn_size is not None and drawn_size[0] > DESKTOP_FIT and rs.supports(Capability.NARROW)
+    if narrow_only:
+        narrow = draw_narrow()
+        if narrow is not None:
+            assert drawn_size is not None
+            _keep(files, fields, f"findings/{name}", drawn_size, None, narrow)
+            return {"files": files, "fields": fields, "warnings": warnings}
     image = _attempt(rs, warnings, f"drawing finding {finding.fingerprint}", None, rs.draw_readings,
                      finding.before, finding.actions, panels, title=title)
-    if image is not None:
-        narrow = _attempt(rs, warnings, f"drawing finding {finding.fingerprint} for narrow screens", None,
-                          _optional(rs, Capability.NARROW, "draw_narrow", None), finding.before, finding.actions,
-                          panels, title=title)
-        _keep(files, fields, f"findings/{name}", image, narrow)
+    if image is not None:  # (a narrow layout that failed above is not tried again)
+        _keep(files, fields, f"findings/{name}", image.size, image, None if narrow_only else draw_narrow())
     return {"files": files, "fields": fields, "warnings": warnings}
 
 
-def _keep(files: dict[str, bytes], fields: dict[str, Any], stem: str, image: Any, narrow: Any) -> None:
-    """The picture and its narrow layout as files, and their names and sizes as view fields.
-    A picture too wide for the desktop column is shown stacked (its narrow layout) on every
-    screen, so it is measured but not encoded or written (a sixth of the site's pixels)."""
-    fields["image"], fields["size"] = f"{stem}.png", image.size
+def _keep(files: dict[str, bytes], fields: dict[str, Any], stem: str, size: tuple[int, int], image: Any,
+          narrow: Any) -> None:
+    """The picture (of ``size``) and its narrow layout as files, and their names and sizes as
+    view fields. A picture too wide for the desktop column is shown stacked (its narrow layout)
+    on every screen, so it is measured but not encoded or written (a sixth of the site's
+    pixels); ``image`` None: it was not even drawn."""
+    fields["image"], fields["size"] = f"{stem}.png", size
     if narrow is not None:
         fields["narrow"], fields["narrow_size"] = f"{stem}-narrow.png", narrow.size
         files[fields["narrow"]] = _png(narrow)
-    if narrow is None or image.width <= DESKTOP_FIT:
+    if image is not None and (narrow is None or image.width <= DESKTOP_FIT):
         files[fields["image"]] = _png(image)
 
 

@@ -288,23 +288,28 @@ class ShapeIndex:
         return len(self._names)
 
     def _near(self, shape: BaseGeometry, tolerance: float, skip: frozenset[str] = frozenset()
-              ) -> tuple[list[int], np.ndarray]:
+              ) -> tuple[list[int], list[float]]:
         """The indices of the shapes within ``tolerance`` of ``shape`` (by name), less those
         named in ``skip``, and their distances from ``shape``."""
         if shape.is_empty or not self._names:
-            return [], np.empty(0)
+            return [], []
         x0, y0, x1, y1 = shape.bounds
         lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
         if self._tree is not None:
-            candidates = self._tree.query(shapely.box(lo_x, lo_y, hi_x, hi_y))  # envelopes only: may over-report
+            found = self._tree.query(shapely.box(lo_x, lo_y, hi_x, hi_y))  # envelopes only: may over-report
         else:  # the tree's own test, envelope against envelope, on a handful of shapes
             b = self._bounds
-            candidates = np.flatnonzero(~((lo_x > b[:, 2]) | (hi_x < b[:, 0]) | (lo_y > b[:, 3]) | (hi_y < b[:, 1])))
+            found = np.flatnonzero(~((lo_x > b[:, 2]) | (hi_x < b[:, 0]) | (lo_y > b[:, 3]) | (hi_y < b[:, 1])))
+        names = self._names
+        # Plain lists from here: a handful of items, where numpy's per-item cost would dominate.
+        candidates: list[int] = found.tolist()
         if skip:
-            candidates = np.asarray([i for i in candidates if self._names[i] not in skip], dtype=int)
-        gaps = shapely.distance(self._shapes[candidates], shape)
-        near = sorted(((self._names[i], int(i), float(g)) for i, g in zip(candidates, gaps) if g <= tolerance))
-        return [i for _, i, _ in near], np.asarray([g for _, _, g in near])
+            candidates = [i for i in candidates if names[i] not in skip]
+        if not candidates:
+            return [], []
+        gaps = shapely.distance(self._shapes[candidates], shape).tolist()
+        near = sorted((names[i], i, g) for i, g in zip(candidates, gaps) if g <= tolerance)
+        return [i for _, i, _ in near], [g for _, _, g in near]
 
     def near(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> list[str]:
         """Names of the shapes within ``tolerance`` of ``shape`` (touching or overlapping), sorted."""
@@ -315,7 +320,7 @@ class ShapeIndex:
         """Every shape that touches or overlaps ``shape``, by name (sorted), with its contact;
         ``skip``: names left out (not even tested)."""
         found, gaps = self._near(shape, tolerance, skip)
-        return {self._names[i]: _classified(self._shapes[i], shape, float(gap), tolerance)
+        return {self._names[i]: _classified(self._shapes[i], shape, gap, tolerance)
                 for i, gap in zip(found, gaps)}
 
 

@@ -38,6 +38,11 @@ class Recent(Generic[Made]):
                 self._kept.popitem(last=False)
         return made
 
+    def peek(self, key: Hashable) -> Made | None:
+        """The value kept for ``key``, if any (made by no one)."""
+        with self._lock:
+            return self._kept.get(key)
+
     def forget(self, key: Hashable) -> None:
         with self._lock:
             self._kept.pop(key, None)

@@ -409,6 +409,6 @@ def refusal_band(image: Image.Image, words: str, *, size: int = 12) -> Image.Ima
     top = image.height
     draw.rectangle((0, top, image.width - 1, top + 3), fill=REFUSED_INK)
     draw.rectangle((0, top + 4, 5, top + height - 1), fill=REFUSED_INK)
-    for n, line in enumerate(lines):
-        text(draw, (pad + 8, top + 4 + pad + n * (size + 4)), line, size=size, fill=REFUSED_INK if n == 0 else INK)
+    for n, line in enumerate(lines):  # one sentence, one colour, however many lines it wraps to
+        text(draw, (pad + 8, top + 4 + pad + n * (size + 4)), line, size=size, fill=REFUSED_INK)
     return band

@@ -24,7 +24,7 @@ _YAW = "Ship Movement / 0-speed yaw"
 _FAQ = "FAQ"
 _TOOL = "armada / Ships and the maneuver tool"
 _DETAIL = "armada / The two models in detail"
-_OVERLAP = "armada / Overlapping (full rule, beyond the seed)"
+_OVERLAP = "armada / Overlapping (the full rule)"
 _EDGES = "armada / Edges and obstacles"
 
 
@@ -202,7 +202,7 @@ GLOSSARY = (
          "that only touch do not overlap. Where the ship would overlap the tool on both sides, what follows "
          "is not said.", UNDEFINED, "the ship's setting down",
          ("move.tool-overlap", "overlap.reduce", "overlap.touch", "yaw.overlap"),
-         Citation(FACTS, "armada / Overlapping (full rule, beyond the seed)"), reading="both-sides",
+         Citation(FACTS, _OVERLAP), reading="both-sides",
          kind="state"),
     Term("closest ship", "Of the ships the mover overlapped, the one nearest where it finally stands; it and "
          "the mover take a damage card. Which overlapped ships count, and a tie, are not said.", DOUBLE,

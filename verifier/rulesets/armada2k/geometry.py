@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
@@ -96,12 +97,20 @@ class World:
         # step's check by (ship, heading, excluded names), the critical headings by (ship, names).
         self.steps: dict[tuple[Ship, float, frozenset[str]], StepCheck] = {}
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
+        self._bows: dict[Ship, XY] = {}
+
+    def bow(self, ship: Ship) -> XY:
+        """The ship's bow under this world's footprint: where its next step's stern goes."""
+        known = self._bows.get(ship)
+        if known is None:
+            known = self._bows[ship] = bow(ship, self.reading)
+        return known
 
     def edge_contact(self, shape: Polygon) -> Contact:
         """How a piece meets the edge of the playing area."""
         if self.area.is_circle:
             cx, cy = self.area.centre
-            far = max(math.hypot(x - cx, y - cy) for x, y in shape.exterior.coords)
+            far = max(math.hypot(x - cx, y - cy) for x, y in shapely.get_coordinates(shape).tolist())
             gap = self.area.radius - far
         else:
             assert self.area_polygon is not None
@@ -174,7 +183,7 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     turn = abs(_rel(heading - ship.heading))
     old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
-    x, y = bow(ship, world.reading)
+    x, y = world.bow(ship)
     pose = Pose(x, y, heading)
     shape = footprint(ship, world.reading, pose)
     overlapping, touching = world.contacts(shape, exclude | {ship.name}, (ship.size, pose))
@@ -341,6 +350,8 @@ def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
                 continue
             for _ in range(60):
                 mid = (a + b) / 2
+                if mid == a or mid == b:  # as near as floats go: every step left would change nothing
+                    break
                 if allowed(mid) == sa:
                     a = mid
                 else:

@@ -670,8 +670,10 @@ def unchanged(scene: Scene) -> Result:
 # again when it is resolved, and fuzz parses each scene several times over: the outcomes of the
 # last scenes resolved are kept, by scene and reading. Only under a plain mapping: a reading
 # that is a view of something else may note which points are looked up, which a kept outcome
-# would not do. A kept outcome is not handed to a call with a branch limit: that call must
-# still refuse a phase with too many branches, whatever was resolved before it.
+# would not do. A call with a branch limit must still refuse a phase with too many branches,
+# whatever was resolved before it: it is handed a kept outcome only where that has no more
+# branches than the limit. (The resolver refuses exactly then: it counts the branches found
+# and still pending, which only grows, and ends as the number of branches.)
 _KEPT: Recent[Outcome] = Recent(256)
 
 
@@ -682,6 +684,9 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
     if max_branches is not None:
+        kept = _KEPT.peek(key)
+        if kept is not None and (kept.refusal is not None or len(kept.after.branches) <= max_branches):
+            return kept
         _KEPT.forget(key)
     return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches))
 

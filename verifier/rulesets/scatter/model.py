@@ -47,6 +47,16 @@ class Shot:
     short_plus_base_radius: bool = False
     max_deviation: Fraction = SEED_DEFAULT_MAX  # the seed's `max` argument
 
+    def __hash__(self) -> int:
+        """Kept once worked out: the resolver's memos hash a shot per landing, and hashing its
+        fractions is slow."""
+        known = self.__dict__.get("_hash")
+        if known is None:
+            known = hash((self.aoe, self.base, self.from_attacker, self.short, self.short_plus_base_radius,
+                          self.max_deviation))
+            object.__setattr__(self, "_hash", known)
+        return known
+
     @cached_property
     def template_radius(self) -> Fraction:
         return Fraction(self.aoe, 2)
@@ -117,7 +127,7 @@ class Landing:
     hit: bool
     touching: bool  # the edges meet exactly
 
-    @property
+    @cached_property
     def capped(self) -> bool:
         return self.roll is not None and self.moved < self.roll.distance
 

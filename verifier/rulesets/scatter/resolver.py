@@ -90,10 +90,20 @@ def attacker_point(shot: Shot, reading: Mapping[str, str]) -> PlanePoint:
 
 def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
     """Where one roll puts the template: the geometry alone, no bookkeeping."""
-    landing = placed(shot, roll, separation(shot, reading), cap(shot, reading), reading["side"])
+    # The options are looked up in the order separation, cap and side would look them up.
+    distance = reading["distance"] if shot.short_distance is not None else None
+    landing = _landed(shot, roll, distance, reading["cap"], reading["side"])
     if landing.touching and reading["touch"] == "hit":  # exactly touching: the touch reading says
         return _touch_hit(landing)
     return landing
+
+
+@lru_cache(maxsize=4096)
+def _landed(shot: Shot, roll: Roll, distance: str | None, capped_by: str, side: str) -> Landing:
+    """``placed`` under the reading's options by name: a key of strings hashes far faster than
+    one of the fractions the options stand for."""
+    reading = {"distance": distance or "centre", "cap": capped_by}
+    return _place(shot, roll, separation(shot, reading), cap(shot, reading), side)
 
 
 # Every reading of a scene lands the same rolls again, most of them with the same start,
@@ -103,37 +113,40 @@ def placed(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     """The landing from ``sep`` inches short of the base's centre, the move capped at ``limit``,
     the faces turned as the ``side`` reading says: a hit only where the template overlaps
     the base (not where it only touches)."""
-    start = _start(sep)
-    moved = min(Fraction(roll.distance), limit)
+    return _place(shot, roll, sep, limit, side)
+
+
+_DIE = {face: Fraction(face) for face in range(1, 7)}
+_ZERO = QSqrt3(Fraction(0), Fraction(0))
+
+
+def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
+    # In integers where it can be: each exact fraction made costs a reduction, and this runs
+    # once per roll and reading. The direction's unit vector is (x * sqrt(3), p) with x and p
+    # rational (x is 0 or +-1/2, p the forward part), so the spot is (x * moved * sqrt(3),
+    # moved * p - sep), and |spot|^2 = sep^2 - 2 sep moved p + moved^2, as the sideways
+    # sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1.
+    a, b = sep.numerator, sep.denominator
+    die = roll.distance
+    moved = _DIE[die] if die * limit.denominator <= limit.numerator else limit
     vector = direction_vector(roll.direction, side)
-    point = start + _step(vector, moved)
-    # |point|^2 = sep^2 - 2 sep moved p + moved^2 with p the (rational) forward part;
-    # the sideways sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1. In integers over
-    # one denominator, then one exact fraction: the same number, without a reduction per term.
-    a, b, c, d = sep.numerator, sep.denominator, moved.numerator, moved.denominator
-    forward = vector.y.rational
+    forward, sideways = vector.y.rational, vector.x.root3
+    c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
-    distance_squared = Fraction(a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f)
+    start = PlanePoint(_ZERO, QSqrt3(-sep, _ZERO.root3))
+    point = PlanePoint(QSqrt3(_ZERO.rational, Fraction(sideways.numerator * c, sideways.denominator * d)),
+                       QSqrt3(Fraction(e * c * b - a * f * d, f * d * b), _ZERO.root3))
+    top, bottom = a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f
     reach = shot.reach
-    reach_squared = reach * reach
-    touching = distance_squared == reach_squared
-    return Landing(roll, start, point, moved, limit, distance_squared, sep * sep, reach,
-                   distance_squared < reach_squared, touching)
-
-
-@lru_cache(maxsize=1024)
-def _start(sep: Fraction) -> PlanePoint:
-    return PlanePoint(QSqrt3.of(0), QSqrt3.of(-sep))
-
-
-@lru_cache(maxsize=4096)
-def _step(vector: PlanePoint, moved: Fraction) -> PlanePoint:
-    return vector.scaled(moved)
+    g, h = reach.numerator, reach.denominator
+    ahead = top * h * h - g * g * bottom  # the sign of |spot|^2 - reach^2
+    return Landing(roll, start, point, moved, limit, Fraction(top, bottom), Fraction(a * a, b * b), reach,
+                   ahead < 0, ahead == 0)
 
 
 def clear_caches() -> None:
     """Forget the landings and notes kept (for benchmarks that time a resolution afresh)."""
-    for made in (placed, _touch_hit, _start, _step, _roll_notes, _applied):
+    for made in (placed, _landed, _touch_hit, _roll_notes, _applied, _followed):
         made.cache_clear()
 
 
@@ -178,51 +191,45 @@ def _applied(clause: str) -> Cause:
     return Cause.applied(clause)
 
 
+@lru_cache(maxsize=256)
+def _followed(point: str, option: str) -> Cause:
+    return Cause.followed(point, option)
+
+
 class _Record:
-    """Collects what one resolution noted; never escapes ``resolve``."""
+    """Collects what one resolution noted; never escapes ``resolve``. A cause is known by a
+    key of strings (its clause, or its point and option), which hashes faster than the cause."""
 
     def __init__(self, reading: Mapping[str, str]):
         self.reading = reading
-        self.provenance: dict[str, list[Cause]] = {piece: [] for piece in PIECES}
+        self.seen: dict[str, dict[Any, Cause]] = {piece: {} for piece in PIECES}
         self.decisions: dict[tuple, Decision] = {}
         self.consulted: set[str] = set()
-        self._seen: dict[str, set[Cause]] = {piece: set() for piece in PIECES}
 
     def note(self, piece: str, clause: str) -> None:
-        self._add(piece, _applied(clause))
-
-    def _add(self, piece: str, cause: Cause) -> None:
-        seen = self._seen[piece]
-        if cause not in seen:
-            seen.add(cause)
-            self.provenance[piece].append(cause)
-
-    def consult(self, point: str, piece: str) -> str:
-        self.consulted.add(point)
-        self._add(piece, Cause.followed(point, self.reading[point]))
-        return self.reading[point]
-
-    def decide(self, decision: Decision) -> None:
-        key = (decision.point, decision.applicable, decision.prescriptions, decision.near)
-        self.decisions.setdefault(key, decision)
+        self.seen[piece].setdefault(clause, _applied(clause))
 
 
-def _record_roll(shot: Shot, landing: Landing, record: _Record) -> None:
-    roll = landing.roll
-    assert roll is not None  # a landing from land() always has its roll
+def _record_roll(shot: Shot, roll: Roll, capped: bool, touching: bool, record: _Record) -> None:
     reading = record.reading
     side = reading["side"] if roll.direction in _FOLDED_ONTO else None
-    capped_by = reading["cap"] if landing.capped else None
-    for kind, first, second in _roll_notes(shot, roll, landing.capped, landing.touching, side, capped_by):
+    capped_by = reading["cap"] if capped else None
+    seen, decisions, consulted = record.seen, record.decisions, record.consulted
+    for kind, piece, key, value in _roll_notes(shot, roll, capped, touching, side, capped_by):
         if kind == "note":
-            record.note(first, second)
+            seen[piece].setdefault(key, value)
         elif kind == "consult":
-            record.consult(first, second)
+            consulted.add(key)
+            option = reading[key]
+            causes = seen[piece]
+            if (key, option) not in causes:
+                causes[(key, option)] = _followed(key, option)
         else:
-            record.decide(first)
+            decisions.setdefault(key, value)
 
 
-_Note = tuple[str, Any, str]  # ("note", piece, clause), ("consult", point, piece) or ("decide", Decision, "")
+# ("note", piece, clause, its cause), ("consult", piece, point, None) or ("decide", "", key, Decision)
+_Note = tuple[str, str, Any, Any]
 
 
 @lru_cache(maxsize=2048)
@@ -234,13 +241,14 @@ def _roll_notes(shot: Shot, roll: Roll, capped: bool, touching: bool, side: str 
     notes: list[_Note] = []
 
     def note(piece: str, clause: str) -> None:
-        notes.append(("note", piece, clause))
+        notes.append(("note", piece, clause, _applied(clause)))
 
     def consult(point: str, piece: str) -> None:
-        notes.append(("consult", point, piece))
+        notes.append(("consult", piece, point, None))
 
     def decide(decision: Decision) -> None:
-        notes.append(("decide", decision, ""))
+        notes.append(("decide", "", (decision.point, decision.applicable, decision.prescriptions, decision.near),
+                      decision))
 
     note("template", "aoe.size")
     note("target", "base.size")
@@ -300,14 +308,10 @@ def _hit_event(landing: Landing) -> Event:
 
 
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
-    record = _Record(reading)
     events: tuple[Event, ...]
     after: Odds | Landing
     if isinstance(actions, AllRolls):
         landings = tuple(land(shot, roll, reading) for roll in ROLLS)
-        for landing in landings:
-            _record_roll(shot, landing, record)
-        record.note("target", "odds.36")
         odds = Odds(landings)
         events = (Event("odds", PIECES, clause="odds.36",
                         detail=f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}"
@@ -315,7 +319,7 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
         after = odds
     else:
         landing = land(shot, actions, reading)
-        _record_roll(shot, landing, record)
+        landings = (landing,)
         events = ()
         if landing.capped:
             events += (Event("capped", ("template",), clause="dev.cap" if reading["cap"] == "half-distance"
@@ -323,10 +327,20 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
                                                     f"{decimal_text(landing.moved, 3)}"),)
         events += (_hit_event(landing),)
         after = landing
+    record = _Record(reading)
+    for landing in landings:
+        _record_roll(shot, _rolled(landing), landing.capped, landing.touching, record)
+    if isinstance(actions, AllRolls):
+        record.note("target", "odds.36")
     return Outcome(after=after, events=events,
-                   provenance={piece: tuple(entries) for piece, entries in record.provenance.items()},
+                   provenance={piece: tuple(causes.values()) for piece, causes in record.seen.items()},
                    reading=reading, decisions=tuple(record.decisions.values()),
                    consulted=frozenset(record.consulted))
+
+
+def _rolled(landing: Landing) -> Roll:
+    assert landing.roll is not None  # a landing from land() always has its roll
+    return landing.roll
 
 
 __all__ = ["ALL_ROLLS", "resolve", "land", "probability", "hit_count", "separation", "cap",

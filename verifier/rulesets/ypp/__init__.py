@@ -47,7 +47,8 @@ RAM_TABLE = ReferenceTable(
     tuple((kind, SHIP_TYPES[kind].label, *(f"{v:g}" for v in RAM_VALUES[kind])) for kind in SHIP_TYPES),
     Citation(SEED, CONCEPTS),
     "Clause ram.1 reads a ship's ram value from this table; the readings ram_value and ram_unit say whose value "
-    "a rammed ship takes and which column the damage is counted in. The war galleon is not in the seed's table.")
+    "a rammed ship takes and which column the damage is counted in. YPPedia's Collision mechanics page leaves the "
+    "war galleon out of its table.")
 
 # What the before/after panels honour: a highlight outlines tiles, arrows join tiles.
 PANEL_OPTIONS = frozenset({"title", "subtitle", "legend", "supersample", "font_size", "max_width", "highlight",
