@@ -229,9 +229,23 @@ def provenance_json(provenance: Mapping[str, Sequence[Cause]]) -> dict[str, list
     return {piece: [str(cause) for cause in causes] for piece, causes in provenance.items()}
 
 
+_CAUSES: dict[str, Cause] = {}  # text -> Cause: answers repeat a few clauses thousands of times
+_CAUSES_KEPT = 4096  # an implementation's texts are its own: the memo is emptied when it grows past this
+
+
+def _cause(text: str) -> Cause:
+    cause = _CAUSES.get(text)
+    if cause is None:
+        if len(_CAUSES) >= _CAUSES_KEPT:
+            _CAUSES.clear()
+        cause = _CAUSES[text] = Cause.from_text(text)
+    return cause
+
+
 def provenance_from_json(data: Mapping[str, Any]) -> dict[str, tuple[Cause, ...]]:
-    """The ``provenance`` field of an answer (absent means none) read back into causes."""
-    return {piece: tuple(Cause.from_text(text) for text in texts)
+    """The ``provenance`` field of an answer (absent means none) read back into causes
+    (each distinct text read once: a Cause is an immutable value, so one is shared)."""
+    return {piece: tuple([_cause(text) for text in texts])
             for piece, texts in (data.get("provenance") or {}).items()}
 
 

@@ -120,19 +120,23 @@ def oversized_value(value: Any, max_depth: int, max_items: int) -> str | None:
     """The same for a Python value (an in-process answer), without recursion: "deep",
     "large" (more than ``max_items`` arrays, objects and values in all, counting shared
     ones each time they occur), or None. A value that contains itself is too deep."""
-    # Scalars are counted with their container, in bulk: only containers go on the stack.
+    # Scalars are counted with their container, in bulk; a container's child containers go on
+    # the stack together, with their depth (one entry per container would cost a tuple each).
     containers = (dict, list, tuple)
     if not isinstance(value, containers):
         return None
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[list[Any], int]] = [([value], 1)]
     seen = 1
     while stack:
-        item, depth = stack.pop()
+        items, depth = stack.pop()
         if depth > max_depth:
             return "deep"
-        children = item.values() if isinstance(item, dict) else item
-        seen += len(children)
-        if seen > max_items:
-            return "large"
-        stack += [(child, depth + 1) for child in children if isinstance(child, containers)]
+        for item in items:
+            children = item.values() if isinstance(item, dict) else item
+            seen += len(children)
+            if seen > max_items:
+                return "large"
+            inner = [child for child in children if isinstance(child, containers)]
+            if inner:
+                stack.append((inner, depth + 1))
     return None
