@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from .case import CaseStatus
 from .execute import IN_PROCESS, Execution, Progress
 from .kit.collector import collector_paused
+from .kit.kept import KeptFor
 from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")
@@ -77,15 +78,12 @@ def single_point_readings(ruleset: Ruleset) -> list[tuple[str, str, Mapping[str,
     return found
 
 
-_READINGS: dict[int, tuple[Ruleset, tuple[tuple[str, str, Mapping[str, str]], ...]]] = {}
+_READINGS: KeptFor[tuple[tuple[str, str, Mapping[str, str]], ...]] = KeptFor(64)
 
 
 def _readings(ruleset: Ruleset) -> tuple[tuple[str, str, Mapping[str, str]], ...]:
     """``single_point_readings``, worked out once per ruleset: analysing a scene asks every time."""
-    kept = _READINGS.get(id(ruleset))
-    if kept is None or kept[0] is not ruleset:
-        kept = _READINGS[id(ruleset)] = (ruleset, tuple(single_point_readings(ruleset)))
-    return kept[1]
+    return _READINGS.get(ruleset, lambda: tuple(single_point_readings(ruleset)))
 
 
 def analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:

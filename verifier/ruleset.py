@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import Location, UnknownReadingError, UnsupportedError, did_you_mean
+from .kit.kept import Kept
 
 
 class Capability(StrEnum):
@@ -229,17 +230,13 @@ def provenance_json(provenance: Mapping[str, Sequence[Cause]]) -> dict[str, list
     return {piece: [str(cause) for cause in causes] for piece, causes in provenance.items()}
 
 
-_CAUSES: dict[str, Cause] = {}  # text -> Cause: answers repeat a few clauses thousands of times
-_CAUSES_KEPT = 4096  # an implementation's texts are its own: the memo is emptied when it grows past this
+# text -> Cause: answers repeat a few clauses thousands of times (bounded: the texts are the
+# implementation's own)
+_CAUSES: Kept[str, Cause] = Kept(4096)
 
 
 def _cause(text: str) -> Cause:
-    cause = _CAUSES.get(text)
-    if cause is None:
-        if len(_CAUSES) >= _CAUSES_KEPT:
-            _CAUSES.clear()
-        cause = _CAUSES[text] = Cause.from_text(text)
-    return cause
+    return _CAUSES.get(text, lambda: Cause.from_text(text))
 
 
 def provenance_from_json(data: Mapping[str, Any]) -> dict[str, tuple[Cause, ...]]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import CaseError, did_you_mean
+from .kit.kept import KeptFor
 from .quickschema import Check, compile_schema, fits
 from .source import Located
 
@@ -93,39 +94,28 @@ def _is_integer(checker: Any, instance: Any) -> bool:
 
 # Validators by schema, each built once for a schema passed again and again (the schema is kept,
 # so that its id stays its own); a caller that builds its schema afresh each time gets a fresh one.
-_VALIDATORS: dict[int, tuple[Mapping[str, Any], Any]] = {}
-_MOST_VALIDATORS = 64
+_VALIDATORS: KeptFor[Any] = KeptFor(64)
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
-    known = _VALIDATORS.get(id(schema))
-    if known is not None and known[0] is schema:
-        return known[1]
+    return _VALIDATORS.get(schema, lambda: _new_validator(schema))
+
+
+def _new_validator(schema: Mapping[str, Any]) -> Any:
     import jsonschema
     kind = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         jsonschema.Draft202012Validator,
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
-    validator = kind(schema)
-    if len(_VALIDATORS) >= _MOST_VALIDATORS:
-        _VALIDATORS.clear()
-    _VALIDATORS[id(schema)] = (schema, validator)
-    return validator
+    return kind(schema)
 
 
 # Quick checks by schema, compiled once (see verifier.quickschema): a document they pass is
 # valid without asking jsonschema, which is asked only for the words of what is wrong.
-_QUICK: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
+_QUICK: KeptFor[Check | None] = KeptFor(64)
 
 
 def _quick(schema: Mapping[str, Any]) -> Check | None:
-    known = _QUICK.get(id(schema))
-    if known is not None and known[0] is schema:
-        return known[1]
-    check = compile_schema(schema, strict_integers=True)
-    if len(_QUICK) >= _MOST_VALIDATORS:
-        _QUICK.clear()
-    _QUICK[id(schema)] = (schema, check)
-    return check
+    return _QUICK.get(schema, lambda: compile_schema(schema, strict_integers=True))
 
 
 def validate(doc: Located, schema: Mapping[str, Any], at: Iterable[Any] = ()) -> list[CaseError]:

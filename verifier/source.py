@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from .errors import CaseError, Location
+from .kit.kept import Kept
 
 FieldPath = tuple[str | int, ...]
 
@@ -226,19 +227,14 @@ def _c_loader() -> Any:
     if loader is None or loader.yaml_path_resolvers:
         return loader
     scalar, plain = yaml.ScalarNode, loader.resolve
-    tags: dict[str, str] = {}
+    tags: Kept[str, str] = Kept(20_000)
 
     def resolve(self: Any, kind: Any, value: Any, implicit: tuple[bool, bool]) -> str:
         # The safe loader's tag of a plain scalar depends on its text alone, and case files
         # repeat the same keys and values: each text is resolved once, not at every node.
         if kind is not scalar or not implicit[0]:
             return plain(self, kind, value, implicit)  # type: ignore[no-any-return]
-        tag = tags.get(value)
-        if tag is None:
-            if len(tags) >= 20_000:
-                tags.clear()
-            tag = tags[value] = plain(self, kind, value, (True, False))
-        return tag
+        return tags.get(value, lambda: plain(self, kind, value, (True, False)))
 
     return type("_CaseLoader", (loader,), {"resolve": resolve})
 

@@ -33,6 +33,8 @@ from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from .kept import KeptFor
+
 XY = tuple[float, float]
 
 # The one tolerance, in world units. Rotations and translations leave round-off of
@@ -252,23 +254,13 @@ def _classified(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float) 
     return Contact.TOUCHING
 
 
-# Shapes shrunk before, by the id of the shape (kept alive here, so the id stays its own).
-_SHRUNK: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
-_SHRUNK_SIZE = 2048
+_SHRUNK: KeptFor[BaseGeometry] = KeptFor(2048)  # shapes shrunk before, by shape
 
 
 def shrunk(shape: BaseGeometry, tolerance: float = TOLERANCE) -> BaseGeometry:
     """``shape.buffer(-tolerance)``, made once per shape object: callers that share their
     shapes (cached outlines, a spatial index's members) ask for the same one many times."""
-    key = (id(shape), tolerance)
-    known = _SHRUNK.get(key)
-    if known is not None and known[0] is shape:
-        return known[1]
-    if len(_SHRUNK) >= _SHRUNK_SIZE:
-        _SHRUNK.clear()
-    made = shape.buffer(-tolerance)
-    _SHRUNK[key] = (shape, made)
-    return made
+    return _SHRUNK.get(shape, lambda: shape.buffer(-tolerance), tolerance)
 
 
 SMALL_INDEX = 32  # shapes an index tests one by one (by their envelopes) rather than through its tree

@@ -10,6 +10,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from ...kit.kept import KeptFor
 from ...ruleset import Outcome, Transform
 from .model import (
     ALL_ROLLS,
@@ -93,25 +94,16 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
 
 _Breach = tuple[str, tuple[str, ...], str]
 _TwinKey = tuple[Fraction, Fraction, str] | None
-# Breaches found before, by the id of the landing (the resolver hands out the same landing
-# object under every reading that lands the roll alike); the landing is kept here, so its id
-# stays its own. By id, not by value: hashing a landing's exact numbers costs about as much
-# as checking it.
-_BREACHES: dict[int, tuple[Landing, Shot, _TwinKey, tuple[_Breach, ...]]] = {}
-_BREACHES_SIZE = 2048
+# Breaches found before, by landing (the resolver hands out the same landing object under
+# every reading that lands the roll alike). By identity, not by value: hashing a landing's
+# exact numbers costs about as much as checking it.
+_BREACHES: KeptFor[tuple[_Breach, ...]] = KeptFor(2048)
 
 
 def _landing_breaches(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
     """The breaches one landing shows, in order; ``twin_key``: the start, cap and side its
     mirror-image roll lands with, None where the outcome has no reading."""
-    known = _BREACHES.get(id(landing))
-    if known is not None and known[0] is landing and known[1] == shot and known[2] == twin_key:
-        return known[3]
-    found = _breaches_of(shot, landing, twin_key)
-    if len(_BREACHES) >= _BREACHES_SIZE:
-        _BREACHES.clear()
-    _BREACHES[id(landing)] = (landing, shot, twin_key, found)
-    return found
+    return _BREACHES.get(landing, lambda: _breaches_of(shot, landing, twin_key), (shot, twin_key))
 
 
 def _moved_its_distance(landing: Landing) -> bool:

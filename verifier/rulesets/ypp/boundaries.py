@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...kit.boundary import Boundary, Chooser, Path
+from ...kit.kept import Kept
 from .clauses import READING_POINTS
 from .model import Scene, Ship, Turn
 from .strategies import TYPES_BY_CLASS
@@ -18,19 +19,14 @@ from .strategies import TYPES_BY_CLASS
 DEFAULT = {p.name: p.default for p in READING_POINTS}
 
 
-_MET: dict[tuple[Scene, Turn], tuple[str, str] | None] = {}  # a landing asks of one scene more than once
+_MET: Kept[tuple[Scene, Turn], tuple[str, str] | None] = Kept(256)  # a landing asks of one scene more than once
 
 
 def _first_meeting(scene: Scene, turn: Turn) -> tuple[str, str] | None:
     """The two ships of the first bump or collision under the default reading."""
     from .resolver import first_meeting
 
-    key = (scene, turn)
-    if key not in _MET:
-        if len(_MET) >= 256:
-            _MET.clear()
-        _MET[key] = first_meeting(scene, turn, DEFAULT)
-    return _MET[key]
+    return _MET.get((scene, turn), lambda: first_meeting(scene, turn, DEFAULT))
 
 
 def class_difference(scene: Scene, turn: Turn) -> float | None:
