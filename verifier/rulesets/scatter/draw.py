@@ -472,7 +472,7 @@ def _aim_words(shot: Shot, reading: Mapping[str, str]) -> str:
 
 def _cap_words(shot: Shot, landing: Landing, reading: Mapping[str, str]) -> str:
     which = ("half the distance from the attacker" if reading["cap"] == "half-distance"
-             else "the seed's maximum")
+             else "the blog post's maximum")
     if landing.capped:
         return f"capped at {decimal_text(landing.cap, 2)} in, {which}"
     return f"cap {decimal_text(landing.cap, 2)} in ({which}) not reached"

@@ -63,11 +63,11 @@ BEFORE_SCHEMA = {
                                                     "'distance' reading"},
                 "plus_base_radius": {"type": "boolean",
                                      "description": "the short distance is this figure plus the target's "
-                                                    "base radius, as the seed's tests write it"},
+                                                    "base radius, as the blog post's tests write it"},
             },
         },
         "max_deviation": {**_LENGTH, "description": "the most the template may move under the "
-                                                    "'cap: seed-max' reading (the seed's max; default 6)"},
+                                                    "'cap: seed-max' reading (the blog post's max; default 6)"},
     },
 }
 
