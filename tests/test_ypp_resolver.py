@@ -226,3 +226,21 @@ def test_a_scene_resolved_again_under_other_readings_takes_up_where_they_agree_a
             assert again.order == afresh.order
             taken_up += len(actions.rounds) > 1 and bool(got.events)
     assert taken_up > 100  # enough scenes of several rounds with something to rule on
+
+
+def test_an_equal_scene_parsed_afresh_is_taken_up_from_the_first_ones_resolutions():
+    """The memo of resolutions is keyed by the scene's value, not its identity: the in-process
+    adapter parses each request into new objects, and those resolve from what fuzz's decision
+    tree already worked out for the same scene."""
+    import copy
+
+    from verifier.rulesets.ypp import resolver
+
+    before = Scene(Board(5, 5), (Ship("A", "sloop", (1, 3), Heading.N), Ship("B", "war brig", (1, 1), Heading.S)))
+    actions = Turn(((("A", Token.FORWARD), ("B", Token.FORWARD)), (("A", Token.LEFT),)))
+    reading = RULESET.default_reading
+    first = RULESET.resolve(before, actions, reading)
+    again = RULESET.resolve(copy.deepcopy(before), copy.deepcopy(actions), dict(reading))
+    assert first.events and again == first == resolve_turn(before, actions, reading)
+    assert again.events is first.events  # found in the memo, not worked out again
+    assert (before, actions) in resolver._MEMO

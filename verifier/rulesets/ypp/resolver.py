@@ -19,6 +19,7 @@ import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -187,6 +188,7 @@ class _Run:
         self.stacked: dict[Key, set[_Ship]] = {}  # tiles with more than one ship ("literal" pushes)
         self.step_no = 0
         self.arrived: set[_Ship] = set()  # in step 2: the ships that moved in step 1 of this phase
+        self.state: tuple[tuple[str, Tile, Heading], ...] | None = None  # of the last frame, None once a ship moved
         self.snapshot("start")
 
     def mark(self) -> _Mark:
@@ -215,7 +217,7 @@ class _Run:
         # The occupancy map is rebuilt as it was kept: the smallest name on each tile.
         run.occ = None
         run.stacked = {key: {ships[name] for name in names} for key, names in stacked}
-        run.step_no, run.arrived = 0, set()
+        run.step_no, run.arrived, run.state = 0, set(), None
         return run
 
     # --- bookkeeping -------------------------------------------------------
@@ -230,9 +232,11 @@ class _Run:
 
     def snapshot(self, phase: str, step: int = 0) -> None:
         if self.record:
-            tiles = self.tiles
-            self.frames.append(Frame(self.round, phase, step, tuple([(s.name, tiles[s.at], s.heading)
-                                                                     for s in self.by_name])))
+            state = self.state
+            if state is None:  # a ship moved or turned since the last frame
+                tiles = self.tiles
+                state = self.state = tuple([(s.name, tiles[s.at], s.heading) for s in self.by_name])
+            self.frames.append(Frame(self.round, phase, step, state))
 
     def tile(self, key: Key) -> Tile:
         """The (x, y) of ``key``, one tuple per tile and board."""
@@ -299,6 +303,7 @@ class _Run:
         """Move ``ship`` to ``tile``, keeping the occupancy map (once built) in step."""
         old = ship.at
         ship.at = tile
+        self.state = None
         occ = self.occ
         if occ is None or old == tile:
             return
@@ -630,6 +635,7 @@ class _Run:
         for m, side in turns:  # a turning ship faces its new way whether or not it moved
             m.ship.heading = side
             note(m.ship, "move.note")
+            self.state = None
         self.snapshot("move")
 
     def wind(self, tokens: tuple[tuple[str, Token], ...]) -> None:
@@ -657,6 +663,7 @@ class _Run:
                     if m.turning:
                         m.ship.heading = _CLOCKWISE[m.ship.heading]
                         note(m.ship, "wind.note")
+                        self.state = None
         self.snapshot("wind")
 
 
@@ -777,6 +784,23 @@ def _finish(run: _Run, scene: Scene) -> Outcome:
     return _Damage(run, scene).outcome(run.reading)[0]
 
 
+class _NoPause:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_PAUSE = _NoPause()
+
+
+def _collector_paused() -> AbstractContextManager[None]:
+    """``collector_paused``, but nothing to do where the collector is off already (as the
+    explorer and fuzz resolve): a context manager made by contextlib costs a few microseconds."""
+    return collector_paused() if gc.isenabled() else _NO_PAUSE
+
+
 def _event_order(e: Event) -> tuple:
     return e.round, e.phase != "move", e.kind, e.pieces
 
@@ -879,7 +903,7 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     rounds = len(turn.rounds)
     damage = node.damage if done == rounds else None
     if damage is None:
-        with collector_paused():
+        with _collector_paused():
             if node.run is None:
                 run = _Run(scene, reading, True)
             else:
@@ -911,7 +935,5 @@ def carry_out(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool
     """Every round of ``turn``, with no check that the rules allow so many (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    if not gc.isenabled():  # as the explorer and fuzz resolve
-        return _resolve_turn(scene, turn, reading, record)
-    with collector_paused():
+    with _collector_paused():
         return _resolve_turn(scene, turn, reading, record)
