@@ -26,10 +26,11 @@ from types import MappingProxyType
 
 from ...kit.collector import collector_paused
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
-from .model import RAM_VALUES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
+from .model import RAM_VALUES, SHIP_TYPES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 _CLOCKWISE = {h: h.clockwise() for h in Heading}
+_SIZES = {kind: int(size) for kind, size in SHIP_TYPES.items()}
 _NO_TOKEN = Token.NONE
 
 # Inside a run a tile is a single int key (see _Grid) rather than an (x, y) tuple: one small
@@ -129,7 +130,8 @@ class _Ship:
     __slots__ = ("name", "type", "size", "at", "heading", "prov")
 
     def __init__(self, ship: Ship, at: Key):
-        self.name, self.type, self.size, self.at, self.heading = ship.name, ship.type, int(ship.size), at, ship.heading
+        self.name, self.type, self.at, self.heading = ship.name, ship.type, at, ship.heading
+        self.size = _SIZES[ship.type]
         self.prov: list[Cause] = []  # provenance entries, in order
 
 
@@ -751,7 +753,7 @@ class _Damage:
         self.events = tuple(run.events)
         self.order = sorted(range(len(self.events)), key=[_event_order(e) for e in self.events].__getitem__)
         tiles = run.tiles
-        self.after = Scene(scene.board, tuple(Ship(s.name, s.type, tiles[s.at], s.heading) for s in run.by_name))
+        self.after = Scene(scene.board, tuple([_ended(s, tiles[s.at], scene) for s in run.by_name]))
         self.provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
         self.frames, self.decisions, self.consulted = tuple(run.frames), tuple(run.decisions), frozenset(run.consulted)
 
@@ -777,6 +779,14 @@ class _Damage:
                 events[i] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
         return Outcome(self.after, tuple([events[i] for i in self.order]), self.provenance, self.frames,
                        MappingProxyType(dict(reading)), self.decisions, self.consulted), pins
+
+
+def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
+    """``ship`` where it ended: the scene's own value where it ends as it began."""
+    start = scene.by_name.get(ship.name)
+    if start is not None and start.at == at and start.heading is ship.heading:
+        return start
+    return Ship(ship.name, ship.type, at, ship.heading)
 
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
