@@ -359,7 +359,8 @@ class _Run:
         claims: dict[Key, list[_Mover]] = {}
         for m in movers:
             # Only turning movers, which all have a dest, take a second step.
-            m.target = target = m.dest if second else m.via  # type: ignore[assignment]
+            target: Key = m.dest if second else m.via  # type: ignore[assignment]
+            m.target = target
             moving[m.ship] = m
             claimants = claims.get(target)
             if claimants is None:
