@@ -100,18 +100,6 @@ def _seeded_snapshots(cases: str, snapshots: str, folder: Path) -> Path:
     return root
 
 
-def _cpu_seconds() -> float:
-    """CPU seconds (user and system) of this process and of the children it has waited for:
-    unlike wall time, they do not grow when other work shares the machine."""
-    try:
-        import resource
-    except ImportError:  # not on Windows: this process alone
-        import time
-        return time.process_time()
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
 def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     from .case import LoadFailure, collect, find_case_files
     from .execute import Execution

@@ -364,7 +364,7 @@ def _warm_up(scanned: Sequence[tuple[Path, str | None]], options: RunOptions, ex
         if options.draw and isinstance(ruleset, ModularRuleset):
             try:  # its drawing module too, which each worker would otherwise import (and compile) again
                 ruleset._function("drawing", "draw_case")
-            except Exception:  # noqa: BLE001  (a drawing that cannot be imported fails its cases, as before)
+            except Exception:  # a drawing that cannot be imported fails its cases, as before
                 continue
 
 

@@ -161,7 +161,7 @@ def _pieces(content: str, size: int) -> float:
             advances[char] = face.getlength(char)
     total = sum(map(advances.__getitem__, content))
     if len(content) > 1:
-        kerns = list(map(kerning.get, map(operator.add, content[:-1], content[1:])))
+        kerns: list[Any] = list(map(kerning.get, map(operator.add, content[:-1], content[1:])))
         if None in kerns:
             for i, kern in enumerate(kerns):
                 if kern is None:
