@@ -897,13 +897,19 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     # By value: the in-process adapter parses each request afresh, into equal but new objects.
     key = (scene, turn)
     with _MEMO_LOCK:  # the in-process adapter may resolve on its own thread
-        node = _MEMO.get(key)
-        if node is None:
-            node = _MEMO[key] = _Node()
-            if len(_MEMO) > _MEMO_SIZE:
-                _MEMO.popitem(last=False)
+        try:
+            node = _MEMO.get(key)
+        except TypeError:  # a scene built by hand with a list where the model has a tuple
+            node = None
         else:
-            _MEMO.move_to_end(key)
+            if node is None:
+                node = _MEMO[key] = _Node()
+                if len(_MEMO) > _MEMO_SIZE:
+                    _MEMO.popitem(last=False)
+            else:
+                _MEMO.move_to_end(key)
+    if node is None:
+        return resolve_turn(scene, turn, reading)
     done = 0
     while (following := node.follow(reading)) is not None:
         if following.outcome is not None:
