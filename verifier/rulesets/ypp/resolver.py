@@ -880,11 +880,19 @@ _MEMO_LOCK = threading.Lock()
 _MEMO_SHIPS = 64  # a bigger scene is resolved afresh: few readings of it are asked for
 
 
-def _with_reading(outcome: Outcome, reading: Mapping[str, str]) -> Outcome:
-    """``outcome`` under ``reading``: ``dataclasses.replace`` without its look at every field."""
+def _with_reading(outcome: Outcome, reading: Mapping[str, str] | None, scene: Scene) -> Outcome:
+    """``outcome`` under ``reading`` (None: its own), on ``scene``'s own board object: an equal
+    scene resolved first may have a board whose set of rocks iterates in another order.
+    ``dataclasses.replace`` without its look at every field."""
+    board = scene.board
+    if reading is None and outcome.after.board is board:
+        return outcome
     copy = object.__new__(Outcome)
     copy.__dict__.update(outcome.__dict__)
-    copy.__dict__["reading"] = MappingProxyType(dict(reading))
+    if reading is not None:
+        copy.__dict__["reading"] = MappingProxyType(dict(reading))
+    if outcome.after.board is not board:
+        copy.__dict__["after"] = Scene(board, outcome.after.ships)
     return copy
 
 
@@ -913,7 +921,7 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     done = 0
     while (following := node.follow(reading)) is not None:
         if following.outcome is not None:
-            return _with_reading(following.outcome, reading)
+            return _with_reading(following.outcome, reading, scene)
         node, done = following, done + 1
     if done and node.run is None:  # a resolution that failed part way; never where one finished
         return resolve_turn(scene, turn, reading)
@@ -934,7 +942,7 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
             damage = node.damage = _Damage(run, scene)
     outcome, pins = damage.outcome(reading)
     node.next.append((pins, _Node(outcome=outcome)))
-    return outcome
+    return _with_reading(outcome, None, scene)
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
