@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ...kit.kept import KeptFor
 from ...kit.memo import Recent
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
@@ -126,12 +127,10 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
         return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
 
     while not over():
-        alive = [n for n in started if left(n)]
-        ranked = sorted(alive, key=lambda n: (key_of(n, left(n) + phantoms.get(n, 0)), n))
+        keys = {n: key_of(n, left(n) + phantoms.get(n, 0)) for n in started if left(n)}  # before any removal
         groups: list[list[str]] = []
-        for n in ranked:
-            k = key_of(n, left(n) + phantoms.get(n, 0))
-            if groups and key_of(groups[-1][0], left(groups[-1][0]) + phantoms.get(groups[-1][0], 0)) == k:
+        for n in sorted(keys, key=lambda n: (keys[n], n)):
+            if groups and keys[groups[-1][0]] == keys[n]:
                 groups[-1].append(n)
             else:
                 groups.append([n])
@@ -168,7 +167,7 @@ class _Run:
             self.land[(area, nation)] += count
         self.landing: Counter = Counter()
         self.events: list[Event] = []
-        self.causes: dict[str, list[Cause]] = {}
+        self.causes: dict[str, dict[object, Cause]] = {}  # per piece, by clause or (point, option), in order
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
         self.label: dict[tuple[str, str], str] = {}
@@ -181,18 +180,21 @@ class _Run:
     # --- bookkeeping ---
 
     def cause(self, piece: str, clause: str) -> None:
+        found = self.causes.get(piece)
+        if found is None:
+            found = self.causes[piece] = {}
+        elif clause in found:
+            return
         entry = _APPLIED.get(clause)
         if entry is None:
             entry = _APPLIED[clause] = Cause.applied(clause)
-        found = self.causes.setdefault(piece, [])
-        if entry not in found:
-            found.append(entry)
+        found[clause] = entry
 
     def follow(self, piece: str, point: str) -> None:
-        entry = Cause.followed(point, self.reading[point])
-        found = self.causes.setdefault(piece, [])
-        if entry not in found:
-            found.append(entry)
+        option = self.reading[point]
+        found = self.causes.setdefault(piece, {})
+        if (point, option) not in found:
+            found[(point, option)] = Cause.followed(point, option)
         self.consulted.add(point)
 
     def event(self, kind: str, pieces: tuple[str, ...], clause: str, at: str = "", detail: str = "",
@@ -691,8 +693,13 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
     return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches))
 
 
+# Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
+# one scene under reading after reading: each is checked once, by the actions' identity.
+_REFUSALS: KeptFor[Refusal | None] = KeptFor(256)
+
+
 def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
-    refused = refusal(scene, actions)
+    refused = _REFUSALS.get(actions, lambda: refusal(scene, actions), scene)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return Outcome(outcome.after, (), outcome.provenance, (Frame(0, "start", 0, start_state(scene)),),
@@ -729,10 +736,10 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     branches = []
     for b, (label, run, moved, after) in enumerate(runs, 1):
         tag = label_text(label) if several else ""
-        events += [Event(e.kind, e.pieces, b if several else 1, tag, e.clause, e.detail, e.at, e.step)
-                   for e in run.events]
+        events += [Event(e.kind, e.pieces, b, tag, e.clause, e.detail, e.at, e.step)
+                   for e in run.events] if several else run.events
         for piece, found in run.causes.items():
-            causes[piece] = _dedup(list(causes.get(piece, ())) + found)
+            causes[piece] = _dedup(list(causes.get(piece, ())) + list(found.values()))
         decisions += run.decisions
         consulted |= run.consulted
         frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]
