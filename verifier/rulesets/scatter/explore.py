@@ -10,6 +10,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from ...kit.hashed import HashedTuple
 from ...kit.kept import KeptFor
 from ...ruleset import Outcome, Transform
 from .exact import PlanePoint
@@ -39,28 +40,12 @@ def _landing_key(landing: Landing) -> tuple:
     return (roll.distance, roll.direction, landing.point.key(), landing.hit)
 
 
-class _Key(tuple):
-    """An outcome key that works its hash out once: fuzz looks a scene's keys up again and again
-    (per reading point, per reading), and hashing the exact coordinates of 36 landings is slow.
-    Equal to the plain tuple, with the same hash; pickled as the plain tuple (a string's hash
-    differs from process to process, so a hash worked out here must not travel)."""
-
-    def __hash__(self) -> int:
-        known = self.__dict__.get("hash")
-        if known is None:
-            known = self.__dict__["hash"] = tuple.__hash__(self)
-        return known
-
-    def __reduce__(self) -> tuple:
-        return tuple, (tuple(self),)
-
-
 def outcome_key(outcome: Outcome) -> tuple:
     """Where the template lands and whether it hits; for all 36 rolls, that for each."""
     after = outcome.after
     if isinstance(after, Odds):
-        return _Key(("all", tuple(sorted(_landing_key(landing) for landing in after.landings))))
-    return _Key(("roll",) + _landing_key(after))
+        return HashedTuple(("all", tuple(sorted(_landing_key(landing) for landing in after.landings))))
+    return HashedTuple(("roll",) + _landing_key(after))
 
 
 def _mirror_entry(entry: tuple) -> tuple:
