@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from ...kit.kept import KeptFor
@@ -677,12 +677,45 @@ def unchanged(scene: Scene) -> Result:
 # branches than the limit. (The resolver refuses exactly then: it counts the branches found
 # and still pending, which only grows, and ends as the number of branches.)
 _KEPT: Recent[Outcome] = Recent(256)
+# The same outcomes by scene and actions alone, each with the options the resolver looked up, in
+# the order it first looked them up. A reading that notes its look-ups (fuzz's reading table
+# resolves the scene the adapter has just resolved under the default reading) is asked those
+# points in that order while its options agree: the resolver would have asked the same (it is a
+# pure function, so what it looks up next depends only on what it found so far), so where all
+# agree the kept outcome is its outcome, and where one differs the points asked so far are the
+# first ones it asks anyway.
+_LOOKED_UP: Recent[list[tuple[tuple[tuple[str, str], ...], Outcome]]] = Recent(256)
+
+
+class _Looking(dict[str, str]):
+    """A plain reading that keeps the points looked up in it, first look-up first, with their
+    options (``dict(...)`` of it copies it without looking anything up)."""
+
+    def __init__(self, reading: Mapping[str, str]) -> None:
+        super().__init__(reading)
+        self.looked: dict[str, str] = {}
+
+    def __getitem__(self, point: str) -> str:
+        option = dict.__getitem__(self, point)
+        self.looked.setdefault(point, option)
+        return option
+
+
+def _looked_up(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
+    looking = _Looking(reading)
+    outcome = _resolve(scene, actions, looking, max_branches)
+    _LOOKED_UP.get((scene, actions), list).append((tuple(looking.looked.items()), outcome))
+    return outcome
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
     """The phase's outcome (the same outcome whatever ``max_branches``, which only refuses a
     case with more branches than that, raising TooManyBranches)."""
     if type(reading) not in (dict, MappingProxyType):
+        if max_branches is None:
+            for looked, outcome in list(_LOOKED_UP.peek((scene, actions)) or ()):
+                if all(reading[point] == option for point, option in looked):
+                    return replace(outcome, reading=MappingProxyType(dict(reading)))
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
     if max_branches is not None:
@@ -690,7 +723,7 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         if kept is not None and (kept.refusal is not None or len(kept.after.branches) <= max_branches):
             return kept
         _KEPT.forget(key)
-    return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches))
+    return _KEPT.get(key, lambda: _looked_up(scene, actions, reading, max_branches))
 
 
 # Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
