@@ -771,8 +771,9 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
         tag = label_text(label) if several else ""
         events += [Event(e.kind, e.pieces, b, tag, e.clause, e.detail, e.at, e.step)
                    for e in run.events] if several else run.events
-        for piece, found in run.causes.items():
-            causes[piece] = _dedup(list(causes.get(piece, ())) + list(found.values()))
+        for piece, found in run.causes.items():  # each run's are distinct already (kept by key)
+            known = causes.get(piece)
+            causes[piece] = tuple(found.values()) if known is None else _dedup(list(known) + list(found.values()))
         decisions += run.decisions
         consulted |= run.consulted
         frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]
