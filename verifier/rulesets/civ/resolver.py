@@ -723,7 +723,10 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         if kept is not None and (kept.refusal is not None or len(kept.after.branches) <= max_branches):
             return kept
         _KEPT.forget(key)
-    return _KEPT.get(key, lambda: _looked_up(scene, actions, reading, max_branches))
+    # Only a case read from data (parse counts its branches) keeps its look-ups: that is the
+    # scene fuzz's reading table meets next; the explorer's readings would pay for nothing.
+    return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches) if max_branches is None
+                     else _looked_up(scene, actions, reading, max_branches))
 
 
 # Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
