@@ -245,6 +245,11 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
     return _classified(a, b, distance(a, b), tolerance)
 
 
+def contact_at(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float = TOLERANCE) -> Contact:
+    """``classify(a, b, tolerance)`` once the distance ``gap`` from ``a`` to ``b`` is known."""
+    return _classified(a, b, gap, tolerance)
+
+
 def _classified(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float) -> Contact:
     """``classify`` once the distance ``gap`` from ``a`` to ``b`` is known."""
     if gap > 0:
@@ -275,6 +280,7 @@ class ShapeIndex:
         self._shapes = np.array([items[n] for n in self._names], dtype=object)
         self._tree = shapely.STRtree(self._shapes) if len(self._names) > SMALL_INDEX else None
         self._bounds = shapely.bounds(self._shapes).reshape(-1, 4)
+        self._boxes: list[tuple[float, float, float, float]] = [tuple(b) for b in self._bounds.tolist()]
 
     def __len__(self) -> int:
         return len(self._names)
@@ -289,12 +295,11 @@ class ShapeIndex:
         lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
         if self._tree is not None:
             found = self._tree.query(shapely.box(lo_x, lo_y, hi_x, hi_y))  # envelopes only: may over-report
+            candidates: list[int] = found.tolist()
         else:  # the tree's own test, envelope against envelope, on a handful of shapes
-            b = self._bounds
-            found = np.flatnonzero(~((lo_x > b[:, 2]) | (hi_x < b[:, 0]) | (lo_y > b[:, 3]) | (hi_y < b[:, 1])))
+            candidates = self._boxed(lo_x, lo_y, hi_x, hi_y)
         names = self._names
         # Plain lists from here: a handful of items, where numpy's per-item cost would dominate.
-        candidates: list[int] = found.tolist()
         if skip:
             candidates = [i for i in candidates if names[i] not in skip]
         if not candidates:
@@ -302,6 +307,24 @@ class ShapeIndex:
         gaps = shapely.distance(self._shapes[candidates], shape).tolist()
         near = sorted((names[i], i, g) for i, g in zip(candidates, gaps) if g <= tolerance)
         return [i for _, i, _ in near], [g for _, _, g in near]
+
+    def _boxed(self, lo_x: float, lo_y: float, hi_x: float, hi_y: float) -> list[int]:
+        """The indices of the shapes whose envelopes meet the box (edges included), in order."""
+        return [i for i, (x0, y0, x1, y1) in enumerate(self._boxes)
+                if not (lo_x > x1 or hi_x < x0 or lo_y > y1 or hi_y < y0)]
+
+    def clear_of(self, points: Sequence[XY], tolerance: float = TOLERANCE,
+                 skip: frozenset[str] = frozenset()) -> bool:
+        """Whether no shape (less those in ``skip``) can come within ``tolerance`` of the
+        polygon with these corners, by the envelopes alone: where this is True, ``near`` and
+        ``contacts`` of that polygon find nothing, and the polygon need not be made."""
+        if self._tree is not None:
+            return False  # the tree's own lookup decides; no shortcut
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        found = self._boxed(min(xs) - tolerance, min(ys) - tolerance, max(xs) + tolerance, max(ys) + tolerance)
+        names = self._names
+        return all(names[i] in skip for i in found)
 
     def near(self, shape: BaseGeometry, tolerance: float = TOLERANCE) -> list[str]:
         """Names of the shapes within ``tolerance`` of ``shape`` (touching or overlapping), sorted."""
@@ -314,6 +337,14 @@ class ShapeIndex:
         found, gaps = self._near(shape, tolerance, skip)
         return {self._names[i]: _classified(self._shapes[i], shape, gap, tolerance)
                 for i, gap in zip(found, gaps)}
+
+    def gaps(self, shape: BaseGeometry, tolerance: float = TOLERANCE,
+             skip: frozenset[str] = frozenset()) -> list[tuple[str, BaseGeometry, float]]:
+        """(name, shape, distance) of every shape within ``tolerance`` of ``shape``, by name, less
+        those in ``skip``: what ``contacts`` classifies, for a caller that classifies only some
+        (``contact_at`` classifies one as ``contacts`` would)."""
+        found, gaps = self._near(shape, tolerance, skip)
+        return [(self._names[i], self._shapes[i], gap) for i, gap in zip(found, gaps)]
 
 
 def _convex_parts(shape: BaseGeometry) -> list[Polygon]:

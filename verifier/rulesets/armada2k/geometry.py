@@ -20,7 +20,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids
+from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids, contact_at
 from verifier.kit.memo import Recent
 
 from .model import (
@@ -109,15 +109,16 @@ class World:
     def edge_contact(self, shape: Polygon) -> Contact:
         """How a piece meets the edge of the playing area."""
         if self.area.is_circle:
-            cx, cy = self.area.centre
-            far = max(math.hypot(x - cx, y - cy) for x, y in shapely.get_coordinates(shape).tolist())
-            gap = self.area.radius - far
-        else:
-            assert self.area_polygon is not None
-            if not _grown(self.area_polygon).contains(shape):
-                return Contact.OVERLAPPING
-            gap = shape.distance(self.area_polygon.exterior)
-        return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
+            return self.round_edge_contact(shapely.get_coordinates(shape).tolist())
+        assert self.area_polygon is not None
+        if not _grown(self.area_polygon).contains(shape):
+            return Contact.OVERLAPPING
+        return _gap_contact(shape.distance(self.area_polygon.exterior))
+
+    def round_edge_contact(self, corners: list[XY]) -> Contact:
+        """How a polygon with these corners meets the edge of a round playing area."""
+        cx, cy = self.area.centre
+        return _gap_contact(self.area.radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
 
     def contacts(self, shape: Polygon, exclude: frozenset[str],
                  piece: tuple[str, Pose] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -125,18 +126,30 @@ class World:
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
         so the outline decides for them: see ``resting`` for the flags)."""
-        found = self.index.contacts(shape, skip=exclude)
         if piece is not None and self.reading in SOLID_READINGS:
+            # Ships and flags met in outline are classified again (as solids, by the resting
+            # face), so their outlines need only be found.
             corners = solid(*piece)
-            for name in [n for n in found if n in self.ships]:
-                other = self.ships[name]
-                found[name] = classify_solids(corners, solid(other.size, other.pose))
-            for flag in [f for f in self.scene.flags if f.name in found]:
-                table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
-                found[flag.name] = classify(table, flag_shape(flag))
+            flags = {f.name: f for f in self.scene.flags}
+            found = {}
+            for name, other_shape, gap in self.index.gaps(shape, skip=exclude):
+                if name in self.ships:
+                    other = self.ships[name]
+                    found[name] = classify_solids(corners, solid(other.size, other.pose))
+                elif name in flags:
+                    table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
+                    found[name] = classify(table, flag_shape(flags[name]))
+                else:
+                    found[name] = contact_at(other_shape, shape, gap)
             found = {n: c for n, c in found.items() if c is not Contact.APART}
+        else:
+            found = self.index.contacts(shape, skip=exclude)
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
+
+
+def _gap_contact(gap: float) -> Contact:
+    return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
 
 
 _WORLDS: Recent[World] = Recent(16)
@@ -145,8 +158,12 @@ _WORLDS: Recent[World] = Recent(16)
 def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> World:
     """The World of these pieces under this footprint reading, made once: the resolutions of
     one scene under its other readings (the explorer's, fuzz's) meet the same worlds again,
-    and what a World works out depends on nothing but its pieces and the footprint."""
-    key = (scene, tuple(ships[name] for name in sorted(ships)), footprint_reading)
+    and what a World works out depends on nothing but its pieces and the footprint. The
+    pieces are keyed in the order the World takes them in (by name), not as the case lists
+    them: a scene listed the other way round meets the same World."""
+    key = (scene.area, tuple(sorted(scene.obstacles, key=lambda o: o.name)),
+           tuple(sorted(scene.flags, key=lambda f: f.player)), tuple(ships[name] for name in sorted(ships)),
+           footprint_reading)
     return _WORLDS.get(key, lambda: World(scene, ships, footprint_reading))
 
 
@@ -185,8 +202,14 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
     x, y = world.bow(ship)
     pose = Pose(x, y, heading)
+    skip = exclude | {ship.name}
+    # The footprint's corners, as ``footprint`` works them out: most headings of a fan meet
+    # nothing, which the envelopes show without a shape made or measured.
+    corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
+    if world.area.is_circle and world.index.clear_of(corners, skip=skip):
+        return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = footprint(ship, world.reading, pose)
-    overlapping, touching = world.contacts(shape, exclude | {ship.name}, (ship.size, pose))
+    overlapping, touching = world.contacts(shape, skip, (ship.size, pose))
     return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
 
 
