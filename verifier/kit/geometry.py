@@ -393,50 +393,72 @@ def signed_gap(a: BaseGeometry, b: BaseGeometry) -> float:
 XYZ = tuple[float, float, float]
 
 
-def _units(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The vectors (rows) scaled to length 1, and which rows were long enough (1e-12) to keep.
-    Element by element, x*x + y*y + z*z summed in that order: no fused or reordered sums (as a
-    matrix product may do), so each figure is the float the plain scalar formula gives."""
-    x, y, z = vectors[:, 0], vectors[:, 1], vectors[:, 2]
+# Every figure below is worked out element by element, x*x + y*y + z*z and the like summed in
+# that order: no fused or reordered sums (as a matrix product may do), so each is the float the
+# plain scalar formula gives, however the work is laid out.
+
+@functools.lru_cache(maxsize=16)
+def _combinations(n: int) -> tuple[np.ndarray, ...]:
+    """The pairs (i < j) and triples (i < j < k) of n corners, as columns of indices."""
+    pairs = np.asarray(list(itertools.combinations(range(n), 2)), dtype=int).reshape(-1, 2)
+    triples = np.asarray(list(itertools.combinations(range(n), 3)), dtype=int).reshape(-1, 3)
+    return pairs[:, 0], pairs[:, 1], triples[:, 0], triples[:, 1], triples[:, 2]
+
+
+def _cross(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    (a0, a1, a2), (b0, b1, b2) = a, b
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+def _units(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The vectors (x, y, z) scaled to length 1, and which were long enough (1e-12) to keep."""
     length = np.sqrt(x * x + y * y + z * z)
     keep = length >= 1e-12
     length = length[keep]
-    return np.stack((x[keep] / length, y[keep] / length, z[keep] / length), axis=1), keep
+    return x[keep] / length, y[keep] / length, z[keep] / length, keep
 
 
-def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.stack((a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1], a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]), axis=-1)
+@dataclass(frozen=True)
+class _Solid:
+    """A convex solid's corners (as columns), the unit normals of its faces (every plane through
+    three corners with all corners on one side), and the directions between two corners."""
 
-
-def _dots(axes: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """axis . point for every axis (rows) and point (columns), summed x, y, z in that order."""
-    dots: np.ndarray = (axes[:, None, 0] * points[None, :, 0] + axes[:, None, 1] * points[None, :, 1]) + (
-        axes[:, None, 2] * points[None, :, 2])
-    return dots
+    xyz: tuple[np.ndarray, np.ndarray, np.ndarray]
+    normals: tuple[np.ndarray, np.ndarray, np.ndarray]
+    directions: tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @functools.lru_cache(maxsize=4096)
-def _face_normal_array(points: tuple[XYZ, ...]) -> np.ndarray:
+def _solid(points: tuple[XYZ, ...]) -> _Solid:
     corners = np.asarray(points, dtype=float).reshape(-1, 3)
-    triples = np.asarray(list(itertools.combinations(range(len(points)), 3)), dtype=int).reshape(-1, 3)
-    i, j, k = triples[:, 0], triples[:, 1], triples[:, 2]
-    normals, keep = _units(_cross_rows(corners[j] - corners[i], corners[k] - corners[i]))
-    i = i[keep]
-    rel = corners[None, :, :] - corners[i][:, None, :]
-    offsets = (normals[:, None, 0] * rel[:, :, 0] + normals[:, None, 1] * rel[:, :, 1]) + (
-        normals[:, None, 2] * rel[:, :, 2])
+    x, y, z = corners[:, 0], corners[:, 1], corners[:, 2]
+    pi, pj, ti, tj, tk = _combinations(len(points))
+    nx, ny, nz, keep = _units(*_cross((x[tj] - x[ti], y[tj] - y[ti], z[tj] - z[ti]),
+                                      (x[tk] - x[ti], y[tk] - y[ti], z[tk] - z[ti])))
+    i = ti[keep]
+    offsets = (nx[:, None] * (x[None, :] - x[i][:, None]) + ny[:, None] * (y[None, :] - y[i][:, None])) + (
+        nz[:, None] * (z[None, :] - z[i][:, None]))
     faces = (offsets.min(axis=1) >= -TOLERANCE) | (offsets.max(axis=1) <= TOLERANCE)
-    found: np.ndarray = normals[faces]
-    return found
+    return _Solid((x, y, z), (nx[faces], ny[faces], nz[faces]), (x[pj] - x[pi], y[pj] - y[pi], z[pj] - z[pi]))
 
 
-@functools.lru_cache(maxsize=4096)
-def _pair_directions(points: tuple[XYZ, ...]) -> np.ndarray:
-    corners = np.asarray(points, dtype=float).reshape(-1, 3)
-    pairs = np.asarray(list(itertools.combinations(range(len(points)), 2)), dtype=int).reshape(-1, 2)
-    directions: np.ndarray = corners[pairs[:, 1]] - corners[pairs[:, 0]]
-    return directions
+def _gaps(axes: tuple[np.ndarray, np.ndarray, np.ndarray], a: _Solid, b: _Solid) -> np.ndarray:
+    """For each axis (unit), the gap between the two solids' extents along it."""
+    ux, uy, uz = (v[:, None] for v in axes)
+    (ax, ay, az), (bx, by, bz) = a.xyz, b.xyz
+    on_a = (ux * ax[None, :] + uy * ay[None, :]) + uz * az[None, :]
+    on_b = (ux * bx[None, :] + uy * by[None, :]) + uz * bz[None, :]
+    gaps: np.ndarray = np.maximum(on_b.min(axis=1) - on_a.max(axis=1), on_a.min(axis=1) - on_b.max(axis=1))
+    return gaps
+
+
+def _crossed_axes(a: _Solid, b: _Solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every cross product of a direction of ``a`` with one of ``b``, scaled to length 1."""
+    da = tuple(v[:, None] for v in a.directions)
+    db = tuple(v[None, :] for v in b.directions)
+    x, y, z = (v.ravel() for v in _cross(da, db))
+    ux, uy, uz, _ = _units(x, y, z)
+    return ux, uy, uz
 
 
 def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
@@ -446,21 +468,22 @@ def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
     are the separating-axis theorem's: every face normal of either solid and every cross
     product of a direction between two corners of one with one of the other (a superset of
     their edges, which can only find the same answer)."""
-    a, b = tuple(a), tuple(b)
-    da, db = _pair_directions(a), _pair_directions(b)
-    crossed, _ = _units(_cross_rows(da[:, None, :], db[None, :, :]).reshape(-1, 3))
-    axes = np.concatenate((_face_normal_array(a), _face_normal_array(b), crossed))
-    on_a = _dots(axes, np.asarray(a, dtype=float))
-    on_b = _dots(axes, np.asarray(b, dtype=float))
-    low_a, high_a, low_b, high_b = on_a.min(axis=1), on_a.max(axis=1), on_b.min(axis=1), on_b.max(axis=1)
-    return float(max((low_b - high_a).max(), (low_a - high_b).max()))
+    sa, sb = _solid(tuple(a)), _solid(tuple(b))
+    return float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max(),
+                     _gaps(_crossed_axes(sa, sb), sa, sb).max()))
 
 
 def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLERANCE) -> Contact:
     """Apart, touching or overlapping for two convex solids given by their corners, with the
     same tolerance as ``classify``: overlapping when they could be parted only by a push of
-    more than ``tolerance``, apart when more than ``tolerance`` lies between them."""
-    gap = solid_separation(a, b)
+    more than ``tolerance``, apart when more than ``tolerance`` lies between them. (The
+    ``solid_separation`` above, its face normals tried first: one that parts them by more
+    than ``tolerance`` settles it.)"""
+    sa, sb = _solid(tuple(a)), _solid(tuple(b))
+    gap = float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max()))
+    if gap > tolerance:
+        return Contact.APART
+    gap = max(gap, float(_gaps(_crossed_axes(sa, sb), sa, sb).max()))
     if gap > tolerance:
         return Contact.APART
     return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING
@@ -470,5 +493,4 @@ def clear_caches() -> None:
     """Forget every shape made once and kept (for benchmarks that time work done afresh)."""
     _SHRUNK.clear()
     _rectangle.cache_clear()
-    _face_normal_array.cache_clear()
-    _pair_directions.cache_clear()
+    _solid.cache_clear()
