@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids, contact_at
+from verifier.kit.kept import KeptFor
 from verifier.kit.memo import Recent
 
 from .model import (
@@ -97,6 +98,7 @@ class World:
         # step's check by (ship, heading, excluded names), the critical headings by (ship, names).
         self.steps: dict[tuple[Ship, float, frozenset[str]], StepCheck] = {}
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
+        self.looks: dict[tuple[object, ...], object] = {}  # the resolver's looks along a side (resolver._look)
         self._bows: dict[Ship, XY] = {}
 
     def bow(self, ship: Ship) -> XY:
@@ -170,11 +172,21 @@ def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) ->
 def forget_worlds() -> None:
     _WORLDS.clear()
     _grown.cache_clear()
+    _GROWN.clear()
+    firing_area.cache_clear()
 
 
 @lru_cache(maxsize=64)
 def _grown(area: Polygon) -> Polygon:
     return area.buffer(TOLERANCE)
+
+
+_GROWN: KeptFor[Polygon] = KeptFor(1024)  # firing areas grown before, by shape (they are kept: firing_area)
+
+
+def grown(shape: Polygon) -> Polygon:
+    """``shape.buffer(TOLERANCE)``, made once per shape object."""
+    return _GROWN.get(shape, lambda: shape.buffer(TOLERANCE))
 
 
 def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
@@ -320,6 +332,8 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
             only then may the solids meet otherwise than the outlines do."""
             x, y = p
             pose = Pose(x, y, ship.heading + d)
+            if world.index.clear_of(pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)):
+                return False  # the outline meets nothing
             face = footprint(ship, resting(world.reading), pose)
             assert world.table is not None
             for name in world.index.near(footprint(ship, world.reading, pose)):
@@ -386,6 +400,7 @@ def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
 # --- firing -------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)  # the same shot is aimed under many readings, and its other placement looked at
 def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -> tuple[Polygon, XY]:
     """The area a large piece laid against ``side`` covers, and the middle of that side.
     The large lies with its resting edge on the table against the ship's side at table
@@ -418,7 +433,7 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
 def in_area(area: Polygon, target: Polygon, reading: str) -> tuple[bool, Contact]:
     contact = classify(area, target)
     if reading == "whole":
-        return area.buffer(TOLERANCE).contains(target), contact
+        return grown(area).contains(target), contact
     if reading == "touch":
         return contact is not Contact.APART, contact
     return contact is Contact.OVERLAPPING, contact

@@ -23,7 +23,7 @@ from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, re
 from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from .clauses import READING_POINTS
-from .geometry import World, check_step, fan, firing_area, forget_worlds, in_area, sight_line, world_of
+from .geometry import World, check_step, fan, firing_area, forget_worlds, grown, in_area, sight_line, world_of
 from .model import (
     MAX_STEPS,
     PIPS,
@@ -242,10 +242,23 @@ class _Look:
 
 def _look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
           sight_reading: str) -> _Look:
+    """What the look finds depends on the pieces afloat and the readings named, all of which
+    the World of the run stands for: it keeps the look for every other reading."""
+    world = run.world()
+    key = (ship, side, target, placement, target_reading, sight_reading)
+    known = world.looks.get(key)
+    if known is None:
+        known = world.looks[key] = _new_look(run, ship, side, target, placement, target_reading, sight_reading)
+    assert isinstance(known, _Look)
+    return known
+
+
+def _new_look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
+              sight_reading: str) -> _Look:
     area, mid = firing_area(ship, side, run.footprint, placement)
     shape = footprint(target, run.footprint)
     inside, contact = in_area(area, shape, target_reading)
-    partial = contact is Contact.OVERLAPPING and not area.buffer(TOLERANCE).contains(shape)
+    partial = contact is Contact.OVERLAPPING and not grown(area).contains(shape)
     touching = contact is Contact.TOUCHING
     if not inside:
         return _Look(False, False, "out of the area the cannons reach", (), partial, touching, False)
