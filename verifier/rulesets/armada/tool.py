@@ -7,6 +7,8 @@ The two models in detail)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -70,6 +72,7 @@ def centreline(pose: ToolPose) -> list[tuple[float, float]]:
     return points
 
 
+@lru_cache(maxsize=1024)  # a maneuver's tool is outlined again under every reading that inserts it alike
 def tool_shape(tool: ToolModel, pose: ToolPose) -> BaseGeometry:
     """The tool's outline: each piece as wide as the tool, round at the joints (the hinges)."""
     points = centreline(pose)

@@ -41,6 +41,7 @@ from .model import (
     footprint,
     obstacle_shape,
 )
+from .parse import forget_scenes
 
 MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
 SETUP_GAP = {"12-inches": 12.0, "10-inches": 10.0}
@@ -455,8 +456,9 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
 
 
 def clear_caches() -> None:
-    """Forget the outcomes, worlds and shapes kept (for benchmarks that time a resolution afresh)."""
+    """Forget the outcomes, worlds, scenes read and shapes kept (for benchmarks that time a resolution afresh)."""
     _MEMO.clear()
+    forget_scenes()
     forget_worlds()
     clear_shapes()
     kit_geometry.clear_caches()
