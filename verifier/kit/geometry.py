@@ -245,6 +245,26 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
     return _classified(a, b, distance(a, b), tolerance)
 
 
+def overlapping(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> bool:
+    """``classify(a, b, tolerance) is Contact.OVERLAPPING``, without shrinking the shapes where
+    both are convex polygons that meet deep inside each other (``deep_overlap``)."""
+    gap = distance(a, b)
+    if gap == 0:
+        corners_a = _corners_of(a)
+        if corners_a is not None:
+            corners_b = _corners_of(b)
+            if corners_b is not None and deep_overlap(corners_a, corners_b, tolerance):
+                return True
+    return _classified(a, b, gap, tolerance) is Contact.OVERLAPPING
+
+
+_CORNERS: KeptFor[list[XY] | None] = KeptFor(4096)  # convex_corners by shape
+
+
+def _corners_of(shape: BaseGeometry) -> list[XY] | None:
+    return _CORNERS.get(shape, lambda: convex_corners(shape))
+
+
 def contact_at(a: BaseGeometry, b: BaseGeometry, gap: float, tolerance: float = TOLERANCE) -> Contact:
     """``classify(a, b, tolerance)`` once the distance ``gap`` from ``a`` to ``b`` is known."""
     return _classified(a, b, gap, tolerance)
@@ -268,6 +288,77 @@ def shrunk(shape: BaseGeometry, tolerance: float = TOLERANCE) -> BaseGeometry:
     return _SHRUNK.get(shape, lambda: shape.buffer(-tolerance), tolerance)
 
 
+def convex_corners(shape: BaseGeometry) -> list[XY] | None:
+    """The corners of a convex polygon without holes (each once, in order), else None."""
+    if not isinstance(shape, Polygon) or shapely.get_num_interior_rings(shape):
+        return None
+    points = shapely.get_coordinates(shape).tolist()[:-1]
+    if not 3 <= len(points) <= 16:
+        return None
+    corners: list[XY] = [(x, y) for x, y in points]
+    return corners if _is_convex(corners) else None
+
+
+def _is_convex(points: Sequence[XY]) -> bool:
+    """Whether the corners go once round a convex polygon: every turn the same way (or none)
+    and the turns add up to one full turn."""
+    n, sign, total = len(points), 0, 0.0
+    for i in range(n):
+        (x0, y0), (x1, y1), (x2, y2) = points[i - 1], points[i], points[(i + 1) % n]
+        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+        turn = math.atan2(ax * by - ay * bx, ax * bx + ay * by)
+        if turn:
+            if sign and (turn > 0) != (sign > 0):
+                return False
+            sign = 1 if turn > 0 else -1
+        total += turn
+    return bool(sign) and abs(abs(total) - 2 * math.pi) < 1e-6
+
+
+def _counter_clockwise(points: Sequence[XY]) -> Sequence[XY]:
+    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, [*points[1:], points[0]]))
+    return points if area > 0 else points[::-1]
+
+
+def deep_overlap(a: Sequence[XY], b: Sequence[XY], tolerance: float = TOLERANCE) -> bool:
+    """Whether two convex polygons (their corners, either way round) hold a point more than
+    ``tolerance`` (and a tenth more, for the round-off of shapely's shrinking) inside both, so
+    that both shrunk shapes hold it: where shapely measures them 0 apart, ``classify`` calls
+    them overlapping. (Not where it measures them a hair apart: it may, for shapes that
+    overlap along a shared line.) False says nothing. The point tried is the mean of the
+    corners of their common part."""
+    a, b = _counter_clockwise(a), _counter_clockwise(b)
+    part: Sequence[XY] = a
+    for (px, py), (qx, qy) in zip(b, [*b[1:], b[0]]):  # Sutherland-Hodgman: a clipped by each edge of b
+        ex, ey = qx - px, qy - py
+        kept: list[XY] = []
+        n = len(part)
+        for i in range(n):
+            (sx, sy), (tx, ty) = part[i - 1], part[i]
+            s_in, t_in = ex * (sy - py) - ey * (sx - px), ex * (ty - py) - ey * (tx - px)
+            if t_in >= 0:
+                if s_in < 0:
+                    k = s_in / (s_in - t_in)
+                    kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
+                kept.append((tx, ty))
+            elif s_in >= 0:
+                k = s_in / (s_in - t_in)
+                kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
+        part = kept
+        if len(part) < 3:
+            return False
+    cx = sum(x for x, _ in part) / len(part)
+    cy = sum(y for _, y in part) / len(part)
+    depth = 1.1 * tolerance
+    for corners in (a, b):
+        for (px, py), (qx, qy) in zip(corners, [*corners[1:], corners[0]]):
+            ex, ey = qx - px, qy - py
+            length = math.hypot(ex, ey)
+            if length == 0 or (ex * (cy - py) - ey * (cx - px)) / length <= depth:
+                return False
+    return True
+
+
 SMALL_INDEX = 32  # shapes an index tests one by one (by their envelopes) rather than through its tree
 
 
@@ -281,16 +372,25 @@ class ShapeIndex:
         self._tree = shapely.STRtree(self._shapes) if len(self._names) > SMALL_INDEX else None
         self._bounds = shapely.bounds(self._shapes).reshape(-1, 4)
         self._boxes: list[tuple[float, float, float, float]] = [tuple(b) for b in self._bounds.tolist()]
+        self._corners: list[list[XY] | None] | None = None
 
     def __len__(self) -> int:
         return len(self._names)
 
-    def _near(self, shape: BaseGeometry, tolerance: float, skip: frozenset[str] = frozenset()
-              ) -> tuple[list[int], list[float]]:
+    def _convex_corners(self) -> list[list[XY] | None]:
+        """Each shape's corners where it is a convex polygon, else None (worked out once)."""
+        if self._corners is None:
+            self._corners = [convex_corners(shape) for shape in self._shapes]
+        return self._corners
+
+    def _near(self, shape: BaseGeometry, tolerance: float, skip: frozenset[str] = frozenset(),
+              corners: Sequence[XY] | None = None) -> tuple[list[int], list[float], set[int]]:
         """The indices of the shapes within ``tolerance`` of ``shape`` (by name), less those
-        named in ``skip``, and their distances from ``shape``."""
+        named in ``skip``, and their distances from ``shape``. ``corners``: ``shape``'s, where
+        it is a convex polygon: a convex shape at distance 0 found deep inside it (``deep_overlap``)
+        is overlapping without being shrunk: the third part, the indices of those."""
         if shape.is_empty or not self._names:
-            return [], []
+            return [], [], set()
         x0, y0, x1, y1 = shape.bounds
         lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
         if self._tree is not None:
@@ -303,10 +403,15 @@ class ShapeIndex:
         if skip:
             candidates = [i for i in candidates if names[i] not in skip]
         if not candidates:
-            return [], []
+            return [], [], set()
         gaps = shapely.distance(self._shapes[candidates], shape).tolist()
         near = sorted((names[i], i, g) for i, g in zip(candidates, gaps) if g <= tolerance)
-        return [i for _, i, _ in near], [g for _, _, g in near]
+        deep: set[int] = set()
+        if corners is not None:  # (shapely's distance need not be 0 where shapes overlap: it decides first)
+            members = self._convex_corners()
+            deep = {i for _, i, g in near
+                    if g == 0 and (other := members[i]) is not None and deep_overlap(corners, other, tolerance)}
+        return [i for _, i, _ in near], [g for _, _, g in near], deep
 
     def _boxed(self, lo_x: float, lo_y: float, hi_x: float, hi_y: float) -> list[int]:
         """The indices of the shapes whose envelopes meet the box (edges included), in order."""
@@ -331,20 +436,22 @@ class ShapeIndex:
         return [self._names[i] for i in self._near(shape, tolerance)[0]]
 
     def contacts(self, shape: BaseGeometry, tolerance: float = TOLERANCE,
-                 skip: frozenset[str] = frozenset()) -> dict[str, Contact]:
+                 skip: frozenset[str] = frozenset(), corners: Sequence[XY] | None = None) -> dict[str, Contact]:
         """Every shape that touches or overlaps ``shape``, by name (sorted), with its contact;
-        ``skip``: names left out (not even tested)."""
-        found, gaps = self._near(shape, tolerance, skip)
-        return {self._names[i]: _classified(self._shapes[i], shape, gap, tolerance)
-                for i, gap in zip(found, gaps)}
+        ``skip``: names left out (not even tested); ``corners``: ``shape``'s, where the caller
+        knows it is a convex polygon with these corners (the answer is the same; it may come
+        sooner)."""
+        found, gaps, deep = self._near(shape, tolerance, skip, corners)
+        return {self._names[i]: Contact.OVERLAPPING if i in deep else
+                _classified(self._shapes[i], shape, gap, tolerance) for i, gap in zip(found, gaps)}
 
-    def gaps(self, shape: BaseGeometry, tolerance: float = TOLERANCE,
-             skip: frozenset[str] = frozenset()) -> list[tuple[str, BaseGeometry, float]]:
-        """(name, shape, distance) of every shape within ``tolerance`` of ``shape``, by name, less
-        those in ``skip``: what ``contacts`` classifies, for a caller that classifies only some
-        (``contact_at`` classifies one as ``contacts`` would)."""
-        found, gaps = self._near(shape, tolerance, skip)
-        return [(self._names[i], self._shapes[i], gap) for i, gap in zip(found, gaps)]
+    def gaps(self, shape: BaseGeometry, tolerance: float = TOLERANCE, skip: frozenset[str] = frozenset(),
+             corners: Sequence[XY] | None = None) -> list[tuple[str, BaseGeometry, float, bool]]:
+        """(name, shape, distance, deep) of every shape within ``tolerance`` of ``shape``, by name,
+        less those in ``skip``: what ``contacts`` classifies, for a caller that classifies only
+        some (``contact_at`` classifies one as ``contacts`` would; deep: found overlapping already)."""
+        found, gaps, deep = self._near(shape, tolerance, skip, corners)
+        return [(self._names[i], self._shapes[i], gap, i in deep) for i, gap in zip(found, gaps)]
 
 
 def _convex_parts(shape: BaseGeometry) -> list[Polygon]:
@@ -492,5 +599,6 @@ def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLER
 def clear_caches() -> None:
     """Forget every shape made once and kept (for benchmarks that time work done afresh)."""
     _SHRUNK.clear()
+    _CORNERS.clear()
     _rectangle.cache_clear()
     _solid.cache_clear()

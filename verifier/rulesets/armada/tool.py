@@ -12,7 +12,7 @@ from functools import lru_cache
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from ...kit.geometry import TOLERANCE, Contact, Pose, classify
+from ...kit.geometry import TOLERANCE, Contact, Pose, overlapping
 from .model import CLICK_DEGREES, SIDE_SIGN, Ship, ToolModel, ToolPose
 
 
@@ -92,4 +92,4 @@ def round_contact(centre: tuple[float, float], radius: float, shape: BaseGeometr
 
 
 def overlaps(a: BaseGeometry, b: BaseGeometry) -> bool:
-    return classify(a, b) is Contact.OVERLAPPING
+    return overlapping(a, b)

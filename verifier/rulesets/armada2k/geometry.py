@@ -122,30 +122,31 @@ class World:
         cx, cy = self.area.centre
         return _gap_contact(self.area.radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
 
-    def contacts(self, shape: Polygon, exclude: frozenset[str],
-                 piece: tuple[str, Pose] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def contacts(self, shape: Polygon, exclude: frozenset[str], piece: tuple[str, Pose] | None = None,
+                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(overlapping, touching) names, sorted. ``piece`` (size, pose) is the solid whose
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
-        so the outline decides for them: see ``resting`` for the flags)."""
+        so the outline decides for them: see ``resting`` for the flags). ``corners``: the
+        outline's, where the caller has them (the answer is the same)."""
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
-            corners = solid(*piece)
+            body = solid(*piece)
             flags = {f.name: f for f in self.scene.flags}
             found = {}
-            for name, other_shape, gap in self.index.gaps(shape, skip=exclude):
+            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners):
                 if name in self.ships:
                     other = self.ships[name]
-                    found[name] = classify_solids(corners, solid(other.size, other.pose))
+                    found[name] = classify_solids(body, solid(other.size, other.pose))
                 elif name in flags:
                     table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
                     found[name] = classify(table, flag_shape(flags[name]))
                 else:
-                    found[name] = contact_at(other_shape, shape, gap)
+                    found[name] = Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
             found = {n: c for n, c in found.items() if c is not Contact.APART}
         else:
-            found = self.index.contacts(shape, skip=exclude)
+            found = self.index.contacts(shape, skip=exclude, corners=corners)
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
 
@@ -221,7 +222,7 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     if world.area.is_circle and world.index.clear_of(corners, skip=skip):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = footprint(ship, world.reading, pose)
-    overlapping, touching = world.contacts(shape, skip, (ship.size, pose))
+    overlapping, touching = world.contacts(shape, skip, (ship.size, pose), corners)
     return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
 
 
