@@ -389,9 +389,13 @@ class ShapeIndex:
         named in ``skip``, and their distances from ``shape``. ``corners``: ``shape``'s, where
         it is a convex polygon: a convex shape at distance 0 found deep inside it (``deep_overlap``)
         is overlapping without being shrunk: the third part, the indices of those."""
-        if shape.is_empty or not self._names:
+        if not self._names or (corners is None and shape.is_empty):
             return [], [], set()
-        x0, y0, x1, y1 = shape.bounds
+        if corners is not None:  # the envelope of the corners: the shape's bounds, without asking shapely
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        else:
+            x0, y0, x1, y1 = shape.bounds
         lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
         if self._tree is not None:
             found = self._tree.query(shapely.box(lo_x, lo_y, hi_x, hi_y))  # envelopes only: may over-report

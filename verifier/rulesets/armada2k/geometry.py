@@ -20,7 +20,16 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids, contact_at
+from verifier.kit.geometry import (
+    TOLERANCE,
+    Contact,
+    Pose,
+    ShapeIndex,
+    classify,
+    classify_solids,
+    contact_at,
+    overlapping,
+)
 from verifier.kit.kept import KeptFor
 from verifier.kit.memo import Recent
 
@@ -223,7 +232,8 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = footprint(ship, world.reading, pose)
     overlapping, touching = world.contacts(shape, skip, (ship.size, pose), corners)
-    return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
+    edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
+    return StepCheck(heading % 360.0, old, overlapping, touching, edge)
 
 
 def _solve(a: float, c: float, offset: float) -> list[float]:
@@ -338,8 +348,8 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
             face = footprint(ship, resting(world.reading), pose)
             assert world.table is not None
             for name in world.index.near(footprint(ship, world.reading, pose)):
-                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and classify(
-                        face, world.table.shapes[name]) is not Contact.OVERLAPPING:
+                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and not overlapping(
+                        face, world.table.shapes[name]):
                     return True
             return False
 
