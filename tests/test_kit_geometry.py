@@ -23,6 +23,7 @@ from verifier.kit.geometry import (
     convex_corners,
     deep_overlap,
     distance,
+    outline,
     overlapping,
     polygon,
     rectangle,
@@ -349,3 +350,13 @@ def test_classify_solids_agrees_with_the_separation() -> None:
         expected = Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
         assert classify_solids(a, b) is expected
         assert solid_separation(b, a) == pytest.approx(gap, abs=1e-12)
+
+
+def test_outline_is_shapelys_polygon_corner_for_corner() -> None:
+    import shapely
+    rng = random.Random(3)
+    for count in (3, 4, 5, 9):
+        points = [(rng.uniform(-1e3, 1e3), rng.uniform(-1e3, 1e3)) for _ in range(count)]
+        made, expected = outline(points), shapely.polygons(points)
+        assert type(made) is type(expected)
+        assert shapely.get_coordinates(made).tolist() == shapely.get_coordinates(expected).tolist()
