@@ -90,16 +90,18 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None, strict_in
 # per schema node, not per keyword and item as closures would make, which is most of the cost
 # of checking an answer. Constants of the schema are handed in by name, never written as code.
 
-_TYPE_TESTS = {
+_TYPE_TESTS = {  # the exact types JSON decodes to first, then the general test
     "object": "isinstance({v}, dict)",
     "array": "isinstance({v}, list)",
     "string": "isinstance({v}, str)",
     "boolean": "isinstance({v}, bool)",
     "null": "{v} is None",
-    "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
-    "integer": "(not isinstance({v}, bool) and (isinstance({v}, int) or isinstance({v}, float) and {v}.is_integer()))",
+    "number": "(type({v}) is int or type({v}) is float or isinstance({v}, (int, float)) and not isinstance({v}, bool))",
+    "integer": "(type({v}) is int or not isinstance({v}, bool) and (isinstance({v}, int) or isinstance({v}, float) "
+               "and {v}.is_integer()))",
 }
-_STRICT_INTEGER = "(isinstance({v}, int) and not isinstance({v}, bool))"
+_STRICT_INTEGER = "(type({v}) is int or isinstance({v}, int) and not isinstance({v}, bool))"
+_GUARDED = {"dict": "object", "list": "array", "str": "string"}  # a keyword's guard, left out once the type is known
 
 
 class _Compiler:
@@ -137,10 +139,16 @@ class _Compiler:
         if not isinstance(schema, dict):
             raise _Unknown(repr(schema))
         lines: list[str] = []
+        known = None  # the one type ``v`` has past the type test, which comes first (the order of
+        # the tests changes no verdict: each only returns False)
+        if "type" in schema:
+            lines += self.keyword("type", schema["type"], schema)
+            names = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
+            known = names[0] if len(names) == 1 else None
         for keyword, value in schema.items():
-            if keyword in _IGNORED or keyword in ("then", "else"):
+            if keyword in _IGNORED or keyword in ("then", "else", "type"):
                 continue
-            lines += self.keyword(keyword, value, schema)
+            lines += _unguarded(self.keyword(keyword, value, schema), known)
         return lines
 
     def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> list[str]:
@@ -169,6 +177,9 @@ class _Compiler:
             return ["if isinstance(v, dict):", "    for k in v:",
                     f"        if k not in {known} and not {check}(v[k]): return False"]
         if keyword == "required":
+            if isinstance(value, list) and 0 < len(value) <= 8:  # a test per name, in one line
+                return ["if isinstance(v, dict):",
+                        f"    if {' or '.join(f'{self.constant(n)} not in v' for n in value)}: return False"]
             names = self.constant(tuple(value))
             return ["if isinstance(v, dict):", f"    for n in {names}:", "        if n not in v: return False"]
         if keyword == "items":
@@ -191,6 +202,8 @@ class _Compiler:
         limits = {"minimum": "v < {c}", "maximum": "v > {c}", "exclusiveMinimum": "not v > {c}",
                   "exclusiveMaximum": "not v < {c}"}
         if keyword in limits:
+            if schema.get("type") in ("integer", "number"):  # tested first: a number past it
+                return [f"if {limits[keyword].format(c=self.constant(value))}: return False"]
             return [f"if _is_number(v) and {limits[keyword].format(c=self.constant(value))}: return False"]
         if keyword == "const":
             if isinstance(value, str):  # the common case: a string equals only itself
@@ -230,6 +243,19 @@ class _Compiler:
             self.refs[ref] = name
             self.function(target)
         return self.refs[ref]
+
+
+def _unguarded(lines: list[str], known: str | None) -> list[str]:
+    """A keyword's lines without their first line's guard ``if isinstance(v, T):`` where the
+    type test has already returned for every ``v`` that is not a T."""
+    if known is None or not lines or not lines[0].startswith("if isinstance(v, ") or not lines[0].endswith("):"):
+        return lines
+    guard = lines[0][len("if isinstance(v, "):-len("):")]
+    if _GUARDED.get(guard) != known or any(not line.startswith("    ") for line in lines[1:]):
+        return lines
+    if not lines[1:]:
+        return lines
+    return [line[4:] for line in lines[1:]]
 
 
 def fits(check: Check | None, data: Any) -> bool:
