@@ -101,6 +101,10 @@ _TYPE_TESTS = {  # the exact types JSON decodes to first, then the general test
                "and {v}.is_integer()))",
 }
 _STRICT_INTEGER = "(type({v}) is int or isinstance({v}, int) and not isinstance({v}, bool))"
+_LIMITS = {"minimum": "{x} < {c}", "maximum": "{x} > {c}", "exclusiveMinimum": "not {x} > {c}",
+           "exclusiveMaximum": "not {x} < {c}"}  # when a number fails the bound
+_LENGTHS = {"minLength": ">=", "maxLength": "<="}
+_INLINED = frozenset({"type", "enum", "const", *_LIMITS, *_LENGTHS})  # the keywords of a leaf written out in place
 _GUARDED = {"dict": "object", "list": "array", "str": "string"}  # a keyword's guard, left out once the type is known
 
 
@@ -164,8 +168,11 @@ class _Compiler:
             for key, sub in value.items():
                 if sub is True or sub == {}:
                     continue
-                check, k = self.function(sub), self.constant(key)
-                lines.append(f"    if {k} in v and not {check}(v[{k}]): return False")
+                k, inline = self.constant(key), self.inline(sub, "x")
+                if inline is not None:  # a leaf's test written out here: no call per value
+                    lines += [f"    if {k} in v:", f"        x = v[{k}]", f"        if not ({inline}): return False"]
+                else:
+                    lines.append(f"    if {k} in v and not {self.function(sub)}(v[{k}]): return False")
             return ["if isinstance(v, dict):", *lines] if lines else []
         if keyword == "additionalProperties":
             if "patternProperties" in schema:
@@ -187,8 +194,8 @@ class _Compiler:
                 raise _Unknown(keyword)
             if value is True or value == {}:
                 return []
-            check = self.function(value)
-            return ["if isinstance(v, list):", "    for x in v:", f"        if not {check}(x): return False"]
+            test = self.inline(value, "x") or f"{self.function(value)}(x)"
+            return ["if isinstance(v, list):", "    for x in v:", f"        if not ({test}): return False"]
         bounds = {"minProperties": ("dict", ">="), "maxProperties": ("dict", "<="), "minItems": ("list", ">="),
                   "maxItems": ("list", "<="), "minLength": ("str", ">="), "maxLength": ("str", "<=")}
         if keyword in bounds:
@@ -230,6 +237,37 @@ class _Compiler:
         if keyword == "$ref":
             return [f"if not {self.reference(value)}(v): return False"]
         raise _Unknown(keyword)
+
+    def inline(self, schema: Any, var: str) -> str | None:
+        """``schema`` as one expression that is true where ``var`` fits it, for a leaf schema
+        (one type, string enums and consts, bounds), else None. Its tests come in the order
+        ``body`` makes them, joined by ``and``: the type first, so a bound compares a number."""
+        if not isinstance(schema, dict):
+            return None
+        keywords = [k for k in schema if k not in _IGNORED]
+        if not keywords or any(k not in _INLINED for k in keywords):
+            return None
+        kind = schema.get("type")
+        parts = []
+        if kind is not None:
+            if not isinstance(kind, str) or kind not in self.types:
+                return None
+            parts.append(self.types[kind].format(v=var))
+        for keyword in keywords:
+            value = schema[keyword]
+            if keyword in ("enum", "const"):
+                options = value if keyword == "enum" else [value]
+                if not (isinstance(options, list) and options and all(isinstance(o, str) for o in options)):
+                    return None
+                parts.append(f"isinstance({var}, str) and {var} in {self.constant(frozenset(options))}")
+            elif keyword in _LIMITS:
+                fails = _LIMITS[keyword].format(x=var, c=self.constant(value))
+                parts.append(f"not {fails}" if kind in ("integer", "number") else
+                             f"not (_is_number({var}) and {fails})")
+            elif keyword in _LENGTHS:
+                parts.append(f"not (isinstance({var}, str) and not len({var}) {_LENGTHS[keyword]} "
+                             f"{self.constant(value)})")
+        return " and ".join(f"({part})" for part in parts) or None
 
     def reference(self, ref: Any) -> str:
         if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/"):]:
