@@ -1,5 +1,6 @@
-"""YPP scenes that favour interaction: ships packed close together, tokens that aim at the
-same tiles, wind and whirlpools next to ships, rocks and edges in the way. Written once
+"""YPP scenes that favour interaction: ships packed close together (half the fleets of three
+or more of one size class), tokens that aim at the same tiles, wind and whirlpools next to
+ships, rocks and edges in the way. Written once
 against ``kit.choices.Choices``: Hypothesis draws them (``scenes_and_turns``), and the
 explorer's search builds them from a seeded ``random.Random`` (``scene``)."""
 
@@ -43,6 +44,11 @@ def ships(choose: Choices, where: Board, max_ships: int = 4, types: tuple[str, .
     centre = choose.pick(free)
     near = sorted(free, key=lambda t: (abs(t[0] - centre[0]) + abs(t[1] - centre[1]), t))[: count + 4]
     spots = choose.subset(near, count, count)
+    if count > 2 and choose.flag():
+        # Half the fleets of three or more ships are of one class: a bump between ships of one
+        # class is decided by the motion bullets alone (a forward mover knocks the other on), and
+        # two such bumps on one ship need three ships of a class, one in 16 fleets otherwise.
+        types = (choose.pick(types),)
     return Scene(where, tuple(Ship(NAMES[i], choose.pick(types), at, choose.pick(HEADINGS))
                               for i, at in enumerate(spots)))
 
