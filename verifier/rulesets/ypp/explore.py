@@ -51,9 +51,18 @@ def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
     return ships, tuple(sorted(renamed.items())), tuple(sorted((names[n], d) for n, d in damage))
 
 
-def _map_key(key: OutcomeKey, tile: Callable, heading: Callable) -> OutcomeKey:
+def _mirror_heading(d: Heading) -> Heading:
+    return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
+
+
+# A heading's name, turned a quarter clockwise or mirrored east-west: outcome keys name headings.
+_TURNED_NAME = {h.name: h.clockwise().name for h in Heading}
+_MIRRORED_NAME = {h.name: _mirror_heading(h).name for h in Heading}
+
+
+def _map_key(key: OutcomeKey, tile: Callable, heading_names: Mapping[str, str]) -> OutcomeKey:
     ships, events, damage = key
-    return tuple(sorted((n, tile(at), heading(Heading[h]).name) for n, at, h in ships)), events, damage
+    return tuple(sorted([(n, tile(at), heading_names[h]) for n, at, h in ships])), events, damage
 
 
 def _rebuild(scene: Scene, board: Board, tile: Callable, heading: Callable) -> Scene:
@@ -86,7 +95,7 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
                     tuple(sorted((rot(t), d.clockwise()) for t, d in b.wind)),
                     tuple(sorted((h - 2 - y, x) for x, y in b.whirlpools)))
     turned = _rebuild(scene, rotated, rot, Heading.clockwise)
-    found.append(Transform("symmetry", "quarter turn", turned, turn, lambda key: _map_key(key, rot, Heading.clockwise),
+    found.append(Transform("symmetry", "quarter turn", turned, turn, lambda key: _map_key(key, rot, _TURNED_NAME),
                            _quiet_key(turned, turn)))
     # Symmetry: mirror east-west, swapping left and right. Whirlpools turn one way only, so a
     # mirrored whirlpool is a different board; skip boards that have one.
@@ -96,16 +105,13 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
         def mir(t):
             return (w - 1 - t[0], t[1])
 
-        def mir_heading(d):
-            return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
-
         swap = {Token.LEFT: Token.RIGHT, Token.RIGHT: Token.LEFT}
         mirrored = Board(b.width, b.height, frozenset(mir(t) for t in b.rocks),
-                         tuple(sorted((mir(t), mir_heading(d)) for t, d in b.wind)), ())
-        flipped = _rebuild(scene, mirrored, mir, mir_heading)
+                         tuple(sorted((mir(t), _mirror_heading(d)) for t, d in b.wind)), ())
+        flipped = _rebuild(scene, mirrored, mir, _mirror_heading)
         flipped_turn = Turn(tuple(tuple((n, swap.get(t, t)) for n, t in r) for r in turn.rounds))
-        found.append(Transform("symmetry", "mirror", flipped, flipped_turn, lambda key: _map_key(key, mir, mir_heading),
-                               _quiet_key(flipped, flipped_turn)))
+        found.append(Transform("symmetry", "mirror", flipped, flipped_turn,
+                               lambda key: _map_key(key, mir, _MIRRORED_NAME), _quiet_key(flipped, flipped_turn)))
     return found
 
 
