@@ -78,6 +78,10 @@ def test_core_prints_check_figures_and_writes_nothing(tmp_path, capsys):
     check = data["suites"]["core"]
     assert check["cases"] == 1
     assert check["without_draw"]["cases_per_second"] > 0
+    # CPU seconds too: the figure to compare when other work shares the machine.
+    assert check["without_draw"]["cpu_seconds_per_pass"] > 0
+    assert check["without_draw"]["cases_per_cpu_second"] == 1 / check["without_draw"]["cpu_seconds_per_pass"]
+    assert re.search(rf"^check: cases/s \(no drawing\) .* CPU/pass \({NUMBER} per CPU second\)", out, re.M), out
     # Benchmarking never writes snapshots.
     assert _tree(snapshots) == before
 

@@ -372,3 +372,23 @@ def test_no_picture_draws_text_smaller_than_the_kits_smallest(name, monkeypatch)
         draw()
         assert sizes and reduced
         assert min(sizes) / reduced[-1] >= vd.SMALLEST_TEXT, (name, min(sizes), reduced[-1])
+
+
+def test_backdrop_paints_once_per_key_and_hands_out_equal_copies():
+    painted = []
+
+    def paint(image):
+        painted.append(image.size)
+        vd.polygon(image, [(2, 2), (30, 4), (12, 25)], fill=vd.PALETTE[0], outline=vd.INK, width=3)
+        return "inside"
+
+    fresh = Image.new("RGB", (40, 30), vd.PAPER)
+    paint(fresh)
+    first, said = vd.backdrop(("test", 1), (40, 30), paint)
+    again, said_again = vd.backdrop(("test", 1), (40, 30), paint)
+    assert painted == [(40, 30), (40, 30)] and said == said_again == "inside"  # the second came from the first
+    assert first.tobytes() == again.tobytes() == fresh.tobytes()
+    first.putpixel((0, 0), (1, 2, 3))  # a copy: drawing on it leaves the kept one alone
+    assert vd.backdrop(("test", 1), (40, 30), paint)[0].getpixel((0, 0)) == vd.PAPER
+    vd.backdrop(("test", 2), (40, 30), paint)
+    assert len(painted) == 3  # another key is painted afresh

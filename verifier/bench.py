@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
@@ -117,9 +118,17 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
     def timed(options: RunOptions, workers: int = 1) -> dict[str, Any]:
         last: list[CaseResult] = []
         passes = [0]
+        cpu: list[float] = []  # CPU seconds of each pass: this process and the workers it waited for
         how = f"{'with' if options.draw else 'without'} drawing, {workers} worker{'s' if workers > 1 else ''}"
 
         def run() -> None:
+            start = _cpu_seconds()
+            try:
+                one_pass()
+            finally:
+                cpu.append(_cpu_seconds() - start)
+
+        def one_pass() -> None:
             passes[0] += 1
             progress(f"checking {len(files)} cases {how}: pass {passes[0]} ...")
             if workers == 1:
@@ -139,10 +148,13 @@ def bench_check(cases: str, snapshots: str, repeats: int) -> dict[str, Any]:
         except Exception as error:
             return {"error": f"{type(error).__name__}: {error}"}
         n = len(last)
+        cpu_median = statistics.median(cpu[1:] or cpu)  # the first pass warms up: not counted
         return {
             "cases_per_second": n / timing.best,
             "cases_per_second_median": n / timing.median,
             "seconds_per_pass": timing.best,
+            "cpu_seconds_per_pass": cpu_median,
+            "cases_per_cpu_second": n / max(cpu_median, 1e-9),
             "repeats": timing.repeats,
             "passes_per_repeat": timing.number,
             "statuses": _count(r.status for r in last),
@@ -198,9 +210,11 @@ def check_rows(check: Mapping[str, Any]) -> list[Row]:
                 status += "; snapshots " + ", ".join(f"{v} {k}" for k, v in entry["snapshot_statuses"].items())
             if entry.get("seeded"):
                 status += f" ({entry['seeded']} missing ones drawn into a temporary folder first)"
+            cpu = (f", {secs(entry['cpu_seconds_per_pass'])} CPU/pass ({rate(entry['cases_per_cpu_second'])} per "
+                   "CPU second)") if "cpu_seconds_per_pass" in entry else ""
             rows.append((label, rate(entry["cases_per_second"]),
                          f"median {rate(entry['cases_per_second_median'])}; {n} cases, "
-                         f"{secs(entry['seconds_per_pass'])}/pass; {status}"))
+                         f"{secs(entry['seconds_per_pass'])}/pass{cpu}; {status}"))
         else:
             rows.append((label, "unavailable" if "unavailable" in entry else "error",
                          entry.get("unavailable") or entry.get("error", "")))

@@ -352,14 +352,20 @@ def _warm_up(scanned: Sequence[tuple[Path, str | None]], options: RunOptions, ex
     if execution.in_process or execution.scheduler or len(scanned) <= 1:
         return
     from . import registry
+    from .kit.modular import ModularRuleset
     known = set(registry.names())
-    for key in sorted({path.parent.name for path, problem in scanned if problem is None} & known):
-        try:
-            registry.get(key)
-        except VerifierError:  # a broken ruleset is reported by the cases that name it
-            continue
     if options.draw:
         from .kit import draw  # noqa: F401  (Pillow and the kit, shared by every ruleset's drawing)
+    for key in sorted({path.parent.name for path, problem in scanned if problem is None} & known):
+        try:
+            ruleset = registry.get(key)
+        except VerifierError:  # a broken ruleset is reported by the cases that name it
+            continue
+        if options.draw and isinstance(ruleset, ModularRuleset):
+            try:  # its drawing module too, which each worker would otherwise import (and compile) again
+                ruleset._function("drawing", "draw_case")
+            except Exception:  # a drawing that cannot be imported fails its cases, as before
+                continue
 
 
 def check_files(paths: Iterable[str | Path], options: RunOptions | None = None, execution: Execution = IN_PROCESS,

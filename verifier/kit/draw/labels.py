@@ -354,6 +354,10 @@ class LabelPlacer:
         last call first (the lists are public, so they are read, never trusted)."""
         grid = self._grids.get(kind)
         items: Sequence[object] = self.placed if kind in ("labels", "leaders") else getattr(self, kind)
+        if not items:  # nothing of this kind (often): nothing to file or to test
+            if grid is not None and grid.synced:
+                del self._grids[kind]  # the list was emptied: filed again from scratch when it fills
+            return []
         if grid is None or grid.synced > len(items):
             grid = self._grids[kind] = _Grid()
             if kind == "polygons":

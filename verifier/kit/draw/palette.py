@@ -9,6 +9,7 @@ tile, a whirlpool) live in that ruleset, not here.
 from __future__ import annotations
 
 import math
+import operator
 from functools import lru_cache
 from typing import Any
 
@@ -90,6 +91,10 @@ def _start_key(start: float) -> tuple[int, bool] | float:
     return (math.floor(scaled + 0.5), start > 0)
 
 
+# The key of the starts seen most (whole pixels, half pixels), looked up rather than worked out.
+_START_KEYS: dict[float, tuple[int, bool] | float] = {v: _start_key(v) for v in (0.0, 0.25, 0.5, 0.75)}
+
+
 class _RememberingFont(ImageFont.FreeTypeFont):
     """A FreeType font that keeps the bitmap of each text it renders: pictures draw the same
     labels, legends and names again and again, and rendering glyphs was most of the time
@@ -103,7 +108,8 @@ class _RememberingFont(ImageFont.FreeTypeFont):
                  features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
                  anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
                  *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
-        where = (_start_key(start[0]), _start_key(start[1])) if start is not None else None
+        where = (_START_KEYS.get(start[0]) or _start_key(start[0]), _START_KEYS.get(start[1]) or _start_key(start[1])) \
+            if start is not None else None
         key = (text, mode, direction, tuple(features) if features else None, language, stroke_width, anchor,
                ink if mode == "RGBA" else 0, where, args, tuple(sorted(kwargs.items())))
         masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = self.__dict__.setdefault("_masks", {})
@@ -140,18 +146,28 @@ def _advance(content: str, size: int) -> float:
     face = font(size)
     if len(content) <= 2 or getattr(face, "layout_engine", None) != ImageFont.Layout.BASIC:
         return face.getlength(content)
+    return _pieces(content, size)
+
+
+def _pieces(content: str, size: int) -> float:
+    """The advance of ``content`` as the sum of its characters' advances and its pairs'
+    kerning (for the basic layout; see ``_advance``). Each term is a whole number of 1/64
+    pixels, so the sum is exact in any order and in any grouping of the text."""
+    face = font(size)
     advances = _ADVANCES.setdefault(size, {})
     kerning = _KERNING.setdefault(size, {})
     for char in content:
         if char not in advances:
             advances[char] = face.getlength(char)
     total = sum(map(advances.__getitem__, content))
-    for i in range(len(content) - 1):
-        pair = content[i:i + 2]
-        kern = kerning.get(pair)
-        if kern is None:
-            kern = kerning[pair] = face.getlength(pair) - advances[pair[0]] - advances[pair[1]]
-        total += kern
+    if len(content) > 1:
+        kerns: list[Any] = list(map(kerning.get, map(operator.add, content[:-1], content[1:])))
+        if None in kerns:
+            for i, kern in enumerate(kerns):
+                if kern is None:
+                    pair = content[i:i + 2]
+                    kerns[i] = kerning[pair] = face.getlength(pair) - advances[pair[0]] - advances[pair[1]]
+        total += sum(kerns)
     return total
 
 
@@ -208,14 +224,30 @@ def text(draw: ImageDraw.ImageDraw, xy: Point, content: str, *, size: int = 12, 
 
 def wrap(content: str, size: int, width: float) -> list[str]:
     """Greedy word wrap of ``content`` to ``width`` pixels."""
+    # Each trial line is measured from the line so far plus the word (the sum is exact, see
+    # ``_pieces``): measuring every trial from scratch made the wrap quadratic in a line's words.
+    basic = getattr(font(size), "layout_engine", None) == ImageFont.Layout.BASIC
     lines: list[str] = []
     line = ""
+    advance: float | None = None  # of ``line``, where known
     for word in content.split(" "):
         trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size) > width:
-            lines.append(line)
-            line = word
+        trial_advance = None
+        if line:
+            if basic and len(trial) > 2:
+                if advance is None:
+                    advance = _pieces(line, size)
+                trial_advance = advance + _pieces(" " + word, size) + _pieces(line[-1] + " ", size) \
+                    - _pieces(line[-1], size) - _pieces(" ", size)
+                wide = math.ceil(trial_advance) > width
+            else:
+                wide = text_width(trial, size) > width
         else:
-            line = trial
+            wide = False
+        if line and wide:
+            lines.append(line)
+            line, advance = word, None
+        else:
+            line, advance = trial, trial_advance
     lines.append(line)
     return lines

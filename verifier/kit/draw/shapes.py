@@ -94,6 +94,29 @@ def polygon_px(canvas: Canvas, points: Sequence[Point], *, fill: RGB | None = No
         mask.paste(0, box)
 
 
+# The last backdrops painted, by key, with what painting them returned (see backdrop).
+_BACKDROPS: dict[Any, tuple[Image.Image, Any]] = {}
+BACKDROPS_KEPT = 6  # each a panel's worth of supersampled pixels
+
+
+def backdrop(key: Any, size: tuple[int, int], paint: Callable[[Image.Image], Any],
+             background: RGB = PAPER) -> tuple[Image.Image, Any]:
+    """A fresh RGB image of ``size`` in ``background`` with ``paint(image)`` drawn on it, and
+    what ``paint`` returned. ``key`` must hold everything ``paint`` draws from (the table, the
+    view): for a key seen a moment ago the image painted then is copied, pixel for pixel the
+    same, instead of painted again. A panel's background (a map, a play area and its grid)
+    is the same in the before and the after panel of a case, and often across cases."""
+    full = (key, size, background)
+    kept = _BACKDROPS.get(full)
+    if kept is None:
+        image = Image.new("RGB", size, background)
+        value = paint(image)
+        if len(_BACKDROPS) >= BACKDROPS_KEPT:
+            del _BACKDROPS[next(iter(_BACKDROPS))]  # the oldest
+        kept = _BACKDROPS[full] = (image, value)
+    return kept[0].copy(), kept[1]
+
+
 def points_of(shape: Any) -> list[Point]:
     """Points of a sequence, or of a geometry's exterior (duck-typed: ``.exterior.coords``
     or ``.coords``, as Shapely has them). A closed ring loses its repeated last point."""

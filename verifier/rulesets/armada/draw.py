@@ -167,9 +167,9 @@ def _panel(scene: Scene, maneuvers: Maneuvers, outcome: Outcome | None, view: vd
     """One panel; each kind of mark it draws goes into ``drawn`` with the colour it is drawn in
     (the first one wins), so that the key lists only what the picture shows."""
     s = view.supersample
-    image = Image.new("RGB", view.size, vd.PAPER)
+    image, outside = vd.backdrop(("armada", scene.width, scene.height, view), view.size,
+                                 lambda canvas: _area(canvas, ImageDraw.Draw(canvas), scene, view))
     draw = ImageDraw.Draw(image)
-    outside = _area(image, draw, scene, view)
     placer = vd.LabelPlacer(bounds=view.area, gap=2 * s)
     colour = _colours(scene)
     result = _result(outcome, scene)

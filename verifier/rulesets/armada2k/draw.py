@@ -218,9 +218,9 @@ def _draw_panel(scene: Scene, actions: Actions, outcome: Outcome | None, view: v
                 marks: list[tuple[str, str]], guide: Outcome | None) -> Image.Image:
     s = view.supersample
     dash = (DASH[0] * s, DASH[1] * s)
-    image = Image.new("RGB", view.size, vd.PAPER)
+    image, _ = vd.backdrop(("armada2k", scene.area, scene.obstacles, view), view.size,
+                           lambda canvas: _background(canvas, scene, view))
     draw = ImageDraw.Draw(image)
-    _background(image, scene, view)
     placer = vd.LabelPlacer(bounds=view.area, gap=2 * s)
     reading = _reading(outcome if outcome is not None else guide)  # a before panel draws the outline read after
     fp = reading["footprint"]

@@ -100,11 +100,12 @@ def _ship_anchor(area: Area) -> tuple[float, float]:
     return (area.at[0], area.at[1] - HARBOUR_DEPTH - 0.38) if area.coastal_land else area.at
 
 
-def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.LabelPlacer,
-              show_links: bool) -> None:
+def _draw_map(image: Image.Image, board: Map, view: vd.PlaneView, show_links: bool) -> None:
+    """The areas, their harbours and coasts, and the borders the map and the drawing disagree on:
+    what depends on the map and the view alone (the same in every panel of a case)."""
     s = view.supersample
-    areas = {a.name: a for a in scene.map.areas}
-    outlines = dict(cells(scene.map))
+    areas = {a.name: a for a in board.areas}
+    outlines = dict(cells(board))
     for name, full in outlines.items():
         area = areas[name]
         cell = _shrunk(full)
@@ -120,7 +121,7 @@ def _draw_map(image: Image.Image, scene: Scene, view: vd.PlaneView, placer: vd.L
             for line in getattr(shore, "geoms", [shore]):
                 if line.length > 0:
                     vd.polyline(image, view.pts(list(line.coords)), fill=COAST_EDGE, width=2 * s)
-    for name, other, length, touching, border in borders(scene.map):
+    for name, other, length, touching, border in borders(board):
         # the drawing's borders and the map's touches can differ: show where
         if length > 0.05 and not touching:
             for line in getattr(border, "geoms", [border]):
@@ -314,10 +315,10 @@ def _panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, *, 
 @functools.lru_cache(maxsize=8)
 def _drawn_panel(scene: Scene, actions: Actions, state: State, view: vd.PlaneView, paths: bool,
                  ghosts: bool) -> Image.Image:
-    image = Image.new("RGB", view.size, vd.PAPER)
+    image, _ = vd.backdrop(("civ", scene.map, view, paths), view.size,
+                           lambda canvas: _draw_map(canvas, scene.map, view, show_links=paths))
     placer = vd.LabelPlacer(bounds=(0, 0, view.size[0], view.size[1]), gap=2 * view.supersample)
     colours = _colours(scene)
-    _draw_map(image, scene, view, placer, show_links=paths)
     notes = _draw_paths(image, scene, actions, view, placer, colours) if paths else []
     _draw_pieces(image, scene, state, view, placer, colours, ghosts=ghosts)
     _name_areas(image, scene, view, placer)

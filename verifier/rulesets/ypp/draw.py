@@ -484,9 +484,9 @@ def _label_box(view: _View, style: _Style) -> tuple[int, int]:
 def _panel(scene: Scene, turn: Turn, outcome: Outcome | None, view: _View, style: _Style,
            colours: Mapping[str, vd.RGB], tags: Mapping[str, str], plans, marks: list[_Mark] | None,
            highlight: Iterable[Tile], arrows: Iterable[tuple[Tile, Tile]]) -> Image.Image:
-    board_img = Image.new("RGB", view.size, vd.PAPER)
+    board_img, _ = vd.backdrop(("ypp", view, style), view.size,
+                               lambda canvas: _paint_board(ImageDraw.Draw(canvas), view, style))
     draw = ImageDraw.Draw(board_img)
-    _paint_board(draw, view, style)
     t = view.t
     line = max(style.px(1.5), round(t * 0.045))
     for tile in highlight:
