@@ -412,3 +412,38 @@ def test_under_pytest_os_exit_in_process_fails_the_case():
     assert done.returncode == 1, done.stdout[-2000:]
     assert done.stdout.splitlines()[-1].startswith("1 failed")
     assert "the implementation tried to end the verifier: it called os._exit(0) at ending_python.py:" in done.stdout
+
+
+def test_an_in_process_answer_read_in_one_walk_is_what_the_encoder_and_decoder_would_give():
+    import enum
+    import json
+    import math
+
+    from verifier.adapter.limits import oversized_value, plain_copy
+
+    class Small(enum.IntEnum):
+        ONE = 1
+
+    def full_way(value, limits):  # what the walk stands in for: sizes, then text and back
+        if oversized_value(value, limits.max_depth, limits.max_line // 2):
+            return None
+        text = json.dumps(value)
+        return None if len(text) > limits.max_line else json.loads(text)
+
+    limits = ReadLimits(max_line=4096, max_depth=6)
+    plain = [{"a": 1, "b": [2.5, None, True, "é\U0001F600"], "c": (1, (2, 3)), "d": {"e": -0.0, "f": 2 ** 62}},
+             [{"x": float("inf")}, []], {"a": "x" * 100}]
+    for value in plain:
+        copied = plain_copy(value, limits.max_depth, limits.max_line // 2, limits.max_line)
+        assert copied is not None and json.dumps(copied[0]) == json.dumps(full_way(value, limits))
+    answer = {"outcome": {"ships": [1, 2]}}
+    copied = plain_copy(answer, 64, 1 << 20, 1 << 21)
+    answer["outcome"]["ships"].append(3)  # the implementation's value, changed afterwards: the copy is its own
+    assert copied == ({"outcome": {"ships": [1, 2]}},)
+    looped: list = []
+    looped.append(looped)
+    left = [{1: "a"}, {"a": Small.ONE}, {"a": 10 ** 5000}, {"a": {1, 2}}, "text", {"a": [[[[[[1]]]]]]},
+            {"a": "x" * 5000}, {"a": ["é" * 100] * 4}, looped]
+    for value in left:  # another type or key, a size near a limit, a loop: left to the full way
+        assert plain_copy(value, limits.max_depth, limits.max_line // 2, limits.max_line) is None
+    assert math.isnan(plain_copy([float("nan")], 8, 100, 4096)[0][0])  # read as the decoder reads NaN

@@ -392,3 +392,15 @@ def test_explore_figures_read_the_space_back_and_pace_the_search(tmp_path, monke
     assert first["search"]["scenes"] == max(int(per_core["scenes"] / per_core["cpu_seconds"] * 0.05), 1)
     table = bench.explore_table(again)
     assert re.search(r"^toy exhaustive \S+: scenes +[0-9,]+ +all [0-9]+ shards read from ", table, re.M), table
+
+
+def test_search_suite_shows_the_first_fuzz_run_apart_from_the_rate():
+    from verifier.bench import search_rows
+
+    figures = {"quick": False, "seed": 0, "rulesets": {
+        "ypp": {"explore": {"scenes": 1000, "seconds": 2.0, "cpu_seconds": 1.0},
+                "fuzz_start": {"scenes": 5, "seconds": 0.5, "cpu_seconds": 0.25},
+                "fuzz": {"scenes": 300, "seconds": 3.0, "cpu_seconds": 2.0}}}}
+    assert search_rows(figures)[1:] == [
+        ("ypp fuzz: scenes / CPU s", "150", "300 scenes, 2.00 s CPU, 3.00 s wall"),
+        ("ypp fuzz start: CPU s", "0.25", "the process's first fuzz run of ypp, 5 scenes, timed apart")]

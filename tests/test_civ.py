@@ -426,3 +426,38 @@ def test_a_branch_limit_is_applied_even_after_the_same_phase_was_resolved_withou
     assert resolve(case.before, case.actions, dict(reading), max_branches=branches) is outcome
     with pytest.raises(TooManyBranches):
         resolve(case.before, case.actions, dict(reading), max_branches=branches - 1)
+
+
+def test_a_reading_table_is_the_same_after_the_scene_was_read_and_resolved(monkeypatch):
+    """Fuzz's reading table resolves, under a reading that notes its look-ups, the scene the
+    adapter has just read (resolving it under the default reading to count its branches): a
+    kept outcome is handed over where the options the resolver looked up agree, asked in the
+    order the resolver asks them, so the decision tree (which point it branches on first), its
+    keys and outcomes are those of a table made afresh."""
+    from verifier.fuzz.reference import reading_table
+    from verifier.generation import seeded_scene
+    from verifier.rulesets.civ import resolver
+    from verifier.source import Located
+
+    civ = registry.get("civ")
+    made = []
+    carry_out = resolver.carry_out
+    monkeypatch.setattr(resolver, "carry_out", lambda *args, **kw: made.append(1) or carry_out(*args, **kw))
+    fresh_resolves = again_resolves = 0
+    for index in range(1, 80):
+        before, actions, _ = seeded_scene(civ, 0, index)
+        resolver._KEPT.clear()
+        resolver._LOOKED_UP.clear()
+        made.clear()
+        fresh = reading_table(civ, before, actions)
+        fresh_resolves += len(made)
+        data_before, data_actions = civ.case_data(before, actions)
+        civ.parse(Located("<request>", {"before": data_before, "actions": data_actions}, {}, {}), ("before",),
+                  ("actions",), None)
+        made.clear()
+        again = reading_table(civ, before, actions)
+        again_resolves += len(made)
+        assert list(again.keys.items()) == list(fresh.keys.items())
+        assert again.points == fresh.points
+        assert again.outcomes == fresh.outcomes
+    assert again_resolves < fresh_resolves * 0.8  # the default reading's outcome was handed over

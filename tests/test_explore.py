@@ -300,3 +300,49 @@ def test_one_reading_point_in_two_situation_shapes_gives_two_findings():
     assert len(one) == len(two) == 1 and one != two  # different shapes, different findings
     assert one == three  # a mirror image is the same situation
     assert all("@" in k for k in one | two)
+
+
+def test_a_transforms_quick_key_is_the_key_of_the_transformed_scene_resolved_in_full():
+    # The explorer takes Transform.key (ypp: resolved without frames) instead of resolving the
+    # turned, mirrored or renamed scene: the two must agree, under any reading.
+    from verifier.generation import seeded_scene
+    readings = [YPP.default_reading, YPP.reading({"push_blocked": "literal", "bump": "motion-first"})]
+    checked = 0
+    for index in range(150):
+        before, actions, _ = seeded_scene(YPP, 11, index)
+        for transform in YPP.transforms(before, actions):
+            assert transform.key is not None
+            for reading in readings:
+                full = YPP.outcome_key(YPP.resolve(transform.before, transform.actions, reading))
+                assert transform.key(reading) == full, (transform.name, index)
+                checked += 1
+    assert checked >= 600
+
+
+def test_ypp_breaches_shared_by_outcomes_with_one_set_of_frames_are_those_of_each():
+    # Readings that change only the ram damage share the default's frames, and so its breaches
+    # (worked out once); an outcome of another scene is never handed another's breaches.
+    from verifier.rulesets.ypp.explore import _BREACHES, invariant_breaches
+    from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
+    turn = Turn(((("A", Token.FORWARD),),))
+    scene = Scene(Board(3, 3), (Ship("A", "war frigate", (1, 1), Heading.E), Ship("B", "sloop", (2, 1), Heading.N)))
+    literal = YPP.reading({"push_blocked": "literal"})
+    outcome = YPP.resolve(scene, turn, literal)
+    breaches = invariant_breaches(scene, turn, outcome)
+    assert ("ship off the board", ("B",)) in [(kind, ships) for kind, ships, _ in breaches]
+    heavier = YPP.resolve(scene, turn, YPP.reading({"push_blocked": "literal", "ram_unit": "large"}))
+    assert heavier.frames is outcome.frames and invariant_breaches(scene, turn, heavier) == breaches
+    _BREACHES.clear()
+    assert invariant_breaches(scene, turn, outcome) == breaches
+    fewer = Scene(scene.board, scene.ships[:1])  # the same frames against a scene of one ship: a ship lost
+    assert ("ship lost", ()) in [(kind, ships) for kind, ships, _ in invariant_breaches(fewer, turn, outcome)]
+
+
+def test_ypp_seeded_fleets_of_three_or_more_are_often_of_one_class():
+    # Two bumps on one ship, each decided by the motion bullets, need three ships of one class:
+    # the seeded stream makes half such fleets of one class, so the search meets them early.
+    from verifier.generation import seeded_scene
+    fleets = [before.ships for before, _, _ in (seeded_scene(YPP, 2, i, 0.0) for i in range(400))
+              if len(before.ships) >= 3]
+    alike = sum(len({ship.size for ship in ships}) == 1 for ships in fleets)
+    assert len(fleets) > 100 and alike > len(fleets) / 3

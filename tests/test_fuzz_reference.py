@@ -35,6 +35,10 @@ def test_each_decision_path_is_resolved_once_and_the_leaves_cover_every_reading_
         branched += len(table.keys) > 1
         covering = [sum(all(r[table.order[i]] == o for i, o in path) for path in table.keys) for r in readings]
         assert covering == [1] * len(readings)
+        # The leaf found by walking down the tree is the one leaf each reading agrees with.
+        agreeing = [next(path for path in table.keys if all(r[table.order[i]] == o for i, o in path))
+                    for r in readings]
+        assert [table.leaf(r) for r in readings] == agreeing
         # Fewer resolves than the combinations of the points the scene consults.
         combinations = 1
         for point in ruleset.reading_points:
@@ -42,3 +46,21 @@ def test_each_decision_path_is_resolved_once_and_the_leaves_cover_every_reading_
                 combinations *= len(point.options)
         assert len(table.keys) <= combinations
     assert branched > 0
+
+
+def test_a_reading_whose_leaf_was_never_resolved_has_no_leaf_and_no_key():
+    from types import MappingProxyType
+
+    from verifier.fuzz.reference import ReadingTable
+
+    ruleset = registry.get("ypp")
+    size, scenes = ruleset.exhaustive_space(next(iter(ruleset.exhaustive_spaces())))
+    table = next(t for t in (reading_table(ruleset, b, a) for b, a in scenes) if len(t.keys) > 2)
+    dropped = next(iter(table.keys))
+    cut = ReadingTable(table.order, table.default, table.points,
+                       MappingProxyType({p: k for p, k in table.keys.items() if p != dropped}), table.outcomes)
+    for reading in ruleset.all_readings():
+        inside = all(reading[table.order[i]] == o for i, o in dropped)
+        assert (cut.leaf(reading) is None) == inside and (cut.key(reading) is None) == inside
+        if not inside:
+            assert cut.key(reading) == table.key(reading)

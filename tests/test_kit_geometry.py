@@ -19,10 +19,16 @@ from verifier.kit.geometry import (
     arc_band,
     circle,
     classify,
+    classify_solids,
+    convex_corners,
+    deep_overlap,
     distance,
+    outline,
+    overlapping,
     polygon,
     rectangle,
     sector,
+    solid_separation,
     triangle,
 )
 
@@ -267,3 +273,90 @@ def test_index_near_with_a_wider_tolerance() -> None:
 def test_empty_index() -> None:
     assert ShapeIndex({}).near(unit(0, 0)) == []
     assert ShapeIndex({"a": unit(0, 0)}).near(Point()) == []
+
+
+# --- shortcuts that must give classify's answer ------------------------------------------
+
+
+def _hairline_pairs(seed: int, count: int) -> list[tuple[object, object]]:
+    """Rectangles side by side, a hair apart, touching, or overlapping by a hair or more
+    (shapely measures some of those overlaps a hair apart: the shortcuts must not care)."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(count):
+        pose = Pose(rng.uniform(0, 50), rng.uniform(0, 50), rng.choice([0.0, 30.0, 45.5, rng.uniform(0, 360)]))
+        width = rng.uniform(1, 3)
+        shift = width + rng.choice([0.0, 1e-7, -1e-7, -2e-6, -2.2e-6, -3e-6, 2e-6, -0.5])
+        pairs.append((rectangle(pose, width, 2), rectangle(pose.compose(Pose(shift, rng.choice([0.0, 0.5]), 0)),
+                                                         width, 2)))
+    return pairs
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_overlapping_and_corners_agree_with_classify(seed: int) -> None:
+    seen = set()
+    for a, b in _hairline_pairs(seed, 400) + list(zip(scattered(seed, 60).values(), scattered(seed + 9, 60).values())):
+        contact = classify(a, b)
+        seen.add(contact)
+        assert overlapping(a, b) is (contact is Contact.OVERLAPPING)
+        index = ShapeIndex({"b": b})
+        assert index.contacts(a, corners=convex_corners(a)) == index.contacts(a)
+        found = index.gaps(a, corners=convex_corners(a))
+        assert [(name, gap) for name, _, gap, _ in found] == [("b", distance(a, b))] * (contact is not Contact.APART)
+        if deep_overlap(convex_corners(a), convex_corners(b)) and distance(a, b) == 0:
+            assert contact is Contact.OVERLAPPING
+    assert seen == set(Contact)
+
+
+def test_deep_overlap_needs_a_point_deeper_than_the_tolerance() -> None:
+    square = convex_corners(unit(0, 0))
+    assert square is not None
+    assert deep_overlap(square, convex_corners(unit(0.5, 0.5)))
+    assert not deep_overlap(square, convex_corners(unit(1 - 2 * TOLERANCE, 0)))  # a strip narrower than 2 tolerances
+    assert not deep_overlap(square, convex_corners(unit(1, 0)))
+    assert convex_corners(polygon([(0, 0), (2, 0), (1, 0.5), (2, 2), (0, 2)])) is None  # a notch
+    assert convex_corners(Point(0, 0).buffer(1)) is None  # too many corners to be worth it
+
+
+def test_clear_of_finds_nothing_only_where_near_finds_nothing() -> None:
+    shapes = scattered(4, 12)  # 32 shapes at most: a larger index leaves it to the tree (and says False)
+    index = ShapeIndex(shapes)
+    assert not ShapeIndex(scattered(4, 40)).clear_of([(-500.0, -500.0), (-499.0, -500.0), (-499.0, -499.0)])
+    rng = random.Random(4)
+    answers = set()
+    for _ in range(300):
+        shape = rectangle(Pose(rng.uniform(0, 200), rng.uniform(0, 200), rng.uniform(0, 360)), 3, 5)
+        points = list(shape.exterior.coords)[:-1]
+        clear = index.clear_of(points)
+        answers.add(clear)
+        if clear:
+            assert index.near(shape) == [] and index.contacts(shape) == {}
+        assert index.clear_of(points, skip=frozenset(shapes))  # nothing left to meet
+    assert answers == {True, False}
+
+
+def _pyramid(x: float, y: float, heading: float) -> list[tuple[float, float, float]]:
+    pose = Pose(x, y, heading)
+    base = [(-0.5, 0.0, 0.0), (0.5, 0.0, 0.0), (0.0, 2.0, 0.0), (-0.5, 0.4, 0.9), (0.5, 0.4, 0.9)]
+    return [(*pose.apply((px, py)), pz) for px, py, pz in base]
+
+
+def test_classify_solids_agrees_with_the_separation() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        a = _pyramid(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0, 360))
+        b = _pyramid(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0, 360))
+        gap = solid_separation(a, b)
+        expected = Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
+        assert classify_solids(a, b) is expected
+        assert solid_separation(b, a) == pytest.approx(gap, abs=1e-12)
+
+
+def test_outline_is_shapelys_polygon_corner_for_corner() -> None:
+    import shapely
+    rng = random.Random(3)
+    for count in (3, 4, 5, 9):
+        points = [(rng.uniform(-1e3, 1e3), rng.uniform(-1e3, 1e3)) for _ in range(count)]
+        made, expected = outline(points), shapely.polygons(points)
+        assert type(made) is type(expected)
+        assert shapely.get_coordinates(made).tolist() == shapely.get_coordinates(expected).tolist()

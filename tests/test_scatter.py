@@ -3,6 +3,7 @@ errors, and the explorer's report of where the seed disagrees with itself."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import textwrap
 from fractions import Fraction
@@ -356,3 +357,53 @@ def test_explore_scatter_writes_the_scatter_sections(tmp_path, capsys):
     assert conflicts == {("distance", "edge"), ("touch", "hit")}
     for name in ("scatter-36-rolls.png", "scatter-diagram-36-rolls.png", "scatter-hit-probability.png"):
         assert (out / name).stat().st_size > 1000
+
+
+def _every_reading():
+    points = RULESET.reading_points
+    for options in itertools.product(*(p.options for p in points)):
+        yield dict(zip((p.name for p in points), options))
+
+
+class _Noting(dict):
+    """A reading that notes the order its points are first looked up in, as fuzz's reading
+    table does to decide which point to branch on first."""
+
+    def __init__(self, options):
+        super().__init__(options)
+        self.asked = []
+
+    def __getitem__(self, point):
+        if point not in self.asked:
+            self.asked.append(point)
+        return super().__getitem__(point)
+
+
+@pytest.mark.parametrize("shot", [
+    Shot(3, 40, Fraction(12), Fraction(5, 2)),  # short: the distance reading counts
+    Shot(5, 120, Fraction(7), None),  # on target, capped at half the distance by a 4 or more
+    Shot(4, 30, Fraction(8), Fraction(1), True, Fraction(3)),  # short plus the base radius, the seed's max of 3
+])
+def test_all_36_rolls_are_the_rolls_one_at_a_time_under_every_reading(shot):
+    """The 36 rolls are worked out a direction face at a time, with what they note shared:
+    each landing, cause, decision and point consulted is still that of the roll on its own,
+    and the reading's points are looked up first in the order one roll looks them up."""
+    for reading in _every_reading():
+        odds = resolve(shot, ALL_ROLLS, reading)
+        singles = [resolve(shot, roll, reading) for roll in ROLLS]
+        assert odds.after.landings == tuple(s.after for s in singles)
+        assert odds.after.landings == tuple(land(shot, roll, reading) for roll in ROLLS)
+        assert odds.consulted == frozenset().union(*(s.consulted for s in singles))
+        for piece, causes in odds.provenance.items():
+            merged = list(dict.fromkeys(c for s in singles for c in s.provenance[piece]))
+            odds_36 = [c for c in causes if c.clause == "odds.36"]  # the target's, after every roll's
+            assert list(causes) == merged + ([] if piece == "template" else odds_36)
+        first = {}  # a decision is kept once per point, clauses and prescriptions (the first roll's words)
+        for d in (d for s in singles for d in s.decisions):
+            first.setdefault((d.point, d.applicable, d.prescriptions, d.near), d)
+        assert list(odds.decisions) == list(first.values())
+        noted_all, noted_one = _Noting(reading), _Noting(reading)
+        resolve(shot, ALL_ROLLS, noted_all)
+        for roll in ROLLS:
+            land(shot, roll, noted_one)
+        assert noted_all.asked == noted_one.asked

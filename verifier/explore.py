@@ -136,8 +136,9 @@ def _analyse(ruleset: Ruleset, before: Any, actions: Any) -> dict[str, Finding]:
         if finding.kind in (FindingKind.CONTRADICTION, FindingKind.GAP) and finding.point not in diverging:
             found[fingerprint] = replace(finding, visible=False)
     for transform in ruleset.transforms(before, actions):
-        moved = ruleset.resolve(transform.before, transform.actions, default)
-        if ruleset.outcome_key(moved) != transform.map_key(base_key):
+        moved_key = (transform.key(default) if transform.key is not None else
+                     ruleset.outcome_key(ruleset.resolve(transform.before, transform.actions, default)))
+        if moved_key != transform.map_key(base_key):
             add(Finding(FindingKind(transform.kind), "", (), transform.name,
                         f"the outcome changes under a {transform.name} of the scene", before, actions))
     return found

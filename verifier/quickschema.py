@@ -90,16 +90,22 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None, strict_in
 # per schema node, not per keyword and item as closures would make, which is most of the cost
 # of checking an answer. Constants of the schema are handed in by name, never written as code.
 
-_TYPE_TESTS = {
+_TYPE_TESTS = {  # the exact types JSON decodes to first, then the general test
     "object": "isinstance({v}, dict)",
     "array": "isinstance({v}, list)",
     "string": "isinstance({v}, str)",
     "boolean": "isinstance({v}, bool)",
     "null": "{v} is None",
-    "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
-    "integer": "(not isinstance({v}, bool) and (isinstance({v}, int) or isinstance({v}, float) and {v}.is_integer()))",
+    "number": "(type({v}) is int or type({v}) is float or isinstance({v}, (int, float)) and not isinstance({v}, bool))",
+    "integer": "(type({v}) is int or not isinstance({v}, bool) and (isinstance({v}, int) or isinstance({v}, float) "
+               "and {v}.is_integer()))",
 }
-_STRICT_INTEGER = "(isinstance({v}, int) and not isinstance({v}, bool))"
+_STRICT_INTEGER = "(type({v}) is int or isinstance({v}, int) and not isinstance({v}, bool))"
+_LIMITS = {"minimum": "{x} < {c}", "maximum": "{x} > {c}", "exclusiveMinimum": "not {x} > {c}",
+           "exclusiveMaximum": "not {x} < {c}"}  # when a number fails the bound
+_LENGTHS = {"minLength": ">=", "maxLength": "<="}
+_INLINED = frozenset({"type", "enum", "const", *_LIMITS, *_LENGTHS})  # the keywords of a leaf written out in place
+_GUARDED = {"dict": "object", "list": "array", "str": "string"}  # a keyword's guard, left out once the type is known
 
 
 class _Compiler:
@@ -137,10 +143,16 @@ class _Compiler:
         if not isinstance(schema, dict):
             raise _Unknown(repr(schema))
         lines: list[str] = []
+        known = None  # the one type ``v`` has past the type test, which comes first (the order of
+        # the tests changes no verdict: each only returns False)
+        if "type" in schema:
+            lines += self.keyword("type", schema["type"], schema)
+            names = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
+            known = names[0] if len(names) == 1 else None
         for keyword, value in schema.items():
-            if keyword in _IGNORED or keyword in ("then", "else"):
+            if keyword in _IGNORED or keyword in ("then", "else", "type"):
                 continue
-            lines += self.keyword(keyword, value, schema)
+            lines += _unguarded(self.keyword(keyword, value, schema), known)
         return lines
 
     def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> list[str]:
@@ -156,8 +168,11 @@ class _Compiler:
             for key, sub in value.items():
                 if sub is True or sub == {}:
                     continue
-                check, k = self.function(sub), self.constant(key)
-                lines.append(f"    if {k} in v and not {check}(v[{k}]): return False")
+                k, inline = self.constant(key), self.inline(sub, "x")
+                if inline is not None:  # a leaf's test written out here: no call per value
+                    lines += [f"    if {k} in v:", f"        x = v[{k}]", f"        if not ({inline}): return False"]
+                else:
+                    lines.append(f"    if {k} in v and not {self.function(sub)}(v[{k}]): return False")
             return ["if isinstance(v, dict):", *lines] if lines else []
         if keyword == "additionalProperties":
             if "patternProperties" in schema:
@@ -169,6 +184,9 @@ class _Compiler:
             return ["if isinstance(v, dict):", "    for k in v:",
                     f"        if k not in {known} and not {check}(v[k]): return False"]
         if keyword == "required":
+            if isinstance(value, list) and 0 < len(value) <= 8:  # a test per name, in one line
+                return ["if isinstance(v, dict):",
+                        f"    if {' or '.join(f'{self.constant(n)} not in v' for n in value)}: return False"]
             names = self.constant(tuple(value))
             return ["if isinstance(v, dict):", f"    for n in {names}:", "        if n not in v: return False"]
         if keyword == "items":
@@ -176,8 +194,8 @@ class _Compiler:
                 raise _Unknown(keyword)
             if value is True or value == {}:
                 return []
-            check = self.function(value)
-            return ["if isinstance(v, list):", "    for x in v:", f"        if not {check}(x): return False"]
+            test = self.inline(value, "x") or f"{self.function(value)}(x)"
+            return ["if isinstance(v, list):", "    for x in v:", f"        if not ({test}): return False"]
         bounds = {"minProperties": ("dict", ">="), "maxProperties": ("dict", "<="), "minItems": ("list", ">="),
                   "maxItems": ("list", "<="), "minLength": ("str", ">="), "maxLength": ("str", "<=")}
         if keyword in bounds:
@@ -191,6 +209,8 @@ class _Compiler:
         limits = {"minimum": "v < {c}", "maximum": "v > {c}", "exclusiveMinimum": "not v > {c}",
                   "exclusiveMaximum": "not v < {c}"}
         if keyword in limits:
+            if schema.get("type") in ("integer", "number"):  # tested first: a number past it
+                return [f"if {limits[keyword].format(c=self.constant(value))}: return False"]
             return [f"if _is_number(v) and {limits[keyword].format(c=self.constant(value))}: return False"]
         if keyword == "const":
             if isinstance(value, str):  # the common case: a string equals only itself
@@ -218,6 +238,37 @@ class _Compiler:
             return [f"if not {self.reference(value)}(v): return False"]
         raise _Unknown(keyword)
 
+    def inline(self, schema: Any, var: str) -> str | None:
+        """``schema`` as one expression that is true where ``var`` fits it, for a leaf schema
+        (one type, string enums and consts, bounds), else None. Its tests come in the order
+        ``body`` makes them, joined by ``and``: the type first, so a bound compares a number."""
+        if not isinstance(schema, dict):
+            return None
+        keywords = [k for k in schema if k not in _IGNORED]
+        if not keywords or any(k not in _INLINED for k in keywords):
+            return None
+        kind = schema.get("type")
+        parts = []
+        if kind is not None:
+            if not isinstance(kind, str) or kind not in self.types:
+                return None
+            parts.append(self.types[kind].format(v=var))
+        for keyword in keywords:
+            value = schema[keyword]
+            if keyword in ("enum", "const"):
+                options = value if keyword == "enum" else [value]
+                if not (isinstance(options, list) and options and all(isinstance(o, str) for o in options)):
+                    return None
+                parts.append(f"isinstance({var}, str) and {var} in {self.constant(frozenset(options))}")
+            elif keyword in _LIMITS:
+                fails = _LIMITS[keyword].format(x=var, c=self.constant(value))
+                parts.append(f"not {fails}" if kind in ("integer", "number") else
+                             f"not (_is_number({var}) and {fails})")
+            elif keyword in _LENGTHS:
+                parts.append(f"not (isinstance({var}, str) and not len({var}) {_LENGTHS[keyword]} "
+                             f"{self.constant(value)})")
+        return " and ".join(f"({part})" for part in parts) or None
+
     def reference(self, ref: Any) -> str:
         if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/"):]:
             raise _Unknown(f"$ref {ref!r}")
@@ -230,6 +281,19 @@ class _Compiler:
             self.refs[ref] = name
             self.function(target)
         return self.refs[ref]
+
+
+def _unguarded(lines: list[str], known: str | None) -> list[str]:
+    """A keyword's lines without their first line's guard ``if isinstance(v, T):`` where the
+    type test has already returned for every ``v`` that is not a T."""
+    if known is None or not lines or not lines[0].startswith("if isinstance(v, ") or not lines[0].endswith("):"):
+        return lines
+    guard = lines[0][len("if isinstance(v, "):-len("):")]
+    if _GUARDED.get(guard) != known or any(not line.startswith("    ") for line in lines[1:]):
+        return lines
+    if not lines[1:]:
+        return lines
+    return [line[4:] for line in lines[1:]]
 
 
 def fits(check: Check | None, data: Any) -> bool:

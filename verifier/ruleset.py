@@ -374,13 +374,16 @@ class Outcome:
 class Transform:
     """A change of the scene that must not change the outcome beyond itself: a renaming
     (kind "order") or a rotation or mirror (kind "symmetry"). ``map_key`` carries an
-    outcome key of the original scene into the transformed one."""
+    outcome key of the original scene into the transformed one. ``key``, where the ruleset
+    has one, gives the transformed scene's outcome key under a reading more cheaply than
+    resolving it in full (without the frames the key leaves out); None: it is resolved."""
 
     kind: Literal["order", "symmetry"]
     name: str
     before: Any
     actions: Any
     map_key: Callable[[Any], Any]
+    key: Callable[[Mapping[str, str]], Any] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import ImplementationError
 from .implementation import DEFAULT_TIMEOUT, START_ALLOWANCE, Implementation
-from .limits import ReadLimits, excerpt, oversized_value, text_too_deep
+from .limits import ReadLimits, excerpt, oversized_value, plain_copy, text_too_deep
 from .protocol import Answer, check_hello_reply, hello_message, read_answer
 
 GUARDED = ("_exit", "abort", "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe")
@@ -212,6 +212,9 @@ class InProcessImplementation(Implementation):
                 if text_too_deep(text, limits.max_depth):
                     return "too-big", limits.too_deep()
                 return "ok", json.loads(text)
+            quick = plain_copy(value, limits.max_depth, limits.max_line // 2, limits.max_line)
+            if quick is not None:  # the common case: one walk, no text
+                return "ok", quick[0]
             shape = oversized_value(value, limits.max_depth, limits.max_line // 2)
             if shape == "deep":
                 return "too-big", limits.too_deep()

@@ -140,3 +140,70 @@ def oversized_value(value: Any, max_depth: int, max_items: int) -> str | None:
             if inner:
                 stack.append((inner, depth + 1))
     return None
+
+
+_INT_BOUND = 1 << 63  # an int within it is written in at most 20 characters
+_NODE_CHARS = 32  # at most, per value besides its strings' characters: a float's 24, separators, a key's quotes
+_ESCAPED_CHAR = 12  # at most, per character of a string: a character past U+FFFF as two \uXXXX escapes
+
+
+class _NotQuick(Exception):
+    """A value ``plain_copy`` leaves to the full way (a type, a key or a size it does not take)."""
+
+
+def _not_quick() -> Any:
+    raise _NotQuick
+
+
+_SCALAR = frozenset({float, bool, type(None)})  # copied as they are
+_CHECKED = frozenset({str, int})  # a string's length is counted, an int's size checked
+_CONTAINER = frozenset({dict, list, tuple})
+
+
+def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tuple[Any] | None:
+    """An in-process answer read in one walk: ``(copy,)`` where ``value`` is a dict or list of
+    plain JSON values (exact types, string keys, tuples taken as lists, ints that any JSON
+    writer can write) within the limits, the copy equal to ``json.loads(json.dumps(value))``
+    and of its own (the implementation may change its value afterwards); None where the walk
+    cannot tell (another type or key, a value near a limit, one that contains itself), for
+    ``oversized_value`` and the encoder to decide. The length of the text is bounded from
+    above, never computed: at most ``max_line`` characters whatever each string's escapes."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    nodes = 1
+    chars = 0
+
+    def copied(item: Any, depth: int) -> Any:
+        nonlocal nodes, chars
+        if depth > max_depth:
+            raise _NotQuick
+        nodes += len(item)
+        if nodes > max_items:
+            raise _NotQuick
+        if type(item) is dict:
+            out = {}
+            for key, child in item.items():
+                if type(key) is not str:
+                    raise _NotQuick
+                chars += len(key)
+                out[key] = child if type(child) in _SCALAR else scalar(child) if type(child) in _CHECKED \
+                    else copied(child, depth + 1) if type(child) in _CONTAINER else _not_quick()
+            return out
+        return [child if type(child) in _SCALAR else scalar(child) if type(child) in _CHECKED
+                else copied(child, depth + 1) if type(child) in _CONTAINER else _not_quick() for child in item]
+
+    def scalar(item: Any) -> Any:
+        nonlocal chars
+        if type(item) is str:
+            chars += len(item)
+        elif not -_INT_BOUND < item < _INT_BOUND:
+            raise _NotQuick
+        return item
+
+    try:
+        copy = copied(value, 1)
+    except (_NotQuick, RecursionError):
+        return None
+    if _NODE_CHARS * nodes + _ESCAPED_CHAR * chars + 2 > max_line:
+        return None
+    return (copy,)

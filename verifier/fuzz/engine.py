@@ -51,32 +51,39 @@ SHRINK_LIMIT = 300  # simpler scenes tried per group
 
 def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
     """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
-    decision tree whose leaves each stand for a set of readings; scenes with the same tree
-    shape share the grouping of readings by leaf, so each scene is looked at once per leaf,
-    not once per reading. A leaf's readings are those with every option its path fixes."""
+    decision tree whose leaves each stand for a set of readings (those with every option its
+    path fixes), so each scene is looked at once per leaf, not once per reading: a leaf whose
+    key the answer matches counts once for its set of readings (a bit mask, made once per
+    path met), and the counts go to the readings at the end."""
     explained = [0] * len(readings)
-    everyone = frozenset(range(len(readings)))
-    listed: dict[tuple[str, str], list[int]] = {}
+    masks: dict[tuple[str, str], int] = {}  # the readings with each option
     for i, reading in enumerate(readings):
         for point, option in reading.items():
-            listed.setdefault((point, option), []).append(i)
-    having = {choice: frozenset(indices) for choice, indices in listed.items()}  # the readings with each option
-    sharing: dict[tuple[Any, ...], list[frozenset[int]]] = {}
-    counted: dict[frozenset[int], int] = {}
+            masks[(point, option)] = masks.get((point, option), 0) | 1 << i
+    everyone = (1 << len(readings)) - 1
+    of_path: dict[tuple[tuple[str, ...], Path], int] = {}
+    counted: dict[int, int] = {}
     for trial in trials:
         if not trial.matches:
             continue
         table = trial.table
-        shape = tuple(table.keys)
-        if shape not in sharing:
-            sharing[shape] = [everyone.intersection(*(having.get((table.order[i], option), frozenset())
-                                                      for i, option in path)) for path in shape]
-        for key, indices in zip(table.keys.values(), sharing[shape]):
-            if key in trial.matches:
-                counted[indices] = counted.get(indices, 0) + 1
-    for indices, count in counted.items():  # leaves of the same readings counted together: fewer readings walked
-        for i in indices:
-            explained[i] += count
+        by_path, ids = table.key_ids
+        matched = {ids[key] for key in trial.matches if key in ids}
+        for path, key_id in by_path.items():
+            if key_id not in matched:
+                continue
+            mask = of_path.get((table.order, path))
+            if mask is None:
+                mask = everyone
+                for i, option in path:
+                    mask &= masks.get((table.order[i], option), 0)
+                of_path[(table.order, path)] = mask
+            counted[mask] = counted.get(mask, 0) + 1
+    for mask, count in counted.items():  # leaves of the same readings counted together: fewer readings walked
+        while mask:
+            low = mask & -mask
+            explained[low.bit_length() - 1] += count
+            mask ^= low
     return explained
 
 
@@ -84,18 +91,27 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
     """Per reading point, around the best reading: the scenes where its options give
     different outcomes, and the share of those the implementation answers like each option."""
     shares: dict[str, dict[str, Any]] = {}
+    matched_ids: list[set[int]] = []  # per trial, the numbers of the keys its answer matches
+    for trial in trials:
+        ids = trial.table.key_ids[1] if trial.matches else {}
+        matched_ids.append({ids[key] for key in trial.matches if key in ids})
     for point in ruleset.reading_points:
         informative = 0
         matches = dict.fromkeys(point.options, 0)
-        for trial in trials:
-            if point.name not in trial.table.fixed_points:  # no leaf fixes it: every option gives the same key
+        for trial, matched in zip(trials, matched_ids):
+            table = trial.table
+            if point.name not in table.fixed_points:  # no leaf fixes it: every option gives the same key
                 continue
-            keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
-            if None in keys.values() or len(set(keys.values())) < 2:
+            leaves = {o: table.leaf({**best, point.name: o}) for o in point.options}
+            if None in leaves.values():  # past MAX_RESOLVES: no key
+                continue
+            by_path = table.key_ids[0]  # keys compared as their numbers
+            keys = {o: by_path[leaf] for o, leaf in leaves.items() if leaf is not None}
+            if len(set(keys.values())) < 2:
                 continue
             informative += 1
-            for option, key in keys.items():
-                if key in trial.matches:
+            for option, key_id in keys.items():
+                if key_id in matched:
                     matches[option] += 1
         shares[point.name] = {
             "default": point.default, "informative": informative,
@@ -208,15 +224,26 @@ class _ReferenceDone:
     unreadable: tuple[SceneProblem, ...]
 
 
+KNOWN = 256  # scenes whose reference work is kept for the scene drawn again
+
+
 class _Known:
     """What the reference work of a run already knows, for scenes drawn again (Hypothesis
     draws the same scene now and then, and a deterministic implementation answers it the
     same): each scene's reading table, and which of its reference outcomes an answer
-    matches. Keyed by the scene itself (immutable values), so only an equal scene hits."""
+    matches. Keyed by the scene itself (immutable values), so only an equal scene hits. At
+    most KNOWN scenes are kept (all are dropped when full): the tables hold every reference
+    outcome, which a long run would otherwise keep to the end (and the collector walk)."""
 
     def __init__(self) -> None:
         self.tables: dict[Any, ReadingTable] = {}
         self.matches: dict[Any, list[tuple[Any, frozenset[Any]]]] = {}  # scene -> (answer data, matches)
+
+    def keep(self, scene: Any, table: ReadingTable) -> None:
+        if len(self.tables) >= KNOWN:
+            self.tables.clear()
+            self.matches.clear()
+        self.tables[scene] = table
 
     def matched(self, scene: Any, data: Any) -> frozenset[Any] | None:
         """The matches of an answer given to ``scene`` before with the same JSON text. (The
@@ -252,7 +279,7 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
         if table is None:
             table = reading_table(ruleset, work.before, work.actions)
             if scene is not None:
-                known.tables[scene] = table
+                known.keep(scene, table)
         transforms: dict[str, Transform] = {}
         if len(work.answers) > 1:
             made = work.transforms if work.transforms is not None else \
@@ -286,6 +313,18 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
     return done
 
 
+def _differs(again: Any, first: Any) -> bool:
+    """Whether two answers (plain JSON data, as read) mean different things: answers with the
+    same text (most repeats) mean the same; others are compared by ``answer_text``, which
+    does not depend on the order of mappings and lists."""
+    try:
+        if json.dumps(again) == json.dumps(first):
+            return False
+    except (TypeError, ValueError):  # no text of its own: the general way says
+        pass
+    return answer_text(again) != answer_text(first)
+
+
 def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before: Any, actions: Any,
           counts: dict[str, int], start: float) -> _Sent:
     """The scene to the implementation, then, if it answered, each reordering of it and,
@@ -313,7 +352,7 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
             again = asker.answer(f"{scene_id}-again", data)
             if again is not None:
                 answers.append(("again", f"{scene_id}-again", again))
-                again_differs = answer_text(again) != answer_text(first)
+                again_differs = _differs(again, first)
     problems = tuple(asker.problems[mark:])
     del asker.problems[mark:]
     return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
@@ -370,6 +409,7 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
     def take(done: _ReferenceDone) -> None:
         """A scene's answers read and compared: kept, in scene order."""
         record = sent[len(trials) + 1]
+        sent[len(trials) + 1] = replace(record, answers=())  # read: the answers' data need not stay to the end
         problems.extend(record.problems + done.unreadable)
         table = ReadingTable(order, default_options, done.points, MappingProxyType(done.keys), MappingProxyType({}))
         actual = done.outcomes.get("")

@@ -50,23 +50,56 @@ class ReadingTable:
         return tuple(self.order[i] for i in sorted({i for path in self.keys for i, _ in path}))
 
     @cached_property
-    def _leaves(self) -> dict[tuple[str, ...], Path | None]:
-        """The leaf of each combination of options of ``fixed_points`` met so far."""
-        return {}
+    def _tree(self) -> _Split | Path | None:
+        """The leaves as a tree to walk down (see ``_branched``)."""
+        return _branched(list(self.keys), frozenset())
 
     def leaf(self, reading: Reading) -> Path | None:
-        names, known = self.fixed_points, self._leaves
-        options = tuple(reading[name] for name in names)
-        if options not in known:
-            known[options] = next((path for path in self.keys
-                                   if all(reading[self.order[i]] == option for i, option in path)), None)
-        return known[options]
+        """The one leaf whose path ``reading`` agrees with (None: none, past MAX_RESOLVES)."""
+        node = self._tree
+        while isinstance(node, _Split):
+            node = node.below.get(reading[self.order[node.point]])
+        if node is None or any(reading[self.order[i]] != option for i, option in node):
+            return None
+        return node
+
+    @cached_property
+    def key_ids(self) -> tuple[dict[Path, int], dict[Any, int]]:
+        """Each leaf's key as a small number (equal keys, the same number), and the numbers by
+        key: a key may be a large value (fractions, nested tuples), hashed each time it is
+        looked up, so those who compare the leaves of one scene many times compare numbers."""
+        ids: dict[Any, int] = {}
+        return {path: ids.setdefault(key, len(ids)) for path, key in self.keys.items()}, ids
 
     def key(self, reading: Reading) -> Any:
         """The reference key under ``reading``; None where its decision path was past
         MAX_RESOLVES and never resolved, which no answer matches."""
         path = self.leaf(reading)
         return None if path is None else self.keys[path]
+
+
+@dataclass(frozen=True)
+class _Split:
+    point: int  # the index of a point every leaf below fixes
+    below: dict[str, _Split | Path | None]  # per option of it, the leaves that fix that option
+
+
+def _branched(paths: list[Path], taken: frozenset[int]) -> _Split | Path | None:
+    """``paths`` (leaves that agree on the points ``taken``) as a tree to walk down: one path
+    alone, or a split on a point every path fixes (besides ``taken``), a subtree per option.
+    Such a point exists: the tree's own branching point nearest the root below which all of
+    ``paths`` lie is fixed by each of them and not among ``taken``, and since the leaves
+    cover disjoint sets of readings, splitting on any point they all fix loses none."""
+    if not paths:
+        return None
+    if len(paths) == 1:
+        return paths[0]
+    common = set.intersection(*({i for i, _ in path} for path in paths)) - taken
+    point = min(common)
+    below: dict[str, list[Path]] = {}
+    for path in paths:
+        below.setdefault(next(option for i, option in path if i == point), []).append(path)
+    return _Split(point, {option: _branched(group, taken | {point}) for option, group in below.items()})
 
 
 class _NotedReading(Mapping[str, str]):

@@ -144,7 +144,7 @@ class Obstacle:
     points: tuple[XY, ...]
     kind: str = "obstacle"  # "station" for a station, whose effect waits until the maneuver is over
 
-    @property
+    @cached_property  # one outline per obstacle: every board of every reading indexes it again
     def shape(self) -> Polygon:
         return Polygon(self.points)
 

@@ -11,6 +11,7 @@ from shapely.geometry import Point, Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
 from ...kit.geometry import Contact, Pose, ShapeIndex
+from ...kit.kept import Kept
 from ...ruleset import Outcome
 from ...source import Located
 from .model import (
@@ -229,7 +230,23 @@ def _ship(doc: Located, where: tuple, name: Any, spec: dict, types: dict[str, Sh
     return ship
 
 
+_PARSED: Kept[str, Scene] = Kept(512)
+
+
 def parse_scene(doc: Located, path: tuple) -> Scene:
+    """The scene at ``path``. One read before from the same data is given again: fuzz reads
+    each scene it sends more than once (the request, the expectation it restates). The data's
+    ``repr`` is the key, since it tells apart all that reading could (the order of a
+    mapping's keys, a list from a tuple, 1 from 1.0 and True); a scene that is refused is not
+    kept, so its error is raised again, with the document it is in."""
+    return _PARSED.get(repr(doc.at(path)), lambda: _parse_scene(doc, path))
+
+
+def forget_scenes() -> None:
+    _PARSED.clear()
+
+
+def _parse_scene(doc: Located, path: tuple) -> Scene:
     data = doc.at(path)
     width, height = (float(v) for v in data.get("area", (PLAY_AREA, PLAY_AREA)))
     types = _types(doc, path, data)
@@ -253,7 +270,8 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     index = ShapeIndex(bases)
     order = {ship.name: i for i, ship in enumerate(ships)}
     for ship in ships:
-        earlier = sorted((other for other, contact in index.contacts(bases[ship.name]).items()
+        earlier = sorted((other for other, contact in index.contacts(bases[ship.name],
+                                                                     skip=frozenset((ship.name,))).items()
                           if contact is Contact.OVERLAPPING and order[other] < order[ship.name]), key=order.__getitem__)
         if earlier:
             raise doc.error(path + ("ships", ship.name, "at"), f"the bases of {earlier[0]} and {ship.name} overlap "

@@ -32,6 +32,7 @@ from .model import (
     ToolModel,
     ToolPose,
 )
+from .parse import forget_scenes
 from .tool import inserted, overlaps, placed, round_contact, tool_shape, yawed
 
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
@@ -387,8 +388,10 @@ def _marks(count: int) -> str:
 
 
 def clear_caches() -> None:
-    """Forget the outcomes and shapes kept (for benchmarks that time a resolution afresh)."""
+    """Forget the outcomes, scenes read and shapes kept (for benchmarks that time a resolution afresh)."""
     _MEMO.clear()
+    forget_scenes()
+    tool_shape.cache_clear()
     geometry.clear_caches()
 
 

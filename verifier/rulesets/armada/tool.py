@@ -7,10 +7,12 @@ The two models in detail)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from ...kit.geometry import TOLERANCE, Contact, Pose, classify
+from ...kit.geometry import TOLERANCE, Contact, Pose, overlapping
 from .model import CLICK_DEGREES, SIDE_SIGN, Ship, ToolModel, ToolPose
 
 
@@ -70,6 +72,7 @@ def centreline(pose: ToolPose) -> list[tuple[float, float]]:
     return points
 
 
+@lru_cache(maxsize=1024)  # a maneuver's tool is outlined again under every reading that inserts it alike
 def tool_shape(tool: ToolModel, pose: ToolPose) -> BaseGeometry:
     """The tool's outline: each piece as wide as the tool, round at the joints (the hinges)."""
     points = centreline(pose)
@@ -89,4 +92,4 @@ def round_contact(centre: tuple[float, float], radius: float, shape: BaseGeometr
 
 
 def overlaps(a: BaseGeometry, b: BaseGeometry) -> bool:
-    return classify(a, b) is Contact.OVERLAPPING
+    return overlapping(a, b)

@@ -16,7 +16,7 @@ from shapely.geometry import Polygon
 
 from verifier.kit.choices import Choices
 from verifier.kit.choices import strategy as choices_strategy
-from verifier.kit.geometry import Contact, classify
+from verifier.kit.geometry import Contact, overlapping
 from verifier.ruleset import Outcome, Transform
 
 from .model import (
@@ -72,9 +72,9 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
         (cx, cy), r = area.centre, area.radius
         if any(math.hypot(x - cx, y - cy) > r - 1e-6 for x, y in shape.exterior.coords):
             return False
-        if any(classify(shape, footprint(o, reading)) is Contact.OVERLAPPING for o in ships):
+        if any(overlapping(shape, footprint(o, reading)) for o in ships):
             return False
-        if any(classify(shape, Polygon(o.points)) is Contact.OVERLAPPING for o in obstacles):
+        if any(overlapping(shape, Polygon(o.points)) for o in obstacles):
             return False
     return True
 
@@ -103,7 +103,7 @@ def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scen
     if "obstructed" in features and choose.flag():
         x, y = choose.integer(-4, 4) / 2, choose.integer(-4, 4) / 2
         reef = Obstacle("reef", ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)))
-        if all(classify(Polygon(reef.points), footprint(s, r)) is not Contact.OVERLAPPING
+        if all(not overlapping(Polygon(reef.points), footprint(s, r))
                for s in ships for r in FOOTPRINTS):
             obstacles.append(reef)
     flags: list[Flag] = []
@@ -111,8 +111,8 @@ def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scen
         flag = Flag("red", (choose.integer(-4, 4) / 2, choose.integer(-4, 4) / 2))
         shape = flag_shape(flag)
         if all(math.hypot(x, y) <= area.radius for x, y in shape.exterior.coords) and all(
-                classify(shape, footprint(s, r)) is not Contact.OVERLAPPING for s in ships for r in FOOTPRINTS) and all(
-                classify(shape, Polygon(o.points)) is not Contact.OVERLAPPING for o in obstacles):
+                not overlapping(shape, footprint(s, r)) for s in ships for r in FOOTPRINTS) and all(
+                not overlapping(shape, Polygon(o.points)) for o in obstacles):
             flags.append(flag)
     rear = "rear-cannon" in features and choose.flag()
     names = [s.name for s in ships]

@@ -20,7 +20,17 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from verifier.kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, classify, classify_solids
+from verifier.kit.geometry import (
+    TOLERANCE,
+    Contact,
+    Pose,
+    ShapeIndex,
+    classify,
+    classify_solids,
+    contact_at,
+    overlapping,
+)
+from verifier.kit.kept import KeptFor
 from verifier.kit.memo import Recent
 
 from .model import (
@@ -97,6 +107,7 @@ class World:
         # step's check by (ship, heading, excluded names), the critical headings by (ship, names).
         self.steps: dict[tuple[Ship, float, frozenset[str]], StepCheck] = {}
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
+        self.looks: dict[tuple[object, ...], object] = {}  # the resolver's looks along a side (resolver._look)
         self._bows: dict[Ship, XY] = {}
 
     def bow(self, ship: Ship) -> XY:
@@ -109,34 +120,48 @@ class World:
     def edge_contact(self, shape: Polygon) -> Contact:
         """How a piece meets the edge of the playing area."""
         if self.area.is_circle:
-            cx, cy = self.area.centre
-            far = max(math.hypot(x - cx, y - cy) for x, y in shapely.get_coordinates(shape).tolist())
-            gap = self.area.radius - far
-        else:
-            assert self.area_polygon is not None
-            if not _grown(self.area_polygon).contains(shape):
-                return Contact.OVERLAPPING
-            gap = shape.distance(self.area_polygon.exterior)
-        return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
+            return self.round_edge_contact(shapely.get_coordinates(shape).tolist())
+        assert self.area_polygon is not None
+        if not _grown(self.area_polygon).contains(shape):
+            return Contact.OVERLAPPING
+        return _gap_contact(shape.distance(self.area_polygon.exterior))
 
-    def contacts(self, shape: Polygon, exclude: frozenset[str],
-                 piece: tuple[str, Pose] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def round_edge_contact(self, corners: list[XY]) -> Contact:
+        """How a polygon with these corners meets the edge of a round playing area."""
+        cx, cy = self.area.centre
+        return _gap_contact(self.area.radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
+
+    def contacts(self, shape: Polygon, exclude: frozenset[str], piece: tuple[str, Pose] | None = None,
+                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(overlapping, touching) names, sorted. ``piece`` (size, pose) is the solid whose
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
-        so the outline decides for them: see ``resting`` for the flags)."""
-        found = self.index.contacts(shape, skip=exclude)
+        so the outline decides for them: see ``resting`` for the flags). ``corners``: the
+        outline's, where the caller has them (the answer is the same)."""
         if piece is not None and self.reading in SOLID_READINGS:
-            corners = solid(*piece)
-            for name in [n for n in found if n in self.ships]:
-                other = self.ships[name]
-                found[name] = classify_solids(corners, solid(other.size, other.pose))
-            for flag in [f for f in self.scene.flags if f.name in found]:
-                table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
-                found[flag.name] = classify(table, flag_shape(flag))
+            # Ships and flags met in outline are classified again (as solids, by the resting
+            # face), so their outlines need only be found.
+            body = solid(*piece)
+            flags = {f.name: f for f in self.scene.flags}
+            found = {}
+            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners):
+                if name in self.ships:
+                    other = self.ships[name]
+                    found[name] = classify_solids(body, solid(other.size, other.pose))
+                elif name in flags:
+                    table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
+                    found[name] = classify(table, flag_shape(flags[name]))
+                else:
+                    found[name] = Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
             found = {n: c for n, c in found.items() if c is not Contact.APART}
+        else:
+            found = self.index.contacts(shape, skip=exclude, corners=corners)
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING))
+
+
+def _gap_contact(gap: float) -> Contact:
+    return Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
 
 
 _WORLDS: Recent[World] = Recent(16)
@@ -145,19 +170,33 @@ _WORLDS: Recent[World] = Recent(16)
 def world_of(scene: Scene, ships: Mapping[str, Ship], footprint_reading: str) -> World:
     """The World of these pieces under this footprint reading, made once: the resolutions of
     one scene under its other readings (the explorer's, fuzz's) meet the same worlds again,
-    and what a World works out depends on nothing but its pieces and the footprint."""
-    key = (scene, tuple(ships[name] for name in sorted(ships)), footprint_reading)
+    and what a World works out depends on nothing but its pieces and the footprint. The
+    pieces are keyed in the order the World takes them in (by name), not as the case lists
+    them: a scene listed the other way round meets the same World."""
+    key = (scene.area, tuple(sorted(scene.obstacles, key=lambda o: o.name)),
+           tuple(sorted(scene.flags, key=lambda f: f.player)), tuple(ships[name] for name in sorted(ships)),
+           footprint_reading)
     return _WORLDS.get(key, lambda: World(scene, ships, footprint_reading))
 
 
 def forget_worlds() -> None:
     _WORLDS.clear()
     _grown.cache_clear()
+    _GROWN.clear()
+    firing_area.cache_clear()
 
 
 @lru_cache(maxsize=64)
 def _grown(area: Polygon) -> Polygon:
     return area.buffer(TOLERANCE)
+
+
+_GROWN: KeptFor[Polygon] = KeptFor(1024)  # firing areas grown before, by shape (they are kept: firing_area)
+
+
+def grown(shape: Polygon) -> Polygon:
+    """``shape.buffer(TOLERANCE)``, made once per shape object."""
+    return _GROWN.get(shape, lambda: shape.buffer(TOLERANCE))
 
 
 def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
@@ -185,9 +224,16 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
     x, y = world.bow(ship)
     pose = Pose(x, y, heading)
+    skip = exclude | {ship.name}
+    # The footprint's corners, as ``footprint`` works them out: most headings of a fan meet
+    # nothing, which the envelopes show without a shape made or measured.
+    corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
+    if world.area.is_circle and world.index.clear_of(corners, skip=skip):
+        return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = footprint(ship, world.reading, pose)
-    overlapping, touching = world.contacts(shape, exclude | {ship.name}, (ship.size, pose))
-    return StepCheck(heading % 360.0, old, overlapping, touching, world.edge_contact(shape))
+    overlapping, touching = world.contacts(shape, skip, (ship.size, pose), corners)
+    edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
+    return StepCheck(heading % 360.0, old, overlapping, touching, edge)
 
 
 def _solve(a: float, c: float, offset: float) -> list[float]:
@@ -297,11 +343,13 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
             only then may the solids meet otherwise than the outlines do."""
             x, y = p
             pose = Pose(x, y, ship.heading + d)
+            if world.index.clear_of(pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)):
+                return False  # the outline meets nothing
             face = footprint(ship, resting(world.reading), pose)
             assert world.table is not None
             for name in world.index.near(footprint(ship, world.reading, pose)):
-                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and classify(
-                        face, world.table.shapes[name]) is not Contact.OVERLAPPING:
+                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and not overlapping(
+                        face, world.table.shapes[name]):
                     return True
             return False
 
@@ -363,6 +411,7 @@ def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
 # --- firing -------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)  # the same shot is aimed under many readings, and its other placement looked at
 def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -> tuple[Polygon, XY]:
     """The area a large piece laid against ``side`` covers, and the middle of that side.
     The large lies with its resting edge on the table against the ship's side at table
@@ -395,7 +444,7 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
 def in_area(area: Polygon, target: Polygon, reading: str) -> tuple[bool, Contact]:
     contact = classify(area, target)
     if reading == "whole":
-        return area.buffer(TOLERANCE).contains(target), contact
+        return grown(area).contains(target), contact
     if reading == "touch":
         return contact is not Contact.APART, contact
     return contact is Contact.OVERLAPPING, contact

@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-import shapely
 from shapely.geometry import Polygon
 
-from verifier.kit.geometry import XYZ, Contact, Pose, Rigid, classify, classify_solids
+from verifier.kit.geometry import XYZ, Contact, Pose, Rigid, classify, classify_solids, outline
 from verifier.ruleset import Feature
 
 XY = tuple[float, float]
@@ -230,7 +229,7 @@ def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
 def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
     template = TEMPLATES[(size, reading)]
     transform: Rigid = pose.transform
-    return shapely.polygons(transform.apply_all(template.points))
+    return outline(transform.apply_all(template.points))
 
 
 def clear_shapes() -> None:

@@ -23,7 +23,7 @@ from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, re
 from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from .clauses import READING_POINTS
-from .geometry import World, check_step, fan, firing_area, forget_worlds, in_area, sight_line, world_of
+from .geometry import World, check_step, fan, firing_area, forget_worlds, grown, in_area, sight_line, world_of
 from .model import (
     MAX_STEPS,
     PIPS,
@@ -41,6 +41,7 @@ from .model import (
     footprint,
     obstacle_shape,
 )
+from .parse import forget_scenes
 
 MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
 SETUP_GAP = {"12-inches": 12.0, "10-inches": 10.0}
@@ -242,10 +243,23 @@ class _Look:
 
 def _look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
           sight_reading: str) -> _Look:
+    """What the look finds depends on the pieces afloat and the readings named, all of which
+    the World of the run stands for: it keeps the look for every other reading."""
+    world = run.world()
+    key = (ship, side, target, placement, target_reading, sight_reading)
+    known = world.looks.get(key)
+    if known is None:
+        known = world.looks[key] = _new_look(run, ship, side, target, placement, target_reading, sight_reading)
+    assert isinstance(known, _Look)
+    return known
+
+
+def _new_look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
+              sight_reading: str) -> _Look:
     area, mid = firing_area(ship, side, run.footprint, placement)
     shape = footprint(target, run.footprint)
     inside, contact = in_area(area, shape, target_reading)
-    partial = contact is Contact.OVERLAPPING and not area.buffer(TOLERANCE).contains(shape)
+    partial = contact is Contact.OVERLAPPING and not grown(area).contains(shape)
     touching = contact is Contact.TOUCHING
     if not inside:
         return _Look(False, False, "out of the area the cannons reach", (), partial, touching, False)
@@ -442,8 +456,9 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outco
 
 
 def clear_caches() -> None:
-    """Forget the outcomes, worlds and shapes kept (for benchmarks that time a resolution afresh)."""
+    """Forget the outcomes, worlds, scenes read and shapes kept (for benchmarks that time a resolution afresh)."""
     _MEMO.clear()
+    forget_scenes()
     forget_worlds()
     clear_shapes()
     kit_geometry.clear_caches()

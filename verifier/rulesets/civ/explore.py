@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...kit import choices as kit_choices
+from ...kit.hashed import HashedTuple
 from ...ruleset import Outcome, Transform
 from .model import (
     ADVANTAGE_ADVANCES,
@@ -77,7 +78,7 @@ def outcome_key(outcome: Outcome) -> tuple:
         events = tuple(sorted((e.kind, e.pieces) for e in outcome.events
                               if e.round == number and e.kind not in ("remove",)))
         branches.append((b.choices, b.state.ships, b.state.land, b.state.removals, events))
-    return tuple(branches)
+    return HashedTuple(branches)
 
 
 def _walk(choose: kit_choices.Choices, game_map: Map, start: str, nation: Nation, steps: int) -> list[str]:

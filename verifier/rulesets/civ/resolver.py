@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from ...kit.kept import KeptFor
 from ...kit.memo import Recent
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
@@ -126,12 +127,10 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
         return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
 
     while not over():
-        alive = [n for n in started if left(n)]
-        ranked = sorted(alive, key=lambda n: (key_of(n, left(n) + phantoms.get(n, 0)), n))
+        keys = {n: key_of(n, left(n) + phantoms.get(n, 0)) for n in started if left(n)}  # before any removal
         groups: list[list[str]] = []
-        for n in ranked:
-            k = key_of(n, left(n) + phantoms.get(n, 0))
-            if groups and key_of(groups[-1][0], left(groups[-1][0]) + phantoms.get(groups[-1][0], 0)) == k:
+        for n in sorted(keys, key=lambda n: (keys[n], n)):
+            if groups and keys[groups[-1][0]] == keys[n]:
                 groups[-1].append(n)
             else:
                 groups.append([n])
@@ -168,7 +167,7 @@ class _Run:
             self.land[(area, nation)] += count
         self.landing: Counter = Counter()
         self.events: list[Event] = []
-        self.causes: dict[str, list[Cause]] = {}
+        self.causes: dict[str, dict[object, Cause]] = {}  # per piece, by clause or (point, option), in order
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
         self.label: dict[tuple[str, str], str] = {}
@@ -181,18 +180,21 @@ class _Run:
     # --- bookkeeping ---
 
     def cause(self, piece: str, clause: str) -> None:
+        found = self.causes.get(piece)
+        if found is None:
+            found = self.causes[piece] = {}
+        elif clause in found:
+            return
         entry = _APPLIED.get(clause)
         if entry is None:
             entry = _APPLIED[clause] = Cause.applied(clause)
-        found = self.causes.setdefault(piece, [])
-        if entry not in found:
-            found.append(entry)
+        found[clause] = entry
 
     def follow(self, piece: str, point: str) -> None:
-        entry = Cause.followed(point, self.reading[point])
-        found = self.causes.setdefault(piece, [])
-        if entry not in found:
-            found.append(entry)
+        option = self.reading[point]
+        found = self.causes.setdefault(piece, {})
+        if (point, option) not in found:
+            found[(point, option)] = Cause.followed(point, option)
         self.consulted.add(point)
 
     def event(self, kind: str, pieces: tuple[str, ...], clause: str, at: str = "", detail: str = "",
@@ -675,12 +677,45 @@ def unchanged(scene: Scene) -> Result:
 # branches than the limit. (The resolver refuses exactly then: it counts the branches found
 # and still pending, which only grows, and ends as the number of branches.)
 _KEPT: Recent[Outcome] = Recent(256)
+# The same outcomes by scene and actions alone, each with the options the resolver looked up, in
+# the order it first looked them up. A reading that notes its look-ups (fuzz's reading table
+# resolves the scene the adapter has just resolved under the default reading) is asked those
+# points in that order while its options agree: the resolver would have asked the same (it is a
+# pure function, so what it looks up next depends only on what it found so far), so where all
+# agree the kept outcome is its outcome, and where one differs the points asked so far are the
+# first ones it asks anyway.
+_LOOKED_UP: Recent[list[tuple[tuple[tuple[str, str], ...], Outcome]]] = Recent(256)
+
+
+class _Looking(dict[str, str]):
+    """A plain reading that keeps the points looked up in it, first look-up first, with their
+    options (``dict(...)`` of it copies it without looking anything up)."""
+
+    def __init__(self, reading: Mapping[str, str]) -> None:
+        super().__init__(reading)
+        self.looked: dict[str, str] = {}
+
+    def __getitem__(self, point: str) -> str:
+        option = dict.__getitem__(self, point)
+        self.looked.setdefault(point, option)
+        return option
+
+
+def _looked_up(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
+    looking = _Looking(reading)
+    outcome = _resolve(scene, actions, looking, max_branches)
+    _LOOKED_UP.get((scene, actions), list).append((tuple(looking.looked.items()), outcome))
+    return outcome
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None = None) -> Outcome:
     """The phase's outcome (the same outcome whatever ``max_branches``, which only refuses a
     case with more branches than that, raising TooManyBranches)."""
     if type(reading) not in (dict, MappingProxyType):
+        if max_branches is None:
+            for looked, outcome in list(_LOOKED_UP.peek((scene, actions)) or ()):
+                if all(reading[point] == option for point, option in looked):
+                    return replace(outcome, reading=MappingProxyType(dict(reading)))
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
     if max_branches is not None:
@@ -688,11 +723,19 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         if kept is not None and (kept.refusal is not None or len(kept.after.branches) <= max_branches):
             return kept
         _KEPT.forget(key)
-    return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches))
+    # Only a case read from data (parse counts its branches) keeps its look-ups: that is the
+    # scene fuzz's reading table meets next; the explorer's readings would pay for nothing.
+    return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches) if max_branches is None
+                     else _looked_up(scene, actions, reading, max_branches))
+
+
+# Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
+# one scene under reading after reading: each is checked once, by the actions' identity.
+_REFUSALS: KeptFor[Refusal | None] = KeptFor(256)
 
 
 def _resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_branches: int | None) -> Outcome:
-    refused = refusal(scene, actions)
+    refused = _REFUSALS.get(actions, lambda: refusal(scene, actions), scene)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return Outcome(outcome.after, (), outcome.provenance, (Frame(0, "start", 0, start_state(scene)),),
@@ -729,10 +772,11 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     branches = []
     for b, (label, run, moved, after) in enumerate(runs, 1):
         tag = label_text(label) if several else ""
-        events += [Event(e.kind, e.pieces, b if several else 1, tag, e.clause, e.detail, e.at, e.step)
-                   for e in run.events]
-        for piece, found in run.causes.items():
-            causes[piece] = _dedup(list(causes.get(piece, ())) + found)
+        events += [Event(e.kind, e.pieces, b, tag, e.clause, e.detail, e.at, e.step)
+                   for e in run.events] if several else run.events
+        for piece, found in run.causes.items():  # each run's are distinct already (kept by key)
+            known = causes.get(piece)
+            causes[piece] = tuple(found.values()) if known is None else _dedup(list(known) + list(found.values()))
         decisions += run.decisions
         consulted |= run.consulted
         frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]

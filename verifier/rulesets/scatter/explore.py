@@ -10,8 +10,10 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from ...kit.hashed import HashedTuple
 from ...kit.kept import KeptFor
 from ...ruleset import Outcome, Transform
+from .exact import PlanePoint
 from .model import (
     ALL_ROLLS,
     AOE_SIZES,
@@ -27,7 +29,7 @@ from .model import (
     Shot,
 )
 from .parse import reference_roll
-from .resolver import cap, placed, separation
+from .resolver import _landed, _side_for
 
 _ZERO = Fraction(0)
 
@@ -42,8 +44,8 @@ def outcome_key(outcome: Outcome) -> tuple:
     """Where the template lands and whether it hits; for all 36 rolls, that for each."""
     after = outcome.after
     if isinstance(after, Odds):
-        return ("all", tuple(sorted(_landing_key(landing) for landing in after.landings)))
-    return ("roll",) + _landing_key(after)
+        return HashedTuple(("all", tuple(sorted(_landing_key(landing) for landing in after.landings))))
+    return HashedTuple(("roll",) + _landing_key(after))
 
 
 def _mirror_entry(entry: tuple) -> tuple:
@@ -80,8 +82,9 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
     landings = after.landings if isinstance(after, Odds) else (after,)
     found: dict[str, tuple[tuple[str, ...], str]] = {}
     reading = outcome.reading
-    # What the mirror-image roll's landing depends on: the start, the cap and the side.
-    twin_key = (separation(shot, reading), cap(shot, reading), reading["side"]) if reading else None
+    # What the mirror-image roll's landing depends on: the options of the start, the cap and the side.
+    twin_key = (reading["distance"] if shot.short_distance is not None else None, reading["cap"],
+                reading["side"]) if reading else None
     for landing in landings:
         for kind, pieces, detail in _landing_breaches(shot, landing, twin_key):
             found.setdefault(kind, (pieces, detail))
@@ -93,7 +96,7 @@ def invariant_breaches(shot: Shot, actions: Actions, outcome: Outcome) -> list[t
 
 
 _Breach = tuple[str, tuple[str, ...], str]
-_TwinKey = tuple[Fraction, Fraction, str] | None
+_TwinKey = tuple[str | None, str, str] | None
 # Breaches found before, by landing (the resolver hands out the same landing object under
 # every reading that lands the roll alike). By identity, not by value: hashing a landing's
 # exact numbers costs about as much as checking it.
@@ -103,34 +106,46 @@ _BREACHES: KeptFor[tuple[_Breach, ...]] = KeptFor(2048)
 def _landing_breaches(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
     """The breaches one landing shows, in order; ``twin_key``: the start, cap and side its
     mirror-image roll lands with, None where the outcome has no reading."""
-    return _BREACHES.get(landing, lambda: _breaches_of(shot, landing, twin_key), (shot, twin_key))
+    # Straight on and straight back have no mirror-image twin: the options do not matter to them.
+    given = (shot, twin_key if landing.roll is None or landing.roll.direction not in (1, 4) else None)
+    return _BREACHES.get(landing, lambda: _breaches_of(shot, landing, twin_key), given)
 
 
 def _moved_its_distance(landing: Landing) -> bool:
     """Whether the template moved exactly ``landing.moved``: |point - start|^2 = moved^2, in
     integers. Each difference of coordinates is p/q + r/s * sqrt(3); its square has a
     sqrt(3) part that must vanish (sqrt(3) is irrational) and a rational part to compare."""
-    def diff(a: Fraction, b: Fraction) -> tuple[int, int]:
-        return a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
-
     point, start = landing.point, landing.start
-    p1, q1 = diff(point.x.rational, start.x.rational)
-    p2, q2 = diff(point.x.root3, start.x.root3)
-    p3, q3 = diff(point.y.rational, start.y.rational)
-    p4, q4 = diff(point.y.root3, start.y.root3)
+    a, b = point.x.rational, start.x.rational
+    p1, q1 = a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
+    a, b = point.x.root3, start.x.root3
+    p2, q2 = a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
+    a, b = point.y.rational, start.y.rational
+    p3, q3 = a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
+    a, b = point.y.root3, start.y.root3
+    p4, q4 = a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator
     if p1 * p2 * q3 * q4 + p3 * p4 * q1 * q2 != 0:  # twice the sqrt(3) part, over q1 q2 q3 q4
         return False
     # The rational part, p1^2/q1^2 + 3 p2^2/q2^2 + p3^2/q3^2 + 3 p4^2/q4^2, over (q1 q2 q3 q4)^2.
     norm = (p1 * q2 * q3 * q4) ** 2 + 3 * (p2 * q1 * q3 * q4) ** 2 + (p3 * q1 * q2 * q4) ** 2 + 3 * (
         p4 * q1 * q2 * q3) ** 2
-    moved = Fraction(landing.moved)
+    moved = landing.moved
     return norm * moved.denominator ** 2 == moved.numerator ** 2 * (q1 * q2 * q3 * q4) ** 2
+
+
+def _mirror_images(a: PlanePoint, b: PlanePoint) -> bool:
+    """Whether ``a`` is ``b`` mirrored across the line of attack (x negated), without making the
+    mirror image: a fraction's sign is in its numerator, its denominator positive."""
+    return (a.y == b.y and a.x.rational.numerator == -b.x.rational.numerator
+            and a.x.rational.denominator == b.x.rational.denominator
+            and a.x.root3.numerator == -b.x.root3.numerator and a.x.root3.denominator == b.x.root3.denominator)
 
 
 def _breaches_of(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Breach, ...]:
     found: list[_Breach] = []
     roll = reference_roll(landing)
-    if landing.moved > shot.from_attacker / 2:
+    moved, reach = landing.moved, shot.from_attacker
+    if 2 * moved.numerator * reach.denominator > reach.numerator * moved.denominator:  # moved > from_attacker / 2
         found.append(("the template deviates more than half the distance to the target",
                       ("template",), f"roll {roll.distance}-{roll.direction} moves it {float(landing.moved):g} in, "
                                      f"{float(shot.from_attacker):g} in from the attacker"))
@@ -138,8 +153,10 @@ def _breaches_of(shot: Shot, landing: Landing, twin_key: _TwinKey) -> tuple[_Bre
         found.append(("the template moves another distance than the capped die", ("template",),
                       f"roll {roll.distance}-{roll.direction}"))
     if twin_key is not None and roll.direction not in (1, 4):
-        twin = placed(shot, roll.mirrored(), *twin_key)
-        if twin.point != landing.point.mirrored():
+        mirrored = roll.mirrored()
+        distance, capped_by, side = twin_key
+        twin = _landed(shot, mirrored, distance, capped_by, _side_for(mirrored.direction, side))
+        if not _mirror_images(twin.point, landing.point):
             found.append(("mirror-image rolls land on spots that are not mirror images", ("template",),
                           f"rolls {roll.distance}-{roll.direction} and {roll.distance}-"
                           f"{MIRROR_DIRECTION[roll.direction]} land at "

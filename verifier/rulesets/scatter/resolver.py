@@ -24,7 +24,7 @@ from typing import Any
 
 from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
-from .model import ALL_ROLLS, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .model import ALL_ROLLS, DIE_FACES, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
 
 _HALF = Fraction(1, 2)
 _R3_HALF = QSqrt3(Fraction(0), _HALF)  # sqrt(3)/2
@@ -45,6 +45,8 @@ _SIDE_WORDS = {1: "straight on", 2: "60° to the right", 3: "120° to the right"
                5: "120° to the left", 6: "60° to the left"}
 
 PIECES = ("template", "target")
+# The rolls of each direction face, by distance die; one face after the other, they are ROLLS.
+ROLLS_BY_DIRECTION = {direction: tuple(r for r in ROLLS if r.direction == direction) for direction in DIE_FACES}
 
 
 def direction_vector(direction: int, side: str) -> PlanePoint:
@@ -92,10 +94,19 @@ def land(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Landing:
     """Where one roll puts the template: the geometry alone, no bookkeeping."""
     # The options are looked up in the order separation, cap and side would look them up.
     distance = reading["distance"] if shot.short_distance is not None else None
-    landing = _landed(shot, roll, distance, reading["cap"], reading["side"])
+    landing = _landed(shot, roll, distance, reading["cap"], _side_for(roll.direction, reading["side"]))
     if landing.touching and reading["touch"] == "hit":  # exactly touching: the touch reading says
         return _touch_hit(landing)
     return landing
+
+
+def _side_for(direction: int, side: str) -> str:
+    """``side`` as far as a direction face's unit vector goes: the faces straight on and straight
+    back point the same way under every reading, and 2 and 3 fold onto themselves, so those
+    are landed once for every reading that agrees (the landings are equal values)."""
+    if direction in (1, 4) or (side == "folded" and direction in (2, 3)):
+        return "clockwise"
+    return side
 
 
 @lru_cache(maxsize=4096)
@@ -116,6 +127,23 @@ def placed(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     return _place(shot, roll, sep, limit, side)
 
 
+@lru_cache(maxsize=1024)
+def _row(shot: Shot, direction: int, distance: str | None, capped_by: str, side: str) -> tuple[tuple[Landing, ...],
+                                                                                                tuple[Any, ...], bool]:
+    """The six rolls of one direction face under the options (``side`` as ``_side_for`` gives
+    it): their landings (before the touch reading), what they add to the record, in order,
+    each part once (``_roll_parts``), and whether any of them touches."""
+    landings = tuple(_landed(shot, roll, distance, capped_by, side) for roll in ROLLS_BY_DIRECTION[direction])
+    folded_side = side if direction in _FOLDED_ONTO else None
+    parts: dict[int, tuple[_Note, ...]] = {}
+    for landing in landings:
+        capped = landing.capped
+        for part in _roll_parts(shot, _rolled(landing), capped, landing.touching, folded_side,
+                                capped_by if capped else None):
+            parts.setdefault(id(part), part)
+    return landings, tuple(parts.values()), any(landing.touching for landing in landings)
+
+
 _DIE = {face: Fraction(face) for face in range(1, 7)}
 _ZERO = QSqrt3(Fraction(0), Fraction(0))
 
@@ -133,20 +161,26 @@ def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     forward, sideways = vector.y.rational, vector.x.root3
     c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
-    start = PlanePoint(_ZERO, QSqrt3(-sep, _ZERO.root3))
+    start, start_squared = _start(sep)
     point = PlanePoint(QSqrt3(_ZERO.rational, Fraction(sideways.numerator * c, sideways.denominator * d)),
                        QSqrt3(Fraction(e * c * b - a * f * d, f * d * b), _ZERO.root3))
     top, bottom = a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f
     reach = shot.reach
     g, h = reach.numerator, reach.denominator
     ahead = top * h * h - g * g * bottom  # the sign of |spot|^2 - reach^2
-    return Landing(roll, start, point, moved, limit, Fraction(top, bottom), Fraction(a * a, b * b), reach,
-                   ahead < 0, ahead == 0)
+    return Landing(roll, start, point, moved, limit, Fraction(top, bottom), start_squared, reach, ahead < 0, ahead == 0)
+
+
+@lru_cache(maxsize=256)
+def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
+    """Where the template starts, ``sep`` inches short of the base's centre, and that distance squared."""
+    return PlanePoint(_ZERO, QSqrt3(-sep, _ZERO.root3)), sep * sep
 
 
 def clear_caches() -> None:
     """Forget the landings and notes kept (for benchmarks that time a resolution afresh)."""
-    for made in (placed, _landed, _touch_hit, _roll_notes, _applied, _followed):
+    for made in (placed, _landed, _row, _start, _touch_hit, _roll_parts, _shot_part, _side_part,
+                 _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
 
 
@@ -205,27 +239,31 @@ class _Record:
         self.seen: dict[str, dict[Any, Cause]] = {piece: {} for piece in PIECES}
         self.decisions: dict[tuple, Decision] = {}
         self.consulted: set[str] = set()
+        self.done: dict[int, tuple[_Note, ...]] = {}  # the parts played, by identity (kept: ids stay theirs)
 
     def note(self, piece: str, clause: str) -> None:
         self.seen[piece].setdefault(clause, _applied(clause))
 
-
-def _record_roll(shot: Shot, roll: Roll, capped: bool, touching: bool, record: _Record) -> None:
-    reading = record.reading
-    side = reading["side"] if roll.direction in _FOLDED_ONTO else None
-    capped_by = reading["cap"] if capped else None
-    seen, decisions, consulted = record.seen, record.decisions, record.consulted
-    for kind, piece, key, value in _roll_notes(shot, roll, capped, touching, side, capped_by):
-        if kind == "note":
-            seen[piece].setdefault(key, value)
-        elif kind == "consult":
-            consulted.add(key)
-            option = reading[key]
-            causes = seen[piece]
-            if (key, option) not in causes:
-                causes[(key, option)] = _followed(key, option)
-        else:
-            decisions.setdefault(key, value)
+    def play(self, parts: tuple[tuple[_Note, ...], ...]) -> None:
+        """What the parts add, in order. A part played before adds nothing again (every entry
+        is kept only the first time), so each is played once: a roll's parts are shared with
+        the other rolls of the shot (``_roll_parts``)."""
+        done, reading, seen, decisions, consulted = self.done, self.reading, self.seen, self.decisions, self.consulted
+        for part in parts:
+            if id(part) in done:
+                continue
+            done[id(part)] = part
+            for kind, piece, key, value in part:
+                if kind == "note":
+                    seen[piece].setdefault(key, value)
+                elif kind == "consult":
+                    consulted.add(key)
+                    option = reading[key]
+                    causes = seen[piece]
+                    if (key, option) not in causes:
+                        causes[(key, option)] = _followed(key, option)
+                else:
+                    decisions.setdefault(key, value)
 
 
 # ("note", piece, clause, its cause), ("consult", piece, point, None) or ("decide", "", key, Decision)
@@ -233,70 +271,90 @@ _Note = tuple[str, str, Any, Any]
 
 
 @lru_cache(maxsize=2048)
-def _roll_notes(shot: Shot, roll: Roll, capped: bool, touching: bool, side: str | None,
-                capped_by: str | None) -> tuple[_Note, ...]:
-    """What one roll adds to the record, in order: the same for every reading that agrees on
-    the options it depends on (``side`` for a direction that folds, ``capped_by`` for a capped
-    move), so it is worked out once and played back."""
-    notes: list[_Note] = []
+def _roll_parts(shot: Shot, roll: Roll, capped: bool, touching: bool, side: str | None,
+                capped_by: str | None) -> tuple[tuple[_Note, ...], ...]:
+    """What one roll adds to the record, in order, as parts that depend on less than the roll:
+    the same for every reading that agrees on the options it depends on (``side`` for a
+    direction that folds, ``capped_by`` for a capped move). Each part is made once and shared
+    (by the shot, the direction face, the distance die, the end), so that a record plays each
+    only once however many rolls share it."""
+    return (_shot_part(shot), _side_part(roll.direction, side), _cap_part(shot, roll.distance),
+            _end_part(capped, capped_by, touching))
 
-    def note(piece: str, clause: str) -> None:
-        notes.append(("note", piece, clause, _applied(clause)))
 
-    def consult(point: str, piece: str) -> None:
-        notes.append(("consult", piece, point, None))
+def _note(piece: str, clause: str) -> _Note:
+    return ("note", piece, clause, _applied(clause))
 
-    def decide(decision: Decision) -> None:
-        notes.append(("decide", "", (decision.point, decision.applicable, decision.prescriptions, decision.near),
-                      decision))
 
-    note("template", "aoe.size")
-    note("target", "base.size")
+def _consult(point: str, piece: str) -> _Note:
+    return ("consult", piece, point, None)
+
+
+def _decide(decision: Decision) -> _Note:
+    return ("decide", "", (decision.point, decision.applicable, decision.prescriptions, decision.near), decision)
+
+
+@lru_cache(maxsize=512)
+def _shot_part(shot: Shot) -> tuple[_Note, ...]:
+    """The sizes, the aim and the dice: the same for every roll of the shot."""
+    notes = [_note("template", "aoe.size"), _note("target", "base.size")]
     short = shot.short_distance
     if short is None:
-        note("template", "aim.target")
+        notes.append(_note("template", "aim.target"))
     else:
-        note("template", "aim.short")
-        consult("distance", "template")
-        decide(Decision(
+        notes += [_note("template", "aim.short"), _consult("distance", "template"), _decide(Decision(
             "distance", (), (), PIECES, near=("aim.short",),
             detail=f"the shot fell {decimal_text(short, 3)} inches short; the text does not say "
-                   f"whether that runs to the base's centre or to its edge"))
-    note("template", "dev.dist")
-    note("template", "dev.dir")
-    if roll.direction not in (1, 4):
-        consult("side", "template")
-        if roll.direction in _FOLDED_ONTO:
-            decide(Decision(
-                "side", ("dev.dir", "dev.fold"),
-                (f"direction {roll.direction} goes {_SIDE_WORDS[roll.direction]}",
-                 f"direction {roll.direction} goes where {_FOLDED_ONTO[roll.direction]} goes, "
-                 f"{_SIDE_WORDS[_FOLDED_ONTO[roll.direction]]}"),
-                PIECES, detail=f"direction {roll.direction}: the prose and the code put it on opposite sides"))
-            if side == "folded":
-                note("template", "dev.fold")
-        else:
-            decide(Decision(
-                "side", ("dev.dir",), (f"direction {roll.direction} goes to one side",), PIECES,
-                detail=f"direction {roll.direction}: nothing says which side of the line of attack it is"))
+                   f"whether that runs to the base's centre or to its edge"))]
+    return tuple(notes + [_note("template", "dev.dist"), _note("template", "dev.dir")])
+
+
+@lru_cache(maxsize=64)
+def _side_part(direction: int, side: str | None) -> tuple[_Note, ...]:
+    """Which way the direction face points (``side``: the reading's, for a face that folds)."""
+    if direction in (1, 4):
+        return ()
+    notes = [_consult("side", "template")]
+    if direction in _FOLDED_ONTO:
+        notes.append(_decide(Decision(
+            "side", ("dev.dir", "dev.fold"),
+            (f"direction {direction} goes {_SIDE_WORDS[direction]}",
+             f"direction {direction} goes where {_FOLDED_ONTO[direction]} goes, "
+             f"{_SIDE_WORDS[_FOLDED_ONTO[direction]]}"),
+            PIECES, detail=f"direction {direction}: the prose and the code put it on opposite sides")))
+        if side == "folded":
+            notes.append(_note("template", "dev.fold"))
+    else:
+        notes.append(_decide(Decision(
+            "side", ("dev.dir",), (f"direction {direction} goes to one side",), PIECES,
+            detail=f"direction {direction}: nothing says which side of the line of attack it is")))
+    return tuple(notes)
+
+
+@lru_cache(maxsize=1024)
+def _cap_part(shot: Shot, die: int) -> tuple[_Note, ...]:
+    """Whether the two caps move the template apart for this distance die."""
     half, maximum = shot.from_attacker / 2, shot.max_deviation
-    by_half, by_max = min(Fraction(roll.distance), half), min(Fraction(roll.distance), maximum)
-    if by_half != by_max:
-        consult("cap", "template")
-        decide(Decision(
-            "cap", ("dev.cap", "dev.max"),
-            (f"the template moves {decimal_text(by_half, 3)} inches",
-             f"the template moves {decimal_text(by_max, 3)} inches"),
-            PIECES, detail=f"a {roll.distance} on the distance die, {decimal_text(shot.from_attacker, 3)} inches from "
-                           f"the attacker, with a maximum of {decimal_text(maximum, 3)}"))
-    if capped:
-        note("template", "dev.cap" if capped_by == "half-distance" else "dev.max")
-    note("target", "hit.overlap")
+    by_half, by_max = min(Fraction(die), half), min(Fraction(die), maximum)
+    if by_half == by_max:
+        return ()
+    return (_consult("cap", "template"), _decide(Decision(
+        "cap", ("dev.cap", "dev.max"),
+        (f"the template moves {decimal_text(by_half, 3)} inches",
+         f"the template moves {decimal_text(by_max, 3)} inches"),
+        PIECES, detail=f"a {die} on the distance die, {decimal_text(shot.from_attacker, 3)} inches from "
+                       f"the attacker, with a maximum of {decimal_text(maximum, 3)}")))
+
+
+@lru_cache(maxsize=16)
+def _end_part(capped: bool, capped_by: str | None, touching: bool) -> tuple[_Note, ...]:
+    """The cap that cut the move down, if one did, and the hit test."""
+    notes = [_note("template", "dev.cap" if capped_by == "half-distance" else "dev.max")] if capped else []
+    notes.append(_note("target", "hit.overlap"))
     if touching:
-        consult("touch", "target")
-        decide(Decision(
+        notes += [_consult("touch", "target"), _decide(Decision(
             "touch", (), (), PIECES, near=("hit.overlap",),
-            detail="the template's edge exactly meets the base's edge"))
+            detail="the template's edge exactly meets the base's edge"))]
     return tuple(notes)
 
 
@@ -307,19 +365,34 @@ def _hit_event(landing: Landing) -> Event:
     return Event("hit" if landing.hit else "miss", PIECES, clause="hit.overlap", detail=detail)
 
 
+def _all_rolls(shot: Shot, reading: Mapping[str, str], record: _Record) -> Odds:
+    """The 36 landings, and what they add to ``record``: a face of six rolls at a time
+    (``_row``). The options are looked up as ``land`` looks them up for the first roll (the
+    distance, the cap, the side), and the touch only where a roll touches."""
+    distance = reading["distance"] if shot.short_distance is not None else None
+    capped_by, side = reading["cap"], reading["side"]
+    rows = [_row(shot, direction, distance, capped_by, _side_for(direction, side)) for direction in DIE_FACES]
+    touch_hits = any(touches for _, _, touches in rows) and reading["touch"] == "hit"
+    landings: list[Landing] = []
+    for row, parts, touches in rows:
+        landings += [_touch_hit(landing) if landing.touching else landing for landing in row] if (
+            touches and touch_hits) else row
+        record.play(parts)
+    return Odds(tuple(landings))
+
+
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     events: tuple[Event, ...]
     after: Odds | Landing
+    record = _Record(reading)
     if isinstance(actions, AllRolls):
-        landings = tuple(land(shot, roll, reading) for roll in ROLLS)
-        odds = Odds(landings)
+        odds = after = _all_rolls(shot, reading, record)
         events = (Event("odds", PIECES, clause="odds.36",
                         detail=f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}"
                                                     if odds.probability.denominator != 36 else "")),)
-        after = odds
+        record.note("target", "odds.36")
     else:
         landing = land(shot, actions, reading)
-        landings = (landing,)
         events = ()
         if landing.capped:
             events += (Event("capped", ("template",), clause="dev.cap" if reading["cap"] == "half-distance"
@@ -327,11 +400,9 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
                                                     f"{decimal_text(landing.moved, 3)}"),)
         events += (_hit_event(landing),)
         after = landing
-    record = _Record(reading)
-    for landing in landings:
-        _record_roll(shot, _rolled(landing), landing.capped, landing.touching, record)
-    if isinstance(actions, AllRolls):
-        record.note("target", "odds.36")
+        side = reading["side"] if actions.direction in _FOLDED_ONTO else None
+        record.play(_roll_parts(shot, actions, landing.capped, landing.touching, side,
+                                reading["cap"] if landing.capped else None))
     return Outcome(after=after, events=events,
                    provenance={piece: tuple(causes.values()) for piece, causes in record.seen.items()},
                    reading=reading, decisions=tuple(record.decisions.values()),

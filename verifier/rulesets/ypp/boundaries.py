@@ -23,9 +23,11 @@ _MET: Kept[tuple[Scene, Turn], tuple[str, str] | None] = Kept(256)  # a landing 
 
 
 def _first_meeting(scene: Scene, turn: Turn) -> tuple[str, str] | None:
-    """The two ships of the first bump or collision under the default reading."""
+    """The two ships of the first bump or collision under the default reading (none for a lone ship)."""
     from .resolver import first_meeting
 
+    if len(scene.ships) < 2:
+        return None
     return _MET.get((scene, turn), lambda: first_meeting(scene, turn, DEFAULT))
 
 

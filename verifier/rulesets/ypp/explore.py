@@ -6,10 +6,11 @@ turning a scene back into case data."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 from typing import Any
 
+from ...kit.kept import KeptFor
 from ...ruleset import Outcome, Transform
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn
@@ -50,13 +51,27 @@ def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
     return ships, tuple(sorted(renamed.items())), tuple(sorted((names[n], d) for n, d in damage))
 
 
-def _map_key(key: OutcomeKey, tile: Callable, heading: Callable) -> OutcomeKey:
+def _mirror_heading(d: Heading) -> Heading:
+    return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
+
+
+# A heading's name, turned a quarter clockwise or mirrored east-west: outcome keys name headings.
+_TURNED_NAME = {h.name: h.clockwise().name for h in Heading}
+_MIRRORED_NAME = {h.name: _mirror_heading(h).name for h in Heading}
+
+
+def _map_key(key: OutcomeKey, tile: Callable, heading_names: Mapping[str, str]) -> OutcomeKey:
     ships, events, damage = key
-    return tuple(sorted((n, tile(at), heading(Heading[h]).name) for n, at, h in ships)), events, damage
+    return tuple(sorted([(n, tile(at), heading_names[h]) for n, at, h in ships])), events, damage
 
 
 def _rebuild(scene: Scene, board: Board, tile: Callable, heading: Callable) -> Scene:
     return Scene(board, tuple(Ship(s.name, s.type, tile(s.at), heading(s.heading)) for s in scene.ships))
+
+
+def _quiet_key(scene: Scene, turn: Turn) -> Callable[[Mapping[str, str]], OutcomeKey]:
+    """The outcome key of a transformed scene, resolved without the frames the key leaves out."""
+    return lambda reading: outcome_key(resolve_turn(scene, turn, reading, record=False))
 
 
 def transforms(scene: Scene, turn: Turn) -> list[Transform]:
@@ -64,12 +79,11 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     # Order: rename every ship so that the listing order reverses.
     names = [s.name for s in scene.ships]
     renamed = {n: f"{chr(ord('a') + len(names) - 1 - i)}{n}" for i, n in enumerate(names)}
-    found.append(Transform(
-        "order", "reversed listing",
-        Scene(scene.board, tuple(sorted((Ship(renamed[s.name], s.type, s.at, s.heading) for s in scene.ships),
-                                        key=lambda s: s.name))),
-        Turn(tuple(tuple(sorted((renamed[n], t) for n, t in r)) for r in turn.rounds)),
-        lambda key: _rename_key(key, renamed)))
+    reordered = Scene(scene.board, tuple(sorted((Ship(renamed[s.name], s.type, s.at, s.heading) for s in scene.ships),
+                                                key=lambda s: s.name)))
+    retold = Turn(tuple(tuple(sorted((renamed[n], t) for n, t in r)) for r in turn.rounds))
+    found.append(Transform("order", "reversed listing", reordered, retold, lambda key: _rename_key(key, renamed),
+                           _quiet_key(reordered, retold)))
     # Symmetry: a quarter turn clockwise, (x, y) -> (h-1-y, x).
     b = scene.board
     h = b.height
@@ -80,8 +94,9 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     rotated = Board(b.height, b.width, frozenset(rot(t) for t in b.rocks),
                     tuple(sorted((rot(t), d.clockwise()) for t, d in b.wind)),
                     tuple(sorted((h - 2 - y, x) for x, y in b.whirlpools)))
-    found.append(Transform("symmetry", "quarter turn", _rebuild(scene, rotated, rot, Heading.clockwise), turn,
-                           lambda key: _map_key(key, rot, Heading.clockwise)))
+    turned = _rebuild(scene, rotated, rot, Heading.clockwise)
+    found.append(Transform("symmetry", "quarter turn", turned, turn, lambda key: _map_key(key, rot, _TURNED_NAME),
+                           _quiet_key(turned, turn)))
     # Symmetry: mirror east-west, swapping left and right. Whirlpools turn one way only, so a
     # mirrored whirlpool is a different board; skip boards that have one.
     if not b.whirlpools:
@@ -90,16 +105,13 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
         def mir(t):
             return (w - 1 - t[0], t[1])
 
-        def mir_heading(d):
-            return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
-
         swap = {Token.LEFT: Token.RIGHT, Token.RIGHT: Token.LEFT}
         mirrored = Board(b.width, b.height, frozenset(mir(t) for t in b.rocks),
-                         tuple(sorted((mir(t), mir_heading(d)) for t, d in b.wind)), ())
-        found.append(Transform(
-            "symmetry", "mirror", _rebuild(scene, mirrored, mir, mir_heading),
-            Turn(tuple(tuple((n, swap.get(t, t)) for n, t in r) for r in turn.rounds)),
-            lambda key: _map_key(key, mir, mir_heading)))
+                         tuple(sorted((mir(t), _mirror_heading(d)) for t, d in b.wind)), ())
+        flipped = _rebuild(scene, mirrored, mir, _mirror_heading)
+        flipped_turn = Turn(tuple(tuple((n, swap.get(t, t)) for n, t in r) for r in turn.rounds))
+        found.append(Transform("symmetry", "mirror", flipped, flipped_turn,
+                               lambda key: _map_key(key, mir, _MIRRORED_NAME), _quiet_key(flipped, flipped_turn)))
     return found
 
 
@@ -113,20 +125,38 @@ def strategy() -> Any:
     return scenes_and_turns()
 
 
+_FREE: KeptFor[frozenset[tuple[int, int]]] = KeptFor(64)  # by board: its tiles without a rock
+_BREACHES: KeptFor[tuple[tuple[str, tuple[str, ...], str], ...]] = KeptFor(16)  # by frames
+
+
+def _free_tiles(board: Board) -> frozenset[tuple[int, int]]:
+    return _FREE.get(board, lambda: frozenset((x, y) for x in range(board.width) for y in range(board.height)
+                                              if (x, y) not in board.rocks))
+
+
 def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple[str, tuple[str, ...], str]]:
-    """(invariant, ships, detail) for every breach seen in any frame of the outcome."""
+    """(invariant, ships, detail) for every breach seen in any frame of the outcome. The
+    readings that change only the ram damage share their frames with the default's, and so
+    their breaches: worked out once per frames."""
+    return list(_BREACHES.get(outcome.frames, lambda: _breaches(scene, outcome),
+                              given=(scene, len(outcome.after.ships))))
+
+
+def _breaches(scene: Scene, outcome: Outcome) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     board = scene.board
     rocks = board.rocks
-    width, height = board.width, board.height
+    free = _free_tiles(board)
     breaches: dict[tuple[str, tuple[str, ...]], str] = {}
     previous: tuple | None = None
+    names: tuple = ()
+    places: tuple = ()
     for moment in outcome.frames:
         frame = moment.state
         if frame == previous:
             continue  # nothing moved since the last frame: it shows nothing new
-        places = [at for _, at, _ in frame]
-        if len(set(places)) != len(places) or not all(0 <= x < width and 0 <= y < height and (x, y) not in rocks
-                                                      for x, y in places):
+        was_names, was_places = names, places
+        names, places = (tuple(zip(*frame))[:2] if frame else ((), ()))
+        if len(set(places)) != len(places) or not free.issuperset(places):
             label = str(moment)
             tiles: dict[Any, str] = {}
             for name, at, _ in frame:
@@ -140,8 +170,15 @@ def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple
                     breaches.setdefault(("ship on a rock", (name,)), f"{label}: {list(at)}")
         if previous is not None:
             # Two ships that swap tiles both move: only ships that moved are paired.
-            moved = ([name for (name, at, _), (was, there, _) in zip(frame, previous) if name != was or at != there]
-                     if len(frame) == len(previous) else [name for name, _, _ in frame])
+            if names == was_names:  # the same ships in the same order: only two that swapped tiles can pass
+                steps = [(there, at) for at, there in zip(places, was_places) if at != there]
+                swapped = len(steps) > 1 and not set(steps).isdisjoint([(at, there) for there, at in steps])
+                moved: list[str] = ([name for name, at, there in zip(names, places, was_places) if at != there]
+                                    if swapped else [])
+            elif len(frame) == len(previous):
+                moved = [name for (name, at, _), (was, there, _) in zip(frame, previous) if name != was or at != there]
+            else:
+                moved = list(names)
             if len(moved) > 1:
                 before = {n: at for n, at, _ in previous}
                 after = {n: at for n, at, _ in frame}
@@ -152,7 +189,7 @@ def invariant_breaches(scene: Scene, turn: Turn, outcome: Outcome) -> list[tuple
         previous = frame
     if len(outcome.after.ships) != len(scene.ships):
         breaches[("ship lost", ())] = f"{len(scene.ships)} ships before, {len(outcome.after.ships)} after"
-    return [(kind, ships, detail) for (kind, ships), detail in sorted(breaches.items())]
+    return tuple([(kind, ships, detail) for (kind, ships), detail in sorted(breaches.items())])
 
 
 def simpler(scene: Scene, turn: Turn) -> Iterator[tuple[Scene, Turn]]:

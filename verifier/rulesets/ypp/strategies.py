@@ -1,5 +1,6 @@
-"""YPP scenes that favour interaction: ships packed close together, tokens that aim at the
-same tiles, wind and whirlpools next to ships, rocks and edges in the way. Written once
+"""YPP scenes that favour interaction: ships packed close together (half the fleets of three
+or more of one size class), tokens that aim at the same tiles, wind and whirlpools next to
+ships, rocks and edges in the way. Written once
 against ``kit.choices.Choices``: Hypothesis draws them (``scenes_and_turns``), and the
 explorer's search builds them from a seeded ``random.Random`` (``scene``)."""
 
@@ -37,12 +38,18 @@ def board(choose: Choices, min_size: int = 3, max_size: int = 7) -> Board:
 
 
 def ships(choose: Choices, where: Board, max_ships: int = 4, types: tuple[str, ...] = TYPES_BY_CLASS) -> Scene:
-    free = sorted((x, y) for x in range(where.width) for y in range(where.height) if (x, y) not in where.rocks)
+    rocks = where.rocks
+    free = [(x, y) for x in range(where.width) for y in range(where.height) if (x, y) not in rocks]  # sorted
     count = choose.integer(1, min(max_ships, len(free)))
-    # Cluster ships around one centre so that they meet.
-    centre = choose.pick(free)
-    near = sorted(free, key=lambda t: (abs(t[0] - centre[0]) + abs(t[1] - centre[1]), t))[: count + 4]
+    # Cluster ships around one centre so that they meet: the nearest tiles, then by tile.
+    cx, cy = choose.pick(free)
+    near = [t for _, t in sorted([(abs(t[0] - cx) + abs(t[1] - cy), t) for t in free])[: count + 4]]
     spots = choose.subset(near, count, count)
+    if count > 2 and choose.flag():
+        # Half the fleets of three or more ships are of one class: a bump between ships of one
+        # class is decided by the motion bullets alone (a forward mover knocks the other on), and
+        # two such bumps on one ship need three ships of a class, one in 16 fleets otherwise.
+        types = (choose.pick(types),)
     return Scene(where, tuple(Ship(NAMES[i], choose.pick(types), at, choose.pick(HEADINGS))
                               for i, at in enumerate(spots)))
 
