@@ -1,6 +1,10 @@
 """The bounded memos of kit.kept: each value made once while kept, everything dropped when full."""
 
-from verifier.kit.kept import Kept, KeptFor
+from collections.abc import Callable
+
+import pytest
+
+from verifier.kit.kept import Kept, KeptByData, KeptFor
 
 
 def test_a_value_is_made_once_per_key_and_everything_dropped_when_full():
@@ -37,3 +41,31 @@ def test_kept_for_an_object_by_identity_and_what_else_it_was_made_from():
     assert len(made) == 3
     kept.clear()
     assert kept.get(twin, lambda: make(twin, 1), 1) == 4
+
+
+def test_data_kept_by_data_tells_apart_what_equality_would_not() -> None:
+    kept: KeptByData[str] = KeptByData(8)
+    reads: list[object] = []
+
+    def reader(data: object) -> Callable[[], str]:
+        return lambda: reads.append(data) or f"read {data!r}"
+
+    assert kept.get({"a": 1}, reader({"a": 1})) == "read {'a': 1}"
+    assert kept.get({"a": 1}, reader({"a": 1})) == "read {'a': 1}"  # equal data: read once
+    assert kept.get({"a": 1.0}, reader({"a": 1.0})) == "read {'a': 1.0}"  # equal, but 1.0 is not 1
+    assert kept.get([1, 2], reader([1, 2])) != kept.get((1, 2), reader((1, 2)))
+    assert reads == [{"a": 1}, {"a": 1.0}, [1, 2], (1, 2)]
+
+
+def test_a_read_that_raises_keeps_nothing() -> None:
+    kept: KeptByData[int] = KeptByData(8)
+    calls = []
+
+    def broken() -> int:
+        calls.append(1)
+        raise ValueError("refused")
+
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            kept.get({"bad": True}, broken)
+    assert len(calls) == 2

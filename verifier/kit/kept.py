@@ -57,3 +57,20 @@ class KeptFor(Generic[Value]):
 
     def clear(self) -> None:
         self._values.clear()
+
+
+class KeptByData(Generic[Value]):
+    """Values read from a document's data (a scene parsed from its JSON or YAML form), kept
+    by the data's ``repr``, at most ``most`` of them. The ``repr`` tells apart everything a
+    reader could tell apart (the order of a mapping's keys, a list from a tuple, 1 from 1.0
+    and True), where equality would not. A read that raises keeps nothing, so the same data
+    raises again, with the document it is in."""
+
+    def __init__(self, most: int) -> None:
+        self._kept: Kept[str, Value] = Kept(most)
+
+    def get(self, data: Any, read: Callable[[], Value]) -> Value:
+        return self._kept.get(repr(data), read)
+
+    def clear(self) -> None:
+        self._kept.clear()

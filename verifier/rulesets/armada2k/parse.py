@@ -16,7 +16,7 @@ from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
-from verifier.kit.kept import Kept
+from verifier.kit.kept import KeptByData
 from verifier.ruleset import Outcome
 from verifier.source import Located
 
@@ -193,16 +193,13 @@ def _variants(doc: Located, path: tuple, data: dict) -> Variants:
                     rear_cannon=bool(data.get("rear-cannon")))
 
 
-_PARSED: Kept[str, Scene] = Kept(512)
+_PARSED: KeptByData[Scene] = KeptByData(512)
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
-    """The scene at ``path``. One read before from the same data is given again: fuzz reads
-    each scene it sends more than once (the request, the expectation it restates). The data's
-    ``repr`` is the key, since it tells apart all that reading could (the order of a
-    mapping's keys, a list from a tuple, 1 from 1.0 and True); a scene that is refused is not
-    kept, so its error is raised again, with the document it is in."""
-    return _PARSED.get(repr(doc.at(path)), lambda: _parse_scene(doc, path))
+    """The scene at ``path``; one read before from the same data is given again, since fuzz
+    reads each scene it sends more than once (the request, the expectation it restates)."""
+    return _PARSED.get(doc.at(path), lambda: _parse_scene(doc, path))
 
 
 def forget_scenes() -> None:
