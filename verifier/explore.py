@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 
 from .case import CaseStatus
 from .execute import IN_PROCESS, Execution, Progress
+from .kept import KeptFor
 from .kit.collector import collector_paused
-from .kit.kept import KeptFor
 from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")

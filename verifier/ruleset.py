@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import Location, UnknownReadingError, UnsupportedError, did_you_mean
-from .kit.kept import Kept
+from .kept import Kept
 
 
 class Capability(StrEnum):

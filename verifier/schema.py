@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import CaseError, did_you_mean
-from .kit.kept import KeptFor
+from .kept import KeptFor
 from .quickschema import Check, compile_schema, fits
 from .source import Located
 

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from .errors import CaseError, Location
-from .kit.kept import Kept
+from .kept import Kept
 
 FieldPath = tuple[str | int, ...]
 

@@ -33,7 +33,7 @@ from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .kept import KeptFor
+from ..kept import KeptFor
 
 XY = tuple[float, float]
 

@@ -10,8 +10,8 @@ from typing import Any
 from shapely.geometry import Point, Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
+from ...kept import KeptByData
 from ...kit.geometry import Contact, Pose, ShapeIndex
-from ...kit.kept import KeptByData
 from ...ruleset import Outcome
 from ...source import Located
 from .model import (

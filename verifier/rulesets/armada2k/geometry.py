@@ -20,6 +20,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from verifier.kept import KeptFor
 from verifier.kit.geometry import (
     TOLERANCE,
     Contact,
@@ -30,7 +31,6 @@ from verifier.kit.geometry import (
     contact_at,
     overlapping,
 )
-from verifier.kit.kept import KeptFor
 from verifier.kit.memo import Recent
 
 from .model import (

@@ -15,8 +15,8 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
+from verifier.kept import KeptByData
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
-from verifier.kit.kept import KeptByData
 from verifier.ruleset import Outcome
 from verifier.source import Located
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from ...kit.kept import KeptFor
+from ...kept import KeptFor
 from ...kit.memo import Recent
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (

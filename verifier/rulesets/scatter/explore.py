@@ -10,8 +10,8 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from ...kept import KeptFor
 from ...kit.hashed import HashedTuple
-from ...kit.kept import KeptFor
 from ...ruleset import Outcome, Transform
 from .exact import PlanePoint
 from .model import (

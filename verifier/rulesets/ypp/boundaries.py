@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...kept import Kept
 from ...kit.boundary import Boundary, Chooser, Path
-from ...kit.kept import Kept
 from .clauses import READING_POINTS
 from .model import Scene, Ship, Turn
 from .strategies import TYPES_BY_CLASS

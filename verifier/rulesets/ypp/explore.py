@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 from typing import Any
 
-from ...kit.kept import KeptFor
+from ...kept import KeptFor
 from ...ruleset import Outcome, Transform
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn

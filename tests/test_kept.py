@@ -1,10 +1,10 @@
-"""The bounded memos of kit.kept: each value made once while kept, everything dropped when full."""
+"""The bounded memos of verifier.kept: each value made once while kept, everything dropped when full."""
 
 from collections.abc import Callable
 
 import pytest
 
-from verifier.kit.kept import Kept, KeptByData, KeptFor
+from verifier.kept import Kept, KeptByData, KeptFor
 
 
 def test_a_value_is_made_once_per_key_and_everything_dropped_when_full():
