@@ -15,11 +15,9 @@ linear in the number of ships.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -374,7 +372,6 @@ class _Run:
         delta = grid.delta
         letter = _LETTERS[phase.step, second]
         x_range, y_range, rocks, stride = grid.x_range, grid.y_range, grid.rocks, grid.stride
-        applied, round_no = self.applied, self.round
 
         going: set[_Mover] = set()
         # leaver -> what needs it gone: a mover following it in, or a ship to be pushed there
@@ -472,11 +469,7 @@ class _Run:
                     waiting.append(m)
             claimants = claims[tile]
             if len(claimants) == 1:
-                clause = letter("a")
-                cause = applied.get(clause)
-                if cause is None:
-                    cause = applied[clause] = Cause.applied(clause, round_no)
-                ship.prov.append(cause)
+                self.note(ship, letter("a"))
                 going.add(m)
                 continue
             name = ship.name
@@ -795,23 +788,6 @@ def _finish(run: _Run, scene: Scene) -> Outcome:
     return _Damage(run, scene).outcome(run.reading)[0]
 
 
-class _NoPause:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-_NO_PAUSE = _NoPause()
-
-
-def _collector_paused() -> AbstractContextManager[None]:
-    """``collector_paused``, but nothing to do where the collector is off already (as the
-    explorer and fuzz resolve): a context manager made by contextlib costs a few microseconds."""
-    return collector_paused() if gc.isenabled() else _NO_PAUSE
-
-
 def _event_order(e: Event) -> tuple:
     return e.round, e.phase != "move", e.kind, e.pieces
 
@@ -928,7 +904,7 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     rounds = len(turn.rounds)
     damage = node.damage if done == rounds else None
     if damage is None:
-        with _collector_paused():
+        with collector_paused():
             if node.run is None:
                 run = _Run(scene, reading, True)
             else:
@@ -960,5 +936,5 @@ def carry_out(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool
     """Every round of ``turn``, with no check that the rules allow so many (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    with _collector_paused():
+    with collector_paused():
         return _resolve_turn(scene, turn, reading, record)
