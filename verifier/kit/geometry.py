@@ -631,6 +631,130 @@ def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLER
     return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING
 
 
+# A face plane of a convex solid: its unit normal (x, y, z), pointing into the solid, and its
+# offset: the solid lies where normal . point >= offset.
+Plane = tuple[float, float, float, float]
+
+
+def solid_planes(points: Sequence[XYZ]) -> tuple[Plane, ...]:
+    """The face planes of the convex solid with these corners (each once): every plane through
+    three corners with all the corners on one side of it."""
+    planes: list[Plane] = []
+    for (x0, y0, z0), (x1, y1, z1), (x2, y2, z2) in itertools.combinations(points, 3):
+        ax, ay, az, bx, by, bz = x1 - x0, y1 - y0, z1 - z0, x2 - x0, y2 - y0, z2 - z0
+        nx, ny, nz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+        length = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if length < 1e-12:
+            continue
+        nx, ny, nz = nx / length, ny / length, nz / length
+        offset = nx * x0 + ny * y0 + nz * z0
+        heights = [nx * x + ny * y + nz * z - offset for x, y, z in points]
+        if min(heights) >= -1e-9:
+            plane = (nx, ny, nz, offset)
+        elif max(heights) <= 1e-9:
+            plane = (-nx, -ny, -nz, -offset)
+        else:
+            continue
+        if all(sum(abs(p - q) for p, q in zip(plane, known)) > 1e-9 for known in planes):
+            planes.append(plane)
+    return tuple(planes)
+
+
+def _hull(points: Sequence[XY]) -> list[XY]:
+    """The convex hull of points in the plane, counter-clockwise (Andrew's monotone chain)."""
+    ordered = sorted(set(points))
+    if len(ordered) < 3:
+        return ordered
+
+    def turn(o: XY, a: XY, b: XY) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[XY] = []
+    upper: list[XY] = []
+    for point in ordered:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], point) <= 0:
+            lower.pop()
+        lower.append(point)
+    for point in reversed(ordered):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], point) <= 0:
+            upper.pop()
+        upper.append(point)
+    return lower[:-1] + upper[:-1]
+
+
+def _common_part(a: Sequence[XY], b: Sequence[XY]) -> list[XY]:
+    """The corners of the common part of two convex polygons, both counter-clockwise
+    (Sutherland-Hodgman: ``a`` clipped by each edge of ``b``); fewer than 3 where they share no area."""
+    part: Sequence[XY] = a
+    for (px, py), (qx, qy) in zip(b, [*b[1:], b[0]]):
+        ex, ey = qx - px, qy - py
+        kept: list[XY] = []
+        n = len(part)
+        for i in range(n):
+            (sx, sy), (tx, ty) = part[i - 1], part[i]
+            s_in, t_in = ex * (sy - py) - ey * (sx - px), ex * (ty - py) - ey * (tx - px)
+            if t_in >= 0:
+                if s_in < 0:
+                    k = s_in / (s_in - t_in)
+                    kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
+                kept.append((tx, ty))
+            elif s_in >= 0:
+                k = s_in / (s_in - t_in)
+                kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
+        part = kept
+        if len(part) < 3:
+            return []
+    return list(part)
+
+
+def _deep_above(planes: Sequence[Plane], x: float, y: float, depth: float) -> bool:
+    """Whether some point straight above or below (x, y) lies more than ``depth`` inside every plane:
+    the middle of the height the planes leave there is tried."""
+    low, high = -math.inf, math.inf
+    for nx, ny, nz, offset in planes:
+        rest = offset - nx * x - ny * y
+        if nz > 1e-9:
+            low = max(low, rest / nz)
+        elif nz < -1e-9:
+            high = min(high, rest / nz)
+        elif rest > -depth:
+            return False
+    if not low < high:
+        return False
+    z = (low + high) / 2
+    return min(nx * x + ny * y + nz * z - offset for nx, ny, nz, offset in planes) > depth
+
+
+def sure_solids_contact(a: Sequence[XYZ], planes_a: Sequence[Plane], b: Sequence[XYZ], planes_b: Sequence[Plane],
+                        tolerance: float = TOLERANCE) -> Contact | None:
+    """``classify_solids(a, b, tolerance)`` where the face planes (``solid_planes``) settle it
+    beyond round-off, else None. Overlapping: a point lies more than 1.1 ``tolerance`` inside
+    every face of both, so along every axis the solids' extents overlap by more than twice
+    that. The point tried is above the middle of the common part of the faces the solids
+    stand on (their lowest corners), then of their outlines seen from above. Apart: along
+    the normal of a face of either (an axis ``classify_solids`` tries) more than
+    ``tolerance`` lies between them."""
+    planes = [*planes_a, *planes_b]
+    depth = 1.1 * tolerance
+    for level_a, level_b in (_lowest(a), _lowest(b)), (a, b):
+        part = _common_part(_hull([(x, y) for x, y, _ in level_a]), _hull([(x, y) for x, y, _ in level_b]))
+        if part and _deep_above(planes, sum(x for x, _ in part) / len(part), sum(y for _, y in part) / len(part),
+                                depth):
+            return Contact.OVERLAPPING
+    clear = tolerance + 1e-9  # beyond the round-off of normals found another way
+    for nx, ny, nz, _ in planes:
+        on_a = [nx * x + ny * y + nz * z for x, y, z in a]
+        on_b = [nx * x + ny * y + nz * z for x, y, z in b]
+        if min(on_b) - max(on_a) > clear or min(on_a) - max(on_b) > clear:
+            return Contact.APART
+    return None
+
+
+def _lowest(points: Sequence[XYZ]) -> list[XYZ]:
+    bottom = min(z for _, _, z in points)
+    return [p for p in points if p[2] == bottom]
+
+
 def clear_caches() -> None:
     """Forget every shape made once and kept (for benchmarks that time work done afresh)."""
     _SHRUNK.clear()

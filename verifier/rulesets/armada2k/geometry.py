@@ -27,7 +27,6 @@ from verifier.kit.geometry import (
     Pose,
     ShapeIndex,
     classify,
-    classify_solids,
     contact_at,
     overlapping,
 )
@@ -47,7 +46,7 @@ from .model import (
     footprint,
     obstacle_shape,
     resting,
-    solid,
+    solids_contact,
 )
 
 SOLID_SAMPLE = 0.25  # degrees: where pieces meet as solids, a fan tests headings this far apart, then bisects
@@ -141,13 +140,12 @@ class World:
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
-            body = solid(*piece)
             flags = {f.name: f for f in self.scene.flags}
             found = {}
             for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners):
                 if name in self.ships:
                     other = self.ships[name]
-                    found[name] = classify_solids(body, solid(other.size, other.pose))
+                    found[name] = solids_contact(piece, (other.size, other.pose))
                 elif name in flags:
                     table = footprint(Ship("", "", piece[0], (0.0, 0.0), 0.0), resting(self.reading), piece[1])
                     found[name] = classify(table, flag_shape(flags[name]))

@@ -15,7 +15,18 @@ from functools import lru_cache
 
 from shapely.geometry import Polygon
 
-from verifier.kit.geometry import XYZ, Contact, Pose, Rigid, classify, classify_solids, outline
+from verifier.kit.geometry import (
+    XYZ,
+    Contact,
+    Plane,
+    Pose,
+    Rigid,
+    classify,
+    classify_solids,
+    outline,
+    solid_planes,
+    sure_solids_contact,
+)
 from verifier.ruleset import Feature
 
 XY = tuple[float, float]
@@ -234,7 +245,7 @@ def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
 
 def clear_shapes() -> None:
     """Forget the outlines and solids kept (for benchmarks that time work done afresh)."""
-    for made in (_footprint, solid, obstacle_shape, flag_shape):
+    for made in (_footprint, solid, _planes, obstacle_shape, flag_shape):
         made.cache_clear()
 
 
@@ -256,6 +267,28 @@ def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
     return tuple((x, y, z) for (x, y), (_, _, z) in zip(placed, corners))
 
 
+@lru_cache(maxsize=2048)
+def _planes(size: str, pose: Pose) -> tuple[Plane, ...]:
+    """The face planes of ``solid(size, pose)``: those of the solid at the origin, turned and moved."""
+    turn = Rigid(pose.heading)
+    planes = []
+    for nx, ny, nz, offset in _LOCAL_PLANES[size]:
+        wx, wy = turn.apply_to((nx, ny))
+        planes.append((wx, wy, nz, offset + wx * pose.x + wy * pose.y))
+    return tuple(planes)
+
+
+_LOCAL_PLANES = {size: solid_planes(solid(size, Pose(0.0, 0.0))) for size in SIZES}
+
+
+def solids_contact(a: tuple[str, Pose], b: tuple[str, Pose]) -> Contact:
+    """``classify_solids`` of two pieces (size, pose) as the solids they are: settled by their
+    face planes where they can (``sure_solids_contact``), which is most of the time."""
+    body_a, body_b = solid(*a), solid(*b)
+    sure = sure_solids_contact(body_a, _planes(*a), body_b, _planes(*b))
+    return classify_solids(body_a, body_b) if sure is None else sure
+
+
 def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> Contact:
     """How two ships meet (``a`` at ``pose`` if given): by their footprints, and where the
     reading treats pieces as solids, by the solids wherever the footprints meet (outlines
@@ -263,7 +296,7 @@ def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> 
     contact = classify(footprint(a, reading, pose), footprint(b, reading))
     if reading not in SOLID_READINGS or contact is Contact.APART:
         return contact
-    return classify_solids(solid(a.size, pose or a.pose), solid(b.size, b.pose))
+    return solids_contact((a.size, pose or a.pose), (b.size, b.pose))
 
 
 def bow(ship: Ship, reading: str) -> XY:
