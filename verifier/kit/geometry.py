@@ -415,11 +415,13 @@ class ShapeIndex:
         return self._corners
 
     def _near(self, shape: BaseGeometry, tolerance: float, skip: frozenset[str] = frozenset(),
-              corners: Sequence[XY] | None = None) -> tuple[list[int], list[float], set[int]]:
+              corners: Sequence[XY] | None = None,
+              deep_for: frozenset[str] | None = None) -> tuple[list[int], list[float], set[int]]:
         """The indices of the shapes within ``tolerance`` of ``shape`` (by name), less those
         named in ``skip``, and their distances from ``shape``. ``corners``: ``shape``'s, where
         it is a convex polygon: a convex shape at distance 0 found deep inside it (``deep_overlap``)
-        is overlapping without being shrunk: the third part, the indices of those."""
+        is overlapping without being shrunk: the third part, the indices of those, looked for
+        among the names in ``deep_for`` only (None: all)."""
         if not self._names or (corners is None and shape.is_empty):
             return [], [], set()
         if corners is not None:  # the envelope of the corners: the shape's bounds, without asking shapely
@@ -444,8 +446,9 @@ class ShapeIndex:
         deep: set[int] = set()
         if corners is not None:  # (shapely's distance need not be 0 where shapes overlap: it decides first)
             members = self._convex_corners()
-            deep = {i for _, i, g in near
-                    if g == 0 and (other := members[i]) is not None and deep_overlap(corners, other, tolerance)}
+            deep = {i for name, i, g in near
+                    if g == 0 and (deep_for is None or name in deep_for) and (other := members[i]) is not None
+                    and deep_overlap(corners, other, tolerance)}
         return [i for _, i, _ in near], [g for _, _, g in near], deep
 
     def _boxed(self, lo_x: float, lo_y: float, hi_x: float, hi_y: float) -> list[int]:
@@ -481,11 +484,13 @@ class ShapeIndex:
                 _classified(self._shapes[i], shape, gap, tolerance) for i, gap in zip(found, gaps)}
 
     def gaps(self, shape: BaseGeometry, tolerance: float = TOLERANCE, skip: frozenset[str] = frozenset(),
-             corners: Sequence[XY] | None = None) -> list[tuple[str, BaseGeometry, float, bool]]:
+             corners: Sequence[XY] | None = None,
+             deep_for: frozenset[str] | None = None) -> list[tuple[str, BaseGeometry, float, bool]]:
         """(name, shape, distance, deep) of every shape within ``tolerance`` of ``shape``, by name,
         less those in ``skip``: what ``contacts`` classifies, for a caller that classifies only
-        some (``contact_at`` classifies one as ``contacts`` would; deep: found overlapping already)."""
-        found, gaps, deep = self._near(shape, tolerance, skip, corners)
+        some (``contact_at`` classifies one as ``contacts`` would; deep: found overlapping already,
+        looked for among ``deep_for`` only, where given: the shapes the caller classifies so)."""
+        found, gaps, deep = self._near(shape, tolerance, skip, corners, deep_for)
         return [(self._names[i], self._shapes[i], gap, i in deep) for i, gap in zip(found, gaps)]
 
 
@@ -660,28 +665,6 @@ def solid_planes(points: Sequence[XYZ]) -> tuple[Plane, ...]:
     return tuple(planes)
 
 
-def _hull(points: Sequence[XY]) -> list[XY]:
-    """The convex hull of points in the plane, counter-clockwise (Andrew's monotone chain)."""
-    ordered = sorted(set(points))
-    if len(ordered) < 3:
-        return ordered
-
-    def turn(o: XY, a: XY, b: XY) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list[XY] = []
-    upper: list[XY] = []
-    for point in ordered:
-        while len(lower) >= 2 and turn(lower[-2], lower[-1], point) <= 0:
-            lower.pop()
-        lower.append(point)
-    for point in reversed(ordered):
-        while len(upper) >= 2 and turn(upper[-2], upper[-1], point) <= 0:
-            upper.pop()
-        upper.append(point)
-    return lower[:-1] + upper[:-1]
-
-
 def _common_part(a: Sequence[XY], b: Sequence[XY]) -> list[XY]:
     """The corners of the common part of two convex polygons, both counter-clockwise
     (Sutherland-Hodgman: ``a`` clipped by each edge of ``b``); fewer than 3 where they share no area."""
@@ -726,18 +709,19 @@ def _deep_above(planes: Sequence[Plane], x: float, y: float, depth: float) -> bo
 
 
 def sure_solids_contact(a: Sequence[XYZ], planes_a: Sequence[Plane], b: Sequence[XYZ], planes_b: Sequence[Plane],
+                        shadows: Sequence[tuple[Sequence[XY], Sequence[XY]]],
                         tolerance: float = TOLERANCE) -> Contact | None:
     """``classify_solids(a, b, tolerance)`` where the face planes (``solid_planes``) settle it
     beyond round-off, else None. Overlapping: a point lies more than 1.1 ``tolerance`` inside
     every face of both, so along every axis the solids' extents overlap by more than twice
-    that. The point tried is above the middle of the common part of the faces the solids
-    stand on (their lowest corners), then of their outlines seen from above. Apart: along
-    the normal of a face of either (an axis ``classify_solids`` tries) more than
-    ``tolerance`` lies between them."""
+    that. The points tried are above the middle of the common part of each pair of
+    ``shadows`` (convex polygons in the plane, counter-clockwise, each under its solid: the
+    faces they stand on, their outlines seen from above). Apart: along the normal of a face
+    of either (an axis ``classify_solids`` tries) more than ``tolerance`` lies between them."""
     planes = [*planes_a, *planes_b]
     depth = 1.1 * tolerance
-    for level_a, level_b in (_lowest(a), _lowest(b)), (a, b):
-        part = _common_part(_hull([(x, y) for x, y, _ in level_a]), _hull([(x, y) for x, y, _ in level_b]))
+    for under_a, under_b in shadows:
+        part = _common_part(under_a, under_b)
         if part and _deep_above(planes, sum(x for x, _ in part) / len(part), sum(y for _, y in part) / len(part),
                                 depth):
             return Contact.OVERLAPPING
@@ -748,11 +732,6 @@ def sure_solids_contact(a: Sequence[XYZ], planes_a: Sequence[Plane], b: Sequence
         if min(on_b) - max(on_a) > clear or min(on_a) - max(on_b) > clear:
             return Contact.APART
     return None
-
-
-def _lowest(points: Sequence[XYZ]) -> list[XYZ]:
-    bottom = min(z for _, _, z in points)
-    return [p for p in points if p[2] == bottom]
 
 
 def clear_caches() -> None:

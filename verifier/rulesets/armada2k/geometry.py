@@ -61,6 +61,7 @@ class StepCheck:
     overlapping: tuple[str, ...]
     touching: tuple[str, ...]
     edge: Contact  # apart: clear of the edge; touching it; overlapping: reaching past it
+    met: tuple[str, ...] = ()  # every piece the outline meets (within the tolerance), as solids or not
 
     def allowed(self, reading: Mapping[str, str], passable: frozenset[str] = frozenset()) -> bool:
         if self.old is Contact.OVERLAPPING or (self.old is Contact.TOUCHING and reading["contact"] == "touch"):
@@ -98,6 +99,7 @@ class World:
         for flag in sorted(scene.flags, key=lambda f: f.player):
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
+        self.obstacles = frozenset(o.name for o in scene.obstacles)
         self.index = ShapeIndex(shapes)
         # Under a reading of solids: the same pieces by the faces they rest on, at table level.
         self.table = world_of(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
@@ -106,6 +108,7 @@ class World:
         # step's check by (ship, heading, excluded names), the critical headings by (ship, names).
         self.steps: dict[tuple[Ship, float, frozenset[str]], StepCheck] = {}
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
+        self.airs: dict[tuple[Ship, frozenset[str], float], bool] = {}  # in_the_air by (ship, excluded, turn)
         self.looks: dict[tuple[object, ...], object] = {}  # the resolver's looks along a side (resolver._look)
         self._bows: dict[Ship, XY] = {}
 
@@ -127,12 +130,15 @@ class World:
 
     def round_edge_contact(self, corners: list[XY]) -> Contact:
         """How a polygon with these corners meets the edge of a round playing area."""
-        cx, cy = self.area.centre
-        return _gap_contact(self.area.radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
+        (cx, cy), radius = self.area.centre, self.area.radius
+        if radius > 2 * TOLERANCE and max((x - cx) * (x - cx) + (y - cy) * (y - cy) for x, y in corners) < (
+                radius - 2 * TOLERANCE) ** 2:
+            return Contact.APART  # well inside: no round-off brings a corner within the tolerance
+        return _gap_contact(radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
 
     def contacts(self, shape: Polygon, exclude: frozenset[str], piece: tuple[str, Pose] | None = None,
-                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(overlapping, touching) names, sorted. ``piece`` (size, pose) is the solid whose
+                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """(overlapping, touching, met in outline) names, sorted. ``piece`` (size, pose) is the solid whose
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
         so the outline decides for them: see ``resting`` for the flags). ``corners``: the
@@ -142,7 +148,8 @@ class World:
             # face), so their outlines need only be found.
             flags = {f.name: f for f in self.scene.flags}
             found = {}
-            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners):
+            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners,
+                                                                deep_for=self.obstacles):
                 if name in self.ships:
                     other = self.ships[name]
                     found[name] = solids_contact(piece, (other.size, other.pose))
@@ -151,11 +158,10 @@ class World:
                     found[name] = classify(table, flag_shape(flags[name]))
                 else:
                     found[name] = Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
-            found = {n: c for n, c in found.items() if c is not Contact.APART}
         else:
             found = self.index.contacts(shape, skip=exclude, corners=corners)
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
-                tuple(n for n, c in found.items() if c is Contact.TOUCHING))
+                tuple(n for n, c in found.items() if c is Contact.TOUCHING), tuple(found))
 
 
 def _gap_contact(gap: float) -> Contact:
@@ -229,9 +235,9 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     if world.area.is_circle and world.index.clear_of(corners, skip=skip):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = footprint(ship, world.reading, pose)
-    overlapping, touching = world.contacts(shape, skip, (ship.size, pose), corners)
+    overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners)
     edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
-    return StepCheck(heading % 360.0, old, overlapping, touching, edge)
+    return StepCheck(heading % 360.0, old, overlapping, touching, edge, met)
 
 
 def _solve(a: float, c: float, offset: float) -> list[float]:
@@ -335,23 +341,7 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
             if -limit < d < limit:
                 cuts.append(d)  # where the faces on the table start or stop meeting
         cuts = sorted(cuts)
-
-        def in_the_air(d: float) -> bool:
-            """Whether some ship or flag meets the new piece's outline but not the face it rests on:
-            only then may the solids meet otherwise than the outlines do."""
-            x, y = p
-            pose = Pose(x, y, ship.heading + d)
-            if world.index.clear_of(pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)):
-                return False  # the outline meets nothing
-            face = footprint(ship, resting(world.reading), pose)
-            assert world.table is not None
-            for name in world.index.near(footprint(ship, world.reading, pose)):
-                if (name in world.ships or name in flags) and name not in exclude | {ship.name} and not overlapping(
-                        face, world.table.shapes[name]):
-                    return True
-            return False
-
-        cuts = _solid_cuts(cuts, lambda d: ok(d)[0], in_the_air)
+        cuts = _solid_cuts(cuts, lambda d: ok(d)[0], lambda d: in_the_air(ship, world, exclude, d))
 
     points = [ok(c) for c in cuts]
     gaps = [ok((a + b) / 2)[0] for a, b in zip(cuts, cuts[1:])]
@@ -375,6 +365,29 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
     touches = tuple(check for allowed, check in points
                     if check.touching or check.edge is Contact.TOUCHING or check.old is Contact.TOUCHING)
     return intervals, touches
+
+
+def in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:
+    """Whether, turned by ``turn`` from the ship's heading, the new piece's outline meets some
+    ship or flag that the face it rests on does not meet: only then may the solids meet
+    otherwise than the outlines do. (Kept in the world, for every reading that shares it.)"""
+    key = (ship, exclude, turn)
+    known = world.airs.get(key)
+    if known is None:
+        known = world.airs[key] = _in_the_air(ship, world, exclude, turn)
+    return known
+
+
+def _in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:
+    # The step's check at this heading has found what the outline meets (a fan checks it anyway).
+    flags = {f.name for f in world.scene.flags}
+    met = [n for n in check_step(ship, ship.heading + turn, world, exclude).met if n in world.ships or n in flags]
+    if not met:
+        return False
+    x, y = world.bow(ship)
+    face = footprint(ship, resting(world.reading), Pose(x, y, ship.heading + turn))
+    assert world.table is not None
+    return any(not overlapping(face, world.table.shapes[name]) for name in met)
 
 
 def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],

@@ -283,10 +283,17 @@ _LOCAL_PLANES = {size: solid_planes(solid(size, Pose(0.0, 0.0))) for size in SIZ
 
 def solids_contact(a: tuple[str, Pose], b: tuple[str, Pose]) -> Contact:
     """``classify_solids`` of two pieces (size, pose) as the solids they are: settled by their
-    face planes where they can (``sure_solids_contact``), which is most of the time."""
+    face planes where they can (``sure_solids_contact``), which is most of the time. A deep
+    common point is looked for above the faces they lie on, then above their outlines."""
     body_a, body_b = solid(*a), solid(*b)
-    sure = sure_solids_contact(body_a, _planes(*a), body_b, _planes(*b))
+    # The corners (see ``solid``) of the face each lies on, and of its outline, counter-clockwise.
+    faces = ([(x, y) for x, y, _ in body_a[:3]], [(x, y) for x, y, _ in body_b[:3]])
+    outlines = ([body_a[i][:2] for i in _OUTLINE], [body_b[i][:2] for i in _OUTLINE])
+    sure = sure_solids_contact(body_a, _planes(*a), body_b, _planes(*b), (faces, outlines))
     return classify_solids(body_a, body_b) if sure is None else sure
+
+
+_OUTLINE = (0, 1, 4, 2, 3)  # the corners of ``solid`` round its outline: as the pentagon footprint's
 
 
 def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> Contact:
