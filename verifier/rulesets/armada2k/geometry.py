@@ -11,7 +11,7 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,6 +49,7 @@ from .model import (
     solids_contact,
 )
 
+CONTACT = "contact"  # the reading point that says whether touching blocks a step
 SOLID_SAMPLE = 0.25  # degrees: where pieces meet as solids, a fan tests headings this far apart, then bisects
 
 
@@ -64,13 +65,14 @@ class StepCheck:
     met: tuple[str, ...] = ()  # every piece the outline meets (within the tolerance), as solids or not
 
     def allowed(self, reading: Mapping[str, str], passable: frozenset[str] = frozenset()) -> bool:
-        if self.old is Contact.OVERLAPPING or (self.old is Contact.TOUCHING and reading["contact"] == "touch"):
+        """Whether the step may be taken: of the reading, only ``CONTACT`` is asked."""
+        if self.old is Contact.OVERLAPPING or (self.old is Contact.TOUCHING and reading[CONTACT] == "touch"):
             return False
-        if self.edge is Contact.OVERLAPPING or (self.edge is Contact.TOUCHING and reading["contact"] == "touch"):
+        if self.edge is Contact.OVERLAPPING or (self.edge is Contact.TOUCHING and reading[CONTACT] == "touch"):
             return False
         if set(self.overlapping) - passable:
             return False
-        return not (set(self.touching) - passable and reading["contact"] == "touch")
+        return not (set(self.touching) - passable and reading[CONTACT] == "touch")
 
 
 def _bearing(dx: float, dy: float) -> float:
@@ -310,10 +312,10 @@ def _critical_headings(ship: Ship, world: World, names: list[str]) -> list[float
     return found
 
 
-def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
-        passable: frozenset[str] = frozenset()) -> tuple[tuple[Interval, ...], tuple[StepCheck, ...]]:
-    """The headings the ship's next step may take, as intervals, and the checks at the
-    ends of the intervals where something touches (for the record)."""
+def _cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float], bool]:
+    """The turns from the ship's heading that its fan tests (and the gaps between them), before
+    any found between them where solids meet in the air; and whether solids may meet so (a
+    ship or flag within a step's reach, under a reading of solids)."""
     limit = old_piece_limit(ship, world.reading)
     p = bow(ship, world.reading)
     reach = TEMPLATES[(ship.size, world.reading)].reach
@@ -329,18 +331,27 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
         if c - merged[-1] > ANGLE_TOLERANCE:
             merged.append(c)
     cuts = merged
+    flags = {f.name for f in world.scene.flags}
+    if world.table is None or not any(n in world.ships or n in flags for n in names):
+        return cuts, False
+    for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
+        d = _rel(h - ship.heading)
+        if -limit < d < limit:
+            cuts.append(d)  # where the faces on the table start or stop meeting
+    return sorted(cuts), True
+
+
+def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
+        passable: frozenset[str] = frozenset()) -> tuple[tuple[Interval, ...], tuple[StepCheck, ...]]:
+    """The headings the ship's next step may take, as intervals, and the checks at the
+    ends of the intervals where something touches (for the record)."""
+    cuts, solids = _cuts(ship, world, exclude)
 
     def ok(d: float) -> tuple[bool, StepCheck]:
         check = check_step(ship, ship.heading + d, world, exclude)
         return check.allowed(reading, passable), check
 
-    flags = {f.name for f in world.scene.flags}
-    if world.table is not None and any(n in world.ships or n in flags for n in names):
-        for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
-            d = _rel(h - ship.heading)
-            if -limit < d < limit:
-                cuts.append(d)  # where the faces on the table start or stop meeting
-        cuts = sorted(cuts)
+    if solids:
         cuts = _solid_cuts(cuts, lambda d: ok(d)[0], lambda d: in_the_air(ship, world, exclude, d))
 
     points = [ok(c) for c in cuts]
@@ -365,6 +376,48 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
     touches = tuple(check for allowed, check in points
                     if check.touching or check.edge is Contact.TOUCHING or check.old is Contact.TOUCHING)
     return intervals, touches
+
+
+def has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
+             passable: frozenset[str] = frozenset()) -> bool:
+    """Whether ``fan`` allows some heading: found sooner where one of the headings it tests
+    before any others is allowed (its cuts, and the gaps between them that no meeting of
+    solids in the air splits: each of them is tested by the fan as it is). What is asked of
+    the reading on the way is a part of what the fan asks; it stops early only once it has
+    asked for the contact reading, which the fan asks for (at its first cut, where the new
+    piece touches the old one), so that a reading that notes what is asked notes the same."""
+    cuts, solids = _cuts(ship, world, exclude)
+    noted = _Noted(reading)
+
+    def allowed(d: float) -> bool:
+        return check_step(ship, ship.heading + d, world, exclude).allowed(noted, passable)
+
+    def settled(lo: float, hi: float) -> bool:
+        return not solids or hi - lo <= ANGLE_TOLERANCE or not in_the_air(ship, world, exclude, (lo + hi) / 2)
+
+    found = any(allowed(c) for c in cuts) or any(
+        allowed((lo + hi) / 2) for lo, hi in zip(cuts, cuts[1:]) if settled(lo, hi))
+    if found and CONTACT in noted.asked:
+        return True
+    return bool(fan(ship, world, reading, exclude, passable)[0])
+
+
+class _Noted(Mapping[str, str]):
+    """A reading that notes the points looked up in it, each lookup passed on."""
+
+    def __init__(self, reading: Mapping[str, str]) -> None:
+        self._reading = reading
+        self.asked: set[str] = set()
+
+    def __getitem__(self, point: str) -> str:
+        self.asked.add(point)
+        return self._reading[point]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._reading)
+
+    def __len__(self) -> int:
+        return len(self._reading)
 
 
 def in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:

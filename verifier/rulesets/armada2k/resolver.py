@@ -23,7 +23,18 @@ from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, re
 from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from .clauses import READING_POINTS
-from .geometry import World, check_step, fan, firing_area, forget_worlds, grown, in_area, sight_line, world_of
+from .geometry import (
+    World,
+    check_step,
+    fan,
+    firing_area,
+    forget_worlds,
+    grown,
+    has_step,
+    in_area,
+    sight_line,
+    world_of,
+)
 from .model import (
     MAX_STEPS,
     PIPS,
@@ -183,7 +194,7 @@ def _move(run: _Run, action: Action) -> None:
             clause = "move.note" if what == "the old piece" else "move.5"
             run.events.append(Event("blocked", (ship.name, *blockers[:1]), clause=clause, at=(step, heading % 360.0),
                                     detail=f"step {step} at {heading:g}° would meet {what}"))
-            if step == 1 and not fan(current, world, run.reading, frozenset({ship.name}), passable)[0]:
+            if step == 1 and not has_step(current, world, run.reading, frozenset({ship.name}), passable):
                 run.events.append(Event("stuck", (ship.name,), clause="move.note"))
             if step == 1:
                 return
