@@ -52,12 +52,15 @@ def _norm(degrees: float) -> float:
     return 0.0 if d >= 360.0 else d  # (-1e-17) % 360 == 360.0
 
 
+_EXACT_COS_SIN = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
+
+
 def _cos_sin(degrees: float) -> XY:
     """Cosine and sine, exact at multiples of 90 so square layouts stay square."""
     d = _norm(degrees)
-    exact = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
-    if d in exact:
-        return exact[d]
+    exact = _EXACT_COS_SIN.get(d)
+    if exact is not None:
+        return exact
     r = math.radians(d)
     return math.cos(r), math.sin(r)
 

@@ -28,6 +28,7 @@ from verifier.kit.geometry import (
     ShapeIndex,
     classify,
     contact_at,
+    outline,
     overlapping,
 )
 from verifier.kit.memo import Recent
@@ -495,8 +496,7 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
     base = 1.0  # the large's base width
 
     def laid(at: XY) -> Polygon:
-        pose = Pose(at[0], at[1], outward)
-        return Polygon([pose.apply(q) for q in large.points])
+        return outline(Pose(at[0], at[1], outward).transform.apply_all(large.points))
 
     if placement == "sliding":
         room = max(0.0, (length - base) / 2)
@@ -505,13 +505,15 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
     return laid(mid), mid
 
 
-def in_area(area: Polygon, target: Polygon, reading: str) -> tuple[bool, Contact]:
-    contact = classify(area, target)
+def in_area(contact: Contact, whole: Callable[[], bool], reading: str) -> bool:
+    """Whether the target lies in the area under the target reading, given how the two meet
+    (``classify``) and (asked only where the reading needs it) whether the area, grown by the
+    tolerance, holds all of the target."""
     if reading == "whole":
-        return grown(area).contains(target), contact
+        return whole()
     if reading == "touch":
-        return contact is not Contact.APART, contact
-    return contact is Contact.OVERLAPPING, contact
+        return contact is not Contact.APART
+    return contact is Contact.OVERLAPPING
 
 
 def sight_line(mid: XY, area: Polygon, target: Polygon) -> LineString:

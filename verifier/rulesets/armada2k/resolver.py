@@ -10,14 +10,15 @@ refuses the case: nothing is carried out, and the outcome's refusal cites the cl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TypeVar, cast
 
 from shapely.geometry import Point, Polygon
 
 from verifier.kit import geometry as kit_geometry
-from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex
+from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex, classify
 from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
 from ...kit.memo import ReadingMemo
@@ -40,6 +41,7 @@ from .model import (
     PIPS,
     SIZES,
     TEMPLATES,
+    XY,
     Action,
     Actions,
     Interval,
@@ -53,6 +55,8 @@ from .model import (
     obstacle_shape,
 )
 from .parse import forget_scenes
+
+Made = TypeVar("Made")
 
 MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
 SETUP_GAP = {"12-inches": 12.0, "10-inches": 10.0}
@@ -73,6 +77,7 @@ class _Run:
     moved: set[str] = field(default_factory=set)
     shots: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
+    kept_world: tuple[tuple[Ship, ...], World] | None = None  # the ships as they were, and their world
 
     @property
     def footprint(self) -> str:
@@ -107,7 +112,10 @@ class _Run:
         return State(self.scene.with_ships(ordered), tuple(sorted(self.fans.items())), self.winner)
 
     def world(self) -> World:
-        return world_of(self.scene, self.ships, self.footprint)
+        pieces = tuple(self.ships.values())
+        if self.kept_world is None or self.kept_world[0] != pieces:  # a ship moved, was hit or sank since
+            self.kept_world = (pieces, world_of(self.scene, self.ships, self.footprint))
+        return self.kept_world[1]
 
     def afloat(self) -> list[Ship]:
         return [self.ships[n] for n in sorted(self.ships) if not self.ships[n].sunk]
@@ -260,27 +268,50 @@ def _look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target
     key = (ship, side, target, placement, target_reading, sight_reading)
     known = world.looks.get(key)
     if known is None:
-        known = world.looks[key] = _new_look(run, ship, side, target, placement, target_reading, sight_reading)
+        known = world.looks[key] = _new_look(run, world, ship, side, target, placement, target_reading,
+                                             sight_reading)
     assert isinstance(known, _Look)
     return known
 
 
-def _new_look(run: _Run, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
+def _kept(world: World, key: tuple[object, ...], make: Callable[[], Made]) -> Made:
+    """What ``make`` gives, kept in the world under ``key``: a part of a look that no reading
+    but the footprint changes, worked out once for the looks of every other reading."""
+    known = world.looks.get(key)
+    if known is None:
+        known = world.looks[key] = make()
+    return cast(Made, known)
+
+
+def _new_look(run: _Run, world: World, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
               sight_reading: str) -> _Look:
     area, mid = firing_area(ship, side, run.footprint, placement)
     shape = footprint(target, run.footprint)
-    inside, contact = in_area(area, shape, target_reading)
-    partial = contact is Contact.OVERLAPPING and not grown(area).contains(shape)
+    laid = (ship, side, target, placement)
+    contact = _kept(world, ("contact", *laid), lambda: classify(area, shape))
+
+    def whole() -> bool:
+        return _kept(world, ("whole", *laid), lambda: bool(grown(area).contains(shape)))
+
+    inside = in_area(contact, whole, target_reading)
+    partial = contact is Contact.OVERLAPPING and not whole()
     touching = contact is Contact.TOUCHING
     if not inside:
         return _Look(False, False, "out of the area the cannons reach", (), partial, touching, False)
+    on_line, in_zone = _kept(world, ("sights", *laid), lambda: _sights(run, ship, target, area, mid, shape))
+    blockers = on_line if sight_reading == "centre-line" else in_zone
+    words = f"obstructed by {', '.join(blockers)}" if blockers else ""
+    return _Look(True, not blockers, words, blockers, partial, touching, set(on_line) != set(in_zone))
+
+
+def _sights(run: _Run, ship: Ship, target: Ship, area: Polygon, mid: XY,
+            shape: Polygon) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The other pieces on the line of fire to the target, and those overlapping the area."""
     index = _others(run, ship.name, target.name)
     line = sight_line(mid, area, shape)
     on_line = tuple(index.near(line))
     in_zone = tuple(n for n, c in index.contacts(area).items() if c is Contact.OVERLAPPING)
-    blockers = on_line if sight_reading == "centre-line" else in_zone
-    words = f"obstructed by {', '.join(blockers)}" if blockers else ""
-    return _Look(True, not blockers, words, blockers, partial, touching, set(on_line) != set(in_zone))
+    return on_line, in_zone
 
 
 def _aim(run: _Run, ship: Ship, side: str, target: Ship, record: bool) -> tuple[bool, str, tuple[str, ...]]:
