@@ -19,7 +19,7 @@ from verifier.errors import CaseError
 from verifier.kit.geometry import Contact, Pose, classify, classify_solids, solid_separation
 from verifier.rulesets.armada2k import RULESET
 from verifier.rulesets.armada2k.explore import strategy
-from verifier.rulesets.armada2k.geometry import World, check_step, fan, firing_area, old_piece_limit
+from verifier.rulesets.armada2k.geometry import World, check_step, fan, firing_area, has_step, old_piece_limit
 from verifier.rulesets.armada2k.model import (
     FOOTPRINTS,
     SIZES,
@@ -33,6 +33,7 @@ from verifier.rulesets.armada2k.model import (
     pieces_contact,
     slant,
     solid,
+    solids_contact,
 )
 
 A2K = CASES / "armada2k"
@@ -167,6 +168,43 @@ def test_a_fan_cut_by_solids_agrees_with_testing_every_quarter_degree():
     world = World(scene, {"flagship": flagship, "scout": scout}, "pentagon")
     wrong, count = _brute(scout, world, reading)
     assert wrong == 0 and count == 2  # the large cuts the fan in two
+
+
+def test_solids_contact_is_classify_solids() -> None:
+    import random
+    rng = random.Random(5)
+    found = set()
+    for k in range(600):
+        a = (rng.choice(SIZES), Pose(rng.randint(-4, 4) / 4, rng.randint(-4, 4) / 4, rng.randint(0, 23) * 15.0))
+        b = (rng.choice(SIZES), Pose(rng.randint(-4, 4) / 4, rng.randint(-4, 4) / 4,
+                                     rng.randint(0, 23) * 15.0 if k % 2 else rng.uniform(0, 360)))
+        found.add(solids_contact(a, b))
+        assert solids_contact(a, b) is classify_solids(solid(*a), solid(*b))
+    assert found == set(Contact)
+
+
+class _Asked(dict):
+    def __init__(self, options):
+        super().__init__(options)
+        self.asked: list[str] = []
+
+    def __getitem__(self, point):
+        self.asked.append(point)
+        return super().__getitem__(point)
+
+
+@settings(max_examples=20, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(strategy(), st.sampled_from(FOOTPRINTS), st.sampled_from(["touch", "overlap"]))
+def test_has_step_is_whether_the_fan_is_empty_and_asks_what_it_asks(example, footprint_reading, contact):
+    scene, _ = example
+    ships = {s.name: s for s in scene.ships}
+    world = World(scene, ships, footprint_reading)
+    for ship in ships.values():
+        options = {**RULESET.default_reading, "footprint": footprint_reading, "contact": contact}
+        quick, whole = _Asked(options), _Asked(options)
+        assert has_step(ship, world, quick, frozenset({ship.name})) == bool(fan(ship, world, whole,
+                                                                                 frozenset({ship.name}))[0])
+        assert set(quick.asked) == set(whole.asked) == {"contact"}
 
 
 def _brute(ship: Ship, world: World, reading, step: float = 0.25) -> tuple[int, int]:

@@ -28,7 +28,9 @@ from verifier.kit.geometry import (
     polygon,
     rectangle,
     sector,
+    solid_planes,
     solid_separation,
+    sure_solids_contact,
     triangle,
 )
 
@@ -350,6 +352,31 @@ def test_classify_solids_agrees_with_the_separation() -> None:
         expected = Contact.APART if gap > TOLERANCE else Contact.TOUCHING if gap >= -TOLERANCE else Contact.OVERLAPPING
         assert classify_solids(a, b) is expected
         assert solid_separation(b, a) == pytest.approx(gap, abs=1e-12)
+
+
+def test_the_planes_of_a_box_are_its_six_faces_pointing_in() -> None:
+    corners = [(x, y, z) for x in (0.0, 2.0) for y in (0.0, 1.0) for z in (0.0, 3.0)]
+    planes = solid_planes(corners)
+    assert len(planes) == 6
+    assert all(nx * 1.0 + ny * 0.5 + nz * 1.5 - offset > 0.4 for nx, ny, nz, offset in planes)  # the centre
+    assert (0.0, 0.0, 1.0, 0.0) in [tuple(v + 0.0 for v in plane) for plane in planes]  # the floor
+
+
+def test_sure_solids_contact_agrees_with_classify_solids_and_settles_most() -> None:
+    rng = random.Random(11)
+    settled = 0
+    for k in range(400):
+        spread = 1.0 if k % 2 else 0.5
+        a = _pyramid(rng.uniform(-spread, spread), rng.uniform(-spread, spread), rng.choice([0, 30, 90, 135, 200]))
+        b = _pyramid(rng.uniform(-spread, spread), rng.uniform(-spread, spread), rng.uniform(0, 360))
+        # the face each lies on, and its outline, counter-clockwise (see _pyramid's corners)
+        shadows = (([p[:2] for p in a[:3]], [p[:2] for p in b[:3]]),
+                   ([a[i][:2] for i in (0, 1, 4, 2, 3)], [b[i][:2] for i in (0, 1, 4, 2, 3)]))
+        sure = sure_solids_contact(a, solid_planes(a), b, solid_planes(b), shadows)
+        if sure is not None:
+            settled += 1
+            assert sure is classify_solids(a, b)
+    assert settled > 300
 
 
 def test_outline_is_shapelys_polygon_corner_for_corner() -> None:
