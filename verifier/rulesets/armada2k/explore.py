@@ -8,7 +8,7 @@ where the readings part ways."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +24,7 @@ from .model import (
     FOOTPRINTS,
     MAX_STEPS,
     SIZES,
+    TEMPLATES,
     Action,
     Actions,
     Area,
@@ -68,15 +69,29 @@ def outcome_key(outcome: Outcome) -> tuple:
 
 def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) -> bool:
     for reading in FOOTPRINTS:
-        shape = footprint(ship, reading)
+        corners = _corners(ship, reading)
         (cx, cy), r = area.centre, area.radius
-        if any(math.hypot(x - cx, y - cy) > r - 1e-6 for x, y in shape.exterior.coords):
+        if any(math.hypot(x - cx, y - cy) > r - 1e-6 for x, y in corners):
             return False
-        if any(overlapping(shape, footprint(o, reading)) for o in ships):
+        shape = footprint(ship, reading)
+        # Shapes whose boxes are apart are apart: only the others are measured.
+        if any(_boxes_meet(corners, _corners(o, reading)) and overlapping(shape, footprint(o, reading))
+               for o in ships):
             return False
-        if any(overlapping(shape, Polygon(o.points)) for o in obstacles):
+        if any(_boxes_meet(corners, o.points) and overlapping(shape, Polygon(o.points)) for o in obstacles):
             return False
     return True
+
+
+def _corners(ship: Ship, reading: str) -> list[tuple[float, float]]:
+    """The corners of ``footprint(ship, reading)``, as it works them out."""
+    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+
+
+def _boxes_meet(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+    """Whether the boxes round two sets of corners meet (edges included)."""
+    return not (max(x for x, _ in a) < min(x for x, _ in b) or max(x for x, _ in b) < min(x for x, _ in a)
+                or max(y for _, y in a) < min(y for _, y in b) or max(y for _, y in b) < min(y for _, y in a))
 
 
 def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scene, Actions]:

@@ -213,7 +213,12 @@ def old_piece_limit(ship: Ship, footprint_reading: str) -> float:
     less half the bow angle. As solids, the new piece leans forward away from its stern
     edge and the old one's raised edge lies well behind its tip, so they first meet on
     the table, where the faces they rest on meet: the bow angle is the resting face's."""
-    return 90.0 - TEMPLATES[(ship.size, resting(footprint_reading))].bow_half_angle
+    return _old_piece_limit(ship.size, footprint_reading)
+
+
+@lru_cache(maxsize=16)
+def _old_piece_limit(size: str, footprint_reading: str) -> float:
+    return 90.0 - TEMPLATES[(size, resting(footprint_reading))].bow_half_angle
 
 
 def check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str]) -> StepCheck:
@@ -237,7 +242,7 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
     if world.area.is_circle and world.index.clear_of(corners, skip=skip):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
-    shape = footprint(ship, world.reading, pose)
+    shape = outline(corners)  # as footprint(ship, world.reading, pose) makes it, without keeping it
     overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners)
     edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
     return StepCheck(heading % 360.0, old, overlapping, touching, edge, met)
