@@ -564,6 +564,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Out
         run.events[first:] = [replace(e, step=index, round=turn) for e in run.events[first:]]
         frames.append(Frame(turn, action.kind, index, run.state()))
     events = tuple(run.events)
-    return Outcome(run.state(), events, {n: tuple(c) for n, c in sorted(run.causes.items())}, tuple(frames),
+    after = frames[-1].state  # nothing changes after the last frame
+    return Outcome(after, events, {n: tuple(c) for n, c in sorted(run.causes.items())}, tuple(frames),
                    MappingProxyType(dict(reading)), tuple(run.decisions), frozenset(run.consulted))
 
