@@ -126,6 +126,32 @@ def test_two_planted_bugs_in_different_situations_give_two_groups():
     assert sum(g.count for g in result.groups) == result.unexplained
 
 
+@pytest.mark.parametrize("key", ["ypp", "civ"])
+def test_the_readings_counted_for_each_scene_are_those_whose_reference_its_answer_matches(key):
+    """The counts per reading and the shares per point, found from each scene's leaves as
+    sets of readings, are what looking every reading up in every scene's table gives."""
+    result = fuzz("python:fuzz_other_reading:handle", examples=60, ruleset=key)
+    answered = result.answered
+    assert result.explained == [sum(t.explains(r) for t in answered) for r in result.readings]
+    assert min(result.explained) < max(result.explained)  # the readings tell the scenes apart
+    best = result.readings[result.best]
+    informative_points = 0
+    for point in registry.get(key).reading_points:
+        informative, matches = 0, dict.fromkeys(point.options, 0)
+        for trial in answered:
+            keys = {o: trial.table.key({**best, point.name: o}) for o in point.options}
+            if None in keys.values() or len(set(keys.values())) < 2:
+                continue
+            informative += 1
+            for option, found in keys.items():
+                matches[option] += found in trial.matches
+        shares = result.points[point.name]
+        assert (shares["informative"], {o: s["matches"] for o, s in shares["options"].items()}) == \
+            (informative, matches), point.name
+        informative_points += informative > 0
+    assert informative_points
+
+
 def test_a_decision_point_on_the_path_of_the_difference_is_told_but_not_in_the_fingerprint():
     """A point whose options change the differing part is told with the difference; the
     fingerprint is the situation and the parts alone, so that it does not split one fault."""

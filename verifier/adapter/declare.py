@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import registry
 from ..errors import UnknownRulesetError, did_you_mean
+from ..kept import KeptFor
 from ..ruleset import Capability, OutcomePart, Ruleset
 
 STATES = "states"  # the part every ruleset with Capability.STATES offers: intermediate states
@@ -48,8 +49,15 @@ CAPABILITIES_SCHEMA: dict[str, Any] = {
 }
 
 
+_PARTS: KeptFor[tuple[OutcomePart, ...]] = KeptFor(64)  # by ruleset: every answer read asks
+
+
 def parts(ruleset: Ruleset) -> tuple[OutcomePart, ...]:
     """The parts of a ruleset's outcome an implementation may report separately."""
+    return _PARTS.get(ruleset, lambda: _parts(ruleset))
+
+
+def _parts(ruleset: Ruleset) -> tuple[OutcomePart, ...]:
     found = tuple(ruleset.outcome_parts)
     if ruleset.supports(Capability.STATES):
         found += (OutcomePart(STATES, "the state after each round, phase or step, where the ruleset has them",

@@ -151,12 +151,7 @@ class _NotQuick(Exception):
     """A value ``plain_copy`` leaves to the full way (a type, a key or a size it does not take)."""
 
 
-def _not_quick() -> Any:
-    raise _NotQuick
-
-
-_SCALAR = frozenset({float, bool, type(None)})  # copied as they are
-_CHECKED = frozenset({str, int})  # a string's length is counted, an int's size checked
+_SCALAR = frozenset({float, bool, type(None)})  # copied as they are (a string's length is counted, an int's checked)
 _CONTAINER = frozenset({dict, list, tuple})
 
 
@@ -174,6 +169,8 @@ def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tup
     chars = 0
 
     def copied(item: Any, depth: int) -> Any:
+        # Each child's type is looked at once, inline (a call per string or number would cost
+        # more than the copy), and only containers are walked into.
         nonlocal nodes, chars
         if depth > max_depth:
             raise _NotQuick
@@ -186,19 +183,32 @@ def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tup
                 if type(key) is not str:
                     raise _NotQuick
                 chars += len(key)
-                out[key] = child if type(child) in _SCALAR else scalar(child) if type(child) in _CHECKED \
-                    else copied(child, depth + 1) if type(child) in _CONTAINER else _not_quick()
+                kind = type(child)
+                if kind is str:
+                    chars += len(child)
+                elif kind is int:
+                    if not -_INT_BOUND < child < _INT_BOUND:
+                        raise _NotQuick
+                elif kind in _CONTAINER:
+                    child = copied(child, depth + 1)
+                elif kind not in _SCALAR:
+                    raise _NotQuick
+                out[key] = child
             return out
-        return [child if type(child) in _SCALAR else scalar(child) if type(child) in _CHECKED
-                else copied(child, depth + 1) if type(child) in _CONTAINER else _not_quick() for child in item]
-
-    def scalar(item: Any) -> Any:
-        nonlocal chars
-        if type(item) is str:
-            chars += len(item)
-        elif not -_INT_BOUND < item < _INT_BOUND:
-            raise _NotQuick
-        return item
+        listed = []
+        for child in item:
+            kind = type(child)
+            if kind is str:
+                chars += len(child)
+            elif kind is int:
+                if not -_INT_BOUND < child < _INT_BOUND:
+                    raise _NotQuick
+            elif kind in _CONTAINER:
+                child = copied(child, depth + 1)
+            elif kind not in _SCALAR:
+                raise _NotQuick
+            listed.append(child)
+        return listed
 
     try:
         copy = copied(value, 1)

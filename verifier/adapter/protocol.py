@@ -414,13 +414,16 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
 
 
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,
-                         outcome: Outcome) -> Any:
+                         outcome: Outcome, expect_data: dict[str, Any] | None = None) -> Any:
     """An expectation that ``outcome`` satisfies, parsed as a case's would be: how a reference
     outcome under another reading is compared with an implementation's answer. A refusal is
-    its own expectation."""
+    its own expectation. ``expect_data``: the outcome's ``expect`` section, where the caller
+    has it."""
     if outcome.refusal is not None:
         return outcome.refusal
-    data = {"before": before_data, "actions": actions_data, "expect": ruleset.expect_data(before, outcome)}
+    if expect_data is None:
+        expect_data = ruleset.expect_data(before, outcome)
+    data = {"before": before_data, "actions": actions_data, "expect": expect_data}
     _, _, expect = ruleset.parse(Located(file, data, {}, {}), ("before",), ("actions",), ("expect",),
                                  breaches_allowed=True)
     return expect

@@ -74,11 +74,12 @@ def _found(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actu
     """The mismatches ``mismatches`` reports, one by one, the ruleset's comparison first."""
     data = data or SceneData.of(ruleset, before, actions)
     unreported = unreported_fields(ruleset, actual.unreported)
-    expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference)
+    expect_data = ruleset.expect_data(before, reference) if reference.refusal is None else None
+    listed = set(expect_data or ())  # taken before the expectation is parsed from it
+    expect = restated_expectation(ruleset, "<fuzz>", before, data.before, data.actions, reference, expect_data)
     found = compare_outcome(ruleset, before, expect, actual)
     yield from (m for m in found if not left_out(m.path, unreported))
     if reference.refusal is None and actual.refusal is None:  # a refusal has no fields to list
-        listed = set(ruleset.expect_data(before, reference))
         tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
         yield from (m for m in _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
                     if not left_out(m.path, unreported))
@@ -116,15 +117,17 @@ def difference(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, 
     return missing if found is None else tuple(m.message for m in found)
 
 
-def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, actual: Outcome) -> frozenset[Any]:
+def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, actual: Outcome,
+             data: SceneData | None = None) -> frozenset[Any]:
     """The keys of the reference outcomes that ``actual`` agrees with, by the comparison
     ``check --impl`` makes (an outcome read from JSON need not have a key).
 
     An answer that reports every part and has the key of one of the reference outcomes,
     and agrees with it, matches that one: looked up, not compared with every reference
     outcome of the scene (which restates each as an expectation). Only an answer that
-    matches no key is compared with them all."""
-    data = SceneData.of(ruleset, before, actions)
+    matches no key is compared with them all. ``data``: the scene's case data, where the
+    caller has it."""
+    data = data or SceneData.of(ruleset, before, actions)
     if not actual.unreported:
         try:
             key = outcome_key(ruleset, actual)

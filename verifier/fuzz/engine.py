@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -49,64 +50,93 @@ MAX_GROUPS = 12  # disagreement groups shrunk and written; the rest are counted
 SHRINK_LIMIT = 300  # simpler scenes tried per group
 
 
-def _explained(readings: Sequence[Reading], trials: Sequence[Trial]) -> list[int]:
-    """Per reading, the number of ``trials`` whose answer it gives. A scene's reference is a
-    decision tree whose leaves each stand for a set of readings (those with every option its
-    path fixes), so each scene is looked at once per leaf, not once per reading: a leaf whose
-    key the answer matches counts once for its set of readings (a bit mask, made once per
-    path met), and the counts go to the readings at the end."""
-    explained = [0] * len(readings)
-    masks: dict[tuple[str, str], int] = {}  # the readings with each option
-    for i, reading in enumerate(readings):
+class _ReadingSets:
+    """Sets of ``readings`` as the bits of an int (bit i: ``readings[i]``). A scene's reference
+    is a decision tree whose leaves each stand for a set of readings (those with every option
+    its path fixes), disjoint and together every reading: so the readings that give an answer
+    are those of the leaves whose key it matches, found once per leaf, not once per reading,
+    and the leaf a reading falls in is the one whose set has its bit."""
+
+    def __init__(self, readings: Sequence[Reading]) -> None:
+        self.readings = readings
+        self._with: dict[tuple[str, str], int] = {}  # the readings with each option
+        for i, reading in enumerate(readings):
+            for point, option in reading.items():
+                self._with[(point, option)] = self._with.get((point, option), 0) | 1 << i
+        self._everyone = (1 << len(readings)) - 1
+        self._of_path: dict[tuple[tuple[str, ...], Path], int] = {}  # made once per path met
+
+    def of_path(self, order: tuple[str, ...], path: Path) -> int:
+        """The readings of a leaf: those with every option its path fixes."""
+        found = self._of_path.get((order, path))
+        if found is None:
+            found = self._everyone
+            for i, option in path:
+                found &= self._with.get((order[i], option), 0)
+            self._of_path[(order, path)] = found
+        return found
+
+    def index(self, reading: Reading) -> int | None:
+        """The place of ``reading`` among the readings (None: not one of them)."""
+        found = self._everyone
         for point, option in reading.items():
-            masks[(point, option)] = masks.get((point, option), 0) | 1 << i
-    everyone = (1 << len(readings)) - 1
-    of_path: dict[tuple[tuple[str, ...], Path], int] = {}
-    counted: dict[int, int] = {}
-    for trial in trials:
+            found &= self._with.get((point, option), 0)
+        return found.bit_length() - 1 if found and found & (found - 1) == 0 else None
+
+    def explaining(self, trial: Trial) -> int:
+        """The readings that explain the trial's answer (none where it matches nothing)."""
         if not trial.matches:
-            continue
+            return 0
         table = trial.table
         by_path, ids = table.key_ids
         matched = {ids[key] for key in trial.matches if key in ids}
+        found = 0
         for path, key_id in by_path.items():
-            if key_id not in matched:
-                continue
-            mask = of_path.get((table.order, path))
-            if mask is None:
-                mask = everyone
-                for i, option in path:
-                    mask &= masks.get((table.order[i], option), 0)
-                of_path[(table.order, path)] = mask
-            counted[mask] = counted.get(mask, 0) + 1
-    for mask, count in counted.items():  # leaves of the same readings counted together: fewer readings walked
-        while mask:
-            low = mask & -mask
-            explained[low.bit_length() - 1] += count
-            mask ^= low
-    return explained
+            if key_id in matched:
+                found |= self.of_path(table.order, path)
+        return found
+
+    def leaves(self, table: ReadingTable) -> list[tuple[int, int]]:
+        """The table's leaves as (their readings, the number of their key)."""
+        return [(self.of_path(table.order, path), key_id) for path, key_id in table.key_ids[0].items()]
+
+    def counted(self, explaining: Iterable[int]) -> list[int]:
+        """Per reading, how many of the sets ``explaining`` hold it."""
+        explained = [0] * len(self.readings)
+        for mask, count in Counter(explaining).items():  # equal sets counted together: fewer readings walked
+            while mask:
+                low = mask & -mask
+                explained[low.bit_length() - 1] += count
+                mask ^= low
+        return explained
 
 
-def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> dict[str, dict[str, Any]]:
+def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading,
+                  sets: _ReadingSets) -> dict[str, dict[str, Any]]:
     """Per reading point, around the best reading: the scenes where its options give
-    different outcomes, and the share of those the implementation answers like each option."""
+    different outcomes, and the share of those the implementation answers like each option
+    (``sets``: the ruleset's readings)."""
     shares: dict[str, dict[str, Any]] = {}
     matched_ids: list[set[int]] = []  # per trial, the numbers of the keys its answer matches
+    leaves: list[list[tuple[int, int]] | None] = []  # per trial, made when first needed
     for trial in trials:
         ids = trial.table.key_ids[1] if trial.matches else {}
         matched_ids.append({ids[key] for key in trial.matches if key in ids})
+        leaves.append(None)
     for point in ruleset.reading_points:
         informative = 0
         matches = dict.fromkeys(point.options, 0)
-        for trial, matched in zip(trials, matched_ids):
-            table = trial.table
-            if point.name not in table.fixed_points:  # no leaf fixes it: every option gives the same key
+        around = {o: sets.index({**best, point.name: o}) for o in point.options}
+        for n, (trial, matched) in enumerate(zip(trials, matched_ids)):
+            if point.name not in trial.table.fixed_points:  # no leaf fixes it: every option gives the same key
                 continue
-            leaves = {o: table.leaf({**best, point.name: o}) for o in point.options}
-            if None in leaves.values():  # past MAX_RESOLVES: no key
+            of_trial = leaves[n]
+            if of_trial is None:
+                of_trial = leaves[n] = sets.leaves(trial.table)
+            keys = {o: next((key_id for mask, key_id in of_trial if i is not None and mask >> i & 1), None)
+                    for o, i in around.items()}  # keys compared as their numbers
+            if None in keys.values():  # past MAX_RESOLVES: no key
                 continue
-            by_path = table.key_ids[0]  # keys compared as their numbers
-            keys = {o: by_path[leaf] for o, leaf in leaves.items() if leaf is not None}
             if len(set(keys.values())) < 2:
                 continue
             informative += 1
@@ -119,7 +149,6 @@ def _point_shares(ruleset: Ruleset, trials: Sequence[Trial], best: Reading) -> d
                         for o, n in matches.items()},
         }
     return shares
-
 
 
 def _ranked(ruleset: Ruleset, readings: Sequence[Reading], explained: Sequence[int]) -> list[int]:
@@ -145,7 +174,9 @@ class _RunningGroups:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.readings = ruleset.all_readings()
+        self.sets = _ReadingSets(self.readings)
         self.answered: list[Trial] = []
+        self.explaining: list[int] = []  # per answered scene, the readings that explain it
         self.ranked_at = -RANK_EVERY
         self.best: Reading = ruleset.default_reading
         self.buckets: set[str] = set()
@@ -165,11 +196,12 @@ class _RunningGroups:
 
     def take(self, trial: Trial, seconds: float) -> None:
         self.answered.append(trial)
+        self.explaining.append(self.sets.explaining(trial))
         if trial.matches or trial.actual is None:
             return
         if len(self.answered) - self.ranked_at >= RANK_EVERY:
             self.ranked_at = len(self.answered)
-            ranked = _ranked(self.ruleset, self.readings, _explained(self.readings, self.answered))
+            ranked = _ranked(self.ruleset, self.readings, self.sets.counted(self.explaining))
             self.best = self.readings[ranked[0]]
         reference = self.ruleset.resolve(trial.before, trial.actions, self.best)
         self.buckets.add(situation_and_shape(self.ruleset, trial.before, trial.actions, reference, trial.actual))
@@ -196,7 +228,9 @@ class _Sent:
     before: Any
     actions: Any
     transforms: tuple[Transform, ...]  # the reorderings sent
-    answers: tuple[tuple[str, str, Any], ...]  # per answered request: (what: "", "again" or a reordering, id, data)
+    # per answered request: (what: "", "again" or a reordering, id, data); the scene sent again
+    # and answered with the same text holds the first answer's data itself
+    answers: tuple[tuple[str, str, Any], ...]
     again_differs: bool  # the answer to the scene sent again is not the first one, as sent
     problems: tuple[SceneProblem, ...]  # timeouts, crashes, refusals: the requests with no answer
     seconds: float  # since the start of the run
@@ -210,6 +244,7 @@ class _ReferenceWork:
     reports: frozenset[str] | None  # the parts the hello says the implementation reports (None: all)
     before: Any
     actions: Any
+    data: SceneData
     answers: tuple[tuple[str, str, Any], ...]
     transforms: tuple[Transform, ...] | None = None  # the reorderings sent, in this process (None: made again)
 
@@ -255,12 +290,28 @@ class _Known:
         return next((found for old, found in earlier if json.dumps(old, sort_keys=True) == text), None)
 
     @staticmethod
-    def key(*parts: Any) -> Any:
+    def key(*parts: Any) -> _SceneKey | None:
         try:
-            hash(parts)
+            return _SceneKey(parts)
         except TypeError:  # a ruleset whose scenes are not hashable values: nothing is kept
             return None
-        return parts
+
+
+class _SceneKey:
+    """A scene as a key, hashed once: the known scenes are looked up by it several times, and
+    a scene of many pieces hashes them all each time."""
+
+    __slots__ = ("parts", "_hash")
+
+    def __init__(self, parts: tuple[Any, ...]) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SceneKey) and self._hash == other._hash and self.parts == other.parts
 
 
 def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None) -> list[_ReferenceDone]:
@@ -287,9 +338,14 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
             transforms = {t.name: t for t in made}
         outcomes: dict[str, Outcome] = {}
         unreadable = []
+        read: list[tuple[Any, Outcome | str]] = []  # the answers read about the scene itself, by their data
         for what, request_id, data in work.answers:
             before = transforms[what].before if what in transforms else work.before
-            outcome = reported_outcome(ruleset, declaration, before, data)
+            outcome = next((found for seen, found in read if seen is data), None) if before is work.before else None
+            if outcome is None:
+                outcome = reported_outcome(ruleset, declaration, before, data)
+                if before is work.before:
+                    read.append((data, outcome))
             if isinstance(outcome, str):
                 unreadable.append(SceneProblem(request_id, ProblemKind.UNREADABLE, outcome))
             else:
@@ -301,7 +357,7 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
             data = work.answers[0][2]
             found = known.matched(scene, data) if scene is not None else None
             if found is None:
-                found = matching(ruleset, work.before, work.actions, table, actual)
+                found = matching(ruleset, work.before, work.actions, table, actual, work.data)
                 if scene is not None:
                     known.matches.setdefault(scene, []).append((data, found))
             matches = found
@@ -313,29 +369,29 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
     return done
 
 
-def _differs(again: Any, first: Any) -> bool:
-    """Whether two answers (plain JSON data, as read) mean different things: answers with the
-    same text (most repeats) mean the same; others are compared by ``answer_text``, which
-    does not depend on the order of mappings and lists."""
+def _differs(again: Any, first: Any) -> tuple[bool, bool]:
+    """Whether two answers (plain JSON data, as read) mean different things, and whether they
+    have the same text: answers with the same text (most repeats) are the same data, read
+    alike; others are compared by ``answer_text``, which does not depend on the order of
+    mappings and lists."""
     try:
         if json.dumps(again) == json.dumps(first):
-            return False
+            return False, True
     except (TypeError, ValueError):  # no text of its own: the general way says
         pass
-    return answer_text(again) != answer_text(first)
+    return answer_text(again) != answer_text(first), False
 
 
 def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before: Any, actions: Any,
-          counts: dict[str, int], start: float) -> _Sent:
-    """The scene to the implementation, then, if it answered, each reordering of it and,
-    every ``REPEAT_EVERY`` scenes, the scene again. The problems of these requests are
-    taken out of ``asker.problems`` and kept with the scene, so that they are reported in
-    scene order however the work is spread."""
+          data: SceneData, counts: dict[str, int], start: float) -> _Sent:
+    """The scene (``data``: its case data) to the implementation, then, if it answered, each
+    reordering of it and, every ``REPEAT_EVERY`` scenes, the scene again. The problems of
+    these requests are taken out of ``asker.problems`` and kept with the scene, so that they
+    are reported in scene order however the work is spread."""
     mark = len(asker.problems)
     answers = []
     transforms: list[Transform] = []
     again_differs = False
-    data = SceneData.of(ruleset, before, actions)
     first = asker.answer(scene_id, data)
     at = time.perf_counter() - start
     if first is not None:
@@ -351,8 +407,8 @@ def _send(ruleset: Ruleset, asker: SceneAsker, index: int, scene_id: str, before
             counts["repeat"] += 1
             again = asker.answer(f"{scene_id}-again", data)
             if again is not None:
-                answers.append(("again", f"{scene_id}-again", again))
-                again_differs = _differs(again, first)
+                again_differs, same_text = _differs(again, first)
+                answers.append(("again", f"{scene_id}-again", first if same_text else again))
     problems = tuple(asker.problems[mark:])
     del asker.problems[mark:]
     return _Sent(index, scene_id, before, actions, tuple(transforms), tuple(answers), again_differs, problems, at)
@@ -437,13 +493,14 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
         tally.count(landed)
         if landed is not None:
             visits[f"fuzz-{seed}-{index}"] = landed
+        data = SceneData.of(ruleset, before, actions)
         try:
-            record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, counts, start)
+            record = _send(ruleset, asker, index, f"fuzz-{seed}-{index}", before, actions, data, counts, start)
         except GivenUp as exc:
             given_up = str(exc)
             return
         sent[index] = record
-        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, record.answers,
+        work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, data, record.answers,
                               record.transforms if execution.in_process else None)
         if execution.in_process:
             take(_reference_work([work], known)[0])
@@ -469,9 +526,9 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
     if log:
         log(f"  {len(trials)} scenes in {time.perf_counter() - start:.1f} s")
 
-    readings = ruleset.all_readings()
-    answered = [t for t in trials if t.actual is not None]
-    explained = _explained(readings, answered)
+    readings = running.readings
+    answered = running.answered  # every scene answered, in scene order
+    explained = running.sets.counted(running.explaining)
     ranked = _ranked(ruleset, readings, explained)
     best = ranked[0]
     runner_up = ranked[1] if len(ranked) > 1 else None
@@ -489,7 +546,7 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
     # reading explains on the second look (its answer matched a reference outcome on the
     # first) is counted with those no reading explains, rather than stopping the run.
     nearest_of = {t.scene_id: explaining(ruleset, t.before, t.actions, actual_of(t), readings, best_reading)
-                  for t in answered if t.matches and not t.explains(best_reading)}
+                  for t, by in zip(answered, running.explaining) if t.matches and not by >> best & 1}
     unexplained_trials = [t for t in answered if not t.matches or nearest_of.get(t.scene_id, best_reading) is None]
     mixed_trials = [t for t in answered if nearest_of.get(t.scene_id) is not None]
 
@@ -592,7 +649,7 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
     return FuzzResult(
         ruleset=ruleset, implementation=session.describe(), seed=seed, examples=examples, budget=budget,
         readings=readings, trials=trials, explained=explained, best=best, runner_up=runner_up,
-        points=_point_shares(ruleset, answered, best_reading), other_reading=len(mixed_trials),
+        points=_point_shares(ruleset, answered, best_reading, running.sets), other_reading=len(mixed_trials),
         unexplained=len(unexplained_trials), groups=groups, groups_not_shrunk=not_shrunk,
         order_checked=counts["order"], repeat_checked=counts["repeat"], divergences=divergences,
         divergence_groups=divergence_groups, problems=asker.problems, stopped_by_budget=stopped,
