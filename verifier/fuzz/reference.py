@@ -6,14 +6,14 @@ that agrees with it: one resolve per distinct decision path, not per combination
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 from ..kit.collector import collector_paused
-from ..ruleset import Outcome, Ruleset
+from ..ruleset import Outcome, Resolution, Ruleset
 
 MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's reading points
 
@@ -102,26 +102,6 @@ def _branched(paths: list[Path], taken: frozenset[int]) -> _Split | Path | None:
     return _Split(point, {option: _branched(group, taken | {point}) for option, group in below.items()})
 
 
-class _NotedReading(Mapping[str, str]):
-    """A reading that remembers the order its points are first looked up in, so the tree
-    branches first on the point the resolver consulted first (fewer leaves than any fixed
-    order: a later point is only branched on where the earlier choice leads to it)."""
-
-    def __init__(self, options: dict[str, str]) -> None:
-        self._options = options
-        self.asked: dict[str, None] = {}
-
-    def __getitem__(self, point: str) -> str:
-        self.asked.setdefault(point, None)
-        return self._options[point]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._options)
-
-    def __len__(self) -> int:
-        return len(self._options)
-
-
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     with collector_paused():
         return _reading_table(ruleset, before, actions)
@@ -137,39 +117,38 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     outcomes: dict[Any, Outcome] = {}
     resolves = 0
 
-    def resolved(full: tuple[str, ...]) -> tuple[Outcome, tuple[int, ...]] | None:
-        """The outcome under ``full`` and the indices of the points it consulted, in the
-        order they were first looked up."""
-        nonlocal resolves
-        if resolves >= MAX_RESOLVES:
-            return None
-        resolves += 1
-        reading = _NotedReading(dict(zip(order, full)))
-        outcome = ruleset.resolve(before, actions, reading)
-        consulted = [index[p] for p in reading.asked if p in outcome.consulted]
-        consulted += sorted(index[p] for p in outcome.consulted if p in index and p not in reading.asked)
-        return outcome, tuple(consulted)
-
     # Depth first: a path fixes some points; the resolution under the path (the others at
     # their defaults) is carried down the branch that keeps its options, so each leaf is
-    # resolved once.
-    stack: list[tuple[dict[int, str], tuple[Outcome, tuple[int, ...]] | None]] = [({}, None)]
+    # resolved once. A resolution branches first on the point the resolver consulted first
+    # (fewer leaves than any fixed order: a later point is only branched on where the
+    # earlier choice leads to it); one under another option of that point is the one it
+    # branched from, resolved again with that option (``Resolution.under``).
+    known: Resolution | None
+    stack: list[tuple[dict[int, str], Resolution | None, tuple[Resolution, str] | None]] = [({}, None, None)]
     while stack:
-        fixed, known = stack.pop()
-        full = tuple(fixed.get(i, d) for i, d in enumerate(default))
+        fixed, known, parent = stack.pop()
         if known is None:
-            known = resolved(full)
-            if known is None:
+            if resolves >= MAX_RESOLVES:
                 continue
-        outcome, consulted = known
-        points |= {order[i] for i in consulted}
+            resolves += 1
+            reading = {name: fixed.get(i, d) for i, (name, d) in enumerate(zip(order, default))}
+            if parent is None:
+                known = ruleset.resolution(before, actions, reading)
+            else:
+                known = parent[0].under(parent[1], reading)
+        consulted = [index[p] for p in known.consulted]
+        points.update(known.consulted)
         free = [i for i in consulted if i not in fixed]
         if not free:
-            key = outcome_key(ruleset, outcome)
+            key = known.key()
             keys[tuple(sorted(fixed.items()))] = key
-            outcomes.setdefault(key, outcome)
+            if key not in outcomes:
+                outcomes[key] = known.outcome()
             continue
         point = free[0]
         for option in reversed(options[point]):
-            stack.append(({**fixed, point: option}, known if option == full[point] else None))
+            if option == default[point]:  # as ``known`` took it
+                stack.append(({**fixed, point: option}, known, None))
+            else:
+                stack.append(({**fixed, point: option}, None, (known, order[point])))
     return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))

@@ -21,9 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from ...kit.collector import collector_paused
-from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, Ruleset, refused_outcome
+from ...ruleset import Resolution as _Resolution
 from .model import RAM_VALUES, SHIP_TYPES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
@@ -717,7 +719,8 @@ class _Damage:
     points consulted are the same under every option), so that another reading's end is the
     damage counted again, not the run taken up again."""
 
-    __slots__ = ("after", "events", "order", "rams", "differs", "provenance", "frames", "decisions", "consulted")
+    __slots__ = ("after", "events", "order", "rams", "differs", "provenance", "frames", "decisions", "consulted",
+                 "key_start")
 
     def __init__(self, run: _Run, scene: Scene):
         ships = run.ships
@@ -750,6 +753,7 @@ class _Damage:
         self.after = Scene(scene.board, tuple([_ended(s, tiles[s.at], scene) for s in run.by_name]))
         self.provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
         self.frames, self.decisions, self.consulted = tuple(run.frames), tuple(run.decisions), frozenset(run.consulted)
+        self.key_start: tuple | None = None  # see Resolution.key
 
     def outcome(self, reading: Mapping[str, str]) -> tuple[Outcome, tuple[tuple[str, str], ...]]:
         """The outcome under ``reading``, and the points looked up, with their options, in order."""
@@ -837,16 +841,17 @@ class _Node:
         self.damage: _Damage | None = None  # past the last round: the end but for the ram damage
         self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
 
-    def follow(self, reading: Mapping[str, str]) -> _Node | None:
-        """What follows under ``reading``. Every pin list of ``next`` starts with the same point
-        and the lists agree until a point they give different options, so the points looked up
-        here are those the resolution itself would look up first, in its order."""
-        for pins, following in self.next:
-            for point, option in pins:
+    def follow(self, reading: Mapping[str, str]) -> tuple[tuple[tuple[str, str], ...], _Node] | None:
+        """What follows under ``reading``, with the options it was reached by. Every pin list
+        of ``next`` starts with the same point and the lists agree until a point they give
+        different options, so the points looked up here are those the resolution itself
+        would look up first, in its order."""
+        for entry in self.next:
+            for point, option in entry[0]:
                 if reading[point] != option:
                     break
             else:
-                return following
+                return entry
         return None
 
 
@@ -872,35 +877,47 @@ def _with_reading(outcome: Outcome, reading: Mapping[str, str] | None, scene: Sc
     return copy
 
 
-def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
-    """``resolve_turn``, taking up from the rounds of an earlier resolution of an equal scene
-    and turn that ``reading`` agrees with where they looked the reading up."""
+def _root(scene: Scene, turn: Turn) -> _Node | None:
+    """The tree of the resolutions of ``scene`` and ``turn``; None where they are not taken up."""
     if (refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS
             or len({s.at for s in scene.ships}) < len(scene.ships)):  # ships that share a tile: not taken up
-        return resolve_turn(scene, turn, reading)
+        return None
     # By value: the in-process adapter parses each request afresh, into equal but new objects.
     key = (scene, turn)
     with _MEMO_LOCK:  # the in-process adapter may resolve on its own thread
         try:
             node = _MEMO.get(key)
         except TypeError:  # a scene built by hand with a list where the model has a tuple
-            node = None
+            return None
+        if node is None:
+            node = _MEMO[key] = _Node()
+            if len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
         else:
-            if node is None:
-                node = _MEMO[key] = _Node()
-                if len(_MEMO) > _MEMO_SIZE:
-                    _MEMO.popitem(last=False)
-            else:
-                _MEMO.move_to_end(key)
-    if node is None:
-        return resolve_turn(scene, turn, reading)
-    done = 0
-    while (following := node.follow(reading)) is not None:
+            _MEMO.move_to_end(key)
+    return node
+
+
+def _walk(scene: Scene, turn: Turn, trace: list[_Node], asked: dict[str, int],
+          reading: Mapping[str, str]) -> tuple[_Node, bool] | None:
+    """The resolution under ``reading`` from ``trace[-1]``, the node where round
+    ``len(trace)`` begins (past the last round: where the ram damage is counted), taken up
+    from the rounds the tree holds and played where it holds none: the end node, and whether
+    it is new. ``trace`` is extended by the nodes passed, and ``asked`` by the points looked
+    up, in order, each with the index in ``trace`` of the node it was looked up at. None:
+    a resolution that failed part way left the tree without a run to take up."""
+    node = trace[-1]
+    done = len(trace) - 1
+    while (entry := node.follow(reading)) is not None:
+        pins, following = entry
+        for point, _ in pins:
+            asked.setdefault(point, done)
         if following.outcome is not None:
-            return _with_reading(following.outcome, reading, scene)
+            return following, False
         node, done = following, done + 1
-    if done and node.run is None:  # a resolution that failed part way; never where one finished
-        return resolve_turn(scene, turn, reading)
+        trace.append(node)
+    if done and node.run is None:  # never where a resolution finished
+        return None
     rounds = len(turn.rounds)
     damage = node.damage if done == rounds else None
     if damage is None:
@@ -913,12 +930,87 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
             for index in range(done, rounds):
                 _play_round(run, turn, index)
                 following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
-                node.next.append((tuple(run.pins.items()), following))
+                pins = tuple(run.pins.items())
+                node.next.append((pins, following))
+                for point, _ in pins:
+                    asked.setdefault(point, index)
                 node = following
+                trace.append(node)
             damage = node.damage = _Damage(run, scene)
     outcome, pins = damage.outcome(reading)
-    node.next.append((pins, _Node(outcome=outcome)))
-    return _with_reading(outcome, None, scene)
+    for point, _ in pins:
+        asked.setdefault(point, rounds)
+    end = _Node(outcome=outcome)
+    node.next.append((pins, end))
+    return end, True
+
+
+def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
+    """``resolve_turn``, taking up from the rounds of an earlier resolution of an equal scene
+    and turn that ``reading`` agrees with where they looked the reading up."""
+    root = _root(scene, turn)
+    walked = None if root is None else _walk(scene, turn, [root], {}, reading)
+    if walked is None:
+        return resolve_turn(scene, turn, reading)
+    end, new = walked
+    assert end.outcome is not None
+    return _with_reading(end.outcome, None if new else reading, scene)
+
+
+class Resolution(_Resolution):
+    """A resolution (see ``verifier.ruleset.Resolution``) along the tree of rounds of its
+    scene: under another option of a point it is taken up at the node where it first looked
+    that point up, and no outcome is copied but the one the table keeps."""
+
+    def __init__(self, ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str], trace: list[_Node],
+                 asked: dict[str, int], end: _Node) -> None:
+        self.ruleset, self.before, self.actions = ruleset, scene, turn
+        self.reading, self.trace, self.asked, self.end = reading, trace, asked, end
+        assert end.outcome is not None
+        consulted = end.outcome.consulted
+        self.consulted = tuple([p for p in asked if p in consulted] +
+                               [p for p in reading if p in consulted and p not in asked])
+
+    @staticmethod
+    def of(ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str]) -> _Resolution:
+        """The resolution under ``reading``; one that resolves afresh where the tree is not kept."""
+        root = _root(scene, turn)
+        if root is not None:
+            trace: list[_Node] = [root]
+            asked: dict[str, int] = {}
+            walked = _walk(scene, turn, trace, asked, reading)
+            if walked is not None:
+                return Resolution(ruleset, scene, turn, reading, trace, asked, walked[0])
+        return _Resolution(ruleset, scene, turn, reading)
+
+    def outcome(self) -> Outcome:
+        assert self.end.outcome is not None
+        return _with_reading(self.end.outcome, self.reading, self.before)
+
+    def key(self) -> Any:
+        """The outcome's key. Most ends of a scene's tree are the same rounds with the ram
+        damage counted otherwise; that changes only the key's damage totals (the last of
+        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds."""
+        outcome = self.end.outcome
+        assert outcome is not None
+        damage = self.trace[-1].damage
+        assert damage is not None
+        if not damage.rams:
+            return self.ruleset.outcome_key(outcome)
+        if damage.key_start is None:
+            key = self.ruleset.outcome_key(outcome)
+            damage.key_start = key[:-1]
+            return key
+        return (*damage.key_start, tuple(outcome.damage_totals().items()))
+
+    def under(self, point: str, reading: dict[str, str]) -> _Resolution:
+        at = self.asked[point]  # the rounds before it looked up the same options under ``reading``
+        trace = self.trace[:at + 1]
+        asked = {p: i for p, i in self.asked.items() if i < at}
+        walked = _walk(self.before, self.actions, trace, asked, reading)
+        if walked is None:
+            return _Resolution(self.ruleset, self.before, self.actions, reading)
+        return Resolution(self.ruleset, self.before, self.actions, reading, trace, asked, walked[0])
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
