@@ -90,16 +90,27 @@ def _branched(paths: list[Path], taken: frozenset[int]) -> _Split | Path | None:
     Such a point exists: the tree's own branching point nearest the root below which all of
     ``paths`` lie is fixed by each of them and not among ``taken``, and since the leaves
     cover disjoint sets of readings, splitting on any point they all fix loses none."""
-    if not paths:
+    return _split([(path, dict(path)) for path in paths], taken)
+
+
+def _split(leaves: list[tuple[Path, dict[int, str]]], taken: frozenset[int]) -> _Split | Path | None:
+    """``_branched`` of the leaves, each with its options by point."""
+    if not leaves:
         return None
-    if len(paths) == 1:
-        return paths[0]
-    common = set.intersection(*({i for i, _ in path} for path in paths)) - taken
+    if len(leaves) == 1:
+        return leaves[0][0]
+    common = set(leaves[0][1]).intersection(*[fixed for _, fixed in leaves[1:]])
+    common.difference_update(taken)
     point = min(common)
-    below: dict[str, list[Path]] = {}
-    for path in paths:
-        below.setdefault(next(option for i, option in path if i == point), []).append(path)
-    return _Split(point, {option: _branched(group, taken | {point}) for option, group in below.items()})
+    below: dict[str, list[tuple[Path, dict[int, str]]]] = {}
+    for leaf in leaves:
+        group = below.get(leaf[1][point])
+        if group is None:
+            below[leaf[1][point]] = [leaf]
+        else:
+            group.append(leaf)
+    taken = taken | {point}
+    return _Split(point, {option: _split(group, taken) for option, group in below.items()})
 
 
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
@@ -110,8 +121,8 @@ def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
 def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     order = tuple(p.name for p in ruleset.reading_points)
     index = {name: i for i, name in enumerate(order)}
-    options = [tuple(p.options) for p in ruleset.reading_points]
-    default = tuple(ruleset.default_reading[p] for p in order)
+    options = {p.name: tuple(p.options) for p in ruleset.reading_points}
+    default = tuple(p.default for p in ruleset.reading_points)
     points: set[str] = set()
     keys: dict[Path, Any] = {}
     outcomes: dict[Any, Outcome] = {}
@@ -123,32 +134,30 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     # (fewer leaves than any fixed order: a later point is only branched on where the
     # earlier choice leads to it); one under another option of that point is the one it
     # branched from, resolved again with that option (``Resolution.under``).
-    known: Resolution | None
-    stack: list[tuple[dict[int, str], Resolution | None, tuple[Resolution, str] | None]] = [({}, None, None)]
+    # Each entry: the points fixed, with their options; the full reading; the resolution
+    # under it, or (None) the one to resolve again from and the point whose option changed.
+    stack: list[tuple[dict[str, str], dict[str, str], Resolution | None, tuple[Resolution, str] | None]]
+    stack = [({}, dict(zip(order, default)), None, None)]
     while stack:
-        fixed, known, parent = stack.pop()
+        fixed, reading, known, parent = stack.pop()
         if known is None:
             if resolves >= MAX_RESOLVES:
                 continue
             resolves += 1
-            reading = {name: fixed.get(i, d) for i, (name, d) in enumerate(zip(order, default))}
-            if parent is None:
-                known = ruleset.resolution(before, actions, reading)
-            else:
-                known = parent[0].under(parent[1], reading)
-        consulted = [index[p] for p in known.consulted]
-        points.update(known.consulted)
-        free = [i for i in consulted if i not in fixed]
-        if not free:
-            key = known.key()
-            keys[tuple(sorted(fixed.items()))] = key
+            known = ruleset.resolution(before, actions, reading) if parent is None else \
+                parent[0].under(parent[1], reading)
+        consulted = known.consulted
+        points.update(consulted)
+        point = next((p for p in consulted if p not in fixed), None)
+        if point is None:
+            keys[tuple(sorted([(index[p], option) for p, option in fixed.items()]))] = key = known.key()
             if key not in outcomes:
                 outcomes[key] = known.outcome()
             continue
-        point = free[0]
+        taken = reading[point]
         for option in reversed(options[point]):
-            if option == default[point]:  # as ``known`` took it
-                stack.append(({**fixed, point: option}, known, None))
+            if option == taken:
+                stack.append(({**fixed, point: option}, reading, known, None))
             else:
-                stack.append(({**fixed, point: option}, None, (known, order[point])))
+                stack.append(({**fixed, point: option}, {**reading, point: option}, None, (known, point)))
     return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -746,37 +746,63 @@ class _Damage:
             run.consulted["ram_unit"] = None
             if self.differs:
                 run.consulted["ram_value"] = None
-        self.rams = tuple(rams)
-        self.events = tuple(run.events)
-        self.order = sorted(range(len(self.events)), key=[_event_order(e) for e in self.events].__getitem__)
+        events = run.events
+        order = sorted(range(len(events)), key=[_event_order(e) for e in events].__getitem__)
+        self.events = tuple([events[i] for i in order])  # in the outcome's order
+        at = {i: position for position, i in enumerate(order)}
+        self.rams = tuple(sorted((at[i], first, second, differ) for i, first, second, differ in rams))
         tiles = run.tiles
         self.after = Scene(scene.board, tuple([_ended(s, tiles[s.at], scene) for s in run.by_name]))
         self.provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
         self.frames, self.decisions, self.consulted = tuple(run.frames), tuple(run.decisions), frozenset(run.consulted)
         self.key_start: tuple | None = None  # see Resolution.key
 
-    def outcome(self, reading: Mapping[str, str]) -> tuple[Outcome, tuple[tuple[str, str], ...]]:
-        """The outcome under ``reading``, and the points looked up, with their options, in order."""
-        events = list(self.events)
-        pins: tuple[tuple[str, str], ...] = ()
+    def pins(self, reading: Mapping[str, str]) -> _Pins:
+        """The points the ram damage looks up under ``reading``, with their options, in order."""
+        if not self.rams:
+            return ()
+        unit = reading["ram_unit"]
+        return (("ram_unit", unit), ("ram_value", reading["ram_value"])) if self.differs else (("ram_unit", unit),)
+
+    def damage(self, pins: _Pins) -> Iterator[tuple[int, tuple[tuple[str, float], ...]]]:
+        """The damage of each ramming event under the options ``pins`` (``pins``), by the
+        event's place in the outcome, in order."""
+        if not self.rams:
+            return
+        unit = _SHOT_INDEX[pins[0][1]]
+        value = pins[1][1] if self.differs else "other"
+        events = self.events
+        for position, first, second, differ in self.rams:
+            a, b = events[position].pieces
+            if differ and value != "other":
+                yield position, ((a, first[unit]), (b, second[unit]))
+            else:
+                yield position, ((a, second[unit]), (b, first[unit]))
+
+    def totals(self, pins: _Pins) -> tuple[tuple[str, float], ...]:
+        """The items of the outcome's ``damage_totals`` under the options ``pins``, added up
+        as it adds them (in the order of the events), without the outcome."""
+        totals: dict[str, float] = {}
+        for _, damage in self.damage(pins):
+            for piece, amount in damage:
+                totals[piece] = totals.get(piece, 0.0) + amount
+        return tuple([(piece, round(total, 6)) for piece, total in sorted(totals.items())])
+
+    def outcome(self, pins: _Pins, reading: Mapping[str, str]) -> Outcome:
+        """The outcome under ``reading``, whose options for the ram damage are ``pins``."""
+        events = self.events
         if self.rams:
-            option = reading["ram_unit"]
-            unit = _SHOT_INDEX[option]
-            pins = (("ram_unit", option),)
-            value = "other"
-            if self.differs:
-                value = reading["ram_value"]
-                pins += (("ram_value", value),)
-            for i, first, second, differ in self.rams:
-                e = events[i]
-                a, b = e.pieces
-                if differ and value != "other":
-                    damage = ((a, first[unit]), (b, second[unit]))
-                else:
-                    damage = ((a, second[unit]), (b, first[unit]))
-                events[i] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
-        return Outcome(self.after, tuple([events[i] for i in self.order]), self.provenance, self.frames,
-                       MappingProxyType(dict(reading)), self.decisions, self.consulted), pins
+            damaged = list(events)
+            for position, damage in self.damage(pins):
+                e = damaged[position]
+                damaged[position] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
+            events = tuple(damaged)
+        # As Outcome(...) makes it, without the frozen dataclass's check of each field.
+        outcome = object.__new__(Outcome)
+        outcome.__dict__.update(after=self.after, events=events, provenance=self.provenance, frames=self.frames,
+                                reading=MappingProxyType(dict(reading)), decisions=self.decisions,
+                                consulted=self.consulted, unreported=frozenset(), refusal=None)
+        return outcome
 
 
 def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
@@ -789,7 +815,8 @@ def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
     """The ram damage of every event, and the outcome."""
-    return _Damage(run, scene).outcome(run.reading)[0]
+    damage = _Damage(run, scene)
+    return damage.outcome(damage.pins(run.reading), run.reading)
 
 
 def _event_order(e: Event) -> tuple:
@@ -828,20 +855,22 @@ def first_meeting(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> tuple
 # it looked up; so a resolution under another reading can take up from the end of the last
 # round whose looked-up options it shares, and one that shares them all has the same outcome.
 
+_Pins = tuple[tuple[str, str], ...]  # points looked up, with their options, in the order first looked up
+
+
 class _Node:
     """A moment in the resolutions of one scene: where it is (``mark`` of ``run``; None at the
-    start, and where what follows looks nothing up), or at the end the outcome; and what
-    follows, under each combination of options (point, option, in the order they were first
-    looked up) of the next round or of the ram damage."""
+    start, and where what follows looks nothing up); and what follows, under each
+    combination of options of the next round or of the ram damage (an _End)."""
 
-    __slots__ = ("run", "mark", "outcome", "next", "damage")
+    __slots__ = ("run", "mark", "next", "damage")
 
-    def __init__(self, run: _Run | None = None, mark: _Mark | None = None, outcome: Outcome | None = None):
-        self.run, self.mark, self.outcome = run, mark, outcome
+    def __init__(self, run: _Run | None = None, mark: _Mark | None = None):
+        self.run, self.mark = run, mark
         self.damage: _Damage | None = None  # past the last round: the end but for the ram damage
-        self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
+        self.next: list[tuple[_Pins, _Node | _End]] = []
 
-    def follow(self, reading: Mapping[str, str]) -> tuple[tuple[tuple[str, str], ...], _Node] | None:
+    def follow(self, reading: Mapping[str, str]) -> tuple[_Pins, _Node | _End] | None:
         """What follows under ``reading``, with the options it was reached by. Every pin list
         of ``next`` starts with the same point and the lists agree until a point they give
         different options, so the points looked up here are those the resolution itself
@@ -853,6 +882,26 @@ class _Node:
             else:
                 return entry
         return None
+
+
+class _End:
+    """The end of a resolution: the end of its rounds with the ram damage counted under the
+    options ``pins``. The outcome is made when first asked for (the reading table keeps
+    only one outcome per key), under the reading of whoever asks."""
+
+    __slots__ = ("damage", "pins", "made")
+
+    def __init__(self, damage: _Damage, pins: _Pins):
+        self.damage, self.pins = damage, pins
+        self.made: Outcome | None = None
+
+    def outcome(self, reading: Mapping[str, str], scene: Scene) -> Outcome:
+        """The outcome under ``reading`` (which agrees with ``pins``), on ``scene``'s board."""
+        made = self.made
+        if made is None:
+            made = self.made = self.damage.outcome(self.pins, reading)
+            return _with_reading(made, None, scene)
+        return _with_reading(made, reading, scene)
 
 
 _MEMO: OrderedDict[tuple[Scene, Turn], _Node] = OrderedDict()
@@ -899,21 +948,21 @@ def _root(scene: Scene, turn: Turn) -> _Node | None:
 
 
 def _walk(scene: Scene, turn: Turn, trace: list[_Node], asked: dict[str, int],
-          reading: Mapping[str, str]) -> tuple[_Node, bool] | None:
+          reading: Mapping[str, str]) -> _End | None:
     """The resolution under ``reading`` from ``trace[-1]``, the node where round
     ``len(trace)`` begins (past the last round: where the ram damage is counted), taken up
-    from the rounds the tree holds and played where it holds none: the end node, and whether
-    it is new. ``trace`` is extended by the nodes passed, and ``asked`` by the points looked
-    up, in order, each with the index in ``trace`` of the node it was looked up at. None:
-    a resolution that failed part way left the tree without a run to take up."""
+    from the rounds the tree holds and played where it holds none: its end. ``trace`` is
+    extended by the nodes passed, and ``asked`` by the points looked up, in order, each with
+    the index in ``trace`` of the node it was looked up at. None: a resolution that failed
+    part way left the tree without a run to take up."""
     node = trace[-1]
     done = len(trace) - 1
     while (entry := node.follow(reading)) is not None:
         pins, following = entry
         for point, _ in pins:
             asked.setdefault(point, done)
-        if following.outcome is not None:
-            return following, False
+        if isinstance(following, _End):
+            return following
         node, done = following, done + 1
         trace.append(node)
     if done and node.run is None:  # never where a resolution finished
@@ -937,24 +986,22 @@ def _walk(scene: Scene, turn: Turn, trace: list[_Node], asked: dict[str, int],
                 node = following
                 trace.append(node)
             damage = node.damage = _Damage(run, scene)
-    outcome, pins = damage.outcome(reading)
+    pins = damage.pins(reading)
     for point, _ in pins:
         asked.setdefault(point, rounds)
-    end = _Node(outcome=outcome)
+    end = _End(damage, pins)
     node.next.append((pins, end))
-    return end, True
+    return end
 
 
 def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
     """``resolve_turn``, taking up from the rounds of an earlier resolution of an equal scene
     and turn that ``reading`` agrees with where they looked the reading up."""
     root = _root(scene, turn)
-    walked = None if root is None else _walk(scene, turn, [root], {}, reading)
-    if walked is None:
+    end = None if root is None else _walk(scene, turn, [root], {}, reading)
+    if end is None:
         return resolve_turn(scene, turn, reading)
-    end, new = walked
-    assert end.outcome is not None
-    return _with_reading(end.outcome, None if new else reading, scene)
+    return end.outcome(reading, scene)
 
 
 class Resolution(_Resolution):
@@ -963,11 +1010,10 @@ class Resolution(_Resolution):
     that point up, and no outcome is copied but the one the table keeps."""
 
     def __init__(self, ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str], trace: list[_Node],
-                 asked: dict[str, int], end: _Node) -> None:
+                 asked: dict[str, int], end: _End) -> None:
         self.ruleset, self.before, self.actions = ruleset, scene, turn
         self.reading, self.trace, self.asked, self.end = reading, trace, asked, end
-        assert end.outcome is not None
-        consulted = end.outcome.consulted
+        consulted = end.damage.consulted
         self.consulted = tuple([p for p in asked if p in consulted] +
                                [p for p in reading if p in consulted and p not in asked])
 
@@ -978,39 +1024,35 @@ class Resolution(_Resolution):
         if root is not None:
             trace: list[_Node] = [root]
             asked: dict[str, int] = {}
-            walked = _walk(scene, turn, trace, asked, reading)
-            if walked is not None:
-                return Resolution(ruleset, scene, turn, reading, trace, asked, walked[0])
+            end = _walk(scene, turn, trace, asked, reading)
+            if end is not None:
+                return Resolution(ruleset, scene, turn, reading, trace, asked, end)
         return _Resolution(ruleset, scene, turn, reading)
 
     def outcome(self) -> Outcome:
-        assert self.end.outcome is not None
-        return _with_reading(self.end.outcome, self.reading, self.before)
+        return self.end.outcome(self.reading, self.before)
 
     def key(self) -> Any:
         """The outcome's key. Most ends of a scene's tree are the same rounds with the ram
         damage counted otherwise; that changes only the key's damage totals (the last of
         ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds."""
-        outcome = self.end.outcome
-        assert outcome is not None
-        damage = self.trace[-1].damage
-        assert damage is not None
+        damage = self.end.damage
         if not damage.rams:
-            return self.ruleset.outcome_key(outcome)
+            return self.ruleset.outcome_key(self.outcome())
         if damage.key_start is None:
-            key = self.ruleset.outcome_key(outcome)
+            key = self.ruleset.outcome_key(self.outcome())
             damage.key_start = key[:-1]
             return key
-        return (*damage.key_start, tuple(outcome.damage_totals().items()))
+        return (*damage.key_start, damage.totals(self.end.pins))
 
     def under(self, point: str, reading: dict[str, str]) -> _Resolution:
         at = self.asked[point]  # the rounds before it looked up the same options under ``reading``
         trace = self.trace[:at + 1]
         asked = {p: i for p, i in self.asked.items() if i < at}
-        walked = _walk(self.before, self.actions, trace, asked, reading)
-        if walked is None:
+        end = _walk(self.before, self.actions, trace, asked, reading)
+        if end is None:
             return _Resolution(self.ruleset, self.before, self.actions, reading)
-        return Resolution(self.ruleset, self.before, self.actions, reading, trace, asked, walked[0])
+        return Resolution(self.ruleset, self.before, self.actions, reading, trace, asked, end)
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
