@@ -148,8 +148,10 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
                 parent[0].under(parent[1], reading)
         consulted = known.consulted
         points.update(consulted)
-        point = next((p for p in consulted if p not in fixed), None)
-        if point is None:
+        for point in consulted:
+            if point not in fixed:
+                break
+        else:  # a leaf
             keys[tuple(sorted([(index[p], option) for p, option in fixed.items()]))] = key = known.key()
             if key not in outcomes:
                 outcomes[key] = known.outcome()

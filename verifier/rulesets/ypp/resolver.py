@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -747,7 +747,8 @@ class _Damage:
             if self.differs:
                 run.consulted["ram_value"] = None
         events = run.events
-        order = sorted(range(len(events)), key=[_event_order(e) for e in events].__getitem__)
+        order = sorted(range(len(events)), key=[(e.round, e.phase != "move", e.kind, e.pieces)  # _event_order
+                                                for e in events].__getitem__)
         self.events = tuple([events[i] for i in order])  # in the outcome's order
         at = {i: position for position, i in enumerate(order)}
         self.rams = tuple(sorted((at[i], first, second, differ) for i, first, second, differ in rams))
@@ -764,29 +765,29 @@ class _Damage:
         unit = reading["ram_unit"]
         return (("ram_unit", unit), ("ram_value", reading["ram_value"])) if self.differs else (("ram_unit", unit),)
 
-    def damage(self, pins: _Pins) -> Iterator[tuple[int, tuple[tuple[str, float], ...]]]:
-        """The damage of each ramming event under the options ``pins`` (``pins``), by the
-        event's place in the outcome, in order."""
-        if not self.rams:
-            return
-        unit = _SHOT_INDEX[pins[0][1]]
-        value = pins[1][1] if self.differs else "other"
+    def damage(self, pins: _Pins) -> list[tuple[int, tuple[tuple[str, float], ...]]]:
+        """The damage of each ramming event under the options ``pins``, by the event's place
+        in the outcome, in order."""
+        unit = _SHOT_INDEX[pins[0][1]] if pins else 0
+        swapped = self.differs and pins[1][1] != "other"
         events = self.events
+        found: list[tuple[int, tuple[tuple[str, float], ...]]] = []
         for position, first, second, differ in self.rams:
             a, b = events[position].pieces
-            if differ and value != "other":
-                yield position, ((a, first[unit]), (b, second[unit]))
+            if differ and swapped:
+                found.append((position, ((a, first[unit]), (b, second[unit]))))
             else:
-                yield position, ((a, second[unit]), (b, first[unit]))
+                found.append((position, ((a, second[unit]), (b, first[unit]))))
+        return found
 
     def totals(self, pins: _Pins) -> tuple[tuple[str, float], ...]:
         """The items of the outcome's ``damage_totals`` under the options ``pins``, added up
         as it adds them (in the order of the events), without the outcome."""
         totals: dict[str, float] = {}
-        for _, damage in self.damage(pins):
-            for piece, amount in damage:
-                totals[piece] = totals.get(piece, 0.0) + amount
-        return tuple([(piece, round(total, 6)) for piece, total in sorted(totals.items())])
+        for _, ((a, x), (b, y)) in self.damage(pins):
+            totals[a] = totals.get(a, 0.0) + x
+            totals[b] = totals.get(b, 0.0) + y
+        return tuple([(piece, round(totals[piece], 6)) for piece in sorted(totals)])
 
     def outcome(self, pins: _Pins, reading: Mapping[str, str]) -> Outcome:
         """The outcome under ``reading``, whose options for the ram damage are ``pins``."""
@@ -1014,8 +1015,10 @@ class Resolution(_Resolution):
         self.ruleset, self.before, self.actions = ruleset, scene, turn
         self.reading, self.trace, self.asked, self.end = reading, trace, asked, end
         consulted = end.damage.consulted
-        self.consulted = tuple([p for p in asked if p in consulted] +
-                               [p for p in reading if p in consulted and p not in asked])
+        first = [p for p in asked if p in consulted]
+        if len(first) < len(consulted):  # not in ypp's resolver; as the generic Resolution has it
+            first += [p for p in reading if p in consulted and p not in asked]
+        self.consulted = tuple(first)
 
     @staticmethod
     def of(ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str]) -> _Resolution:
