@@ -435,6 +435,12 @@ def compare_outcome(ruleset: Ruleset, before: Any, expect: Any, outcome: Outcome
     return ruleset.compare(before, expect, outcome) if refused is None else refused
 
 
+def reference_key(ruleset: Ruleset, outcome: Outcome) -> Any:
+    """The key the reference under every reading gives ``outcome``: the ruleset's, or for a
+    refusal the clause that refused."""
+    return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
+
+
 class _NotedReading(Mapping[str, str]):
     """A reading that remembers the order its points are first looked up in."""
 
@@ -475,10 +481,8 @@ class Resolution:
         return self._outcome
 
     def key(self) -> Any:
-        """The outcome's key; a refusal's, the clause that refused."""
-        outcome = self._outcome
-        return ("refused", outcome.refusal.clause) if outcome.refusal is not None else \
-            self.ruleset.outcome_key(outcome)
+        """The outcome's key (``reference_key``)."""
+        return reference_key(self.ruleset, self._outcome)
 
     def under(self, point: str, reading: dict[str, str]) -> Resolution:
         """The scene resolved under ``reading``, which takes another option than this one's

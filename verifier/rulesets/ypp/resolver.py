@@ -719,7 +719,7 @@ class _Damage:
     points consulted are the same under every option), so that another reading's end is the
     damage counted again, not the run taken up again."""
 
-    __slots__ = ("after", "events", "order", "rams", "differs", "provenance", "frames", "decisions", "consulted",
+    __slots__ = ("after", "events", "rams", "differs", "provenance", "frames", "decisions", "consulted",
                  "key_start")
 
     def __init__(self, run: _Run, scene: Scene):
