@@ -9,7 +9,8 @@ from verifier.fuzz import reading_table
 
 
 class CountingResolves:
-    """A ruleset that counts its resolves and otherwise is the one it wraps."""
+    """A ruleset that counts its resolves, and the resolutions the reading table has it make
+    (the first of a scene, and each under another option), and otherwise is the one it wraps."""
 
     def __init__(self, ruleset):
         self.ruleset, self.resolves = ruleset, 0
@@ -18,8 +19,28 @@ class CountingResolves:
         self.resolves += 1
         return self.ruleset.resolve(before, actions, reading)
 
+    def resolution(self, before, actions, reading):
+        self.resolves += 1
+        return CountedResolution(self, self.ruleset.resolution(before, actions, reading))
+
     def __getattr__(self, name):
         return getattr(self.ruleset, name)
+
+
+class CountedResolution:
+    def __init__(self, counting, resolution):
+        self.counting, self.resolution = counting, resolution
+        self.consulted = resolution.consulted
+
+    def outcome(self):
+        return self.resolution.outcome()
+
+    def key(self):
+        return self.resolution.key()
+
+    def under(self, point, reading):
+        self.counting.resolves += 1
+        return CountedResolution(self.counting, self.resolution.under(point, reading))
 
 
 @pytest.mark.parametrize("key", ["ypp", "armada2k"])

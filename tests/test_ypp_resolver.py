@@ -244,3 +244,48 @@ def test_an_equal_scene_parsed_afresh_is_taken_up_from_the_first_ones_resolution
     assert first.events and again == first == resolve_turn(before, actions, reading)
     assert again.events is first.events  # found in the memo, not worked out again
     assert (before, actions) in resolver._MEMO
+
+
+class _Resolving:
+    """The YPP ruleset with the generic reading table: every resolution a plain resolve."""
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def resolution(self, before, actions, reading):
+        from verifier.ruleset import Resolution
+
+        return Resolution(self, before, actions, reading)
+
+    def __getattr__(self, name):
+        return getattr(self.ruleset, name)
+
+
+def test_the_reading_table_walked_along_the_tree_of_rounds_is_the_table_of_plain_resolves():
+    """YPP hands fuzz's reading table resolutions taken up where the changed point was first
+    looked up, with the keys of the ram damage's variants taken from one: the same leaves,
+    keys and outcomes (the reading they were resolved under, and the board object, too) as
+    resolving every leaf."""
+    from random import Random
+
+    from verifier.fuzz import reading_table
+    from verifier.kit.choices import RandomChoices
+    from verifier.rulesets.ypp import resolver
+    from verifier.rulesets.ypp.strategies import scene
+
+    branched = rams = 0
+    for index in range(150):
+        before, actions = scene(RandomChoices(Random(index)), max_ships=5, max_rounds=4)
+        resolver._MEMO.clear()  # the tree built by the table alone, then by plain resolves alone
+        walked = reading_table(RULESET, before, actions)
+        resolver._MEMO.clear()
+        plain = reading_table(_Resolving(RULESET), before, actions)
+        assert walked.points == plain.points
+        assert list(walked.keys.items()) == list(plain.keys.items())
+        assert list(walked.outcomes) == list(plain.outcomes)
+        for key, outcome in walked.outcomes.items():
+            assert outcome == plain.outcomes[key] and outcome.reading == plain.outcomes[key].reading
+            assert outcome.after.board is before.board
+        branched += len(walked.keys) > 1
+        rams += "ram_unit" in walked.points
+    assert branched > 50 and rams > 20

@@ -435,6 +435,61 @@ def compare_outcome(ruleset: Ruleset, before: Any, expect: Any, outcome: Outcome
     return ruleset.compare(before, expect, outcome) if refused is None else refused
 
 
+def reference_key(ruleset: Ruleset, outcome: Outcome) -> Any:
+    """The key the reference under every reading gives ``outcome``: the ruleset's, or for a
+    refusal the clause that refused."""
+    return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
+
+
+class _NotedReading(Mapping[str, str]):
+    """A reading that remembers the order its points are first looked up in."""
+
+    def __init__(self, options: dict[str, str]) -> None:
+        self._options = options
+        self.asked: dict[str, None] = {}
+
+    def __getitem__(self, point: str) -> str:
+        self.asked.setdefault(point, None)
+        return self._options[point]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._options)
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+
+class Resolution:
+    """One scene resolved under one full reading, as the reference under every reading (fuzz's
+    reading table) walks its decision tree: the points the outcome consulted, in the order
+    the resolver first looked them up, the outcome and its key, and the scene resolved again
+    under a reading that takes another option at one of them (``Ruleset.resolution``). This
+    one resolves afresh each time; a ruleset that can take a resolution up part way
+    (where the changed point was first looked up) gives its own."""
+
+    def __init__(self, ruleset: Ruleset, before: Any, actions: Any, reading: dict[str, str]) -> None:
+        self.ruleset, self.before, self.actions = ruleset, before, actions
+        noted = _NotedReading(reading)
+        self._outcome = outcome = ruleset.resolve(before, actions, noted)
+        consulted = outcome.consulted
+        # A point consulted but never looked up (a ruleset that reads its reading otherwise)
+        # comes after those looked up, in the ruleset's order.
+        self.consulted: tuple[str, ...] = tuple([p for p in noted.asked if p in consulted] +
+                                                [p for p in reading if p in consulted and p not in noted.asked])
+
+    def outcome(self) -> Outcome:
+        return self._outcome
+
+    def key(self) -> Any:
+        """The outcome's key (``reference_key``)."""
+        return reference_key(self.ruleset, self._outcome)
+
+    def under(self, point: str, reading: dict[str, str]) -> Resolution:
+        """The scene resolved under ``reading``, which takes another option than this one's
+        at ``point``, one of ``consulted``, and agrees with it elsewhere."""
+        return Resolution(self.ruleset, self.before, self.actions, reading)
+
+
 @dataclass(frozen=True)
 class ReportSection:
     """A section of the explorer's report that only one ruleset can write."""
@@ -629,6 +684,12 @@ class Ruleset:
         """The pure resolver: the same scene and reading always give an equal Outcome,
         whatever order the pieces are listed in."""
         raise NotImplementedError
+
+    def resolution(self, before: Any, actions: Any, reading: dict[str, str]) -> Resolution:
+        """``resolve`` under ``reading`` (every reading point, in the ruleset's order), as the
+        reference under every reading walks it (see Resolution); a ruleset whose resolver can
+        take up a resolution where another reading first differs overrides it."""
+        return Resolution(self, before, actions, reading)
 
     def compare(self, before: Any, expect: Any, outcome: Outcome) -> list[Mismatch]:
         """How ``outcome`` departs from the ruleset's own expectation (a refusal, expected or

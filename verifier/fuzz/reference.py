@@ -6,14 +6,14 @@ that agrees with it: one resolve per distinct decision path, not per combination
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 from ..kit.collector import collector_paused
-from ..ruleset import Outcome, Ruleset
+from ..ruleset import Outcome, Resolution, Ruleset, reference_key
 
 MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's reading points
 
@@ -28,8 +28,7 @@ def outcome_data(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
     return ruleset.outcome_json(outcome)
 
 
-def outcome_key(ruleset: Ruleset, outcome: Outcome) -> Any:
-    return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
+outcome_key = reference_key  # by the name fuzz's compare knows it
 
 
 @dataclass(frozen=True)
@@ -90,36 +89,27 @@ def _branched(paths: list[Path], taken: frozenset[int]) -> _Split | Path | None:
     Such a point exists: the tree's own branching point nearest the root below which all of
     ``paths`` lie is fixed by each of them and not among ``taken``, and since the leaves
     cover disjoint sets of readings, splitting on any point they all fix loses none."""
-    if not paths:
+    return _split([(path, dict(path)) for path in paths], taken)
+
+
+def _split(leaves: list[tuple[Path, dict[int, str]]], taken: frozenset[int]) -> _Split | Path | None:
+    """``_branched`` of the leaves, each with its options by point."""
+    if not leaves:
         return None
-    if len(paths) == 1:
-        return paths[0]
-    common = set.intersection(*({i for i, _ in path} for path in paths)) - taken
+    if len(leaves) == 1:
+        return leaves[0][0]
+    common = set(leaves[0][1]).intersection(*[fixed for _, fixed in leaves[1:]])
+    common.difference_update(taken)
     point = min(common)
-    below: dict[str, list[Path]] = {}
-    for path in paths:
-        below.setdefault(next(option for i, option in path if i == point), []).append(path)
-    return _Split(point, {option: _branched(group, taken | {point}) for option, group in below.items()})
-
-
-class _NotedReading(Mapping[str, str]):
-    """A reading that remembers the order its points are first looked up in, so the tree
-    branches first on the point the resolver consulted first (fewer leaves than any fixed
-    order: a later point is only branched on where the earlier choice leads to it)."""
-
-    def __init__(self, options: dict[str, str]) -> None:
-        self._options = options
-        self.asked: dict[str, None] = {}
-
-    def __getitem__(self, point: str) -> str:
-        self.asked.setdefault(point, None)
-        return self._options[point]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._options)
-
-    def __len__(self) -> int:
-        return len(self._options)
+    below: dict[str, list[tuple[Path, dict[int, str]]]] = {}
+    for leaf in leaves:
+        group = below.get(leaf[1][point])
+        if group is None:
+            below[leaf[1][point]] = [leaf]
+        else:
+            group.append(leaf)
+    taken = taken | {point}
+    return _Split(point, {option: _split(group, taken) for option, group in below.items()})
 
 
 def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
@@ -130,46 +120,45 @@ def reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
 def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     order = tuple(p.name for p in ruleset.reading_points)
     index = {name: i for i, name in enumerate(order)}
-    options = [tuple(p.options) for p in ruleset.reading_points]
-    default = tuple(ruleset.default_reading[p] for p in order)
+    options = {p.name: tuple(p.options) for p in ruleset.reading_points}
+    default = tuple(p.default for p in ruleset.reading_points)
     points: set[str] = set()
     keys: dict[Path, Any] = {}
     outcomes: dict[Any, Outcome] = {}
     resolves = 0
 
-    def resolved(full: tuple[str, ...]) -> tuple[Outcome, tuple[int, ...]] | None:
-        """The outcome under ``full`` and the indices of the points it consulted, in the
-        order they were first looked up."""
-        nonlocal resolves
-        if resolves >= MAX_RESOLVES:
-            return None
-        resolves += 1
-        reading = _NotedReading(dict(zip(order, full)))
-        outcome = ruleset.resolve(before, actions, reading)
-        consulted = [index[p] for p in reading.asked if p in outcome.consulted]
-        consulted += sorted(index[p] for p in outcome.consulted if p in index and p not in reading.asked)
-        return outcome, tuple(consulted)
-
     # Depth first: a path fixes some points; the resolution under the path (the others at
     # their defaults) is carried down the branch that keeps its options, so each leaf is
-    # resolved once.
-    stack: list[tuple[dict[int, str], tuple[Outcome, tuple[int, ...]] | None]] = [({}, None)]
+    # resolved once. A resolution branches first on the point the resolver consulted first
+    # (fewer leaves than any fixed order: a later point is only branched on where the
+    # earlier choice leads to it); one under another option of that point is the one it
+    # branched from, resolved again with that option (``Resolution.under``).
+    # Each entry: the points fixed, with their options; the full reading; the resolution
+    # under it, or (None) the one to resolve again from and the point whose option changed.
+    stack: list[tuple[dict[str, str], dict[str, str], Resolution | None, tuple[Resolution, str] | None]]
+    stack = [({}, dict(zip(order, default)), None, None)]
     while stack:
-        fixed, known = stack.pop()
-        full = tuple(fixed.get(i, d) for i, d in enumerate(default))
+        fixed, reading, known, parent = stack.pop()
         if known is None:
-            known = resolved(full)
-            if known is None:
+            if resolves >= MAX_RESOLVES:
                 continue
-        outcome, consulted = known
-        points |= {order[i] for i in consulted}
-        free = [i for i in consulted if i not in fixed]
-        if not free:
-            key = outcome_key(ruleset, outcome)
-            keys[tuple(sorted(fixed.items()))] = key
-            outcomes.setdefault(key, outcome)
+            resolves += 1
+            known = ruleset.resolution(before, actions, reading) if parent is None else \
+                parent[0].under(parent[1], reading)
+        consulted = known.consulted
+        points.update(consulted)
+        for point in consulted:
+            if point not in fixed:
+                break
+        else:  # a leaf
+            keys[tuple(sorted([(index[p], option) for p, option in fixed.items()]))] = key = known.key()
+            if key not in outcomes:
+                outcomes[key] = known.outcome()
             continue
-        point = free[0]
+        taken = reading[point]
         for option in reversed(options[point]):
-            stack.append(({**fixed, point: option}, known if option == full[point] else None))
+            if option == taken:
+                stack.append(({**fixed, point: option}, reading, known, None))
+            else:
+                stack.append(({**fixed, point: option}, {**reading, point: option}, None, (known, point)))
     return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))

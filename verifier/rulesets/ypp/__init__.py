@@ -8,11 +8,12 @@ from types import MappingProxyType
 
 from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
-from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable
+from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable, Resolution
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Ship, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
+from .resolver import Resolution as YppResolution
 from .resolver import resolve
 
 _ORDERED_EVENTS = ("bump", "push")
@@ -92,6 +93,9 @@ class YppRuleset(ModularRuleset):
 
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)
+
+    def resolution(self, before: Scene, actions: Turn, reading: dict[str, str]) -> Resolution:
+        return YppResolution.of(self, before, actions, reading)
 
     def unchanged(self, before: Scene, actions: Turn) -> Scene:
         return before

@@ -21,9 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from ...kit.collector import collector_paused
-from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, Ruleset, refused_outcome
+from ...ruleset import Resolution as _Resolution
 from .model import RAM_VALUES, SHIP_TYPES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
@@ -717,7 +719,8 @@ class _Damage:
     points consulted are the same under every option), so that another reading's end is the
     damage counted again, not the run taken up again."""
 
-    __slots__ = ("after", "events", "order", "rams", "differs", "provenance", "frames", "decisions", "consulted")
+    __slots__ = ("after", "events", "rams", "differs", "provenance", "frames", "decisions", "consulted",
+                 "key_start")
 
     def __init__(self, run: _Run, scene: Scene):
         ships = run.ships
@@ -743,36 +746,64 @@ class _Damage:
             run.consulted["ram_unit"] = None
             if self.differs:
                 run.consulted["ram_value"] = None
-        self.rams = tuple(rams)
-        self.events = tuple(run.events)
-        self.order = sorted(range(len(self.events)), key=[_event_order(e) for e in self.events].__getitem__)
+        events = run.events
+        order = sorted(range(len(events)), key=[(e.round, e.phase != "move", e.kind, e.pieces)  # _event_order
+                                                for e in events].__getitem__)
+        self.events = tuple([events[i] for i in order])  # in the outcome's order
+        at = {i: position for position, i in enumerate(order)}
+        self.rams = tuple(sorted((at[i], first, second, differ) for i, first, second, differ in rams))
         tiles = run.tiles
         self.after = Scene(scene.board, tuple([_ended(s, tiles[s.at], scene) for s in run.by_name]))
         self.provenance = MappingProxyType({s.name: tuple(s.prov) for s in run.by_name if s.prov})
         self.frames, self.decisions, self.consulted = tuple(run.frames), tuple(run.decisions), frozenset(run.consulted)
+        self.key_start: tuple | None = None  # see Resolution.key
 
-    def outcome(self, reading: Mapping[str, str]) -> tuple[Outcome, tuple[tuple[str, str], ...]]:
-        """The outcome under ``reading``, and the points looked up, with their options, in order."""
-        events = list(self.events)
-        pins: tuple[tuple[str, str], ...] = ()
+    def pins(self, reading: Mapping[str, str]) -> _Pins:
+        """The points the ram damage looks up under ``reading``, with their options, in order."""
+        if not self.rams:
+            return ()
+        unit = reading["ram_unit"]
+        return (("ram_unit", unit), ("ram_value", reading["ram_value"])) if self.differs else (("ram_unit", unit),)
+
+    def damage(self, pins: _Pins) -> list[tuple[int, tuple[tuple[str, float], ...]]]:
+        """The damage of each ramming event under the options ``pins``, by the event's place
+        in the outcome, in order."""
+        unit = _SHOT_INDEX[pins[0][1]] if pins else 0
+        swapped = self.differs and pins[1][1] != "other"
+        events = self.events
+        found: list[tuple[int, tuple[tuple[str, float], ...]]] = []
+        for position, first, second, differ in self.rams:
+            a, b = events[position].pieces
+            if differ and swapped:
+                found.append((position, ((a, first[unit]), (b, second[unit]))))
+            else:
+                found.append((position, ((a, second[unit]), (b, first[unit]))))
+        return found
+
+    def totals(self, pins: _Pins) -> tuple[tuple[str, float], ...]:
+        """The items of the outcome's ``damage_totals`` under the options ``pins``, added up
+        as it adds them (in the order of the events), without the outcome."""
+        totals: dict[str, float] = {}
+        for _, ((a, x), (b, y)) in self.damage(pins):
+            totals[a] = totals.get(a, 0.0) + x
+            totals[b] = totals.get(b, 0.0) + y
+        return tuple([(piece, round(totals[piece], 6)) for piece in sorted(totals)])
+
+    def outcome(self, pins: _Pins, reading: Mapping[str, str]) -> Outcome:
+        """The outcome under ``reading``, whose options for the ram damage are ``pins``."""
+        events = self.events
         if self.rams:
-            option = reading["ram_unit"]
-            unit = _SHOT_INDEX[option]
-            pins = (("ram_unit", option),)
-            value = "other"
-            if self.differs:
-                value = reading["ram_value"]
-                pins += (("ram_value", value),)
-            for i, first, second, differ in self.rams:
-                e = events[i]
-                a, b = e.pieces
-                if differ and value != "other":
-                    damage = ((a, first[unit]), (b, second[unit]))
-                else:
-                    damage = ((a, second[unit]), (b, first[unit]))
-                events[i] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
-        return Outcome(self.after, tuple([events[i] for i in self.order]), self.provenance, self.frames,
-                       MappingProxyType(dict(reading)), self.decisions, self.consulted), pins
+            damaged = list(events)
+            for position, damage in self.damage(pins):
+                e = damaged[position]
+                damaged[position] = Event(e.kind, e.pieces, e.round, e.phase, e.clause, e.detail, e.at, e.step, damage)
+            events = tuple(damaged)
+        # As Outcome(...) makes it, without the frozen dataclass's check of each field.
+        outcome = object.__new__(Outcome)
+        outcome.__dict__.update(after=self.after, events=events, provenance=self.provenance, frames=self.frames,
+                                reading=MappingProxyType(dict(reading)), decisions=self.decisions,
+                                consulted=self.consulted, unreported=frozenset(), refusal=None)
+        return outcome
 
 
 def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
@@ -785,7 +816,8 @@ def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
     """The ram damage of every event, and the outcome."""
-    return _Damage(run, scene).outcome(run.reading)[0]
+    damage = _Damage(run, scene)
+    return damage.outcome(damage.pins(run.reading), run.reading)
 
 
 def _event_order(e: Event) -> tuple:
@@ -824,30 +856,53 @@ def first_meeting(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> tuple
 # it looked up; so a resolution under another reading can take up from the end of the last
 # round whose looked-up options it shares, and one that shares them all has the same outcome.
 
+_Pins = tuple[tuple[str, str], ...]  # points looked up, with their options, in the order first looked up
+
+
 class _Node:
     """A moment in the resolutions of one scene: where it is (``mark`` of ``run``; None at the
-    start, and where what follows looks nothing up), or at the end the outcome; and what
-    follows, under each combination of options (point, option, in the order they were first
-    looked up) of the next round or of the ram damage."""
+    start, and where what follows looks nothing up); and what follows, under each
+    combination of options of the next round or of the ram damage (an _End)."""
 
-    __slots__ = ("run", "mark", "outcome", "next", "damage")
+    __slots__ = ("run", "mark", "next", "damage")
 
-    def __init__(self, run: _Run | None = None, mark: _Mark | None = None, outcome: Outcome | None = None):
-        self.run, self.mark, self.outcome = run, mark, outcome
+    def __init__(self, run: _Run | None = None, mark: _Mark | None = None):
+        self.run, self.mark = run, mark
         self.damage: _Damage | None = None  # past the last round: the end but for the ram damage
-        self.next: list[tuple[tuple[tuple[str, str], ...], _Node]] = []
+        self.next: list[tuple[_Pins, _Node | _End]] = []
 
-    def follow(self, reading: Mapping[str, str]) -> _Node | None:
-        """What follows under ``reading``. Every pin list of ``next`` starts with the same point
-        and the lists agree until a point they give different options, so the points looked up
-        here are those the resolution itself would look up first, in its order."""
-        for pins, following in self.next:
-            for point, option in pins:
+    def follow(self, reading: Mapping[str, str]) -> tuple[_Pins, _Node | _End] | None:
+        """What follows under ``reading``, with the options it was reached by. Every pin list
+        of ``next`` starts with the same point and the lists agree until a point they give
+        different options, so the points looked up here are those the resolution itself
+        would look up first, in its order."""
+        for entry in self.next:
+            for point, option in entry[0]:
                 if reading[point] != option:
                     break
             else:
-                return following
+                return entry
         return None
+
+
+class _End:
+    """The end of a resolution: the end of its rounds with the ram damage counted under the
+    options ``pins``. The outcome is made when first asked for (the reading table keeps
+    only one outcome per key), under the reading of whoever asks."""
+
+    __slots__ = ("damage", "pins", "made")
+
+    def __init__(self, damage: _Damage, pins: _Pins):
+        self.damage, self.pins = damage, pins
+        self.made: Outcome | None = None
+
+    def outcome(self, reading: Mapping[str, str], scene: Scene) -> Outcome:
+        """The outcome under ``reading`` (which agrees with ``pins``), on ``scene``'s board."""
+        made = self.made
+        if made is None:
+            made = self.made = self.damage.outcome(self.pins, reading)
+            return _with_reading(made, None, scene)
+        return _with_reading(made, reading, scene)
 
 
 _MEMO: OrderedDict[tuple[Scene, Turn], _Node] = OrderedDict()
@@ -872,35 +927,47 @@ def _with_reading(outcome: Outcome, reading: Mapping[str, str] | None, scene: Sc
     return copy
 
 
-def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
-    """``resolve_turn``, taking up from the rounds of an earlier resolution of an equal scene
-    and turn that ``reading`` agrees with where they looked the reading up."""
+def _root(scene: Scene, turn: Turn) -> _Node | None:
+    """The tree of the resolutions of ``scene`` and ``turn``; None where they are not taken up."""
     if (refusal(turn) is not None or len(scene.ships) > _MEMO_SHIPS
             or len({s.at for s in scene.ships}) < len(scene.ships)):  # ships that share a tile: not taken up
-        return resolve_turn(scene, turn, reading)
+        return None
     # By value: the in-process adapter parses each request afresh, into equal but new objects.
     key = (scene, turn)
     with _MEMO_LOCK:  # the in-process adapter may resolve on its own thread
         try:
             node = _MEMO.get(key)
         except TypeError:  # a scene built by hand with a list where the model has a tuple
-            node = None
+            return None
+        if node is None:
+            node = _MEMO[key] = _Node()
+            if len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
         else:
-            if node is None:
-                node = _MEMO[key] = _Node()
-                if len(_MEMO) > _MEMO_SIZE:
-                    _MEMO.popitem(last=False)
-            else:
-                _MEMO.move_to_end(key)
-    if node is None:
-        return resolve_turn(scene, turn, reading)
-    done = 0
-    while (following := node.follow(reading)) is not None:
-        if following.outcome is not None:
-            return _with_reading(following.outcome, reading, scene)
+            _MEMO.move_to_end(key)
+    return node
+
+
+def _walk(scene: Scene, turn: Turn, trace: list[_Node], asked: dict[str, int],
+          reading: Mapping[str, str]) -> _End | None:
+    """The resolution under ``reading`` from ``trace[-1]``, the node where round
+    ``len(trace)`` begins (past the last round: where the ram damage is counted), taken up
+    from the rounds the tree holds and played where it holds none: its end. ``trace`` is
+    extended by the nodes passed, and ``asked`` by the points looked up, in order, each with
+    the index in ``trace`` of the node it was looked up at. None: a resolution that failed
+    part way left the tree without a run to take up."""
+    node = trace[-1]
+    done = len(trace) - 1
+    while (entry := node.follow(reading)) is not None:
+        pins, following = entry
+        for point, _ in pins:
+            asked.setdefault(point, done)
+        if isinstance(following, _End):
+            return following
         node, done = following, done + 1
-    if done and node.run is None:  # a resolution that failed part way; never where one finished
-        return resolve_turn(scene, turn, reading)
+        trace.append(node)
+    if done and node.run is None:  # never where a resolution finished
+        return None
     rounds = len(turn.rounds)
     damage = node.damage if done == rounds else None
     if damage is None:
@@ -913,12 +980,82 @@ def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
             for index in range(done, rounds):
                 _play_round(run, turn, index)
                 following = _Node(run, run.mark()) if index + 1 < rounds or _rams(run) else _Node()
-                node.next.append((tuple(run.pins.items()), following))
+                pins = tuple(run.pins.items())
+                node.next.append((pins, following))
+                for point, _ in pins:
+                    asked.setdefault(point, index)
                 node = following
+                trace.append(node)
             damage = node.damage = _Damage(run, scene)
-    outcome, pins = damage.outcome(reading)
-    node.next.append((pins, _Node(outcome=outcome)))
-    return _with_reading(outcome, None, scene)
+    pins = damage.pins(reading)
+    for point, _ in pins:
+        asked.setdefault(point, rounds)
+    end = _End(damage, pins)
+    node.next.append((pins, end))
+    return end
+
+
+def resolve(scene: Scene, turn: Turn, reading: Mapping[str, str]) -> Outcome:
+    """``resolve_turn``, taking up from the rounds of an earlier resolution of an equal scene
+    and turn that ``reading`` agrees with where they looked the reading up."""
+    root = _root(scene, turn)
+    end = None if root is None else _walk(scene, turn, [root], {}, reading)
+    if end is None:
+        return resolve_turn(scene, turn, reading)
+    return end.outcome(reading, scene)
+
+
+class Resolution(_Resolution):
+    """A resolution (see ``verifier.ruleset.Resolution``) along the tree of rounds of its
+    scene: under another option of a point it is taken up at the node where it first looked
+    that point up, and no outcome is copied but the one the table keeps."""
+
+    def __init__(self, ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str], trace: list[_Node],
+                 asked: dict[str, int], end: _End) -> None:
+        self.ruleset, self.before, self.actions = ruleset, scene, turn
+        self.reading, self.trace, self.asked, self.end = reading, trace, asked, end
+        consulted = end.damage.consulted
+        first = [p for p in asked if p in consulted]
+        if len(first) < len(consulted):  # not in ypp's resolver; as the generic Resolution has it
+            first += [p for p in reading if p in consulted and p not in asked]
+        self.consulted = tuple(first)
+
+    @staticmethod
+    def of(ruleset: Ruleset, scene: Scene, turn: Turn, reading: dict[str, str]) -> _Resolution:
+        """The resolution under ``reading``; one that resolves afresh where the tree is not kept."""
+        root = _root(scene, turn)
+        if root is not None:
+            trace: list[_Node] = [root]
+            asked: dict[str, int] = {}
+            end = _walk(scene, turn, trace, asked, reading)
+            if end is not None:
+                return Resolution(ruleset, scene, turn, reading, trace, asked, end)
+        return _Resolution(ruleset, scene, turn, reading)
+
+    def outcome(self) -> Outcome:
+        return self.end.outcome(self.reading, self.before)
+
+    def key(self) -> Any:
+        """The outcome's key. Most ends of a scene's tree are the same rounds with the ram
+        damage counted otherwise; that changes only the key's damage totals (the last of
+        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds."""
+        damage = self.end.damage
+        if not damage.rams:
+            return self.ruleset.outcome_key(self.outcome())
+        if damage.key_start is None:
+            key = self.ruleset.outcome_key(self.outcome())
+            damage.key_start = key[:-1]
+            return key
+        return (*damage.key_start, damage.totals(self.end.pins))
+
+    def under(self, point: str, reading: dict[str, str]) -> _Resolution:
+        at = self.asked[point]  # the rounds before it looked up the same options under ``reading``
+        trace = self.trace[:at + 1]
+        asked = {p: i for p, i in self.asked.items() if i < at}
+        end = _walk(self.before, self.actions, trace, asked, reading)
+        if end is None:
+            return _Resolution(self.ruleset, self.before, self.actions, reading)
+        return Resolution(self.ruleset, self.before, self.actions, reading, trace, asked, end)
 
 
 def resolve_turn(scene: Scene, turn: Turn, reading: Mapping[str, str], record: bool = True) -> Outcome:
