@@ -8,8 +8,6 @@ equal, just either side the second ship is one class smaller or larger.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...kept import Kept
 from ...kit.boundary import Boundary, Chooser, Path
 from .clauses import READING_POINTS
@@ -37,7 +35,7 @@ def class_difference(scene: Scene, turn: Turn) -> float | None:
     met = _first_meeting(scene, turn)
     if met is None:
         return None
-    ships = {s.name: s for s in scene.ships}
+    ships = scene.by_name
     return float(ships[met[0]].size - ships[met[1]].size)
 
 
@@ -52,7 +50,7 @@ def class_path(scene: Scene, turn: Turn, choose: Chooser) -> Path | None:
     def at(t: float) -> tuple[Scene, Turn]:
         kind = TYPES_BY_CLASS[len(TYPES_BY_CLASS) - int(t)]
         ships = tuple(Ship(s.name, kind, s.at, s.heading) if s.name == other else s for s in scene.ships)
-        return replace(scene, ships=ships), turn
+        return Scene(scene.board, ships), turn
 
     return Path(at, 1, len(TYPES_BY_CLASS), integral=True)
 
