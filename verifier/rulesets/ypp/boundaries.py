@@ -12,6 +12,7 @@ from ...kept import Kept
 from ...kit.boundary import Boundary, Chooser, Path
 from .clauses import READING_POINTS
 from .model import Scene, Ship, Turn
+from .resolver import first_meeting
 from .strategies import TYPES_BY_CLASS
 
 DEFAULT = {p.name: p.default for p in READING_POINTS}
@@ -22,8 +23,6 @@ _MET: Kept[tuple[Scene, Turn], tuple[str, str] | None] = Kept(256)  # a landing 
 
 def _first_meeting(scene: Scene, turn: Turn) -> tuple[str, str] | None:
     """The two ships of the first bump or collision under the default reading (none for a lone ship)."""
-    from .resolver import first_meeting
-
     if len(scene.ships) < 2:
         return None
     return _MET.get((scene, turn), lambda: first_meeting(scene, turn, DEFAULT))

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...kept import KeptFor
 from ...ruleset import Outcome, Transform
+from . import strategies
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn
 from .spaces import SPACES, shard, space_scenes
@@ -122,8 +123,7 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
 
 
 def scene(choose: Any) -> tuple[Scene, Turn]:
-    from .strategies import scene as build
-    return build(choose)
+    return strategies.scene(choose)
 
 
 def strategy() -> Any:
