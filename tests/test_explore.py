@@ -346,3 +346,72 @@ def test_ypp_seeded_fleets_of_three_or_more_are_often_of_one_class():
               if len(before.ships) >= 3]
     alike = sum(len({ship.size for ship in ships}) == 1 for ships in fleets)
     assert len(fleets) > 100 and alike > len(fleets) / 3
+
+
+def test_ypp_transforms_turned_four_times_or_mirrored_twice_give_the_scene_back():
+    # Each transform is built by hand (tiles, headings, wind, whirlpools, tokens, names): turning
+    # a scene a quarter four times, or mirroring it twice, must give back the scene and its key.
+    from verifier.generation import seeded_scene
+
+    def transformed(before, actions, name):
+        return next(t for t in YPP.transforms(before, actions) if t.name == name)
+
+    mirrored = 0
+    for index in range(200):
+        before, actions, _ = seeded_scene(YPP, 13, index)
+        key = YPP.outcome_key(YPP.resolve(before, actions, YPP.default_reading))
+        scene, mapped = (before, actions), key
+        for _ in range(4):
+            turn = transformed(*scene, "quarter turn")
+            scene, mapped = (turn.before, turn.actions), turn.map_key(mapped)
+        assert scene == (before, actions) and mapped == key
+        if not before.board.whirlpools:
+            once = transformed(before, actions, "mirror")
+            twice = transformed(once.before, once.actions, "mirror")
+            assert (twice.before, twice.actions) == (before, actions)
+            assert twice.map_key(once.map_key(key)) == key
+            mirrored += 1
+        order = transformed(before, actions, "reversed listing")
+        assert [s.type for s in order.before.ships] == [s.type for s in reversed(before.ships)]
+    assert mirrored > 50
+
+
+def test_ypp_breaches_are_those_of_a_check_of_every_frame():
+    # invariant_breaches passes over frames that show nothing new (the same places as the frame
+    # before); a plain check of every frame and every pair of frames finds the same breaches.
+    from verifier.generation import seeded_scene
+    from verifier.rulesets.ypp.explore import invariant_breaches
+
+    def every_frame(before, outcome):
+        found = set()
+        board = before.board
+        frames = [moment.state for moment in outcome.frames]
+        for frame in frames:
+            places = [at for _, at, _ in frame]
+            for i, (name, at, _) in enumerate(frame):
+                found |= {("two ships on one tile", tuple(sorted((other, name))))
+                          for other, there, _ in frame[:i] if there == at}
+                if not board.on_board(at):
+                    found.add(("ship off the board", (name,)))
+                elif at in board.rocks:
+                    found.add(("ship on a rock", (name,)))
+            assert len(places) == len(frame)
+        for was, now in zip(frames, frames[1:]):
+            start, end = {n: at for n, at, _ in was}, {n: at for n, at, _ in now}
+            found |= {("ships pass through each other", (a, b)) for a in start for b in start
+                      if a < b and b in end and a in end and start[a] == end[b] and start[b] == end[a]
+                      and start[a] != start[b]}
+        if len(outcome.after.ships) != len(before.ships):
+            found.add(("ship lost", ()))
+        return found
+
+    literal = YPP.reading({"push_blocked": "literal"})
+    breached = 0
+    for index in range(400):
+        before, actions, _ = seeded_scene(YPP, 17, index)
+        for reading in (YPP.default_reading, literal):
+            outcome = YPP.resolve(before, actions, reading)
+            found = {(kind, ships) for kind, ships, _ in invariant_breaches(before, actions, outcome)}
+            assert found == every_frame(before, outcome), index
+            breached += bool(found)
+    assert breached > 5

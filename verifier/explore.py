@@ -321,14 +321,14 @@ def _search_batch(ruleset: Ruleset, seed: int, share: float, size: int, limit: i
             scenes += 1
             if visit is not None:
                 visits.append((visit.boundary, str(visit.side)))
+            known = len(seen)
             try:
-                key: Any = hash((before, actions)) and (before, actions)
+                seen.add((before, actions))  # hashed once: a scene's hash is worked out afresh each time
             except TypeError:  # a scene with a list or dict in it: analysed every time
-                key = None
-            if key is not None:
-                if key in seen:
+                pass
+            else:
+                if len(seen) == known:
                     continue
-                seen.add(key)
             analysed += 1
             now = time.perf_counter()
             for fingerprint, finding in _analyse(ruleset, before, actions).items():

@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .kit.choices import RandomChoices, scene_random
+from .ruleset import Capability
+
 
 @contextmanager
 def seed_only_generation() -> Iterator[None]:
@@ -78,7 +81,6 @@ def scene_strategy(ruleset: Any, boundary_share: float = BOUNDARY_SHARE, feature
     a share of 0 the scenes are exactly those the strategy draws. ``features``: the optional
     rules an implementation supports (None: all), for a ruleset whose strategy takes them."""
     from .kit.boundary import on_boundaries
-    from .ruleset import Capability
 
     boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     strategy = ruleset.strategy() if features is None or not ruleset.features else ruleset.strategy(features)
@@ -89,7 +91,6 @@ def scene_strategy(ruleset: Any, boundary_share: float = BOUNDARY_SHARE, feature
 
 def builds_scenes(ruleset: Any) -> bool:
     """Whether the ruleset builds its scenes from choices, so they can be drawn from a seed."""
-    from .ruleset import Capability
     return bool(ruleset.supports(Capability.SCENES))
 
 
@@ -101,10 +102,6 @@ def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BO
     boundary, as ``scene_strategy`` moves them (one chosen at random, then the others in turn,
     then a few further scenes); ``visit`` is the ``kit.boundary.Visit``, None for a scene left
     as built. ``boundaries``: the ruleset's, where the caller has them already."""
-    from .kit.boundary import ATTEMPTS, SIDE_WEIGHT, SIDES, land
-    from .kit.choices import RandomChoices, scene_random
-    from .ruleset import Capability
-
     random = scene_random(seed, index)
     choose = RandomChoices(random)
     wanted = features if features is not None and ruleset.features else None
@@ -113,6 +110,7 @@ def seeded_scene(ruleset: Any, seed: int, index: int, boundary_share: float = BO
         boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     if not boundaries or not boundary_share or random.random() >= boundary_share:
         return before, actions, None
+    from .kit.boundary import ATTEMPTS, SIDE_WEIGHT, SIDES, land  # here: the kit's geometry loads numpy and shapely
     # Every (boundary, side) pair in turn from one chosen at random, each side as often as its
     # weight says: over many scenes each pair is tried first about equally often, and a scene
     # depends on its seed and index alone (no count of what other scenes visited).
@@ -142,7 +140,6 @@ def each_generated_scene(ruleset: Any, visit: Callable[[Any, Any, Any], None], *
     if not builds_scenes(ruleset):
         return each_scene(scene_strategy(ruleset, boundary_share, features), visit, seed=seed, examples=examples,
                           deadline=deadline, stop=stop)
-    from .ruleset import Capability
     boundaries = tuple(ruleset.boundaries()) if ruleset.supports(Capability.BOUNDARIES) else ()
     for index in range(examples):
         if time.perf_counter() > deadline or (stop is not None and stop()):

@@ -8,12 +8,11 @@ equal, just either side the second ship is one class smaller or larger.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...kept import Kept
 from ...kit.boundary import Boundary, Chooser, Path
 from .clauses import READING_POINTS
 from .model import Scene, Ship, Turn
+from .resolver import first_meeting
 from .strategies import TYPES_BY_CLASS
 
 DEFAULT = {p.name: p.default for p in READING_POINTS}
@@ -24,8 +23,6 @@ _MET: Kept[tuple[Scene, Turn], tuple[str, str] | None] = Kept(256)  # a landing 
 
 def _first_meeting(scene: Scene, turn: Turn) -> tuple[str, str] | None:
     """The two ships of the first bump or collision under the default reading (none for a lone ship)."""
-    from .resolver import first_meeting
-
     if len(scene.ships) < 2:
         return None
     return _MET.get((scene, turn), lambda: first_meeting(scene, turn, DEFAULT))
@@ -37,7 +34,7 @@ def class_difference(scene: Scene, turn: Turn) -> float | None:
     met = _first_meeting(scene, turn)
     if met is None:
         return None
-    ships = {s.name: s for s in scene.ships}
+    ships = scene.by_name
     return float(ships[met[0]].size - ships[met[1]].size)
 
 
@@ -52,7 +49,7 @@ def class_path(scene: Scene, turn: Turn, choose: Chooser) -> Path | None:
     def at(t: float) -> tuple[Scene, Turn]:
         kind = TYPES_BY_CLASS[len(TYPES_BY_CLASS) - int(t)]
         ships = tuple(Ship(s.name, kind, s.at, s.heading) if s.name == other else s for s in scene.ships)
-        return replace(scene, ships=ships), turn
+        return Scene(scene.board, ships), turn
 
     return Path(at, 1, len(TYPES_BY_CLASS), integral=True)
 

@@ -5,13 +5,13 @@ turning a scene back into case data."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 from typing import Any
 
 from ...kept import KeptFor
 from ...ruleset import Outcome, Transform
+from . import strategies
 from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
 from .resolver import resolve_turn
 from .spaces import SPACES, shard, space_scenes
@@ -43,21 +43,27 @@ def outcome_key(outcome: Outcome) -> OutcomeKey:
 
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:
     ships, events, damage = key
-    ships = tuple(sorted((names[n], at, h) for n, at, h in ships))
-    renamed: Counter[tuple] = Counter()
+    renamed: dict[tuple, int] = {}
     for (r, phase, kind, pieces), count in events:
-        pieces = tuple(names[p] for p in pieces)
-        renamed[(r, phase, kind, pieces if kind in ("bump", "push") else tuple(sorted(pieces)))] += count
-    return ships, tuple(sorted(renamed.items())), tuple(sorted((names[n], d) for n, d in damage))
+        pieces = tuple([names[p] for p in pieces])
+        if kind not in _ORDERED and len(pieces) > 1:
+            pieces = tuple(sorted(pieces))
+        event = (r, phase, kind, pieces)
+        renamed[event] = renamed.get(event, 0) + count
+    return (tuple(sorted([(names[n], at, h) for n, at, h in ships])), tuple(sorted(renamed.items())),
+            tuple(sorted([(names[n], d) for n, d in damage])))
 
 
 def _mirror_heading(d: Heading) -> Heading:
     return {Heading.E: Heading.W, Heading.W: Heading.E}.get(d, d)
 
 
+_TURNED = {h: h.clockwise() for h in Heading}
+_MIRRORED = {h: _mirror_heading(h) for h in Heading}
+_SWAPPED = {Token.LEFT: Token.RIGHT, Token.RIGHT: Token.LEFT}  # left and right, mirrored
 # A heading's name, turned a quarter clockwise or mirrored east-west: outcome keys name headings.
-_TURNED_NAME = {h.name: h.clockwise().name for h in Heading}
-_MIRRORED_NAME = {h.name: _mirror_heading(h).name for h in Heading}
+_TURNED_NAME = {h.name: t.name for h, t in _TURNED.items()}
+_MIRRORED_NAME = {h.name: m.name for h, m in _MIRRORED.items()}
 
 
 def _map_key(key: OutcomeKey, tile: Callable, heading_names: Mapping[str, str]) -> OutcomeKey:
@@ -65,8 +71,8 @@ def _map_key(key: OutcomeKey, tile: Callable, heading_names: Mapping[str, str]) 
     return tuple(sorted([(n, tile(at), heading_names[h]) for n, at, h in ships])), events, damage
 
 
-def _rebuild(scene: Scene, board: Board, tile: Callable, heading: Callable) -> Scene:
-    return Scene(board, tuple(Ship(s.name, s.type, tile(s.at), heading(s.heading)) for s in scene.ships))
+def _by_name(ship: Ship) -> str:
+    return ship.name
 
 
 def _quiet_key(scene: Scene, turn: Turn) -> Callable[[Mapping[str, str]], OutcomeKey]:
@@ -75,26 +81,27 @@ def _quiet_key(scene: Scene, turn: Turn) -> Callable[[Mapping[str, str]], Outcom
 
 
 def transforms(scene: Scene, turn: Turn) -> list[Transform]:
-    found = []
+    ships = scene.ships
     # Order: rename every ship so that the listing order reverses.
-    names = [s.name for s in scene.ships]
-    renamed = {n: f"{chr(ord('a') + len(names) - 1 - i)}{n}" for i, n in enumerate(names)}
-    reordered = Scene(scene.board, tuple(sorted((Ship(renamed[s.name], s.type, s.at, s.heading) for s in scene.ships),
-                                                key=lambda s: s.name)))
-    retold = Turn(tuple(tuple(sorted((renamed[n], t) for n, t in r)) for r in turn.rounds))
-    found.append(Transform("order", "reversed listing", reordered, retold, lambda key: _rename_key(key, renamed),
-                           _quiet_key(reordered, retold)))
+    last = len(ships) - 1
+    renamed = {s.name: f"{chr(ord('a') + last - i)}{s.name}" for i, s in enumerate(ships)}
+    reordered = Scene(scene.board, tuple(sorted([Ship(renamed[s.name], s.type, s.at, s.heading) for s in ships],
+                                                key=_by_name)))
+    retold = Turn(tuple([tuple(sorted([(renamed[n], t) for n, t in r])) for r in turn.rounds]))
+    found = [Transform("order", "reversed listing", reordered, retold, lambda key: _rename_key(key, renamed),
+                       _quiet_key(reordered, retold))]
     # Symmetry: a quarter turn clockwise, (x, y) -> (h-1-y, x).
     b = scene.board
     h = b.height
 
-    def rot(t):
+    def rot(t: tuple[int, int]) -> tuple[int, int]:
         return (h - 1 - t[1], t[0])
 
-    rotated = Board(b.height, b.width, frozenset(rot(t) for t in b.rocks),
-                    tuple(sorted((rot(t), d.clockwise()) for t, d in b.wind)),
-                    tuple(sorted((h - 2 - y, x) for x, y in b.whirlpools)))
-    turned = _rebuild(scene, rotated, rot, Heading.clockwise)
+    rotated = Board(b.height, b.width, frozenset([(h - 1 - y, x) for x, y in b.rocks]),
+                    tuple(sorted([((h - 1 - y, x), _TURNED[d]) for (x, y), d in b.wind])),
+                    tuple(sorted([(h - 2 - y, x) for x, y in b.whirlpools])))
+    turned = Scene(rotated, tuple([Ship(s.name, s.type, (h - 1 - s.at[1], s.at[0]), _TURNED[s.heading])
+                                   for s in ships]))
     found.append(Transform("symmetry", "quarter turn", turned, turn, lambda key: _map_key(key, rot, _TURNED_NAME),
                            _quiet_key(turned, turn)))
     # Symmetry: mirror east-west, swapping left and right. Whirlpools turn one way only, so a
@@ -102,22 +109,21 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     if not b.whirlpools:
         w = b.width
 
-        def mir(t):
+        def mir(t: tuple[int, int]) -> tuple[int, int]:
             return (w - 1 - t[0], t[1])
 
-        swap = {Token.LEFT: Token.RIGHT, Token.RIGHT: Token.LEFT}
-        mirrored = Board(b.width, b.height, frozenset(mir(t) for t in b.rocks),
-                         tuple(sorted((mir(t), _mirror_heading(d)) for t, d in b.wind)), ())
-        flipped = _rebuild(scene, mirrored, mir, _mirror_heading)
-        flipped_turn = Turn(tuple(tuple((n, swap.get(t, t)) for n, t in r) for r in turn.rounds))
+        mirrored = Board(b.width, b.height, frozenset([(w - 1 - x, y) for x, y in b.rocks]),
+                         tuple(sorted([((w - 1 - x, y), _MIRRORED[d]) for (x, y), d in b.wind])), ())
+        flipped = Scene(mirrored, tuple([Ship(s.name, s.type, (w - 1 - s.at[0], s.at[1]), _MIRRORED[s.heading])
+                                         for s in ships]))
+        flipped_turn = Turn(tuple([tuple([(n, _SWAPPED.get(t, t)) for n, t in r]) for r in turn.rounds]))
         found.append(Transform("symmetry", "mirror", flipped, flipped_turn,
                                lambda key: _map_key(key, mir, _MIRRORED_NAME), _quiet_key(flipped, flipped_turn)))
     return found
 
 
 def scene(choose: Any) -> tuple[Scene, Turn]:
-    from .strategies import scene as build
-    return build(choose)
+    return strategies.scene(choose)
 
 
 def strategy() -> Any:
@@ -156,6 +162,9 @@ def _breaches(scene: Scene, outcome: Outcome) -> tuple[tuple[str, tuple[str, ...
             continue  # nothing moved since the last frame: it shows nothing new
         was_names, was_places = names, places
         names, places = (tuple(zip(*frame))[:2] if frame else ((), ()))
+        if places == was_places and names == was_names:
+            previous = frame  # only headings changed: every place was checked at the last frame
+            continue
         if len(set(places)) != len(places) or not free.issuperset(places):
             label = str(moment)
             tiles: dict[Any, str] = {}
