@@ -62,7 +62,7 @@ class _Grid:
         key = self.key
         self.rocks = frozenset([key(t) for t in board.rocks])
         self.wind = {key(t): h for t, h in board.wind}
-        self.tiles = _Tiles(self)  # key -> (x, y), one tuple per tile
+        self.tiles = _Tiles(stride)  # key -> (x, y), one tuple per tile
         self.whirl: dict[Key, tuple[Heading, Key, Key]] = {}  # tile -> direction, via, dest
         for x, y in board.whirlpools:
             for (cx, cy), (vx, vy), (tx, ty), direction in _WHIRL:
@@ -80,12 +80,15 @@ class _Grid:
 
 
 class _Tiles(dict[Key, Tile]):
-    def __init__(self, grid: _Grid):
+    # The stride, not the grid: a grid and its tiles referring to each other would be a cycle
+    # that only the collector frees, once per board the grid cache lets go of.
+    def __init__(self, stride: int):
         super().__init__()
-        self.grid = grid
+        self.stride = stride
 
     def __missing__(self, key: Key) -> Tile:
-        tile = self[key] = self.grid.tile(key)
+        x, y = divmod(key, self.stride)
+        tile = self[key] = (x - _MARGIN, y - _MARGIN)
         return tile
 
 
