@@ -26,6 +26,7 @@ from ...kept import Kept
 from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
 from .model import ALL_ROLLS, DIE_FACES, MIRROR_DIRECTION, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .parse import forget_shots
 
 _HALF = Fraction(1, 2)
 _R3_HALF = QSqrt3(Fraction(0), _HALF)  # sqrt(3)/2
@@ -200,11 +201,12 @@ def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
 
 
 def clear_caches() -> None:
-    """Forget the landings and notes kept (for benchmarks that time a resolution afresh)."""
+    """Forget the landings, notes and shots read that are kept (for benchmarks that time a resolution afresh)."""
     for made in (placed, _landed, _row, _start, _touch_hit, _roll_parts, _shot_part, _side_part,
                  _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
     _SPOTS.clear()
+    forget_shots()
 
 
 @lru_cache(maxsize=4096)
