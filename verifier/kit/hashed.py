@@ -31,7 +31,7 @@ def kept_hash(value: Any) -> int:
     uses it as ``__hash__ = kept_hash`` (a dataclass adds its own hash unless its body
     names one) and ``__getstate__ = state_without_hash``: a string's hash differs from
     process to process, so a hash kept here must not travel."""
-    known = value.__dict__.get(_KEPT)
+    known: int | None = value.__dict__.get(_KEPT)
     if known is None:
         known = hash(tuple(getattr(value, f.name) for f in fields(value) if f.compare))
         object.__setattr__(value, _KEPT, known)
