@@ -206,6 +206,7 @@ def clear_caches() -> None:
                  _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
     _SPOTS.clear()
+    _SHOTS.clear()
     forget_shots()
 
 
@@ -406,7 +407,14 @@ def _all_rolls(shot: Shot, reading: Mapping[str, str], record: _Record) -> Odds:
     return Odds(tuple(landings))
 
 
+# Fuzz resolves the shot it drew and the equal one the adapter read: the memos above, keyed by
+# shot, compare a shot met under another object field by field (exact fractions, slowly) at every
+# look-up. Each resolution takes the first of equal shots instead, which the memos know by identity.
+_SHOTS: Kept[Shot, Shot] = Kept(512)
+
+
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    shot = _SHOTS.get(shot, lambda: shot)
     events: tuple[Event, ...]
     after: Odds | Landing
     record = _Record(reading)
