@@ -24,3 +24,22 @@ def test_a_hashed_tuple_travels_as_the_plain_tuple():
     hash(key)
     for moved in (pickle.loads(pickle.dumps(key)), copy.deepcopy(key), copy.copy(key)):
         assert type(moved) is tuple and moved == ("roll", 3, 4)
+
+
+def test_a_kept_hash_is_the_hash_of_the_fields_and_does_not_travel():
+    """civ's scenes keep their hash: equal values hash alike whether worked out or kept, and a
+    pickled or copied scene carries no hash from this process."""
+    from verifier.rulesets.civ.explore import HUB
+    from verifier.rulesets.civ.model import Actions, Nation, Scene, Ship
+
+    def scene() -> Scene:
+        return Scene(HUB, frozenset({"A"}), (Nation("Crete"),), (Ship("c1", "Crete", "Hub"),),
+                     (("North Coast", "Crete", 2),))
+
+    first, second = scene(), scene()
+    assert hash(first) == hash(first) == hash(second) == hash((HUB, frozenset({"A"}), (Nation("Crete"),),
+                                                               (Ship("c1", "Crete", "Hub"),),
+                                                               (("North Coast", "Crete", 2),), ()))
+    assert {first: "found"}[second] == "found" and hash(Actions()) == hash(Actions())
+    for moved in (pickle.loads(pickle.dumps(first)), copy.deepcopy(first), copy.copy(first)):
+        assert moved == first and "_kept_hash" not in moved.__dict__ and hash(moved) == hash(first)

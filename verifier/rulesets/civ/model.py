@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ...kit.hashed import kept_hash, state_without_hash
 from ...ruleset import Feature
 
 XY = tuple[float, float]
@@ -53,6 +54,10 @@ class Map:
     name: str  # the named map under cases/civ/maps/, or "" for one the case defines
     areas: tuple[Area, ...]  # sorted by name
 
+    # The resolver's memos look a scene up by value at every resolution: its hash is kept.
+    __hash__ = kept_hash
+    __getstate__ = state_without_hash
+
     def area(self, name: str) -> Area:
         return self._by_name[name]
 
@@ -95,6 +100,9 @@ class Scene:
     ships: tuple[Ship, ...]
     tokens: tuple[tuple[str, str, int], ...]  # (land area, nation, count) on land before the phase
     overland: tuple[tuple[str, str, int], ...] = ()  # of those, tokens that already moved overland this phase
+
+    __hash__ = kept_hash  # see Map
+    __getstate__ = state_without_hash
 
     def nation(self, name: str) -> Nation:
         return next(n for n in self.nations if n.name == name)
@@ -143,6 +151,9 @@ class Actions:
     blockade: tuple[str, ...] = ()  # ships turned over at the start of the phase (option B)
     turns: tuple[Turn, ...] = ()  # the nations' turns, in the order of play
     choices: Choices = field(default_factory=Choices)
+
+    __hash__ = kept_hash  # see Map
+    __getstate__ = state_without_hash
 
 
 # --- the state after, per branch --------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
+from ...kept import KeptByData, KeptFor
 from ...ruleset import Outcome
 from ...source import Located, file_problem, load_file
 from .model import (
@@ -250,7 +251,20 @@ def parse_map(doc: Located, path: tuple) -> Map:
 # --- the scene ------------------------------------------------------------------------------------
 
 
+# Fuzz reads each scene it sends more than once (the request, the expectation it restates).
+_PARSED: KeptByData[Scene] = KeptByData(512)
+
+
 def parse_scene(doc: Located, path: tuple) -> Scene:
+    """The scene at ``path``; one that defines its own map, read before from the same data, is
+    given again. One that names a map file is read afresh: the file may have changed."""
+    data = doc.at(path)
+    if isinstance(data, dict) and isinstance(data.get("map"), dict):
+        return _PARSED.get(data, lambda: _parse_scene(doc, path))
+    return _parse_scene(doc, path)
+
+
+def _parse_scene(doc: Located, path: tuple) -> Scene:
     data = doc.at(path)
     game_map = parse_map(doc, path + ("map",))
     areas = frozenset(game_map.names)
@@ -333,7 +347,22 @@ def _stop(item: Any) -> Stop:
                 tuple((str(k), int(v)) for k, v in (item.get("take") or {}).items()))
 
 
+# Fuzz reads each scene's actions again with the scene read before (the request, the expectation
+# it restates): by that scene (``parse_scene`` gives the same one again) and the actions' data.
+_ACTIONS: KeptFor[Actions] = KeptFor(512)
+
+
+def forget_scenes() -> None:
+    """Forget the scenes and actions read (a read afresh resolves the phase again to count its branches)."""
+    _PARSED.clear()
+    _ACTIONS.clear()
+
+
 def parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
+    return _ACTIONS.get(scene, lambda: _parse_actions(doc, path, scene), repr(doc.at(path)))
+
+
+def _parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
     data = doc.at(path) or {}
     ship_names = frozenset(s.name for s in scene.ships)
     nation_names = frozenset(n.name for n in scene.nations)

@@ -50,14 +50,6 @@ class TooManyBranches(Exception):
         self.open_keys = open_keys
 
 
-class _Open(Exception):
-    """A decision the case left open: run again with each answer."""
-
-    def __init__(self, key: tuple[str, str]):
-        super().__init__(key)
-        self.key = key
-
-
 @dataclass
 class _Ship:
     name: str
@@ -115,19 +107,18 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
            key_of: Callable[[str, int], tuple], ends: str, stop_after: int | None, phantoms: dict[str, int],
            steps: list[tuple[str, ...]], limit: int | None) -> tuple[list[tuple[str, ...]], bool]:
     """``fight`` without moving every list's pieces up at each removal: a side's pieces
-    left are ``sides[n][taken[n]:]``, so a conflict of n tokens costs n steps, not n²."""
-
-    def left(n: str) -> int:
-        return len(sides[n]) - taken[n]
+    left are ``sides[n][taken[n]:]``, so a conflict of n tokens costs n steps, not n². How
+    many each side has left, how many all have and how many sides have any are counted as
+    pieces go, not counted again at every step."""
+    left = {n: len(sides[n]) - taken[n] for n in started}
+    total, alive = sum(left.values()), len(started)
+    first_out = ends == "first-out"
 
     def over() -> bool:
-        alive = [n for n in started if left(n)]
-        if limit is not None and sum(left(n) for n in alive) <= limit:
-            return True
-        return len(alive) <= 1 or (ends == "first-out" and len(alive) < len(started))
+        return (limit is not None and total <= limit) or alive <= 1 or (first_out and alive < len(started))
 
     while not over():
-        keys = {n: key_of(n, left(n) + phantoms.get(n, 0)) for n in started if left(n)}  # before any removal
+        keys = {n: key_of(n, left[n] + phantoms.get(n, 0)) for n in started if left[n]}  # before any removal
         groups: list[list[str]] = []
         for n in sorted(keys, key=lambda n: (keys[n], n)):
             if groups and keys[groups[-1][0]] == keys[n]:
@@ -147,6 +138,9 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
                 else:
                     step.append(sides[n][taken[n]])
                     taken[n] += 1
+                    left[n] -= 1
+                    total -= 1
+                    alive -= not left[n]
             steps.append(tuple(step))
     return steps, False
 
@@ -155,8 +149,10 @@ _APPLIED: dict[str, Cause] = {}  # one Cause per clause (immutable), not one per
 
 
 class _Run:
-    def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict):
+    def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict,
+                 opened: Callable[[dict, tuple[str, str]], None]):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
+        self.opened = opened
         self.options = scene.options
         self.blockade_areas: frozenset[str] = frozenset()
         self.nations = {n.name: n for n in scene.nations}
@@ -207,9 +203,16 @@ class _Run:
         if given is not None:
             return bool(given)
         if (kind, key) not in self.assumed:
-            raise _Open((kind, key))
+            self.open((kind, key))
         self.label[(kind, key)] = self.assumed[(kind, key)]
         return self.assumed[(kind, key)] == "yes"
+
+    def open(self, key: tuple[str, str]) -> None:
+        """A decision the case left open, met first on this branch: this run goes on taking it
+        "yes", and a run taking it "no" is left to ``opened`` (as if the run had stopped here and
+        been run again with each answer, "yes" first: what it did so far is the same either way)."""
+        self.opened(self.assumed, key)
+        self.assumed = {**self.assumed, key: "yes"}
 
     def state(self, landing: bool) -> State:
         return State(tuple(s.state() for s in self.ships.values()),
@@ -257,9 +260,10 @@ class _Run:
         if ship.blockading:
             return
         nation = self.nations[ship.nation]
-        entries = [i for i, stop in enumerate(move.path) if not (i == 0 and stop.area == ship.at)]
+        last = len(move.path) - 1
+        stays_first = move.path[0].area == ship.at  # the first stop may be where it lies: no area entered
         for i, stop in enumerate(move.path):
-            if i in entries:
+            if i or not stays_first:
                 ship.at = stop.area
                 ship.path.append(stop.area)
                 ship.aboard = [t + 1 for t in ship.aboard]
@@ -269,7 +273,7 @@ class _Run:
                 if "B" in self.options and self.meets_blockade(ship, stop.area):
                     return
             for other, wanted in stop.take:
-                self.take(ship, self.ships[other], wanted, len([e for e in entries if e > i]), nation.allowance)
+                self.take(ship, self.ships[other], wanted, last - i, nation.allowance)  # every later stop is entered
             if stop.board:  # tokens that moved overland never get here: boarding them is refused (ship.5)
                 self.land[(stop.area, ship.nation)] -= stop.board
                 ship.aboard += [0] * stop.board
@@ -308,7 +312,7 @@ class _Run:
         else:
             key = ("block", f"{ship.name}@{area}")
             if key not in self.assumed:
-                raise _Open(key)
+                self.open(key)
             blocked = self.assumed[key] == "yes"
             self.label[("block", ship.name)] = area if blocked else "none"
         self.cause(ship.name, "B.2")
@@ -750,16 +754,17 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     start = start_state(scene)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
+
+    def opened(assumed: dict, key: tuple[str, str]) -> None:
+        """The run assuming ``assumed`` meets the open decision ``key``: it goes on taking it "yes",
+        one taking it "no" waits (and counts, with the one going on, towards ``max_branches``)."""
+        pending.append({**assumed, key: "no"})
+        if max_branches is not None and len(pending) + 1 + len(runs) > max_branches:
+            raise TooManyBranches(sorted({k for p in pending for k in p} | {key}))
+
     while pending:
-        assumed = pending.pop()
-        run = _Run(scene, actions, reading, assumed)
-        try:
-            moved, after = run.go()
-        except _Open as open_:
-            pending += [{**assumed, open_.key: "no"}, {**assumed, open_.key: "yes"}]  # "yes" runs first
-            if max_branches is not None and len(pending) + len(runs) > max_branches:
-                raise TooManyBranches(sorted({k for p in pending for k in p})) from None
-            continue
+        run = _Run(scene, actions, reading, pending.pop(), opened)
+        moved, after = run.go()
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
     runs.sort(key=lambda r: r[0])

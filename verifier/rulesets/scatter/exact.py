@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+
+from ...kit.hashed import HashedTuple
 
 Rational = int | Fraction
 
@@ -144,7 +147,13 @@ class PlanePoint:
         return (float(self.x), float(self.y))
 
     def key(self) -> tuple:
-        return (self.x.rational, self.x.root3, self.y.rational, self.y.root3)
+        return self._key
+
+    @cached_property
+    def _key(self) -> HashedTuple:
+        # Kept, with its hash: outcome keys hash a landing's spot at every look-up, and the
+        # resolver hands the same point to every landing on that spot.
+        return HashedTuple((self.x.rational, self.x.root3, self.y.rational, self.y.root3))
 
 
 

@@ -22,9 +22,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ...kept import Kept
 from ...ruleset import Cause, Decision, Event, Outcome
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
-from .model import ALL_ROLLS, DIE_FACES, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .model import ALL_ROLLS, DIE_FACES, MIRROR_DIRECTION, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
+from .parse import forget_shots
 
 _HALF = Fraction(1, 2)
 _R3_HALF = QSqrt3(Fraction(0), _HALF)  # sqrt(3)/2
@@ -133,13 +135,15 @@ def _row(shot: Shot, direction: int, distance: str | None, capped_by: str, side:
     """The six rolls of one direction face under the options (``side`` as ``_side_for`` gives
     it): their landings (before the touch reading), what they add to the record, in order,
     each part once (``_roll_parts``), and whether any of them touches."""
-    landings = tuple(_landed(shot, roll, distance, capped_by, side) for roll in ROLLS_BY_DIRECTION[direction])
+    reading = {"distance": distance or "centre", "cap": capped_by}
+    sep, limit = separation(shot, reading), cap(shot, reading)  # the same for the six
+    landings = tuple(_place(shot, roll, sep, limit, side) for roll in ROLLS_BY_DIRECTION[direction])
     folded_side = side if direction in _FOLDED_ONTO else None
     parts: dict[int, tuple[_Note, ...]] = {}
     for landing in landings:
-        capped = landing.capped
-        for part in _roll_parts(shot, _rolled(landing), capped, landing.touching, folded_side,
-                                capped_by if capped else None):
+        roll = _rolled(landing)
+        capped = roll.distance * limit.denominator > limit.numerator  # landing.capped, in integers
+        for part in _roll_parts(shot, roll, capped, landing.touching, folded_side, capped_by if capped else None):
             parts.setdefault(id(part), part)
     return landings, tuple(parts.values()), any(landing.touching for landing in landings)
 
@@ -148,16 +152,35 @@ _DIE = {face: Fraction(face) for face in range(1, 7)}
 _ZERO = QSqrt3(Fraction(0), Fraction(0))
 
 
+# The clockwise face whose unit vector each face takes under each side reading.
+_TOWARD = {"clockwise": {face: face for face in DIE_FACES}, "counterclockwise": MIRROR_DIRECTION,
+           "folded": {face: _FOLDED_ONTO.get(face, face) for face in DIE_FACES}}
+_Spot = tuple[PlanePoint, PlanePoint, Fraction, Fraction, bool, bool]
+# A landing's spot (its start, point, squared distances and hit test) depends on the start, the move
+# and the way it goes, not on the roll or the readings that lead there: the other side readings
+# point the faces along the same six ways, and a cap that does not cut the die moves it alike.
+# Keyed by integers, which hash far faster than the fractions they make.
+_SPOTS: Kept[tuple[Shot, int, int, int, int, int], _Spot] = Kept(8192)
+
+
 def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
-    # In integers where it can be: each exact fraction made costs a reduction, and this runs
-    # once per roll and reading. The direction's unit vector is (x * sqrt(3), p) with x and p
-    # rational (x is 0 or +-1/2, p the forward part), so the spot is (x * moved * sqrt(3),
-    # moved * p - sep), and |spot|^2 = sep^2 - 2 sep moved p + moved^2, as the sideways
-    # sqrt(3)/2 squares to 3/4 and completes p^2 + 3/4 = 1.
-    a, b = sep.numerator, sep.denominator
     die = roll.distance
     moved = _DIE[die] if die * limit.denominator <= limit.numerator else limit
-    vector = direction_vector(roll.direction, side)
+    toward = _TOWARD[side][roll.direction]
+    start, point, distance_squared, start_squared, hit, touching = _SPOTS.get(
+        (shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
+        lambda: _spot(shot, sep, moved, toward))
+    return Landing(roll, start, point, moved, limit, distance_squared, start_squared, shot.reach, hit, touching)
+
+
+def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
+    # In integers where it can be: each exact fraction made costs a reduction. The clockwise
+    # face's unit vector is (x * sqrt(3), p) with x and p rational (x is 0 or +-1/2, p the
+    # forward part), so the spot is (x * moved * sqrt(3), moved * p - sep), and
+    # |spot|^2 = sep^2 - 2 sep moved p + moved^2, as the sideways sqrt(3)/2 squares to 3/4 and
+    # completes p^2 + 3/4 = 1.
+    a, b = sep.numerator, sep.denominator
+    vector = _CLOCKWISE[toward]
     forward, sideways = vector.y.rational, vector.x.root3
     c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
@@ -168,7 +191,7 @@ def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) ->
     reach = shot.reach
     g, h = reach.numerator, reach.denominator
     ahead = top * h * h - g * g * bottom  # the sign of |spot|^2 - reach^2
-    return Landing(roll, start, point, moved, limit, Fraction(top, bottom), start_squared, reach, ahead < 0, ahead == 0)
+    return start, point, Fraction(top, bottom), start_squared, ahead < 0, ahead == 0
 
 
 @lru_cache(maxsize=256)
@@ -178,10 +201,13 @@ def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
 
 
 def clear_caches() -> None:
-    """Forget the landings and notes kept (for benchmarks that time a resolution afresh)."""
+    """Forget the landings, notes and shots read that are kept (for benchmarks that time a resolution afresh)."""
     for made in (placed, _landed, _row, _start, _touch_hit, _roll_parts, _shot_part, _side_part,
                  _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
+    _SPOTS.clear()
+    _SHOTS.clear()
+    forget_shots()
 
 
 @lru_cache(maxsize=4096)
@@ -381,15 +407,23 @@ def _all_rolls(shot: Shot, reading: Mapping[str, str], record: _Record) -> Odds:
     return Odds(tuple(landings))
 
 
+# Fuzz resolves the shot it drew and the equal one the adapter read: the memos above, keyed by
+# shot, compare a shot met under another object field by field (exact fractions, slowly) at every
+# look-up. Each resolution takes the first of equal shots instead, which the memos know by identity.
+_SHOTS: Kept[Shot, Shot] = Kept(512)
+
+
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
+    shot = _SHOTS.get(shot, lambda: shot)
     events: tuple[Event, ...]
     after: Odds | Landing
     record = _Record(reading)
     if isinstance(actions, AllRolls):
         odds = after = _all_rolls(shot, reading, record)
+        hits, probability = odds.hits, odds.probability
         events = (Event("odds", PIECES, clause="odds.36",
-                        detail=f"{odds.hits}/36" + (f" = {fraction_text(odds.probability)}"
-                                                    if odds.probability.denominator != 36 else "")),)
+                        detail=f"{hits}/36" + (f" = {fraction_text(probability)}" if probability.denominator != 36
+                                               else "")),)
         record.note("target", "odds.36")
     else:
         landing = land(shot, actions, reading)
