@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from shapely.geometry import Polygon
 
-from ...kit.geometry import Pose, rectangle
+from ...kit.geometry import Pose, outline, rectangle
 from ...ruleset import Feature
 
 XY = tuple[float, float]
@@ -146,7 +146,7 @@ class Obstacle:
 
     @cached_property  # one outline per obstacle: every board of every reading indexes it again
     def shape(self) -> Polygon:
-        return Polygon(self.points)
+        return outline(self.points)
 
 
 @dataclass(frozen=True)

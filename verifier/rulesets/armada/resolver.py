@@ -34,7 +34,17 @@ from .model import (
     ToolPose,
 )
 from .parse import forget_scenes
-from .tool import inserted, overlaps, placed, round_contact, tool_inside, tool_overlaps, tool_shape, yawed
+from .tool import (
+    forget_placements,
+    inserted,
+    overlaps,
+    placed,
+    round_contact,
+    tool_inside,
+    tool_overlaps,
+    tool_shape,
+    yawed,
+)
 
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
 
@@ -71,7 +81,8 @@ class _Layout:
         """The names of the shapes that touch or overlap ``shape``, in order of name."""
         return self._near.get(shape, lambda: tuple(self.index.near(shape)))
 
-    def under(self, shape: BaseGeometry, find: Callable[[], tuple[str, ...]], given: Hashable = None) -> tuple[str, ...]:
+    def under(self, shape: BaseGeometry, find: Callable[[], tuple[str, ...]],
+              given: Hashable = None) -> tuple[str, ...]:
         """What ``find`` finds under ``shape`` (told ``given``), found once."""
         return self._under.get(shape, find, given)
 
@@ -444,6 +455,7 @@ def clear_caches() -> None:
     _MEMO.clear()
     forget_scenes()
     tool_shape.cache_clear()
+    forget_placements()
     _LAYOUTS.clear()
     _TOOL_OVERLAPS.clear()
     geometry.clear_caches()

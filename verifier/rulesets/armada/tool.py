@@ -33,40 +33,58 @@ def ship_from_guides(ship: Ship, tool: ToolModel, side: str, guides: Pose) -> Po
     return guides.compose(Pose(-offset.x, -offset.y, 0.0))
 
 
+# Where the tool and the ship go depends on the ship's pose and base size, the tool and the
+# course alone. The scene's generator, its boundaries and the resolver under every reading
+# (and the scene sent in another order) ask for the same placements again: kept.
+_INSERTED: Kept[tuple[Pose, str, ToolModel, str, tuple[int, ...]], ToolPose] = Kept(4096)
+_PLACED: Kept[tuple[str, ToolModel, ToolPose, int], Pose] = Kept(4096)
+_YAWED: Kept[tuple[Pose, str, ToolModel, int], tuple[Pose, ToolPose]] = Kept(1024)
+
+
 def inserted(ship: Ship, tool: ToolModel, side: str, course: tuple[int, ...]) -> ToolPose:
     """The tool inserted on ``side`` of the ship's front with the course clicked: the
     starting guides, every joint after its clicks, then the guides at the course's speed."""
-    start = ship.pose.compose(guides_offset(ship, tool, side))
-    joints = [start]
-    at = start
-    for k, clicks in enumerate(course):
-        pivot = at.forward(tool.lead if k == 0 else tool.step)
-        at = pivot.turned(clicks * CLICK_DEGREES)
-        joints.append(at)
-    if course:
-        joints.append(at.forward(tool.tail))
-    return ToolPose(side, tuple(joints))
+    def made() -> ToolPose:
+        start = ship.pose.compose(guides_offset(ship, tool, side))
+        joints = [start]
+        at = start
+        for k, clicks in enumerate(course):
+            pivot = at.forward(tool.lead if k == 0 else tool.step)
+            at = pivot.turned(clicks * CLICK_DEGREES)
+            joints.append(at)
+        if course:
+            joints.append(at.forward(tool.tail))
+        return ToolPose(side, tuple(joints))
+    return _INSERTED.get((ship.pose, ship.type.size, tool, side, course), made)
 
 
 def placed(ship: Ship, tool: ToolModel, pose: ToolPose, speed: int) -> Pose:
     """The ship's pose when placed at the joint of ``speed`` along the locked tool."""
     if speed == 0:
         return ship.pose
-    guides = pose.joints[speed].forward(tool.tail)
-    return ship_from_guides(ship, tool, pose.side, guides)
+    return _PLACED.get((ship.type.size, tool, pose, speed),
+                       lambda: ship_from_guides(ship, tool, pose.side, pose.joints[speed].forward(tool.tail)))
 
 
 def yawed(ship: Ship, tool: ToolModel, clicks: int) -> tuple[Pose, ToolPose]:
     """A 0-speed yaw: the last piece's guides in the notches on the side of the turn,
     the last joint clicked, the ship placed back on those guides. Returns the ship's
     pose and the tool's (the straight piece before the last joint, the joint, the guides)."""
-    side = "starboard" if clicks > 0 else "port"
-    guides = ship.pose.compose(guides_offset(ship, tool, side))
-    joint = guides.forward(-tool.tail)
-    before = joint.forward(-tool.step)
-    turned = joint.turned(clicks * CLICK_DEGREES)
-    after = turned.forward(tool.tail)
-    return ship_from_guides(ship, tool, side, after), ToolPose(side, (before, turned, after))
+    def made() -> tuple[Pose, ToolPose]:
+        side = "starboard" if clicks > 0 else "port"
+        guides = ship.pose.compose(guides_offset(ship, tool, side))
+        joint = guides.forward(-tool.tail)
+        before = joint.forward(-tool.step)
+        turned = joint.turned(clicks * CLICK_DEGREES)
+        after = turned.forward(tool.tail)
+        return ship_from_guides(ship, tool, side, after), ToolPose(side, (before, turned, after))
+    return _YAWED.get((ship.pose, ship.type.size, tool, clicks), made)
+
+
+def forget_placements() -> None:
+    """Forget the placements and the tool's pieces kept (for benchmarks that time work afresh)."""
+    for kept in (_INSERTED, _PLACED, _YAWED, _PIECES):
+        kept.clear()
 
 
 def centreline(pose: ToolPose) -> list[tuple[float, float]]:
