@@ -8,7 +8,6 @@ The two models in detail)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from functools import lru_cache
 
 from shapely.geometry import LineString, Point
@@ -82,8 +81,8 @@ def yawed(ship: Ship, tool: ToolModel, clicks: int) -> tuple[Pose, ToolPose]:
 
 
 def forget_placements() -> None:
-    """Forget the placements and the tool's pieces kept (for benchmarks that time work afresh)."""
-    for kept in (_INSERTED, _PLACED, _YAWED, _PIECES):
+    """Forget the placements and the tool's bounds kept (for benchmarks that time work afresh)."""
+    for kept in (_INSERTED, _PLACED, _YAWED, _BOUNDS):
         kept.clear()
 
 
@@ -117,109 +116,96 @@ def tool_shape(tool: ToolModel, pose: ToolPose) -> BaseGeometry:
 SURE = 1e-9  # mm: past any round-off of shapes a table across (about 1e-12), far short of TOLERANCE
 
 
-def _base_corners(pose: Pose, width: float, length: float) -> list[XY]:
-    """The corners of a base ``width`` by ``length`` centred on ``pose``, as kit.geometry.rectangle makes them."""
-    w, back = width / 2, -length / 2
-    return pose.transform.apply_all([(-w, back), (w, back), (w, back + length), (-w, back + length)])
-
-
-_PIECES: Kept[tuple[ToolModel, ToolPose], tuple[tuple[list[XY], ...], tuple[XY, ...]] | None] = Kept(4096)
-
-
-def _pieces(tool: ToolModel, pose: ToolPose) -> tuple[tuple[list[XY], ...], tuple[XY, ...]] | None:
-    """The rectangle of each piece of the tool and the points of its centreline (None for a tool
-    of one point: a disc, left to shapely)."""
-    def made() -> tuple[tuple[list[XY], ...], tuple[XY, ...]] | None:
-        points = centreline(pose)
-        if len(points) < 2:
-            return None
-        half = tool.width / 2
-        rectangles = []
-        for (x0, y0), (x1, y1) in zip(points, points[1:]):
-            along = math.hypot(x1 - x0, y1 - y0)
-            nx, ny = (y0 - y1) / along * half, (x1 - x0) / along * half
-            rectangles.append([(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)])
-        return tuple(rectangles), tuple(points)
-    return _PIECES.get((tool, pose), made)
-
-
-def _apart(a: Sequence[XY], b: Sequence[XY], gap: float) -> bool:
-    """Whether a line parts two rectangles (corners in order) with more than ``gap`` between them:
-    the separating axes are the directions of their sides."""
-    for (px, py), (qx, qy) in (a[0], a[1]), (a[1], a[2]), (b[0], b[1]), (b[1], b[2]):
-        nx, ny = qx - px, qy - py
-        length = math.hypot(nx, ny)
-        if length == 0:
-            continue
-        nx, ny = nx / length, ny / length
-        on_a = [x * nx + y * ny for x, y in a]
-        on_b = [x * nx + y * ny for x, y in b]
-        if min(on_b) - max(on_a) > gap or min(on_a) - max(on_b) > gap:
-            return True
-    return False
-
-
-def _beyond(corners: Sequence[XY], point: XY, reach: float) -> bool:
-    """Whether ``point`` lies more than ``reach`` from a convex polygon (corners in order either way)."""
-    x, y = point
-    if (x + reach < min(cx for cx, _ in corners) or x - reach > max(cx for cx, _ in corners)
-            or y + reach < min(cy for _, cy in corners) or y - reach > max(cy for _, cy in corners)):
+def _clear_of_piece(p: XY, q: XY, half: float, a: float, b: float) -> bool:
+    """Whether a line parts the box ``[-a, a] x [-b, b]`` from the piece of the tool along ``p``
+    to ``q`` (a rectangle ``half`` either side of it) with more than SURE between them: the
+    separating axes are the box's sides and the piece's."""
+    (px, py), (qx, qy) = p, q
+    along = math.hypot(qx - px, qy - py)
+    dx, dy = (qx - px) / along, (qy - py) / along  # the piece's direction; (-dy, dx) its normal
+    if min(px, qx) - half * abs(dy) - a > SURE or -a - max(px, qx) - half * abs(dy) > SURE:
         return True
-    sides = set()
-    nearest = math.inf
-    for (px, py), (qx, qy) in zip(corners, [*corners[1:], corners[0]]):
-        ex, ey = qx - px, qy - py
-        sides.add(ex * (y - py) - ey * (x - px) > 0)
-        span = ex * ex + ey * ey
-        t = 0.0 if span == 0 else min(1.0, max(0.0, ((x - px) * ex + (y - py) * ey) / span))
-        nearest = min(nearest, math.hypot(x - px - t * ex, y - py - t * ey))
-    return len(sides) > 1 and nearest > reach
+    if min(py, qy) - half * abs(dx) - b > SURE or -b - max(py, qy) - half * abs(dx) > SURE:
+        return True
+    if abs(px * dy - py * dx) - half - (a * abs(dy) + b * abs(dx)) > SURE:
+        return True
+    reach = a * abs(dx) + b * abs(dy)
+    start, end = px * dx + py * dy, qx * dx + qy * dy
+    return min(start, end) - reach > SURE or -reach - max(start, end) > SURE
 
 
 def tool_overlaps(tool: ToolModel, pose: ToolPose, at: Pose, width: float, length: float) -> bool:
     """``overlaps`` of a base ``width`` by ``length`` at ``at`` and ``tool_shape(tool, pose)``:
-    settled by the pieces' rectangles and discs where they are sure, else by the outline."""
-    pieces = _pieces(tool, pose)
-    if pieces is not None:
-        rectangles, points = pieces
-        # ``overlaps`` asks whether the shapes shrunk by TOLERANCE meet: not if the base shrunk
-        # by a little less stays clear of every piece and disc; so where one deep inside a piece
-        inner = _base_corners(at, width - 1.8 * TOLERANCE, length - 1.8 * TOLERANCE)
-        corners: list[XY] | None = None
-        clear = True
-        for piece in rectangles:
-            if not _apart(inner, piece, SURE):
-                corners = corners or _base_corners(at, width, length)
-                if deep_overlap(corners, piece):
-                    return True
+    settled by the pieces' rectangles and discs where they are sure, else by the outline.
+    Worked out in the base's frame, where the base is the box ``[-width/2, width/2] x
+    [-length/2, length/2]``."""
+    points = centreline(pose)
+    if len(points) >= 2:
+        rad = math.radians(at.heading)
+        c, s = math.cos(rad), math.sin(rad)
+        local = [(c * (x - at.x) - s * (y - at.y), s * (x - at.x) + c * (y - at.y)) for x, y in points]
+        half = tool.width / 2
+        # ``overlaps`` asks whether the shapes shrunk by TOLERANCE meet: not if the base shrunk by a
+        # little less stays clear of every piece and disc; so where one lies deep inside a piece
+        a, b = width / 2 - 0.9 * TOLERANCE, length / 2 - 0.9 * TOLERANCE
+        clear = all(math.hypot(max(abs(x) - a, 0.0), max(abs(y) - b, 0.0)) > half + SURE for x, y in local)
+        box: list[XY] | None = None
+        for p, q in zip(local, local[1:]):
+            if not _clear_of_piece(p, q, half, a, b):
                 clear = False
-        reach = tool.width / 2 + SURE
-        if clear and all(_beyond(inner, point, reach) for point in points):
+                half_width, half_length = width / 2, length / 2
+                box = box or [(-half_width, -half_length), (half_width, -half_length), (half_width, half_length),
+                              (-half_width, half_length)]
+                along = math.hypot(q[0] - p[0], q[1] - p[1])
+                nx, ny = (p[1] - q[1]) / along * half, (q[0] - p[0]) / along * half
+                piece = [(p[0] + nx, p[1] + ny), (q[0] + nx, q[1] + ny), (q[0] - nx, q[1] - ny), (p[0] - nx, p[1] - ny)]
+                if deep_overlap(box, piece):
+                    return True
+        if clear:
             return False
     return overlaps(rectangle(at, width, length), tool_shape(tool, pose))
 
 
-def tool_inside(tool: ToolModel, pose: ToolPose, width: float, height: float) -> bool:
-    """Whether ``tool_shape(tool, pose)`` lies inside a play area ``width`` by ``height`` (to
-    TOLERANCE), by its bounds: settled by the bounds of the rectangles (within the outline's)
-    and of the rectangles and discs (round it) where they are sure, else by the outline."""
-    pieces = _pieces(tool, pose)
-    if pieces is not None:
-        rectangles, points = pieces
+Bounds = tuple[float, float, float, float]
+_BOUNDS: Kept[tuple[ToolModel, ToolPose], tuple[Bounds, Bounds] | None] = Kept(4096)
+
+
+def _bounds(tool: ToolModel, pose: ToolPose) -> tuple[Bounds, Bounds] | None:
+    """Bounds within the outline's (its pieces' rectangles') and round it (theirs and the discs'),
+    as (x0, y0, x1, y1); None for a tool of one point (a disc, left to shapely)."""
+    def made() -> tuple[Bounds, Bounds] | None:
+        points = centreline(pose)
+        if len(points) < 2:
+            return None
         half = tool.width / 2
-        xs = [x for piece in rectangles for x, _ in piece]
-        ys = [y for piece in rectangles for _, y in piece]
+        xs, ys = [], []
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            along = math.hypot(x1 - x0, y1 - y0)
+            nx, ny = (y0 - y1) / along * half, (x1 - x0) / along * half
+            xs += [x0 + nx, x1 + nx, x1 - nx, x0 - nx]
+            ys += [y0 + ny, y1 + ny, y1 - ny, y0 - ny]
         inner = (min(xs), min(ys), max(xs), max(ys))
         outer = (min(inner[0], *(x - half for x, _ in points)), min(inner[1], *(y - half for _, y in points)),
                  max(inner[2], *(x + half for x, _ in points)), max(inner[3], *(y + half for _, y in points)))
-        low, high_x, high_y = -TOLERANCE, width + TOLERANCE, height + TOLERANCE
+        return inner, outer
+    return _BOUNDS.get((tool, pose), made)
+
+
+def tool_inside(tool: ToolModel, pose: ToolPose, width: float, height: float) -> bool:
+    """Whether ``tool_shape(tool, pose)`` lies inside a play area ``width`` by ``height`` (to
+    TOLERANCE), by its bounds: settled by the bounds within the outline's and round it where
+    they are sure, else by the outline."""
+    bounds = _bounds(tool, pose)
+    low, high_x, high_y = -TOLERANCE, width + TOLERANCE, height + TOLERANCE
+    if bounds is not None:
+        inner, outer = bounds
         if outer[0] >= low + SURE and outer[1] >= low + SURE and outer[2] <= high_x - SURE and (
                 outer[3] <= high_y - SURE):
             return True
         if inner[0] < low - SURE or inner[1] < low - SURE or inner[2] > high_x + SURE or inner[3] > high_y + SURE:
             return False
     x0, y0, x1, y1 = tool_shape(tool, pose).bounds
-    return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= width + TOLERANCE and y1 <= height + TOLERANCE
+    return x0 >= low and y0 >= low and x1 <= high_x and y1 <= high_y
 
 
 def round_contact(centre: tuple[float, float], radius: float, shape: BaseGeometry) -> Contact:
