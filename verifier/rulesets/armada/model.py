@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from shapely.geometry import Polygon
 
@@ -160,6 +161,19 @@ class Scene:
 
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
+
+    def __hash__(self) -> int:
+        """The fields' hash, as a dataclass's, worked out once: the memos key on scenes again
+        and again, and the hash walks every piece. (Left out of a pickle: another process
+        hashes text with another seed.)"""
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = hash((self.width, self.height, self.ships, self.squadrons, self.obstacles, self.tool))
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
 
 @dataclass(frozen=True)

@@ -193,11 +193,15 @@ class _Log:
 def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose | None,
              reading: Mapping[str, str]) -> Attempt:
     base = base_at(ship, pose)
+    return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
+                   tool is not None and _in_the_way(board, ship, pose, speed, tool))
+
+
+def _in_the_way(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose) -> bool:
+    """Whether the ship set down at ``pose`` overlaps the tool: only at the speed set, and as far
+    as the model keeps the tool clear of its own base."""
     width, length = ship.size
-    # the tool only counts at the speed set, and as far as the model keeps it clear of its own base
-    in_the_way = tool is not None and speed > 0 and _tool_overlaps(
-        board.tool, tool, pose, board.tool.base_width(ship.type.size, width), length)
-    return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base), in_the_way)
+    return speed > 0 and _tool_overlaps(board.tool, tool, pose, board.tool.base_width(ship.type.size, width), length)
 
 
 _TOOL_OVERLAPS: Kept[tuple[ToolModel, ToolPose, Pose, float, float], bool] = Kept(4096)
@@ -266,21 +270,26 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
     return replace(move, destroyed=destroyed, obstacles=obstacles, squadrons=squadrons)
 
 
-def _side_attempts(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver,
-                   reading: Mapping[str, str]) -> dict[str, tuple[ToolPose, Attempt]]:
+def _sides(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver) -> dict[str, tuple[ToolPose, bool]]:
+    """The tool inserted on either side, and whether the ship set down along it would overlap it."""
     found = {}
     for side in SIDES:
         pose = inserted(ship, tool, side, maneuver.course)
-        found[side] = (pose, _attempt(board, ship, placed(ship, tool, pose, maneuver.speed), maneuver.speed, pose,
-                                      reading))
+        found[side] = (pose, _in_the_way(board, ship, placed(ship, tool, pose, maneuver.speed), maneuver.speed, pose))
     return found
+
+
+def _first_attempt(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver, pose: ToolPose,
+                   reading: Mapping[str, str]) -> tuple[ToolPose, Attempt]:
+    """The placement at the speed set along the tool inserted at ``pose``."""
+    return pose, _attempt(board, ship, placed(ship, tool, pose, maneuver.speed), maneuver.speed, pose, reading)
 
 
 def _choose_side(ship: Ship, maneuver: Maneuver, sides: dict, reading: Mapping[str, str], log: _Log,
                  step: int) -> tuple[str, bool, str | None]:
     """(side, switched, open alternative side) for a maneuver at speed > 0."""
     log.cause(ship.name, "move.same-side", step)
-    clear = [s for s in SIDES if not sides[s][1].tool]
+    clear = [s for s in SIDES if not sides[s][1]]
     first = maneuver.side or (clear[0] if clear else "port")
     if maneuver.side is None and len(clear) == 2:
         log.cause(ship.name, "move.choose-side", step)
@@ -334,16 +343,19 @@ def _maneuver(board: _Board, maneuver: Maneuver, tool: ToolModel, reading: Mappi
     log.cause(ship.name, "move.insert", step)
     log.cause(ship.name, "move.through", step)
     log.cause(ship.name, "faq.over", step)
-    sides = _side_attempts(board, ship, tool, maneuver, reading)
+    sides = _sides(board, ship, tool, maneuver)
     side, switched, alternative = _choose_side(ship, maneuver, sides, reading, log, step)
     if alternative == "stay":
-        move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (sides[side][1],))
+        attempt = _first_attempt(board, ship, tool, maneuver, sides[side][0], reading)[1]
+        move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (attempt,))
         return _finish(board, ship, move, log, step)
     # the other side, when the owner's choice is open, in a board of its own (its damage is its own)
     branch = _Board(board.scene, dict(board.ships), board.tool) if alternative is not None else None
-    move = _along(board, ship, maneuver, tool, side, switched, sides[side], reading, log, step)
+    move = _along(board, ship, maneuver, tool, side, switched,
+                  _first_attempt(board, ship, tool, maneuver, sides[side][0], reading), reading, log, step)
     if branch is not None and alternative is not None:
-        other = _along(branch, ship, maneuver, tool, alternative, False, sides[alternative], reading, _Log(), step)
+        found = _first_attempt(branch, ship, tool, maneuver, sides[alternative][0], reading)
+        other = _along(branch, ship, maneuver, tool, alternative, False, found, reading, _Log(), step)
         move = replace(move, alternative=other)
     return move
 
