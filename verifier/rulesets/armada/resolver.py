@@ -171,6 +171,13 @@ class _Board:
         return self.obstacles.under(base, found) if len(self.obstacles) else ()
 
 
+_CAUSES: Kept[tuple[str, int], Cause] = Kept(1024)  # a Cause is an immutable value: one is shared
+
+
+def _applied(clause: str, step: int) -> Cause:
+    return _CAUSES.get((clause, step), lambda: Cause.applied(clause, step))
+
+
 @dataclass
 class _Log:
     events: list[Event] = field(default_factory=list)
@@ -179,7 +186,7 @@ class _Log:
     consulted: set[str] = field(default_factory=set)
 
     def cause(self, ship: str, clause: str, step: int) -> None:
-        self.causes.setdefault(ship, []).append(Cause.applied(clause, step))
+        self.causes.setdefault(ship, []).append(_applied(clause, step))
 
     def followed(self, ship: str, point: str, option: str, step: int) -> None:
         self.causes.setdefault(ship, []).append(Cause.followed(point, option, step))
