@@ -12,7 +12,7 @@ outcomes compare with ``==``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +34,21 @@ SIDE_SIGN = {"port": -1, "starboard": 1}
 # Base sizes, width across by length along the heading (facts.md, armada / Ships and the maneuver tool).
 BASE_SIZES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "small": (43.0, 71.0), "medium": (63.0, 102.0), "large": (77.5, 129.0)})
+
+
+def _hash_once(value: Any) -> int:
+    """A frozen dataclass's hash over its fields, as the dataclass's own, worked out once: the
+    memos key on scenes, tools and their poses again and again, and each hash walks every part.
+    (``_without_hash`` leaves it out of a pickle: another process hashes text with another seed.)"""
+    known: int | None = value.__dict__.get("_hash")
+    if known is None:
+        known = hash(tuple(getattr(value, f.name) for f in fields(value)))
+        object.__setattr__(value, "_hash", known)
+    return known
+
+
+def _without_hash(value: Any) -> dict[str, Any]:
+    return {name: item for name, item in value.__dict__.items() if name != "_hash"}
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,9 @@ class ToolModel:
     @property
     def tail(self) -> float:
         return self.step - self.lead
+
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 TOOL_MODELS: Mapping[str, ToolModel] = MappingProxyType({
@@ -162,18 +180,8 @@ class Scene:
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
 
-    def __hash__(self) -> int:
-        """The fields' hash, as a dataclass's, worked out once: the memos key on scenes again
-        and again, and the hash walks every piece. (Left out of a pickle: another process
-        hashes text with another seed.)"""
-        known: int | None = self.__dict__.get("_hash")
-        if known is None:
-            known = hash((self.width, self.height, self.ships, self.squadrons, self.obstacles, self.tool))
-            object.__setattr__(self, "_hash", known)
-        return known
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,9 @@ class ToolPose:
 
     side: str
     joints: tuple[Pose, ...]
+
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 
 from shapely.geometry.base import BaseGeometry
@@ -171,11 +172,9 @@ class _Board:
         return self.obstacles.under(base, found) if len(self.obstacles) else ()
 
 
-_CAUSES: Kept[tuple[str, int], Cause] = Kept(1024)  # a Cause is an immutable value: one is shared
-
-
+@lru_cache(maxsize=1024)  # a Cause is an immutable value: one is shared
 def _applied(clause: str, step: int) -> Cause:
-    return _CAUSES.get((clause, step), lambda: Cause.applied(clause, step))
+    return Cause.applied(clause, step)
 
 
 @dataclass
@@ -246,7 +245,8 @@ def _closest(board: _Board, base: BaseGeometry, candidates: list[str], reading: 
 def _damage(board: _Board, names: tuple[str, ...], log: _Log, clause: str, step: int) -> None:
     for name in names:
         ship = board.ships[name]
-        board.ships[name] = replace(ship, damage=ship.damage + 1)
+        board.ships[name] = Ship(ship.name, ship.owner, ship.type, ship.pose, ship.speed, ship.damage + 1,
+                                 ship.destroyed)
         log.event("damage", (name,), clause, step, "one facedown damage card")
         log.cause(name, clause, step)
 
@@ -274,7 +274,9 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
         log.followed(ship.name, "squadron", "aside", step)
         log.decisions.append(Decision("squadron", (), (), (ship.name, *squadrons), step, near=("move.through",
                                       "overlap.reduce"), detail=f"{ship.name} ends on {', '.join(squadrons)}"))
-    return replace(move, destroyed=destroyed, obstacles=obstacles, squadrons=squadrons)
+    return Move(move.ship, move.start, move.end, move.speed, move.side, move.tool, move.attempts, move.switched,
+                move.damaged, move.closest, move.distances, obstacles, squadrons, destroyed, move.yaw_back,
+                move.alternative)
 
 
 def _sides(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver) -> dict[str, tuple[ToolPose, bool]]:
@@ -555,7 +557,8 @@ def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) ->
         speed = ship.speed if maneuver.additional else maneuver.speed
         if move.yaw_back:
             speed = 0
-        board.move(replace(board.ships[ship.name], pose=move.end, speed=speed, destroyed=move.destroyed))
+        moved = board.ships[ship.name]
+        board.move(Ship(moved.name, moved.owner, moved.type, move.end, speed, moved.damage, move.destroyed))
         moves.append(move)
         frames.append(Frame(step, "move", 0, Result(tuple(board.ships[n] for n in ships), tuple(moves))))
     after = Result(tuple(board.ships[n] for n in ships), tuple(moves))
