@@ -75,6 +75,33 @@ def test_model_a_lays_the_straight_tool_against_the_side_of_the_base():
     assert classify(tool_shape(tool, pose), mover.at(end).base) is Contact.TOUCHING
 
 
+@given(st.sampled_from(sorted(TOOL_MODELS)), st.sampled_from(sorted(SHIP_TYPES)),
+       st.lists(st.integers(-2, 2), min_size=1, max_size=4), st.sampled_from(["port", "starboard"]),
+       st.integers(0, 15), st.integers(1, 4), st.sampled_from([0.0, 1e-7, -1e-7, 1e-6, -1e-6, 2e-6, -2e-6, 0.5, -3.0]),
+       st.sampled_from([0.0, 1e-6, -1e-6, 4.0]), st.sampled_from([0.0, 1e-9, 5.0, -40.0]),
+       st.sampled_from([457.2, 60.0, 20.0]))
+@settings(max_examples=400, deadline=None)
+def test_what_the_tools_pieces_settle_is_what_its_outline_says(model, kind, course, side, heading, at, aside,
+                                                                 ahead, turn, x):
+    """tool_overlaps and tool_inside decide from the pieces' rectangles and discs where they
+    are sure, without the outline: the same answers as the outline's, for bases set along the
+    tool (where they touch it), a hair and a little either side, and turned."""
+    from verifier.kit.geometry import rectangle
+    from verifier.rulesets.armada.tool import overlaps, tool_inside, tool_overlaps
+    tool, mover = TOOL_MODELS[model], ship(kind=kind, x=x, y=x, heading=heading * 22.5, speed=len(course))
+    pose = inserted(mover, tool, side, tuple(course))
+    end = placed(mover, tool, pose, min(at, len(course)))
+    base = Pose(end.x, end.y, end.heading).compose(Pose(aside, ahead, turn))
+    width, length = mover.size
+    width = tool.base_width(SHIP_TYPES[kind].size, width)
+    assert tool_overlaps(tool, pose, base, width, length) == overlaps(rectangle(base, width, length),
+                                                                      tool_shape(tool, pose))
+    x0, y0, x1, y1 = tool_shape(tool, pose).bounds
+    for area in ((914.4, 914.4), (x1 + aside, y1 + ahead), (x1 - 1e-6, y1), (x1, y1 + 1e-6)):
+        inside = x0 >= -1e-6 and y0 >= -1e-6 and x1 <= area[0] + 1e-6 and y1 <= area[1] + 1e-6
+        assert tool_inside(tool, pose, *area) == inside, area
+
+
 @pytest.mark.parametrize("clicks", [1, 2, -1, -2])
 def test_a_zero_speed_yaw_turns_by_its_clicks_about_the_last_joint(clicks):
     mover = ship(speed=0)

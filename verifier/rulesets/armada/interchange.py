@@ -3,7 +3,7 @@ writer and reader (``outcome_json``, ``outcome_from_json``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -11,7 +11,7 @@ from ...errors import ImplementationError
 from ...kit.geometry import Pose
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
-from .model import SIDES, Attempt, Move, Result, Scene, ToolPose
+from .model import SIDES, Attempt, Move, Result, Scene, Ship, ToolPose
 from .parse import EVENT_KINDS, EVENT_SIZES
 
 OUTCOME_PARTS = (
@@ -94,14 +94,14 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     for ship in sorted(before.ships, key=lambda s: s.name):
         got = data["ships"][ship.name]
         pose = Pose(float(got["at"][0]), float(got["at"][1]), float(got["heading"]))
-        ships.append(replace(ship, pose=pose, speed=int(got.get("speed", ship.speed)),
-                             damage=int(got.get("damage", ship.damage)),
-                             destroyed=bool(got.get("destroyed", False))))
+        ships.append(Ship(ship.name, ship.owner, ship.type, pose, int(got.get("speed", ship.speed)),
+                          int(got.get("damage", ship.damage)), bool(got.get("destroyed", False))))
+    starts = {s.name: s for s in reversed(before.ships)}  # the first of a name, as Scene.ship finds it
     moves = []
     for m in data.get("moves", ()):
         if m["ship"] not in names:
             raise ImplementationError(f"the answer's move names {m['ship']!r}, which is not a ship of the scene")
-        moves.append(_move_from_json(m, before))
+        moves.append(_move_from_json(m, starts))
     events = tuple(Event(e["kind"], tuple(e["pieces"]), clause=e.get("clause", "")) for e in data.get("events", ()))
     provenance = provenance_from_json(data)
     return Outcome(Result(tuple(ships), tuple(moves)), events, MappingProxyType(provenance))
@@ -123,18 +123,18 @@ def _move_json(move: Move) -> dict[str, Any]:
     return data
 
 
-def _move_from_json(data: dict[str, Any], before: Scene) -> Move:
+def _move_from_json(data: dict[str, Any], starts: Mapping[str, Ship]) -> Move:
     x, y, h = data.get("end") or (0.0, 0.0, 0.0)
     end = Pose(float(x), float(y), float(h))
-    start = before.ship(data["ship"]).pose
-    alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, before) if data.get("choice") else None
+    ship = starts[data["ship"]]
+    alternative = _move_from_json({**data["choice"], "ship": data["ship"]}, starts) if data.get("choice") else None
     tool = (ToolPose(data.get("side") or "starboard", tuple(Pose(float(x), float(y), float(h))
                                                             for x, y, h in data["tool"]))
             if data.get("tool") else None)
-    attempts = tuple(Attempt(int(a["speed"]), Pose(*(float(v) for v in a["at"])), tuple(a.get("ships", ())),
-                             tuple(a.get("squadrons", ())), bool(a.get("tool", False)))
+    attempts = tuple(Attempt(int(a["speed"]), Pose(float(a["at"][0]), float(a["at"][1]), float(a["at"][2])),
+                             tuple(a.get("ships", ())), tuple(a.get("squadrons", ())), bool(a.get("tool", False)))
                      for a in data.get("attempts", ()) if "speed" in a and len(a.get("at") or ()) == 3)
-    speed = int(data.get("speed", before.ship(data["ship"]).speed))  # absent where speeds are not reported
-    return Move(data["ship"], start, end, speed, data.get("side"), tool, attempts,
+    speed = int(data.get("speed", ship.speed))  # absent where speeds are not reported
+    return Move(data["ship"], ship.pose, end, speed, data.get("side"), tool, attempts,
                 bool(data.get("switched")), damaged=tuple(data.get("damaged", ())),
                 destroyed=bool(data.get("destroyed", False)), alternative=alternative)

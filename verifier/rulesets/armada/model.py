@@ -12,13 +12,14 @@ outcomes compare with ``==``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from shapely.geometry import Polygon
 
-from ...kit.geometry import Pose, rectangle
+from ...kit.geometry import Pose, outline, rectangle
 from ...ruleset import Feature
 
 XY = tuple[float, float]
@@ -33,6 +34,21 @@ SIDE_SIGN = {"port": -1, "starboard": 1}
 # Base sizes, width across by length along the heading (facts.md, armada / Ships and the maneuver tool).
 BASE_SIZES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "small": (43.0, 71.0), "medium": (63.0, 102.0), "large": (77.5, 129.0)})
+
+
+def _hash_once(value: Any) -> int:
+    """A frozen dataclass's hash over its fields, as the dataclass's own, worked out once: the
+    memos key on scenes, tools and their poses again and again, and each hash walks every part.
+    (``_without_hash`` leaves it out of a pickle: another process hashes text with another seed.)"""
+    known: int | None = value.__dict__.get("_hash")
+    if known is None:
+        known = hash(tuple(getattr(value, f.name) for f in fields(value)))
+        object.__setattr__(value, "_hash", known)
+    return known
+
+
+def _without_hash(value: Any) -> dict[str, Any]:
+    return {name: item for name, item in value.__dict__.items() if name != "_hash"}
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,9 @@ class ToolModel:
     @property
     def tail(self) -> float:
         return self.step - self.lead
+
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 TOOL_MODELS: Mapping[str, ToolModel] = MappingProxyType({
@@ -146,7 +165,7 @@ class Obstacle:
 
     @cached_property  # one outline per obstacle: every board of every reading indexes it again
     def shape(self) -> Polygon:
-        return Polygon(self.points)
+        return outline(self.points)
 
 
 @dataclass(frozen=True)
@@ -160,6 +179,9 @@ class Scene:
 
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
+
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 @dataclass(frozen=True)
@@ -202,6 +224,9 @@ class ToolPose:
 
     side: str
     joints: tuple[Pose, ...]
+
+    __hash__ = _hash_once
+    __getstate__ = _without_hash
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,14 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 
 from shapely.geometry.base import BaseGeometry
 
+from ...kept import Kept, KeptFor
 from ...kit import geometry
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
 from ...kit.memo import ReadingMemo
@@ -33,7 +35,17 @@ from .model import (
     ToolPose,
 )
 from .parse import forget_scenes
-from .tool import inserted, overlaps, placed, round_contact, tool_shape, yawed
+from .tool import (
+    forget_placements,
+    inserted,
+    overlaps,
+    placed,
+    round_contact,
+    tool_inside,
+    tool_overlaps,
+    tool_shape,
+    yawed,
+)
 
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
 
@@ -52,6 +64,37 @@ def inside_area(scene: Scene, base: BaseGeometry) -> bool:
     return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= scene.width + TOLERANCE and y1 <= scene.height + TOLERANCE
 
 
+class _Layout:
+    """Named shapes in a spatial index, with what was found near and under the shapes asked
+    about, kept by shape. One scene is resolved under many readings and sent again in other
+    orders: each resolution starts from the same pieces and asks the same questions of the
+    same shapes (a base at one pose is made once: kit.geometry.rectangle)."""
+
+    def __init__(self, shapes: Mapping[str, BaseGeometry]) -> None:
+        self.index = ShapeIndex(shapes)
+        self._near: KeptFor[tuple[str, ...]] = KeptFor(256)
+        self._under: KeptFor[tuple[str, ...]] = KeptFor(256)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def near(self, shape: BaseGeometry) -> tuple[str, ...]:
+        """The names of the shapes that touch or overlap ``shape``, in order of name."""
+        return self._near.get(shape, lambda: tuple(self.index.near(shape)))
+
+    def under(self, shape: BaseGeometry, find: Callable[[], tuple[str, ...]],
+              given: Hashable = None) -> tuple[str, ...]:
+        """What ``find`` finds under ``shape`` (told ``given``), found once."""
+        return self._under.get(shape, find, given)
+
+
+_LAYOUTS: Kept[Hashable, _Layout] = Kept(256)  # by what the shapes are made from
+
+
+def _layout(key: Hashable, shapes: Callable[[], Mapping[str, BaseGeometry]]) -> _Layout:
+    return _LAYOUTS.get(key, lambda: _Layout(shapes()))
+
+
 @dataclass
 class _Board:
     """The ships as they stand between maneuvers (a working copy inside one resolution)."""
@@ -59,26 +102,32 @@ class _Board:
     scene: Scene
     ships: dict[str, Ship]
     tool: ToolModel
-    index: ShapeIndex = field(init=False)
+    index: _Layout = field(init=False)
     indexed: dict[str, Pose] = field(init=False)
     moved: dict[str, BaseGeometry] = field(init=False)
-    squadrons: ShapeIndex = field(init=False)
-    obstacles: ShapeIndex = field(init=False)
+    squadrons: _Layout = field(init=False)
+    obstacles: _Layout = field(init=False)
     squadron: dict[str, Squadron] = field(init=False)
     obstacle: dict[str, BaseGeometry] = field(init=False)
     obstacle_kind: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.reindex()
-        self.squadrons = ShapeIndex({q.name: rectangle(Pose(*q.at), 2 * q.radius, 2 * q.radius)
-                                     for q in self.scene.squadrons})
-        self.obstacles = ShapeIndex({o.name: o.shape for o in self.scene.obstacles})
+        # In order of name (a stable sort: a name listed twice keeps the last, as a dict of the listing
+        # does), so that a scene listed in another order finds the same layout.
+        squadrons = tuple(sorted(self.scene.squadrons, key=lambda q: q.name))
+        obstacles = tuple(sorted(self.scene.obstacles, key=lambda o: o.name))
+        self.squadrons = _layout(("squadrons", squadrons), lambda: {
+            q.name: rectangle(Pose(*q.at), 2 * q.radius, 2 * q.radius) for q in squadrons})
+        self.obstacles = _layout(("obstacles", obstacles), lambda: {o.name: o.shape for o in obstacles})
         self.squadron = {q.name: q for q in self.scene.squadrons}
         self.obstacle = {o.name: o.shape for o in self.scene.obstacles}
         self.obstacle_kind = {o.name: o.kind for o in self.scene.obstacles}
 
     def reindex(self) -> None:
-        self.index = ShapeIndex({n: s.base for n, s in sorted(self.ships.items()) if not s.destroyed})
+        live = tuple((n, s) for n, s in sorted(self.ships.items()) if not s.destroyed)
+        self.index = _layout(("ships", tuple((n, s.type.size, s.pose) for n, s in live)),
+                             lambda: {n: s.base for n, s in live})
         self.indexed = {n: s.pose for n, s in self.ships.items() if not s.destroyed}
         self.moved = {}
 
@@ -98,24 +147,34 @@ class _Board:
 
     def near(self, base: BaseGeometry) -> list[str]:
         """Ships whose bases touch or overlap ``base``, in order of name."""
+        if not self.moved:  # the index alone, as it answered before
+            return list(self.index.near(base))
         found = {n for n in self.index.near(base) if n not in self.moved}
         found |= {n for n, shape in self.moved.items()
                   if self._live(n) and shape.distance(base) <= TOLERANCE}
         return sorted(found)
 
     def ships_under(self, mover: str, base: BaseGeometry) -> tuple[str, ...]:
-        return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
+        def found() -> tuple[str, ...]:
+            return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
+        return found() if self.moved else self.index.under(base, found, mover)
 
     def squadrons_under(self, base: BaseGeometry) -> tuple[str, ...]:
-        found = []
-        for name in self.squadrons.near(base):
-            q = self.squadron[name]
-            if round_contact(q.at, q.radius, base) is Contact.OVERLAPPING:
-                found.append(name)
-        return tuple(found)
+        def found() -> tuple[str, ...]:
+            return tuple(name for name in self.squadrons.near(base)
+                         if round_contact(self.squadron[name].at, self.squadron[name].radius, base)
+                         is Contact.OVERLAPPING)
+        return self.squadrons.under(base, found) if len(self.squadrons) else ()
 
     def obstacles_under(self, base: BaseGeometry) -> tuple[str, ...]:
-        return tuple(n for n in self.obstacles.near(base) if overlaps(base, self.obstacle[n]))
+        def found() -> tuple[str, ...]:
+            return tuple(n for n in self.obstacles.near(base) if overlaps(base, self.obstacle[n]))
+        return self.obstacles.under(base, found) if len(self.obstacles) else ()
+
+
+@lru_cache(maxsize=1024)  # a Cause is an immutable value: one is shared
+def _applied(clause: str, step: int) -> Cause:
+    return Cause.applied(clause, step)
 
 
 @dataclass
@@ -126,7 +185,7 @@ class _Log:
     consulted: set[str] = field(default_factory=set)
 
     def cause(self, ship: str, clause: str, step: int) -> None:
-        self.causes.setdefault(ship, []).append(Cause.applied(clause, step))
+        self.causes.setdefault(ship, []).append(_applied(clause, step))
 
     def followed(self, ship: str, point: str, option: str, step: int) -> None:
         self.causes.setdefault(ship, []).append(Cause.followed(point, option, step))
@@ -137,13 +196,28 @@ class _Log:
         self.events.append(Event(kind, pieces, step, "move", clause, detail, at, step))
 
 
-def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: BaseGeometry | None,
+def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose | None,
              reading: Mapping[str, str]) -> Attempt:
     base = base_at(ship, pose)
-    width, length = ship.size
-    own = rectangle(pose, board.tool.base_width(ship.type.size, width), length)  # what the model keeps clear
     return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
-                   tool is not None and speed > 0 and overlaps(own, tool))
+                   tool is not None and _in_the_way(board, ship, pose, speed, tool))
+
+
+def _in_the_way(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose) -> bool:
+    """Whether the ship set down at ``pose`` overlaps the tool: only at the speed set, and as far
+    as the model keeps the tool clear of its own base."""
+    width, length = ship.size
+    return speed > 0 and _tool_overlaps(board.tool, tool, pose, board.tool.base_width(ship.type.size, width), length)
+
+
+_TOOL_OVERLAPS: Kept[tuple[ToolModel, ToolPose, Pose, float, float], bool] = Kept(4096)
+
+
+def _tool_overlaps(tool: ToolModel, inserted: ToolPose, pose: Pose, width: float, length: float) -> bool:
+    """Whether a base ``width`` by ``length`` at ``pose`` overlaps the inserted tool: kept, since
+    every resolution of a scene that inserts the tool alike asks again."""
+    return _TOOL_OVERLAPS.get((tool, inserted, pose, width, length),
+                              lambda: tool_overlaps(tool, inserted, pose, width, length))
 
 
 def _blocked(attempt: Attempt, reading: Mapping[str, str]) -> bool:
@@ -171,7 +245,8 @@ def _closest(board: _Board, base: BaseGeometry, candidates: list[str], reading: 
 def _damage(board: _Board, names: tuple[str, ...], log: _Log, clause: str, step: int) -> None:
     for name in names:
         ship = board.ships[name]
-        board.ships[name] = replace(ship, damage=ship.damage + 1)
+        board.ships[name] = Ship(ship.name, ship.owner, ship.type, ship.pose, ship.speed, ship.damage + 1,
+                                 ship.destroyed)
         log.event("damage", (name,), clause, step, "one facedown damage card")
         log.cause(name, clause, step)
 
@@ -183,7 +258,7 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
     if destroyed:
         log.event("destroyed", (ship.name,), "edge.destroyed", step, "its base ends partly outside the play area")
         log.cause(ship.name, "edge.destroyed", step)
-    if move.tool is not None and not inside_area(board.scene, tool_shape(board.tool, move.tool)):
+    if move.tool is not None and not tool_inside(board.tool, move.tool, board.scene.width, board.scene.height):
         log.cause(ship.name, "edge.tool-outside", step)
     obstacles = board.obstacles_under(base)
     for name in obstacles:
@@ -199,25 +274,31 @@ def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move
         log.followed(ship.name, "squadron", "aside", step)
         log.decisions.append(Decision("squadron", (), (), (ship.name, *squadrons), step, near=("move.through",
                                       "overlap.reduce"), detail=f"{ship.name} ends on {', '.join(squadrons)}"))
-    return replace(move, destroyed=destroyed, obstacles=obstacles, squadrons=squadrons)
+    return Move(move.ship, move.start, move.end, move.speed, move.side, move.tool, move.attempts, move.switched,
+                move.damaged, move.closest, move.distances, obstacles, squadrons, destroyed, move.yaw_back,
+                move.alternative)
 
 
-def _side_attempts(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver,
-                   reading: Mapping[str, str]) -> dict[str, tuple[ToolPose, BaseGeometry, Attempt]]:
+def _sides(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver) -> dict[str, tuple[ToolPose, bool]]:
+    """The tool inserted on either side, and whether the ship set down along it would overlap it."""
     found = {}
     for side in SIDES:
         pose = inserted(ship, tool, side, maneuver.course)
-        shape = tool_shape(tool, pose)
-        found[side] = (pose, shape, _attempt(board, ship, placed(ship, tool, pose, maneuver.speed),
-                                             maneuver.speed, shape, reading))
+        found[side] = (pose, _in_the_way(board, ship, placed(ship, tool, pose, maneuver.speed), maneuver.speed, pose))
     return found
+
+
+def _first_attempt(board: _Board, ship: Ship, tool: ToolModel, maneuver: Maneuver, pose: ToolPose,
+                   reading: Mapping[str, str]) -> tuple[ToolPose, Attempt]:
+    """The placement at the speed set along the tool inserted at ``pose``."""
+    return pose, _attempt(board, ship, placed(ship, tool, pose, maneuver.speed), maneuver.speed, pose, reading)
 
 
 def _choose_side(ship: Ship, maneuver: Maneuver, sides: dict, reading: Mapping[str, str], log: _Log,
                  step: int) -> tuple[str, bool, str | None]:
     """(side, switched, open alternative side) for a maneuver at speed > 0."""
     log.cause(ship.name, "move.same-side", step)
-    clear = [s for s in SIDES if not sides[s][2].tool]
+    clear = [s for s in SIDES if not sides[s][1]]
     first = maneuver.side or (clear[0] if clear else "port")
     if maneuver.side is None and len(clear) == 2:
         log.cause(ship.name, "move.choose-side", step)
@@ -271,24 +352,27 @@ def _maneuver(board: _Board, maneuver: Maneuver, tool: ToolModel, reading: Mappi
     log.cause(ship.name, "move.insert", step)
     log.cause(ship.name, "move.through", step)
     log.cause(ship.name, "faq.over", step)
-    sides = _side_attempts(board, ship, tool, maneuver, reading)
+    sides = _sides(board, ship, tool, maneuver)
     side, switched, alternative = _choose_side(ship, maneuver, sides, reading, log, step)
     if alternative == "stay":
-        move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (sides[side][2],))
+        attempt = _first_attempt(board, ship, tool, maneuver, sides[side][0], reading)[1]
+        move = Move(ship.name, ship.pose, ship.pose, 0, side, sides[side][0], (attempt,))
         return _finish(board, ship, move, log, step)
     # the other side, when the owner's choice is open, in a board of its own (its damage is its own)
     branch = _Board(board.scene, dict(board.ships), board.tool) if alternative is not None else None
-    move = _along(board, ship, maneuver, tool, side, switched, sides[side], reading, log, step)
+    move = _along(board, ship, maneuver, tool, side, switched,
+                  _first_attempt(board, ship, tool, maneuver, sides[side][0], reading), reading, log, step)
     if branch is not None and alternative is not None:
-        other = _along(branch, ship, maneuver, tool, alternative, False, sides[alternative], reading, _Log(), step)
+        found = _first_attempt(branch, ship, tool, maneuver, sides[alternative][0], reading)
+        other = _along(branch, ship, maneuver, tool, alternative, False, found, reading, _Log(), step)
         move = replace(move, alternative=other)
     return move
 
 
 def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side: str, switched: bool,
-           found: tuple[ToolPose, BaseGeometry, Attempt], reading: Mapping[str, str], log: _Log, step: int) -> Move:
+           found: tuple[ToolPose, Attempt], reading: Mapping[str, str], log: _Log, step: int) -> Move:
     """Set the ship down at its speed on ``side``, dropping speed while it overlaps a ship."""
-    pose, shape, first = found
+    pose, first = found
     attempts = [first]
     log.cause(ship.name, "course.locked", step)
     while _blocked(attempts[-1], reading):
@@ -306,7 +390,7 @@ def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side:
                           f"at speed {tried.speed} it would overlap the squadron {name}", at=tried.speed)
         log.cause(ship.name, "overlap.reduce", step)
         speed = tried.speed - 1
-        attempts.append(_attempt(board, ship, placed(ship, tool, pose, speed), speed, shape, reading))
+        attempts.append(_attempt(board, ship, placed(ship, tool, pose, speed), speed, pose, reading))
     final = attempts[-1]
     if len(attempts) > 1 and final.tool:
         log.cause(ship.name, "overlap.tool-ok", step)
@@ -392,6 +476,9 @@ def clear_caches() -> None:
     _MEMO.clear()
     forget_scenes()
     tool_shape.cache_clear()
+    forget_placements()
+    _LAYOUTS.clear()
+    _TOOL_OVERLAPS.clear()
     geometry.clear_caches()
 
 
@@ -470,7 +557,8 @@ def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) ->
         speed = ship.speed if maneuver.additional else maneuver.speed
         if move.yaw_back:
             speed = 0
-        board.move(replace(board.ships[ship.name], pose=move.end, speed=speed, destroyed=move.destroyed))
+        moved = board.ships[ship.name]
+        board.move(Ship(moved.name, moved.owner, moved.type, move.end, speed, moved.damage, move.destroyed))
         moves.append(move)
         frames.append(Frame(step, "move", 0, Result(tuple(board.ships[n] for n in ships), tuple(moves))))
     after = Result(tuple(board.ships[n] for n in ships), tuple(moves))
