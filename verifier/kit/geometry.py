@@ -362,25 +362,9 @@ def deep_overlap(a: Sequence[XY], b: Sequence[XY], tolerance: float = TOLERANCE)
     overlap along a shared line.) False says nothing. The point tried is the mean of the
     corners of their common part."""
     a, b = _counter_clockwise(a), _counter_clockwise(b)
-    part: Sequence[XY] = a
-    for (px, py), (qx, qy) in zip(b, [*b[1:], b[0]]):  # Sutherland-Hodgman: a clipped by each edge of b
-        ex, ey = qx - px, qy - py
-        kept: list[XY] = []
-        n = len(part)
-        for i in range(n):
-            (sx, sy), (tx, ty) = part[i - 1], part[i]
-            s_in, t_in = ex * (sy - py) - ey * (sx - px), ex * (ty - py) - ey * (tx - px)
-            if t_in >= 0:
-                if s_in < 0:
-                    k = s_in / (s_in - t_in)
-                    kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
-                kept.append((tx, ty))
-            elif s_in >= 0:
-                k = s_in / (s_in - t_in)
-                kept.append((sx + k * (tx - sx), sy + k * (ty - sy)))
-        part = kept
-        if len(part) < 3:
-            return False
+    part = _common_part(a, b)
+    if len(part) < 3:
+        return False
     cx = sum(x for x, _ in part) / len(part)
     cy = sum(y for _, y in part) / len(part)
     depth = 1.1 * tolerance

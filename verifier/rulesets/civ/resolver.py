@@ -754,12 +754,13 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     start = start_state(scene)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
+    finished = 0  # len(runs), counted apart: a run holds ``opened``, which must not hold the runs (a cycle)
 
     def opened(assumed: dict, key: tuple[str, str]) -> None:
         """The run assuming ``assumed`` meets the open decision ``key``: it goes on taking it "yes",
         one taking it "no" waits (and counts, with the one going on, towards ``max_branches``)."""
         pending.append({**assumed, key: "no"})
-        if max_branches is not None and len(pending) + 1 + len(runs) > max_branches:
+        if max_branches is not None and len(pending) + 1 + finished > max_branches:
             raise TooManyBranches(sorted({k for p in pending for k in p} | {key}))
 
     while pending:
@@ -767,6 +768,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
         moved, after = run.go()
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
+        finished += 1
     runs.sort(key=lambda r: r[0])
     several = len(runs) > 1
     events: list[Event] = []
