@@ -90,16 +90,18 @@ def left_out(path: tuple[Any, ...], fields: frozenset[str] | set[str]) -> bool:
 
 def carries(data: Any, field: str) -> bool:
     """Whether an answer's ``data`` has something at ``field`` (somewhere, for ``*``)."""
-    def found(value: Any, steps: tuple[str, ...]) -> bool:
-        if not steps:
-            return True
-        head, rest = steps[0], steps[1:]
-        if isinstance(value, dict):
-            return any(found(v, rest) for k, v in value.items() if head in ("*", k))
-        if isinstance(value, list) and head == "*":
-            return any(found(v, rest) for v in value)
-        return False
-    return found(data, _steps(field))
+    return _found(data, _steps(field))
+
+
+def _found(value: Any, steps: tuple[str, ...]) -> bool:
+    if not steps:
+        return True
+    head, rest = steps[0], steps[1:]
+    if isinstance(value, dict):
+        return any(_found(v, rest) for k, v in value.items() if head in ("*", k))
+    if isinstance(value, list) and head == "*":
+        return any(_found(v, rest) for v in value)
+    return False
 
 
 def _without(data: Any, steps: tuple[str, ...]) -> Any:

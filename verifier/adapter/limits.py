@@ -155,28 +155,25 @@ _SCALAR = frozenset({float, bool, type(None)})  # copied as they are (a string's
 _CONTAINER = frozenset({dict, list, tuple})
 
 
-def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tuple[Any] | None:
-    """An in-process answer read in one walk: ``(copy,)`` where ``value`` is a dict or list of
-    plain JSON values (exact types, string keys, tuples taken as lists, ints that any JSON
-    writer can write) within the limits, the copy equal to ``json.loads(json.dumps(value))``
-    and of its own (the implementation may change its value afterwards); None where the walk
-    cannot tell (another type or key, a value near a limit, one that contains itself), for
-    ``oversized_value`` and the encoder to decide. The length of the text is bounded from
-    above, never computed: at most ``max_line`` characters whatever each string's escapes."""
-    if type(value) is not dict and type(value) is not list:
-        return None
-    nodes = 1
-    chars = 0
+class _Walk:
+    """``plain_copy``'s walk, counting what it copies. (A method, not an inner function: one
+    that calls itself refers to itself through its cell, a cycle left to the collector.)"""
 
-    def copied(item: Any, depth: int) -> Any:
+    __slots__ = ("max_depth", "max_items", "nodes", "chars")
+
+    def __init__(self, max_depth: int, max_items: int) -> None:
+        self.max_depth, self.max_items = max_depth, max_items
+        self.nodes, self.chars = 1, 0
+
+    def copied(self, item: Any, depth: int) -> Any:
         # Each child's type is looked at once, inline (a call per string or number would cost
         # more than the copy), and only containers are walked into.
-        nonlocal nodes, chars
-        if depth > max_depth:
+        if depth > self.max_depth:
             raise _NotQuick
-        nodes += len(item)
-        if nodes > max_items:
+        self.nodes += len(item)
+        if self.nodes > self.max_items:
             raise _NotQuick
+        chars = 0  # of this container's own keys and strings
         if type(item) is dict:
             out = {}
             for key, child in item.items():
@@ -190,10 +187,11 @@ def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tup
                     if not -_INT_BOUND < child < _INT_BOUND:
                         raise _NotQuick
                 elif kind in _CONTAINER:
-                    child = copied(child, depth + 1)
+                    child = self.copied(child, depth + 1)
                 elif kind not in _SCALAR:
                     raise _NotQuick
                 out[key] = child
+            self.chars += chars
             return out
         listed = []
         for child in item:
@@ -204,16 +202,30 @@ def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tup
                 if not -_INT_BOUND < child < _INT_BOUND:
                     raise _NotQuick
             elif kind in _CONTAINER:
-                child = copied(child, depth + 1)
+                child = self.copied(child, depth + 1)
             elif kind not in _SCALAR:
                 raise _NotQuick
             listed.append(child)
+        self.chars += chars
         return listed
 
+
+def plain_copy(value: Any, max_depth: int, max_items: int, max_line: int) -> tuple[Any] | None:
+    """An in-process answer read in one walk: ``(copy,)`` where ``value`` is a dict or list of
+    plain JSON values (exact types, string keys, tuples taken as lists, ints that any JSON
+    writer can write) within the limits, the copy equal to ``json.loads(json.dumps(value))``
+    and of its own (the implementation may change its value afterwards); None where the walk
+    cannot tell (another type or key, a value near a limit, one that contains itself), for
+    ``oversized_value`` and the encoder to decide. The length of the text is bounded from
+    above, never computed: at most ``max_line`` characters whatever each string's escapes."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    walk = _Walk(max_depth, max_items)
     try:
-        copy = copied(value, 1)
+        copy = walk.copied(value, 1)
     except (_NotQuick, RecursionError):
         return None
+    nodes, chars = walk.nodes, walk.chars
     if _NODE_CHARS * nodes + _ESCAPED_CHAR * chars + 2 > max_line:
         return None
     return (copy,)
