@@ -441,10 +441,11 @@ def reference_key(ruleset: Ruleset, outcome: Outcome) -> Any:
     return ("refused", outcome.refusal.clause) if outcome.refusal is not None else ruleset.outcome_key(outcome)
 
 
-class _NotedReading(Mapping[str, str]):
-    """A reading that remembers the order its points are first looked up in."""
+class NotedReading(Mapping[str, str]):
+    """A reading that remembers the points looked up in it, in the order they were first
+    looked up, each lookup passed on to ``options``."""
 
-    def __init__(self, options: dict[str, str]) -> None:
+    def __init__(self, options: Mapping[str, str]) -> None:
         self._options = options
         self.asked: dict[str, None] = {}
 
@@ -469,7 +470,7 @@ class Resolution:
 
     def __init__(self, ruleset: Ruleset, before: Any, actions: Any, reading: dict[str, str]) -> None:
         self.ruleset, self.before, self.actions = ruleset, before, actions
-        noted = _NotedReading(reading)
+        noted = NotedReading(reading)
         self._outcome = outcome = ruleset.resolve(before, actions, noted)
         consulted = outcome.consulted
         # A point consulted but never looked up (a ruleset that reads its reading otherwise)

@@ -15,8 +15,8 @@ from typing import Any
 from ..adapter.declare import left_out, parts, unreported_fields, with_fields_from, without_fields
 from ..adapter.protocol import answer_text, as_answered, restated_expectation
 from ..explore import reading_label
-from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome
-from .reference import Reading, ReadingTable, outcome_data, outcome_key, reading_table
+from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome, reference_key
+from .reference import Reading, ReadingTable, outcome_data, reading_table
 from .result import Divergence, Trial
 from .scenes import SceneData
 
@@ -130,7 +130,7 @@ def matching(ruleset: Ruleset, before: Any, actions: Any, table: ReadingTable, a
     data = data or SceneData.of(ruleset, before, actions)
     if not actual.unreported:
         try:
-            key = outcome_key(ruleset, actual)
+            key = reference_key(ruleset, actual)
             found = key in table.outcomes
         except Exception:  # the ruleset keys only its own outcomes, or the key is no value to look up
             found = False
@@ -222,16 +222,16 @@ def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
     leaves the outcome key unchanged (such as provenance, which no outcome key compares)."""
     ours, theirs = outcome_data(ruleset, reference), outcome_data(ruleset, actual)
     try:
-        reference_key = outcome_key(ruleset, reference)
+        key_of_reference = reference_key(ruleset, reference)
     except Exception:  # an outcome read back from JSON that the ruleset cannot key (scatter's odds): keep every field
-        reference_key = None
+        key_of_reference = None
     kept: set[tuple[str, ...]] = set()
     for path in _json_paths(ours, theirs, ()):
         top = path[0] if path else ""
-        if reference_key is not None and top and top in ours and top in theirs:
+        if key_of_reference is not None and top and top in ours and top in theirs:
             try:
                 hybrid = ruleset.outcome_from_json(before, {**ours, top: theirs[top]})
-                if outcome_key(ruleset, hybrid) == reference_key:
+                if reference_key(ruleset, hybrid) == key_of_reference:
                     continue
             except Exception:  # a mixed outcome the reader refuses: keep the field
                 pass

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..kit.collector import collector_paused
-from ..ruleset import Outcome, Resolution, Ruleset, reference_key
+from ..ruleset import Outcome, Resolution, Ruleset
 
 MAX_RESOLVES = 4096  # reference resolves per scene, whatever the ruleset's reading points
 
@@ -26,9 +26,6 @@ def outcome_data(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
     if outcome.refusal is not None:
         return {"refused": outcome.refusal.clause or "?"}
     return ruleset.outcome_json(outcome)
-
-
-outcome_key = reference_key  # by the name fuzz's compare knows it
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ gives the allowed set as intervals with their ends.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,6 +32,7 @@ from verifier.kit.geometry import (
     overlapping,
 )
 from verifier.kit.memo import Recent
+from verifier.ruleset import NotedReading
 
 from .model import (
     ANGLE_TOLERANCE,
@@ -393,7 +394,7 @@ def has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: froz
     asked for the contact reading, which the fan asks for (at its first cut, where the new
     piece touches the old one), so that a reading that notes what is asked notes the same."""
     cuts, solids = _cuts(ship, world, exclude)
-    noted = _Noted(reading)
+    noted = NotedReading(reading)
 
     def allowed(d: float) -> bool:
         return check_step(ship, ship.heading + d, world, exclude).allowed(noted, passable)
@@ -406,24 +407,6 @@ def has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: froz
     if found and CONTACT in noted.asked:
         return True
     return bool(fan(ship, world, reading, exclude, passable)[0])
-
-
-class _Noted(Mapping[str, str]):
-    """A reading that notes the points looked up in it, each lookup passed on."""
-
-    def __init__(self, reading: Mapping[str, str]) -> None:
-        self._reading = reading
-        self.asked: set[str] = set()
-
-    def __getitem__(self, point: str) -> str:
-        self.asked.add(point)
-        return self._reading[point]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._reading)
-
-    def __len__(self) -> int:
-        return len(self._reading)
 
 
 def in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:
