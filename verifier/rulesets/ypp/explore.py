@@ -12,7 +12,7 @@ from typing import Any
 from ...kept import KeptFor
 from ...ruleset import Outcome, Transform
 from . import strategies
-from .model import Board, Corner, Heading, Scene, Ship, Token, Turn
+from .model import Board, Corner, Heading, Scene, Ship, Token, Turn, totals_key
 from .resolver import resolve_turn
 from .spaces import SPACES, shard, space_scenes
 from .strategies import TYPES_BY_CLASS
@@ -37,8 +37,7 @@ def outcome_key(outcome: Outcome) -> OutcomeKey:
         events[key] = events.get(key, 0) + 1
         for piece, amount in e.damage:
             totals[piece] = totals.get(piece, 0.0) + amount
-    return (ships, tuple(sorted(events.items())),
-            tuple([(piece, round(total, 6)) for piece, total in sorted(totals.items())]))
+    return ships, tuple(sorted(events.items())), totals_key(totals)
 
 
 def _rename_key(key: OutcomeKey, names: dict[str, str]) -> OutcomeKey:

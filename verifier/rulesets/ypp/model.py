@@ -199,3 +199,9 @@ class Turn:
 
     def token(self, round_index: int, ship: str) -> Token:
         return self.by_round[round_index].get(ship, Token.NONE)
+
+
+def totals_key(totals: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    """Damage totals per piece as an outcome key holds them: by piece, rounded to 6 places
+    (sums of the same amounts in another order may differ in the last bits)."""
+    return tuple([(piece, round(totals[piece], 6)) for piece in sorted(totals)])

@@ -26,7 +26,21 @@ from typing import Any
 from ...kit.collector import collector_paused
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, Ruleset, refused_outcome
 from ...ruleset import Resolution as _Resolution
-from .model import RAM_VALUES, SHIP_TYPES, SHOT_SIZES, Board, Corner, Heading, Scene, Ship, SizeClass, Tile, Token, Turn
+from .model import (
+    RAM_VALUES,
+    SHIP_TYPES,
+    SHOT_SIZES,
+    Board,
+    Corner,
+    Heading,
+    Scene,
+    Ship,
+    SizeClass,
+    Tile,
+    Token,
+    Turn,
+    totals_key,
+)
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 _CLOCKWISE = {h: h.clockwise() for h in Heading}
@@ -790,7 +804,7 @@ class _Damage:
         for _, ((a, x), (b, y)) in self.damage(pins):
             totals[a] = totals.get(a, 0.0) + x
             totals[b] = totals.get(b, 0.0) + y
-        return tuple([(piece, round(totals[piece], 6)) for piece in sorted(totals)])
+        return totals_key(totals)
 
     def outcome(self, pins: _Pins, reading: Mapping[str, str]) -> Outcome:
         """The outcome under ``reading``, whose options for the ram damage are ``pins``."""
