@@ -4,6 +4,7 @@ A cycle made per scene or per answer (a recursive inner function, a run that hol
 runs) costs a collection's scan of everything alive; these tests count what is left."""
 
 import gc
+import types
 
 import pytest
 
@@ -16,14 +17,26 @@ REFERENCE = "python:verifier.adapters.reference:handle"
 
 
 def _cyclic_garbage(work) -> int:
+    """How many of the objects only the collector could free after ``work(40)`` are verifier's
+    own (its functions, and instances of its classes): a cycle holds at least one of them,
+    while cycles that other threads of the test process make (xdist's) are left out."""
     work(2)  # first imports, schemas and memos: made once, not per scene
     gc.collect()
     gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         work(40)
-        return gc.collect()
+        gc.collect()
+        return sum(1 for item in gc.garbage if _ours(item))
     finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
         gc.enable()
+
+
+def _ours(item) -> bool:
+    module = item.__module__ if isinstance(item, types.FunctionType) else type(item).__module__
+    return isinstance(module, str) and module.split(".")[0] == "verifier"
 
 
 @pytest.mark.parametrize("key", registry.names())
