@@ -500,3 +500,26 @@ def test_step_badges_count_on_over_the_moves_and_the_key_says_planned_for_a_refu
     assert "took" not in words["step"] and "plans" in words["step"]
     words = {e.name: e.description for e in _key(refused.before, 1, {"move", "moved", "moves"})}
     assert "taken" in words["step"] and "over a ship's moves" in words["step"]
+
+
+def test_a_shot_a_flag_obstructs_crosses_the_adapter_json_and_is_read_back():
+    """The reference names the flag ("flag:red") as what obstructs the shot; its own reader
+    once refused that name, so a conforming implementation's answer was unreadable."""
+    case = _case("""
+        before:
+          area: {circle: 8, centre: [0, 0]}
+          players: [blue, red]
+          turn: blue
+          variants: {capture-the-flag: {flags: {red: [0, -0.5]}, flagships: {}}}
+          ships:
+            a: {player: blue, size: small, at: [0.5, -0.5], heading: 30}
+            b: {player: red, size: small, at: [0, 0], heading: 0}
+        actions: [{fire: a, side: port, target: b}]
+        expect: {events: []}
+        """)
+    outcomes = [RULESET.resolve(case.before, case.actions, reading) for reading in RULESET.all_readings()]
+    obstructed = [o for o in outcomes if ("obstructed", ("a", "b", "flag:red")) in [(e.kind, e.pieces) for e in o.events]]
+    assert obstructed  # under some reading
+    for outcome in obstructed:
+        back = RULESET.outcome_from_json(case.before, json.loads(json.dumps(RULESET.outcome_json(outcome))))
+        assert RULESET.outcome_key(back) == RULESET.outcome_key(outcome)

@@ -2,6 +2,7 @@
 the block raises."""
 
 import gc
+import weakref
 
 import pytest
 
@@ -36,3 +37,36 @@ def test_eased_freezes_what_was_there_and_restores_the_thresholds():
     assert gc.get_threshold() == threshold
     assert gc.get_freeze_count() == 0
     assert kept
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: object = self
+
+
+def test_eased_freezes_what_outlives_a_collection_and_frees_its_cycles_after_the_block():
+    with collector_eased():
+        frozen = gc.get_freeze_count()
+        cycle = _Node()
+        gone = weakref.ref(cycle)
+        gc.collect(0)
+        assert gc.get_freeze_count() > frozen  # the survivors: not looked at again in the block
+        del cycle  # garbage now, but frozen: the collector leaves it until the block ends
+        gc.collect()
+        assert gone() is not None
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert gone() is None
+
+
+def test_eased_blocks_nest_and_the_outer_one_restores_everything():
+    threshold = gc.get_threshold()
+    callbacks = list(gc.callbacks)
+    with collector_eased():
+        with collector_eased():
+            pass
+        assert gc.get_freeze_count() > 0  # the inner block's end leaves the outer one's freeze
+        assert gc.get_threshold()[0] >= 20_000
+    assert gc.get_threshold() == threshold
+    assert gc.get_freeze_count() == 0
+    assert gc.callbacks == callbacks

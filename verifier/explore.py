@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from .case import CaseStatus
 from .execute import IN_PROCESS, Execution, Progress
 from .kept import KeptFor
-from .kit.collector import collector_paused
+from .kit.collector import collector_eased, collector_paused
 from .ruleset import Capability, FindingKind, Ruleset, compare_outcome
 
 Kept = TypeVar("Kept")
@@ -234,9 +234,10 @@ def search(ruleset: Ruleset, *, budget: float = 60.0, seed: int = 0, max_example
 
     ruleset.require(Capability.SEARCH, "the explorer's search")
     share = BOUNDARY_SHARE if boundary_share is None else boundary_share
-    if builds_scenes(ruleset):
-        return _seeded_search(ruleset, budget, seed, max_examples, on_new, progress, share, execution)
-    return _drawn_search(ruleset, budget, seed, max_examples, on_new, progress, share)
+    with collector_eased():
+        if builds_scenes(ruleset):
+            return _seeded_search(ruleset, budget, seed, max_examples, on_new, progress, share, execution)
+        return _drawn_search(ruleset, budget, seed, max_examples, on_new, progress, share)
 
 
 def _drawn_search(ruleset: Ruleset, budget: float, seed: int, max_examples: int,

@@ -60,7 +60,7 @@ __all__ = [
     "test_expect_data_describes_its_outcome",
     "test_outcome_survives_the_adapter_json", "test_required_parts_are_there",
     "test_resolving_is_deterministic_and_keeps_its_transforms", "test_scene_survives_case_data_and_parsing",
-    "test_strategy_gives_scenes_the_ruleset_accepts",
+    "test_strategy_gives_scenes_the_ruleset_accepts", "test_an_answer_in_the_reference_form_matches_that_outcome",
 ]
 
 SAMPLE = 10  # the drawing checks run on at most this many cases per ruleset, spread evenly
@@ -311,6 +311,37 @@ def test_strategy_gives_scenes_the_ruleset_accepts(contract_key: str, request: p
                 ruleset.outcome_key(outcome)
 
     accepted()
+
+
+def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str) -> None:
+    """An answer whose JSON is a reference outcome's own form, to the letter, fits the
+    outcome schema and agrees with that outcome and no other: fuzz takes such answers
+    without looking into them (``fuzz.engine._reference_form``), and this is why it may."""
+    ruleset = registry.get(contract_key)
+    if not all(ruleset.supports(c) for c in (Capability.SEARCH, Capability.INTERCHANGE)):
+        pytest.skip(f"{ruleset.key} does not declare 'search' and 'interchange'")
+    from hypothesis import HealthCheck, given, settings
+
+    from .fuzz.compare import matching
+    from .fuzz.reference import outcome_data, reading_table
+
+    @settings(max_examples=25, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(ruleset.strategy())
+    def matched(example):  # type: ignore[no-untyped-def]
+        before, actions = example
+        table = reading_table(ruleset, before, actions)
+        for key, reference in table.outcomes.items():
+            if reference.refusal is not None:
+                continue
+            data = json.loads(json.dumps(outcome_data(ruleset, reference)))  # as it crosses the wire
+            jsonschema.Draft202012Validator(ruleset.outcome_schema or {}).validate(data)
+            actual = reported_outcome(ruleset, Declaration(), before, data)
+            assert isinstance(actual, Outcome), actual
+            if not actual.unreported:  # an optional part it leaves out: compared in full, as any answer
+                assert matching(ruleset, before, actions, table, actual) == frozenset((key,))
+
+    matched()
 
 
 def _calls(rs: Ruleset, case: Case, outcome: Any, tmp_path: Path) -> dict[str, Callable[[], Any]]:

@@ -31,7 +31,7 @@ from .compare import (
     order_differs,
     situation_and_shape,
 )
-from .reference import Path, Reading, ReadingTable, reading_table
+from .reference import Path, Reading, ReadingTable, outcome_data, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
 from .shrink import (
@@ -251,86 +251,29 @@ class _ReferenceWork:
 
 @dataclass(frozen=True)
 class _ReferenceDone:
+    """The reference work of one scene. Keys are given as their numbers
+    (``ReadingTable.key_ids``): a run keeps every scene's table to its end, and a reference
+    key may be a large value (nested tuples) that the cyclic collector would scan again and
+    again; numbers say as much for which readings give which answer."""
+
     points: frozenset[str]
-    keys: dict[Path, Any]  # the decision tree's leaves: fixed options -> reference key
-    matches: frozenset[Any]
+    keys: dict[Path, int]  # the decision tree's leaves: fixed options -> the number of the reference key
+    matches: frozenset[int]  # the numbers of the keys the answer agrees with
     outcomes: dict[str, Outcome]  # the answers read ("" the first, "again", or a reordering's name)
     order_differs: frozenset[str]  # names of the reorderings whose answer differs
     unreadable: tuple[SceneProblem, ...]
 
 
-KNOWN = 256  # scenes whose reference work is kept for the scene drawn again
-
-
-class _Known:
-    """What the reference work of a run already knows, for scenes drawn again (Hypothesis
-    draws the same scene now and then, and a deterministic implementation answers it the
-    same): each scene's reading table, and which of its reference outcomes an answer
-    matches. Keyed by the scene itself (immutable values), so only an equal scene hits. At
-    most KNOWN scenes are kept (all are dropped when full): the tables hold every reference
-    outcome, which a long run would otherwise keep to the end (and the collector walk)."""
-
-    def __init__(self) -> None:
-        self.tables: dict[Any, ReadingTable] = {}
-        self.matches: dict[Any, list[tuple[Any, frozenset[Any]]]] = {}  # scene -> (answer data, matches)
-
-    def keep(self, scene: Any, table: ReadingTable) -> None:
-        if len(self.tables) >= KNOWN:
-            self.tables.clear()
-            self.matches.clear()
-        self.tables[scene] = table
-
-    def matched(self, scene: Any, data: Any) -> frozenset[Any] | None:
-        """The matches of an answer given to ``scene`` before with the same JSON text. (The
-        text is only taken for a scene drawn again, which is rare.)"""
-        earlier = self.matches.get(scene)
-        if not earlier:
-            return None
-        text = json.dumps(data, sort_keys=True)
-        return next((found for old, found in earlier if json.dumps(old, sort_keys=True) == text), None)
-
-    @staticmethod
-    def key(*parts: Any) -> _SceneKey | None:
-        try:
-            return _SceneKey(parts)
-        except TypeError:  # a ruleset whose scenes are not hashable values: nothing is kept
-            return None
-
-
-class _SceneKey:
-    """A scene as a key, hashed once: the known scenes are looked up by it several times, and
-    a scene of many pieces hashes them all each time."""
-
-    __slots__ = ("parts", "_hash")
-
-    def __init__(self, parts: tuple[Any, ...]) -> None:
-        self.parts = parts
-        self._hash = hash(parts)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _SceneKey) and self._hash == other._hash and self.parts == other.parts
-
-
-def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None) -> list[_ReferenceDone]:
+def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
     """For each scene of ``batch``: the reference under every reading, the answers read
-    (once, under the hello's declaration), and how they compare. ``known``: what earlier
-    scenes of the run gave (by default only this batch's)."""
+    (once, under the hello's declaration), and how they compare."""
     from .. import registry
 
-    known = known or _Known()
     done = []
     for work in batch:
         ruleset = work.ruleset if isinstance(work.ruleset, Ruleset) else registry.get(work.ruleset)
         declaration = Declaration(work.reports)
-        scene = known.key(work.before, work.actions)
-        table = known.tables.get(scene) if scene is not None else None
-        if table is None:
-            table = reading_table(ruleset, work.before, work.actions)
-            if scene is not None:
-                known.keep(scene, table)
+        table = reading_table(ruleset, work.before, work.actions)
         transforms: dict[str, Transform] = {}
         if len(work.answers) > 1:
             made = work.transforms if work.transforms is not None else \
@@ -339,11 +282,14 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
         outcomes: dict[str, Outcome] = {}
         unreadable = []
         read: list[tuple[Any, Outcome | str]] = []  # the answers read about the scene itself, by their data
+        own_key = None  # the key of the reference outcome whose JSON text the first answer has
         for what, request_id, data in work.answers:
             before = transforms[what].before if what in transforms else work.before
             outcome = next((found for seen, found in read if seen is data), None) if before is work.before else None
             if outcome is None:
-                outcome = reported_outcome(ruleset, declaration, before, data)
+                if what == "" and not declaration.unreported(ruleset):
+                    own_key = _reference_form(ruleset, table, data)
+                outcome = reported_outcome(ruleset, declaration, before, data, fitting=own_key is not None)
                 if before is work.before:
                     read.append((data, outcome))
             if isinstance(outcome, str):
@@ -354,19 +300,40 @@ def _reference_work(batch: Sequence[_ReferenceWork], known: _Known | None = None
         differs: set[str] = set()
         actual = outcomes.get("")
         if actual is not None:
-            data = work.answers[0][2]
-            found = known.matched(scene, data) if scene is not None else None
-            if found is None:
-                found = matching(ruleset, work.before, work.actions, table, actual, work.data)
-                if scene is not None:
-                    known.matches.setdefault(scene, []).append((data, found))
-            matches = found
+            if own_key is not None and not actual.unreported:
+                matches = frozenset((own_key,))
+            else:
+                matches = matching(ruleset, work.before, work.actions, table, actual, work.data)
             trial = Trial("", work.before, work.actions, table, actual, matches)
             differs = {name for name, transform in transforms.items()
                        if name in outcomes and order_differs(ruleset, trial, transform, outcomes[name])}
-        done.append(_ReferenceDone(table.points, dict(table.keys), matches, outcomes, frozenset(differs),
-                                   tuple(unreadable)))
+        by_path, ids = table.key_ids
+        done.append(_ReferenceDone(table.points, by_path, frozenset(ids[key] for key in matches), outcomes,
+                                   frozenset(differs), tuple(unreadable)))
     return done
+
+
+def _reference_form(ruleset: Ruleset, table: ReadingTable, data: Any) -> Any:
+    """The key of the reference outcome under the reading every request names (the
+    default) when ``data`` is that outcome's JSON form, to the letter; else None. Such an
+    answer fits the outcome schema, and agrees with that outcome and no other (as
+    ``matching`` finds an answer with its key: tested for every ruleset), so neither needs
+    looking into: most answers of an implementation that conforms are such. The JSON
+    text is compared, not the values: ``true == 1`` and ``1 == 1.0`` in Python, but a
+    schema may tell them apart. A refusal is always compared in full (its pieces are not
+    in its JSON form)."""
+    key = table.key(ruleset.default_reading)
+    if key is None:
+        return None
+    reference = table.outcomes[key]
+    if reference.refusal is not None:
+        return None
+    try:
+        if json.dumps(data, sort_keys=True) != json.dumps(outcome_data(ruleset, reference), sort_keys=True):
+            return None
+    except (TypeError, ValueError):  # data with no text of its own: read as any answer
+        return None
+    return key
 
 
 def _differs(again: Any, first: Any) -> tuple[bool, bool]:
@@ -460,12 +427,12 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
     problems: list[SceneProblem] = []
     running = _RunningGroups(ruleset)
     held: list[_ReferenceWork] = []  # with workers, the reference work waits until the scenes are sent
-    known = _Known()
 
     def take(done: _ReferenceDone) -> None:
         """A scene's answers read and compared: kept, in scene order."""
         record = sent[len(trials) + 1]
-        sent[len(trials) + 1] = replace(record, answers=())  # read: the answers' data need not stay to the end
+        # read: the answers' data and the reordered scenes need not stay to the end
+        sent[len(trials) + 1] = replace(record, answers=(), transforms=())
         problems.extend(record.problems + done.unreadable)
         table = ReadingTable(order, default_options, done.points, MappingProxyType(done.keys), MappingProxyType({}))
         actual = done.outcomes.get("")
@@ -503,7 +470,7 @@ def _run(ruleset: Ruleset, impl: Implementation | Session, *, examples: int, bud
         work = _ReferenceWork(handed, session.declaration(ruleset).reports, before, actions, data, record.answers,
                               record.transforms if execution.in_process else None)
         if execution.in_process:
-            take(_reference_work([work], known)[0])
+            take(_reference_work([work])[0])
         else:
             held.append(work)
         if progress is not None:

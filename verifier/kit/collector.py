@@ -29,17 +29,35 @@ def collector_paused() -> AbstractContextManager[None]:
     return _Paused()
 
 
+_eased = 0  # collector_eased blocks open (they nest)
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop":
+        gc.freeze()
+
+
 @contextmanager
 def collector_eased() -> Iterator[None]:
     """The cyclic collector, for a long run, set to leave alone what was there before it
-    (imports, rulesets: frozen) and to look at young objects less often: each scene leaves
-    many young objects (trees of rounds) that the default threshold rescans over and over,
-    for the few cycles a run makes. Thresholds are restored after the block."""
+    (imports, rulesets: frozen) and what outlives one collection (a run's memos and the
+    scenes it keeps: frozen as soon as a collection has looked at them once, where the
+    collector would otherwise look again at every collection of their generation), and to
+    look at young objects less often: each scene leaves many young objects that the default
+    threshold rescans over and over, for the few cycles a run makes. A cycle that becomes
+    garbage once frozen is collected after the block. Thresholds are restored after it."""
+    global _eased
     threshold = gc.get_threshold()
-    gc.freeze()
+    if not _eased:
+        gc.freeze()
+        gc.callbacks.append(_freeze_survivors)
+    _eased += 1
     gc.set_threshold(max(threshold[0], 20_000), max(threshold[1], 20), threshold[2])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
+        _eased -= 1
+        if not _eased:
+            gc.callbacks.remove(_freeze_survivors)
+            gc.unfreeze()

@@ -74,17 +74,17 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     winner = data.get("winner")
     if winner is not None and winner not in before.players:
         raise ImplementationError(f"the answer's winner {winner!r} is not a player of the scene")
-    obstacles = {o.name for o in before.obstacles}
+    obstructers = {o.name for o in before.obstacles} | {f.name for f in before.flags}
     for e in data.get("events", ()):
         for i, piece in enumerate(e["pieces"]):
-            # a win names a player, a set-up breach players or ships; what obstructs a shot is an obstacle or
-            # a ship; what blocks a step is not drawn; every other piece is a ship
+            # a win names a player, a set-up breach players or ships; what obstructs a shot is an obstacle,
+            # a flag or a ship; what blocks a step is not drawn; every other piece is a ship
             if e["kind"] == "blocked" and i == 1:
                 continue
             allowed, what = ((set(before.players), "player") if e["kind"] == "win" else
                              (names | set(before.players), "ship or player") if e["kind"] == "setup-breach" else
-                             (names | obstacles, "ship or obstacle") if e["kind"] == "obstructed" and i == 2 else
-                             (names, "ship"))
+                             (names | obstructers, "ship, obstacle or flag") if e["kind"] == "obstructed" and i == 2
+                             else (names, "ship"))
             if piece not in allowed:
                 raise ImplementationError(f"the answer's {e['kind']} event names {piece!r}, which is not a {what} "
                                           "of the scene")
