@@ -518,7 +518,8 @@ def test_a_shot_a_flag_obstructs_crosses_the_adapter_json_and_is_read_back():
         expect: {events: []}
         """)
     outcomes = [RULESET.resolve(case.before, case.actions, reading) for reading in RULESET.all_readings()]
-    obstructed = [o for o in outcomes if ("obstructed", ("a", "b", "flag:red")) in [(e.kind, e.pieces) for e in o.events]]
+    obstructed = [o for o in outcomes
+                  if ("obstructed", ("a", "b", "flag:red")) in [(e.kind, e.pieces) for e in o.events]]
     assert obstructed  # under some reading
     for outcome in obstructed:
         back = RULESET.outcome_from_json(case.before, json.loads(json.dumps(RULESET.outcome_json(outcome))))

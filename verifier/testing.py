@@ -314,16 +314,18 @@ def test_strategy_gives_scenes_the_ruleset_accepts(contract_key: str, request: p
 
 
 def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str) -> None:
-    """An answer whose JSON is a reference outcome's own form, to the letter, fits the
-    outcome schema and agrees with that outcome and no other: fuzz takes such answers
-    without looking into them (``fuzz.engine._reference_form``), and this is why it may."""
+    """An answer that is a reference outcome as the reference adapter gives it
+    (``outcome_answer``), to the letter, fits the outcome schema and agrees with that
+    outcome and no other: fuzz takes such answers without looking into them
+    (``fuzz.engine._reference_form``), and this is why it may."""
     ruleset = registry.get(contract_key)
     if not all(ruleset.supports(c) for c in (Capability.SEARCH, Capability.INTERCHANGE)):
         pytest.skip(f"{ruleset.key} does not declare 'search' and 'interchange'")
     from hypothesis import HealthCheck, given, settings
 
+    from .adapter.protocol import outcome_answer
     from .fuzz.compare import matching
-    from .fuzz.reference import outcome_data, reading_table
+    from .fuzz.reference import reading_table
 
     @settings(max_examples=25, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
@@ -334,7 +336,7 @@ def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str)
         for key, reference in table.outcomes.items():
             if reference.refusal is not None:
                 continue
-            data = json.loads(json.dumps(outcome_data(ruleset, reference)))  # as it crosses the wire
+            data = json.loads(json.dumps(outcome_answer(ruleset, reference)))  # as it crosses the wire
             jsonschema.Draft202012Validator(ruleset.outcome_schema or {}).validate(data)
             actual = reported_outcome(ruleset, Declaration(), before, data)
             assert isinstance(actual, Outcome), actual

@@ -338,6 +338,17 @@ def _normal_text(item: Any) -> str:
     return json.dumps(item)
 
 
+def outcome_answer(ruleset: Ruleset, outcome: Outcome) -> dict[str, Any]:
+    """An outcome (not a refusal) as the reference adapter answers it: the ruleset's JSON
+    form and, where the ruleset has intermediate states, the state after every phase and
+    step, as the resolver went."""
+    answer = ruleset.outcome_json(outcome)
+    if ruleset.supports(Capability.STATES):
+        answer["states"] = [{"round": f.round, "phase": f.phase, "step": f.step, **ruleset.state_json(f.state)}
+                            for f in outcome.frames if not f.is_start]
+    return answer
+
+
 def read_outcome(ruleset: Ruleset, before: Any, data: Any) -> Outcome | str:
     """The outcome an answer's (schema-checked) data gives, or why the ruleset cannot read it."""
     try:

@@ -19,8 +19,9 @@ from typing import Any
 
 from .. import __version__, registry
 from ..adapter import PROTOCOL, supports_protocol
+from ..adapter.protocol import outcome_answer
 from ..errors import UnknownReadingError, UnknownRulesetError, VerifierError
-from ..ruleset import Capability, Ruleset
+from ..ruleset import Ruleset
 from ..schema import validate
 from ..source import Located
 
@@ -73,11 +74,7 @@ def resolve(message: Mapping[str, Any]) -> dict[str, Any]:
     outcome = ruleset.resolve(before, actions, reading)
     if outcome.refusal is not None:
         return {"type": "refused", "id": case_id, "clause": outcome.refusal.clause, "reason": outcome.refusal.reason}
-    answer = ruleset.outcome_json(outcome)
-    if ruleset.supports(Capability.STATES):  # the state after every phase and step, as the resolver went
-        answer["states"] = [{"round": f.round, "phase": f.phase, "step": f.step, **ruleset.state_json(f.state)}
-                            for f in outcome.frames if not f.is_start]
-    return {"type": "outcome", "id": case_id, "outcome": answer}
+    return {"type": "outcome", "id": case_id, "outcome": outcome_answer(ruleset, outcome)}
 
 
 def handle(message: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..adapter import Implementation, Session
 from ..adapter.declare import Declaration, describe
-from ..adapter.protocol import answer_text, reported_outcome
+from ..adapter.protocol import answer_text, outcome_answer, reported_outcome
 from ..execute import Execution, Progress, map_ordered
 from ..explore import reading_label
 from ..findings import slug
@@ -31,7 +31,7 @@ from .compare import (
     order_differs,
     situation_and_shape,
 )
-from .reference import Path, Reading, ReadingTable, outcome_data, reading_table
+from .reference import Path, Reading, ReadingTable, reading_table
 from .result import Divergence, DivergenceGroup, FuzzResult, Group, ProblemKind, SceneProblem, Trial
 from .scenes import SceneData, draw_scenes, order_transforms, require
 from .shrink import (
@@ -315,7 +315,8 @@ def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
 
 def _reference_form(ruleset: Ruleset, table: ReadingTable, data: Any) -> Any:
     """The key of the reference outcome under the reading every request names (the
-    default) when ``data`` is that outcome's JSON form, to the letter; else None. Such an
+    default) when ``data`` is that outcome as the reference adapter answers it
+    (``outcome_answer``), to the letter; else None. Such an
     answer fits the outcome schema, and agrees with that outcome and no other (as
     ``matching`` finds an answer with its key: tested for every ruleset), so neither needs
     looking into: most answers of an implementation that conforms are such. The JSON
@@ -329,7 +330,7 @@ def _reference_form(ruleset: Ruleset, table: ReadingTable, data: Any) -> Any:
     if reference.refusal is not None:
         return None
     try:
-        if json.dumps(data, sort_keys=True) != json.dumps(outcome_data(ruleset, reference), sort_keys=True):
+        if json.dumps(data, sort_keys=True) != json.dumps(outcome_answer(ruleset, reference), sort_keys=True):
             return None
     except (TypeError, ValueError):  # data with no text of its own: read as any answer
         return None
