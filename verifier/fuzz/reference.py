@@ -6,7 +6,7 @@ that agrees with it: one resolve per distinct decision path, not per combination
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -38,7 +38,7 @@ class ReadingTable:
     default: tuple[str, ...]
     points: frozenset[str]  # the points some resolution of the scene consulted
     keys: Mapping[Path, Any]
-    outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key
+    outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key, made when first asked for
 
     @cached_property
     def fixed_points(self) -> tuple[str, ...]:
@@ -72,6 +72,34 @@ class ReadingTable:
         MAX_RESOLVES and never resolved, which no answer matches."""
         path = self.leaf(reading)
         return None if path is None else self.keys[path]
+
+
+class _Outcomes(Mapping[Any, Outcome]):
+    """A reading table's outcomes, one per distinct key, each made from its resolution
+    when first asked for: most answers are held against one of them (the one under the
+    reading the request names), and a ruleset whose resolution knows its key before its
+    outcome (ypp's) need not make the others."""
+
+    __slots__ = ("_by_key", "_made")
+
+    def __init__(self, by_key: dict[Any, Resolution]) -> None:
+        self._by_key = by_key
+        self._made: dict[Any, Outcome] = {}
+
+    def __getitem__(self, key: Any) -> Outcome:
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._by_key[key].outcome()
+        return made
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._by_key)
+
+    def __len__(self) -> int:
+        return len(self._by_key)
 
 
 @dataclass(frozen=True)
@@ -121,7 +149,7 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     default = tuple(p.default for p in ruleset.reading_points)
     points: set[str] = set()
     keys: dict[Path, Any] = {}
-    outcomes: dict[Any, Outcome] = {}
+    resolutions: dict[Any, Resolution] = {}  # the first of each key, whose outcome the table gives
     resolves = 0
 
     # Depth first: a path fixes some points; the resolution under the path (the others at
@@ -149,8 +177,8 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
                 break
         else:  # a leaf
             keys[tuple(sorted([(index[p], option) for p, option in fixed.items()]))] = key = known.key()
-            if key not in outcomes:
-                outcomes[key] = known.outcome()
+            if key not in resolutions:
+                resolutions[key] = known
             continue
         taken = reading[point]
         for option in reversed(options[point]):
@@ -158,4 +186,4 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
                 stack.append(({**fixed, point: option}, reading, known, None))
             else:
                 stack.append(({**fixed, point: option}, {**reading, point: option}, None, (known, point)))
-    return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), MappingProxyType(outcomes))
+    return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), _Outcomes(resolutions))
