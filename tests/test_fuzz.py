@@ -587,3 +587,18 @@ def test_report_lists_why_scenes_were_skipped_with_counts(tmp_path):
     text = md_path.read_text()
     assert "| kind | reason | scenes |" in text
     assert f"| {reasons[0]['kind']} | " in text and f" | {reasons[0]['count']} |" in text
+
+
+def test_intermediate_states_that_depart_are_found_where_the_hello_reports_them():
+    """The answers' final outcome is the reference's; only round 1's reported states drift.
+    Reported, they are compared as check --impl compares them (one group, named by the
+    states part); not reported, nothing departs."""
+    result = fuzz("python:fuzz_states_only:handle", examples=120)
+    assert dict(result.readings[result.best]) == dict(YPP.default_reading)
+    assert result.unexplained > 0
+    [group] = result.groups
+    assert "states" in group.fingerprint
+    assert len(group.actual.frames) > 0
+    unreported = fuzz("python:fuzz_states_only:handle_unreported", examples=120)
+    assert unreported.unexplained == 0 and not unreported.groups
+    assert sum(unreported.explained) >= sum(result.explained)

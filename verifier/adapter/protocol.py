@@ -15,9 +15,17 @@ from .. import __version__, registry
 from ..case import Case
 from ..errors import ImplementationError, VerifierError
 from ..quickschema import Check, compile_schema, fits
-from ..ruleset import Capability, Outcome, Refusal, Ruleset, refused_outcome
+from ..ruleset import Capability, Frame, Outcome, Refusal, Ruleset, refused_outcome
 from ..source import Located
-from .declare import CAPABILITIES_SCHEMA, Declaration, carries, read_capabilities, relaxed_schema, without_fields
+from .declare import (
+    CAPABILITIES_SCHEMA,
+    STATES,
+    Declaration,
+    carries,
+    read_capabilities,
+    relaxed_schema,
+    without_fields,
+)
 from .limits import MESSAGE, clip_message, excerpt
 
 PROTOCOL = "verifier-adapter/1"
@@ -424,7 +432,28 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     if isinstance(outcome, str):
         return outcome
     names = frozenset(p.name for p in unreported)
+    if ruleset.supports(Capability.STATES) and STATES not in names and outcome.refusal is None:
+        states = answer_states(ruleset, data)
+        if isinstance(states, str):
+            return states
+        outcome = replace(outcome, frames=states)
     return outcome if outcome.unreported == names else replace(outcome, unreported=names)
+
+
+def answer_states(ruleset: Ruleset, data: Any) -> tuple[Frame, ...] | str:
+    """The intermediate states an answer reports (its ``states`` entries, schema-checked),
+    as frames: an entry without a phase stands for the end of its round (phase "").
+    Or why one cannot be read."""
+    frames = []
+    for i, entry in enumerate(data.get("states") or ()):
+        try:
+            state = ruleset.state_from_json(entry)
+        except ImplementationError as exc:
+            return f"states[{i}] cannot be read: {exc}"
+        except Exception as exc:  # a gap in a ruleset's reader must not end the run
+            return f"states[{i}] cannot be read ({type(exc).__name__}: {exc})"
+        frames.append(Frame(int(entry["round"]), entry.get("phase") or "", int(entry.get("step") or 0), state))
+    return tuple(frames)
 
 
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,

@@ -12,10 +12,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..adapter.declare import left_out, parts, unreported_fields, with_fields_from, without_fields
+from ..adapter.declare import STATES, left_out, parts, unreported_fields, with_fields_from, without_fields
 from ..adapter.protocol import answer_text, as_answered, restated_expectation
 from ..explore import reading_label
-from ..ruleset import Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome, reference_key
+from ..ruleset import Capability, Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome, reference_key
 from .reference import Reading, ReadingTable, outcome_data, reading_table
 from .result import Divergence, Trial
 from .scenes import SceneData
@@ -83,6 +83,26 @@ def _found(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actu
         tolerance = float(getattr(expect, "tolerance", FIELD_TOLERANCE))
         yield from (m for m in _unlisted_fields(ruleset, before, reference, actual, listed, unreported, tolerance)
                     if not left_out(m.path, unreported))
+        if ruleset.supports(Capability.STATES) and STATES not in actual.unreported:
+            yield from _state_mismatches(ruleset, reference, actual)
+
+
+def _state_mismatches(ruleset: Ruleset, reference: Outcome, actual: Outcome) -> Iterator[Mismatch]:
+    """The first intermediate state an answer reports (``actual.frames``, read from its
+    ``states``) that differs from the reference's at the same moment, as ``check --impl``
+    compares them: a state with no phase is the end of its round, and a moment the
+    reference records no state at (nothing moved then) is not compared."""
+    frames = [f for f in reference.frames if not f.is_start]
+    at = {(f.round, f.phase, f.step): f for f in frames}
+    end_of_round = {f.round: f for f in frames}
+    for i, theirs in enumerate(actual.frames):
+        ours = end_of_round.get(theirs.round) if not theirs.phase else at.get((theirs.round, theirs.phase, theirs.step))
+        if ours is None or theirs.is_start:
+            continue
+        expected, got = ruleset.state_json(ours.state), ruleset.state_json(theirs.state)
+        if expected != got:  # to the letter, as check --impl compares them
+            yield Mismatch((STATES, i), expected, got, f"states[{i}]: the state at {theirs} is not the reference's")
+            return
 
 
 def mismatches(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actual: Outcome,
@@ -236,6 +256,9 @@ def _differing_paths(ruleset: Ruleset, before: Any, reference: Outcome, actual: 
             except Exception:  # a mixed outcome the reader refuses: keep the field
                 pass
         kept.add(path)
+    if ruleset.supports(Capability.STATES) and STATES not in actual.unreported and \
+            next(_state_mismatches(ruleset, reference, actual), None) is not None:
+        kept.add((STATES,))
     return kept
 
 
