@@ -602,3 +602,26 @@ def test_intermediate_states_that_depart_are_found_where_the_hello_reports_them(
     unreported = fuzz("python:fuzz_states_only:handle_unreported", examples=120)
     assert unreported.unexplained == 0 and not unreported.groups
     assert sum(unreported.explained) >= sum(result.explained)
+
+
+def test_an_answer_equal_to_the_reference_in_value_but_not_in_json_type_is_not_taken_as_it():
+    """An answer that is the reference outcome value for value is taken without the
+    comparison; ``true`` written for a round of 1 is equal in Python, but the schema
+    refuses it, and the answer stays unreadable."""
+    from verifier.adapter.protocol import outcome_answer
+    from verifier.fuzz.engine import _reference_work, _ReferenceWork
+    from verifier.fuzz.scenes import SceneData
+
+    case = load_case(ROOT / "cases" / "ypp" / "bump-1-turn-into-standing-ship.yaml")
+    before, actions = case.before, case.actions
+    answer = json.loads(json.dumps(outcome_answer(YPP, YPP.resolve(before, actions, YPP.default_reading))))
+    assert any(e["round"] == 1 for e in answer["events"])
+    bent = {**answer, "events": [{**e, "round": True} if e["round"] == 1 else e for e in answer["events"]]}
+    assert bent == answer
+
+    def done(data):
+        work = _ReferenceWork(YPP, None, before, actions, SceneData.of(YPP, before, actions), (("", "s", data),))
+        return _reference_work([work])[0]
+
+    assert done(answer).matches and not done(answer).unreadable
+    assert not done(bent).matches and done(bent).unreadable

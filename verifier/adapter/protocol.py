@@ -404,14 +404,15 @@ def as_answered(ruleset: Ruleset, before: Any, outcome: Outcome) -> Outcome:
 
 
 def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, data: Any,
-                     fitting: bool = False) -> Outcome | str:
+                     states: tuple[Frame, ...] | None = None) -> Outcome | str:
     """The outcome an answer's data gives, or why it cannot be read: the data is checked
     against the ruleset's outcome schema less the parts the hello says are not reported
     (and the optional parts this answer leaves out unpromised), then read by the ruleset,
     with those parts named in ``Outcome.unreported``. A refused answer gives an outcome with
     that refusal and nothing else. ``check --impl`` and fuzz read every answer through this.
-    ``fitting``: the data is known to fit the schema (a reference outcome's own JSON form),
-    so it is not checked again."""
+    The states an answer reports become the outcome's frames (``answer_states``);
+    ``states``: those frames, where the caller knows them already (an answer that is a
+    reference outcome's own form has its frames)."""
     unreported = declaration.unreported(ruleset)
     if isinstance(data, dict):
         unreported += declaration.absent(ruleset, data)
@@ -420,7 +421,7 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
     if refusal is not None:  # no part is reported; the parts left out are named as for any answer
         return replace(refused_outcome(refusal), unreported=frozenset(p.name for p in unreported))
     data = without_fields(data, omitted)
-    problem = None if fitting else outcome_problem(ruleset, data, omitted)
+    problem = outcome_problem(ruleset, data, omitted)
     if problem:
         return (f"the outcome does not fit the {ruleset.key} outcome schema "
                 f"(docs/schema/adapter.schema.json#/$defs/outcome_{ruleset.key}): {problem}")
@@ -433,10 +434,10 @@ def reported_outcome(ruleset: Ruleset, declaration: Declaration, before: Any, da
         return outcome
     names = frozenset(p.name for p in unreported)
     if ruleset.supports(Capability.STATES) and STATES not in names and outcome.refusal is None:
-        states = answer_states(ruleset, data)
-        if isinstance(states, str):
-            return states
-        outcome = replace(outcome, frames=states)
+        frames = answer_states(ruleset, data) if states is None else states
+        if isinstance(frames, str):
+            return frames
+        outcome = replace(outcome, frames=frames)
     return outcome if outcome.unreported == names else replace(outcome, unreported=names)
 
 

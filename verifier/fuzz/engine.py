@@ -282,14 +282,17 @@ def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
         outcomes: dict[str, Outcome] = {}
         unreadable = []
         read: list[tuple[Any, Outcome | str]] = []  # the answers read about the scene itself, by their data
-        own_key = None  # the key of the reference outcome whose JSON text the first answer has
+        own_key = None  # the key of the reference outcome the first answer is, value for value
         for what, request_id, data in work.answers:
             before = transforms[what].before if what in transforms else work.before
             outcome = next((found for seen, found in read if seen is data), None) if before is work.before else None
             if outcome is None:
+                states = None
                 if what == "" and not declaration.unreported(ruleset):
                     own_key = _reference_form(ruleset, table, data)
-                outcome = reported_outcome(ruleset, declaration, before, data, fitting=own_key is not None)
+                    if own_key is not None:  # its states are the reference's: no need to read them
+                        states = tuple(f for f in table.outcomes[own_key].frames if not f.is_start)
+                outcome = reported_outcome(ruleset, declaration, before, data, states)
                 if before is work.before:
                     read.append((data, outcome))
             if isinstance(outcome, str):
@@ -316,23 +319,17 @@ def _reference_work(batch: Sequence[_ReferenceWork]) -> list[_ReferenceDone]:
 def _reference_form(ruleset: Ruleset, table: ReadingTable, data: Any) -> Any:
     """The key of the reference outcome under the reading every request names (the
     default) when ``data`` is that outcome as the reference adapter answers it
-    (``outcome_answer``), to the letter; else None. Such an
-    answer fits the outcome schema, and agrees with that outcome and no other (as
-    ``matching`` finds an answer with its key: tested for every ruleset), so neither needs
-    looking into: most answers of an implementation that conforms are such. The JSON
-    text is compared, not the values: ``true == 1`` and ``1 == 1.0`` in Python, but a
-    schema may tell them apart. A refusal is always compared in full (its pieces are not
-    in its JSON form)."""
+    (``outcome_answer``), value for value; else None. Such an answer, read as any answer
+    is (its schema check tells a ``true`` written for a 1, which Python calls equal),
+    agrees with that outcome and no other, as ``matching`` would find (a contract test,
+    for every ruleset), so it is not compared again: most answers of an implementation
+    that conforms are such. A refusal is always compared in full (its pieces are not in
+    its JSON form)."""
     key = table.key(ruleset.default_reading)
     if key is None:
         return None
     reference = table.outcomes[key]
-    if reference.refusal is not None:
-        return None
-    try:
-        if json.dumps(data, sort_keys=True) != json.dumps(outcome_answer(ruleset, reference), sort_keys=True):
-            return None
-    except (TypeError, ValueError):  # data with no text of its own: read as any answer
+    if reference.refusal is not None or data != outcome_answer(ruleset, reference):
         return None
     return key
 
