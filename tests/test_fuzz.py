@@ -50,6 +50,7 @@ def test_the_reference_table_agrees_with_resolving_under_every_reading(key):
         consulted += bool(table.points)
         for reading in readings:
             assert table.key(reading) == ruleset.outcome_key(ruleset.resolve(before, actions, reading))
+        assert table.default_key == table.keys[table.leaf(ruleset.default_reading)]  # as the walk found it
         checked += 1
     assert checked >= 100 and consulted > 0
 

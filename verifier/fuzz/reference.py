@@ -39,6 +39,7 @@ class ReadingTable:
     points: frozenset[str]  # the points some resolution of the scene consulted
     keys: Mapping[Path, Any]
     outcomes: Mapping[Any, Outcome]  # one reference outcome per distinct key, made when first asked for
+    default_key: Any = None  # the key under the default reading, where the walk that made the table knows it
 
     @cached_property
     def fixed_points(self) -> tuple[str, ...]:
@@ -67,9 +68,15 @@ class ReadingTable:
         ids: dict[Any, int] = {}
         return {path: ids.setdefault(key, len(ids)) for path, key in self.keys.items()}, ids
 
+    @cached_property
+    def default_reading(self) -> dict[str, str]:
+        return dict(zip(self.order, self.default))
+
     def key(self, reading: Reading) -> Any:
         """The reference key under ``reading``; None where its decision path was past
         MAX_RESOLVES and never resolved, which no answer matches."""
+        if self.default_key is not None and reading == self.default_reading:  # most asked for: no tree walked
+            return self.default_key
         path = self.leaf(reading)
         return None if path is None else self.keys[path]
 
@@ -161,7 +168,9 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
     # Each entry: the points fixed, with their options; the full reading; the resolution
     # under it, or (None) the one to resolve again from and the point whose option changed.
     stack: list[tuple[dict[str, str], dict[str, str], Resolution | None, tuple[Resolution, str] | None]]
-    stack = [({}, dict(zip(order, default)), None, None)]
+    default_reading = dict(zip(order, default))
+    default_key = None
+    stack = [({}, default_reading, None, None)]
     while stack:
         fixed, reading, known, parent = stack.pop()
         if known is None:
@@ -177,6 +186,8 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
                 break
         else:  # a leaf
             keys[tuple(sorted([(index[p], option) for p, option in fixed.items()]))] = key = known.key()
+            if reading is default_reading:  # every option on its path is the default (the dict is passed down)
+                default_key = key
             if key not in resolutions:
                 resolutions[key] = known
             continue
@@ -186,4 +197,4 @@ def _reading_table(ruleset: Ruleset, before: Any, actions: Any) -> ReadingTable:
                 stack.append(({**fixed, point: option}, reading, known, None))
             else:
                 stack.append(({**fixed, point: option}, {**reading, point: option}, None, (known, point)))
-    return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), _Outcomes(resolutions))
+    return ReadingTable(order, default, frozenset(points), MappingProxyType(keys), _Outcomes(resolutions), default_key)
