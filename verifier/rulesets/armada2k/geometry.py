@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -50,6 +51,9 @@ from .model import (
     resting,
     solids_contact,
 )
+
+Key = TypeVar("Key")
+Made = TypeVar("Made")
 
 CONTACT = "contact"  # the reading point that says whether touching blocks a step
 SOLID_SAMPLE = 0.25  # degrees: where pieces meet as solids, a fan tests headings this far apart, then bisects
@@ -114,6 +118,10 @@ class World:
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
         self.airs: dict[tuple[Ship, frozenset[str], float], bool] = {}  # in_the_air by (ship, excluded, turn)
         self.looks: dict[tuple[object, ...], object] = {}  # the resolver's looks along a side (resolver._look)
+        self.cuts: dict[tuple[Ship, frozenset[str]], tuple[tuple[float, ...], bool]] = {}  # _cuts by (ship, excluded)
+        # fan and has_step by (ship, excluded, passable), each with the options of the reading it looked up
+        self.fans: dict[tuple[Ship, frozenset[str], frozenset[str]], list[tuple[Pins, Fan]]] = {}
+        self.has_steps: dict[tuple[Ship, frozenset[str], frozenset[str]], list[tuple[Pins, bool]]] = {}
         self._bows: dict[Ship, XY] = {}
 
     def bow(self, ship: Ship) -> XY:
@@ -322,7 +330,16 @@ def _critical_headings(ship: Ship, world: World, names: list[str]) -> list[float
 def _cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float], bool]:
     """The turns from the ship's heading that its fan tests (and the gaps between them), before
     any found between them where solids meet in the air; and whether solids may meet so (a
-    ship or flag within a step's reach, under a reading of solids)."""
+    ship or flag within a step's reach, under a reading of solids). Kept in the world."""
+    key = (ship, exclude)
+    known = world.cuts.get(key)
+    if known is None:
+        cuts, solids = _new_cuts(ship, world, exclude)
+        known = world.cuts[key] = (tuple(cuts), solids)
+    return list(known[0]), known[1]
+
+
+def _new_cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float], bool]:
     limit = old_piece_limit(ship, world.reading)
     p = bow(ship, world.reading)
     reach = TEMPLATES[(ship.size, world.reading)].reach
@@ -348,10 +365,37 @@ def _cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float
     return sorted(cuts), True
 
 
+Pins = tuple[tuple[str, str], ...]  # reading points looked up, in the order first looked up, with their options
+Fan = tuple[tuple[Interval, ...], tuple[StepCheck, ...]]
+
+
+def _by_reading(kept: dict[Key, list[tuple[Pins, Made]]], key: Key, reading: Mapping[str, str],
+                make: Callable[[Mapping[str, str]], Made]) -> Made:
+    """``make(reading)``, kept under ``key`` with the options of the points it looked up in the
+    reading, and given again under a reading that agrees on them. The points are looked up
+    again in the order ``make`` first looked them up, as far as they agree: ``make`` looks up
+    its first point whatever the options, and each next one by those before, so a reading
+    that notes what is asked (``NotedReading``) notes what ``make`` itself would have."""
+    for pins, made in kept.get(key, ()):
+        if all(reading[point] == option for point, option in pins):
+            return made
+    noted = NotedReading(reading)
+    made = make(noted)
+    kept.setdefault(key, []).append((tuple((point, reading[point]) for point in noted.asked), made))
+    return made
+
+
 def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
-        passable: frozenset[str] = frozenset()) -> tuple[tuple[Interval, ...], tuple[StepCheck, ...]]:
+        passable: frozenset[str] = frozenset()) -> Fan:
     """The headings the ship's next step may take, as intervals, and the checks at the
-    ends of the intervals where something touches (for the record)."""
+    ends of the intervals where something touches (for the record). Kept in the world, by
+    the options of the reading that it looked up."""
+    return _by_reading(world.fans, (ship, exclude, passable), reading,
+                       lambda noted: _fan(ship, world, noted, exclude, passable))
+
+
+def _fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str],
+         passable: frozenset[str]) -> Fan:
     cuts, solids = _cuts(ship, world, exclude)
 
     def ok(d: float) -> tuple[bool, StepCheck]:
@@ -387,6 +431,14 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
 
 def has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
              passable: frozenset[str] = frozenset()) -> bool:
+    """Whether ``fan`` allows some heading (``_has_step``), kept in the world by the options of
+    the reading that it looked up."""
+    return _by_reading(world.has_steps, (ship, exclude, passable), reading,
+                       lambda noted: _has_step(ship, world, noted, exclude, passable))
+
+
+def _has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str],
+              passable: frozenset[str]) -> bool:
     """Whether ``fan`` allows some heading: found sooner where one of the headings it tests
     before any others is allowed (its cuts, and the gaps between them that no meeting of
     solids in the air splits: each of them is tested by the fan as it is). What is asked of

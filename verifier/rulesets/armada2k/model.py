@@ -21,6 +21,7 @@ from verifier.kit.geometry import (
     Plane,
     Pose,
     Rigid,
+    _cos_sin,
     classify,
     classify_solids,
     outline,
@@ -270,10 +271,10 @@ def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
 @lru_cache(maxsize=2048)
 def _planes(size: str, pose: Pose) -> tuple[Plane, ...]:
     """The face planes of ``solid(size, pose)``: those of the solid at the origin, turned and moved."""
-    turn = Rigid(pose.heading)
+    c, s = _cos_sin(pose.heading)  # as Rigid(pose.heading).apply_to turns each normal (it shifts by 0.0)
     planes = []
     for nx, ny, nz, offset in _LOCAL_PLANES[size]:
-        wx, wy = turn.apply_to((nx, ny))
+        wx, wy = nx * c + ny * s + 0.0, -nx * s + ny * c + 0.0
         planes.append((wx, wy, nz, offset + wx * pose.x + wy * pose.y))
     return tuple(planes)
 
