@@ -23,12 +23,15 @@ from shapely.ops import nearest_points
 
 from verifier.kept import KeptFor
 from verifier.kit.geometry import (
+    SMALL_INDEX,
     TOLERANCE,
     Contact,
     Pose,
     ShapeIndex,
     classify,
     contact_at,
+    convex_corners,
+    deep_overlap,
     outline,
     overlapping,
 )
@@ -109,6 +112,11 @@ class World:
         self.shapes = shapes
         self.obstacles = frozenset(o.name for o in scene.obstacles)
         self.index = ShapeIndex(shapes)
+        # Each piece as the index holds it (name, shape, envelope), in its order: in a world too
+        # small for the index's tree, a step's check finds what its piece meets by going through
+        # these as the index would, without its per-call overheads.
+        self._members = _members(shapes) if len(shapes) <= SMALL_INDEX else None
+        self._convex: dict[str, list[XY] | None] = {}  # a piece's corners where it is convex, by name
         # Under a reading of solids: the same pieces by the faces they rest on, at table level.
         self.table = world_of(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
         self.area_polygon = None if self.area.is_circle else area_shape(self.area)
@@ -148,20 +156,56 @@ class World:
             return Contact.APART  # well inside: no round-off brings a corner within the tolerance
         return _gap_contact(radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
 
+    def boxed(self, corners: list[XY], skip: frozenset[str]) -> list[Member] | None:
+        """The pieces (less those in ``skip``) whose envelopes come within the tolerance of the
+        envelope of these corners, in the index's order, as ``ShapeIndex`` finds them (empty: its
+        ``clear_of`` holds); None in a world of many pieces, where the index's tree looks."""
+        if self._members is None:
+            return None
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        lo_x, lo_y, hi_x, hi_y = min(xs) - TOLERANCE, min(ys) - TOLERANCE, max(xs) + TOLERANCE, max(ys) + TOLERANCE
+        return [member for member in self._members
+                if not (lo_x > member[2][2] or hi_x < member[2][0] or lo_y > member[2][3] or hi_y < member[2][1])
+                and member[0] not in skip]
+
+    def _gaps(self, shape: Polygon, corners: list[XY], candidates: list[Member],
+              deep_for: frozenset[str] | None) -> list[tuple[str, BaseGeometry, float, bool]]:
+        """``ShapeIndex.gaps`` of a convex shape with these corners among the ``boxed`` candidates:
+        (name, shape, distance, deep) of each within the tolerance, by name."""
+        near = []
+        for name, other, _ in candidates:
+            gap = float(shapely.distance(other, shape))
+            if gap <= TOLERANCE:
+                other_corners = self.convex(name) if gap == 0 and (deep_for is None or name in deep_for) else None
+                deep = other_corners is not None and deep_overlap(corners, other_corners, TOLERANCE)
+                near.append((name, other, gap, deep))
+        return sorted(near, key=lambda found: found[0])
+
+    def convex(self, name: str) -> list[XY] | None:
+        """``convex_corners`` of the named piece's shape, worked out once."""
+        if name not in self._convex:
+            self._convex[name] = convex_corners(self.shapes[name])
+        return self._convex[name]
+
     def contacts(self, shape: Polygon, exclude: frozenset[str], piece: tuple[str, Pose] | None = None,
-                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+                 corners: list[XY] | None = None,
+                 candidates: list[Member] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """(overlapping, touching, met in outline) names, sorted. ``piece`` (size, pose) is the solid whose
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
         so the outline decides for them: see ``resting`` for the flags). ``corners``: the
-        outline's, where the caller has them (the answer is the same)."""
+        outline's, where the caller has them (the answer is the same); ``candidates``: what
+        ``boxed`` found for them and ``exclude``, where the caller has that too."""
+        if corners is not None and candidates is None:
+            candidates = self.boxed(corners, exclude)
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
             flags = {f.name: f for f in self.scene.flags}
             found = {}
-            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners,
-                                                                deep_for=self.obstacles):
+            met = self.index.gaps(shape, skip=exclude, corners=corners, deep_for=self.obstacles) if (
+                candidates is None or corners is None) else self._gaps(shape, corners, candidates, self.obstacles)
+            for name, other_shape, gap, deep in met:
                 if name in self.ships:
                     other = self.ships[name]
                     found[name] = solids_contact(piece, (other.size, other.pose))
@@ -170,10 +214,24 @@ class World:
                     found[name] = classify(table, flag_shape(flags[name]))
                 else:
                     found[name] = Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
-        else:
+        elif candidates is None or corners is None:
             found = self.index.contacts(shape, skip=exclude, corners=corners)
+        else:
+            found = {name: Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
+                     for name, other_shape, gap, deep in self._gaps(shape, corners, candidates, None)}
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING), tuple(found))
+
+
+Member = tuple[str, BaseGeometry, tuple[float, ...]]  # a piece's name, shape and envelope
+
+
+def _members(shapes: Mapping[str, BaseGeometry]) -> list[Member]:
+    """The shapes with their envelopes (``shapely.bounds``, as ``ShapeIndex`` finds them), in order."""
+    if not shapes:
+        return []
+    boxes = shapely.bounds(list(shapes.values())).tolist()
+    return [(name, shape, tuple(box)) for (name, shape), box in zip(shapes.items(), boxes)]
 
 
 def _gap_contact(gap: float) -> Contact:
@@ -249,10 +307,12 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     # The footprint's corners, as ``footprint`` works them out: most headings of a fan meet
     # nothing, which the envelopes show without a shape made or measured.
     corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
-    if world.area.is_circle and world.index.clear_of(corners, skip=skip):
+    candidates = world.boxed(corners, skip)
+    if world.area.is_circle and (not candidates if candidates is not None else world.index.clear_of(corners,
+                                                                                                    skip=skip)):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = outline(corners)  # as footprint(ship, world.reading, pose) makes it, without keeping it
-    overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners)
+    overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners, candidates)
     edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
     return StepCheck(heading % 360.0, old, overlapping, touching, edge, met)
 
