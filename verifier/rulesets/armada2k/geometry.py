@@ -28,6 +28,7 @@ from verifier.kit.geometry import (
     Contact,
     Pose,
     ShapeIndex,
+    _cos_sin,
     classify,
     contact_at,
     convex_corners,
@@ -302,17 +303,18 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
     x, y = world.bow(ship)
-    pose = Pose(x, y, heading)
     skip = exclude | {ship.name}
-    # The footprint's corners, as ``footprint`` works them out: most headings of a fan meet
-    # nothing, which the envelopes show without a shape made or measured.
-    corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
+    # The footprint's corners, as ``footprint`` works them out at Pose(x, y, heading) (its
+    # transform's sums, with no Pose or Rigid made): most headings of a fan meet nothing,
+    # which the envelopes show without a shape made or measured.
+    c, s = _cos_sin(heading)
+    corners = [(px * c + py * s + x, -px * s + py * c + y) for px, py in TEMPLATES[(ship.size, world.reading)].points]
     candidates = world.boxed(corners, skip)
     if world.area.is_circle and (not candidates if candidates is not None else world.index.clear_of(corners,
                                                                                                     skip=skip)):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = outline(corners)  # as footprint(ship, world.reading, pose) makes it, without keeping it
-    overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners, candidates)
+    overlapping, touching, met = world.contacts(shape, skip, (ship.size, Pose(x, y, heading)), corners, candidates)
     edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
     return StepCheck(heading % 360.0, old, overlapping, touching, edge, met)
 
