@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from shapely.geometry import Polygon
 
@@ -28,6 +28,7 @@ from verifier.kit.geometry import (
     solid_planes,
     sure_solids_contact,
 )
+from verifier.kit.hashed import kept_hash, state_without_hash
 from verifier.ruleset import Feature
 
 XY = tuple[float, float]
@@ -110,7 +111,12 @@ class Ship:
     damage: int = 0
     sunk: bool = False
 
-    @property
+    # Ships and scenes are looked up by value at every step of a resolution (its checks, shapes
+    # and looks are kept by ship): their hash is worked out once, and not pickled.
+    __hash__ = kept_hash
+    __getstate__ = state_without_hash
+
+    @cached_property
     def pose(self) -> Pose:
         return Pose(self.at[0], self.at[1], self.heading)
 
@@ -172,6 +178,9 @@ class Scene:
     flags: tuple[Flag, ...] = ()
     flagships: tuple[tuple[str, str], ...] = ()  # (player, ship)
     variants: Variants = Variants()
+
+    __hash__ = kept_hash  # see Ship
+    __getstate__ = state_without_hash
 
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
