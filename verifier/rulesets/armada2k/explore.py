@@ -12,8 +12,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from shapely.geometry import Polygon
-
 from verifier.kit.choices import Choices
 from verifier.kit.choices import strategy as choices_strategy
 from verifier.kit.geometry import Contact, overlapping
@@ -36,6 +34,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    obstacle_shape,
     pieces_contact,
 )
 
@@ -73,12 +72,13 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
         (cx, cy), r = area.centre, area.radius
         if any(math.hypot(x - cx, y - cy) > r - 1e-6 for x, y in corners):
             return False
-        shape = footprint(ship, reading)
-        # Shapes whose boxes are apart are apart: only the others are measured.
-        if any(_boxes_meet(corners, _corners(o, reading)) and overlapping(shape, footprint(o, reading))
-               for o in ships):
+        # Shapes whose boxes are apart are apart: only the others are measured (and the ship's
+        # outline made only then).
+        if any(_boxes_meet(corners, _corners(o, reading)) and overlapping(footprint(ship, reading),
+                                                                          footprint(o, reading)) for o in ships):
             return False
-        if any(_boxes_meet(corners, o.points) and overlapping(shape, Polygon(o.points)) for o in obstacles):
+        if any(_boxes_meet(corners, o.points) and overlapping(footprint(ship, reading), obstacle_shape(o))
+               for o in obstacles):
             return False
     return True
 
@@ -118,7 +118,7 @@ def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scen
     if "obstructed" in features and choose.flag():
         x, y = choose.integer(-4, 4) / 2, choose.integer(-4, 4) / 2
         reef = Obstacle("reef", ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)))
-        if all(not overlapping(Polygon(reef.points), footprint(s, r))
+        if all(not overlapping(obstacle_shape(reef), footprint(s, r))
                for s in ships for r in FOOTPRINTS):
             obstacles.append(reef)
     flags: list[Flag] = []
@@ -127,7 +127,7 @@ def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scen
         shape = flag_shape(flag)
         if all(math.hypot(x, y) <= area.radius for x, y in shape.exterior.coords) and all(
                 not overlapping(shape, footprint(s, r)) for s in ships for r in FOOTPRINTS) and all(
-                not overlapping(shape, Polygon(o.points)) for o in obstacles):
+                not overlapping(shape, obstacle_shape(o)) for o in obstacles):
             flags.append(flag)
     rear = "rear-cannon" in features and choose.flag()
     names = [s.name for s in ships]

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -22,12 +23,16 @@ from shapely.ops import nearest_points
 
 from verifier.kept import KeptFor
 from verifier.kit.geometry import (
+    SMALL_INDEX,
     TOLERANCE,
     Contact,
     Pose,
     ShapeIndex,
+    _cos_sin,
     classify,
     contact_at,
+    convex_corners,
+    deep_overlap,
     outline,
     overlapping,
 )
@@ -50,6 +55,9 @@ from .model import (
     resting,
     solids_contact,
 )
+
+Key = TypeVar("Key")
+Made = TypeVar("Made")
 
 CONTACT = "contact"  # the reading point that says whether touching blocks a step
 SOLID_SAMPLE = 0.25  # degrees: where pieces meet as solids, a fan tests headings this far apart, then bisects
@@ -105,6 +113,11 @@ class World:
         self.shapes = shapes
         self.obstacles = frozenset(o.name for o in scene.obstacles)
         self.index = ShapeIndex(shapes)
+        # Each piece as the index holds it (name, shape, envelope), in its order: in a world too
+        # small for the index's tree, a step's check finds what its piece meets by going through
+        # these as the index would, without its per-call overheads.
+        self._members = _members(shapes) if len(shapes) <= SMALL_INDEX else None
+        self._convex: dict[str, list[XY] | None] = {}  # a piece's corners where it is convex, by name
         # Under a reading of solids: the same pieces by the faces they rest on, at table level.
         self.table = world_of(scene, ships, resting(footprint_reading)) if footprint_reading in SOLID_READINGS else None
         self.area_polygon = None if self.area.is_circle else area_shape(self.area)
@@ -114,6 +127,10 @@ class World:
         self.critical: dict[tuple[Ship, tuple[str, ...]], list[float]] = {}
         self.airs: dict[tuple[Ship, frozenset[str], float], bool] = {}  # in_the_air by (ship, excluded, turn)
         self.looks: dict[tuple[object, ...], object] = {}  # the resolver's looks along a side (resolver._look)
+        self.cuts: dict[tuple[Ship, frozenset[str]], tuple[tuple[float, ...], bool]] = {}  # _cuts by (ship, excluded)
+        # fan and has_step by (ship, excluded, passable), each with the options of the reading it looked up
+        self.fans: dict[tuple[Ship, frozenset[str], frozenset[str]], list[tuple[Pins, Fan]]] = {}
+        self.has_steps: dict[tuple[Ship, frozenset[str], frozenset[str]], list[tuple[Pins, bool]]] = {}
         self._bows: dict[Ship, XY] = {}
 
     def bow(self, ship: Ship) -> XY:
@@ -140,20 +157,56 @@ class World:
             return Contact.APART  # well inside: no round-off brings a corner within the tolerance
         return _gap_contact(radius - max(math.hypot(x - cx, y - cy) for x, y in corners))
 
+    def boxed(self, corners: list[XY], skip: frozenset[str]) -> list[Member] | None:
+        """The pieces (less those in ``skip``) whose envelopes come within the tolerance of the
+        envelope of these corners, in the index's order, as ``ShapeIndex`` finds them (empty: its
+        ``clear_of`` holds); None in a world of many pieces, where the index's tree looks."""
+        if self._members is None:
+            return None
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        lo_x, lo_y, hi_x, hi_y = min(xs) - TOLERANCE, min(ys) - TOLERANCE, max(xs) + TOLERANCE, max(ys) + TOLERANCE
+        return [member for member in self._members
+                if not (lo_x > member[2][2] or hi_x < member[2][0] or lo_y > member[2][3] or hi_y < member[2][1])
+                and member[0] not in skip]
+
+    def _gaps(self, shape: Polygon, corners: list[XY], candidates: list[Member],
+              deep_for: frozenset[str] | None) -> list[tuple[str, BaseGeometry, float, bool]]:
+        """``ShapeIndex.gaps`` of a convex shape with these corners among the ``boxed`` candidates:
+        (name, shape, distance, deep) of each within the tolerance, by name."""
+        near = []
+        for name, other, _ in candidates:
+            gap = float(shapely.distance(other, shape))
+            if gap <= TOLERANCE:
+                other_corners = self.convex(name) if gap == 0 and (deep_for is None or name in deep_for) else None
+                deep = other_corners is not None and deep_overlap(corners, other_corners, TOLERANCE)
+                near.append((name, other, gap, deep))
+        return sorted(near, key=lambda found: found[0])
+
+    def convex(self, name: str) -> list[XY] | None:
+        """``convex_corners`` of the named piece's shape, worked out once."""
+        if name not in self._convex:
+            self._convex[name] = convex_corners(self.shapes[name])
+        return self._convex[name]
+
     def contacts(self, shape: Polygon, exclude: frozenset[str], piece: tuple[str, Pose] | None = None,
-                 corners: list[XY] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+                 corners: list[XY] | None = None,
+                 candidates: list[Member] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """(overlapping, touching, met in outline) names, sorted. ``piece`` (size, pose) is the solid whose
         outline ``shape`` is: under a reading of solids, ships it meets in outline are
         tested again as solids (obstacles stand up from the table and flags lie flat on it,
         so the outline decides for them: see ``resting`` for the flags). ``corners``: the
-        outline's, where the caller has them (the answer is the same)."""
+        outline's, where the caller has them (the answer is the same); ``candidates``: what
+        ``boxed`` found for them and ``exclude``, where the caller has that too."""
+        if corners is not None and candidates is None:
+            candidates = self.boxed(corners, exclude)
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
             flags = {f.name: f for f in self.scene.flags}
             found = {}
-            for name, other_shape, gap, deep in self.index.gaps(shape, skip=exclude, corners=corners,
-                                                                deep_for=self.obstacles):
+            met = self.index.gaps(shape, skip=exclude, corners=corners, deep_for=self.obstacles) if (
+                candidates is None or corners is None) else self._gaps(shape, corners, candidates, self.obstacles)
+            for name, other_shape, gap, deep in met:
                 if name in self.ships:
                     other = self.ships[name]
                     found[name] = solids_contact(piece, (other.size, other.pose))
@@ -162,10 +215,24 @@ class World:
                     found[name] = classify(table, flag_shape(flags[name]))
                 else:
                     found[name] = Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
-        else:
+        elif candidates is None or corners is None:
             found = self.index.contacts(shape, skip=exclude, corners=corners)
+        else:
+            found = {name: Contact.OVERLAPPING if deep else contact_at(other_shape, shape, gap)
+                     for name, other_shape, gap, deep in self._gaps(shape, corners, candidates, None)}
         return (tuple(n for n, c in found.items() if c is Contact.OVERLAPPING),
                 tuple(n for n, c in found.items() if c is Contact.TOUCHING), tuple(found))
+
+
+Member = tuple[str, BaseGeometry, tuple[float, ...]]  # a piece's name, shape and envelope
+
+
+def _members(shapes: Mapping[str, BaseGeometry]) -> list[Member]:
+    """The shapes with their envelopes (``shapely.bounds``, as ``ShapeIndex`` finds them), in order."""
+    if not shapes:
+        return []
+    boxes = shapely.bounds(list(shapes.values())).tolist()
+    return [(name, shape, tuple(box)) for (name, shape), box in zip(shapes.items(), boxes)]
 
 
 def _gap_contact(gap: float) -> Contact:
@@ -236,15 +303,18 @@ def _check_step(ship: Ship, heading: float, world: World, exclude: frozenset[str
     old = Contact.APART if turn < limit - ANGLE_TOLERANCE else (
         Contact.TOUCHING if turn <= limit + ANGLE_TOLERANCE else Contact.OVERLAPPING)
     x, y = world.bow(ship)
-    pose = Pose(x, y, heading)
     skip = exclude | {ship.name}
-    # The footprint's corners, as ``footprint`` works them out: most headings of a fan meet
-    # nothing, which the envelopes show without a shape made or measured.
-    corners = pose.transform.apply_all(TEMPLATES[(ship.size, world.reading)].points)
-    if world.area.is_circle and world.index.clear_of(corners, skip=skip):
+    # The footprint's corners, as ``footprint`` works them out at Pose(x, y, heading) (its
+    # transform's sums, with no Pose or Rigid made): most headings of a fan meet nothing,
+    # which the envelopes show without a shape made or measured.
+    c, s = _cos_sin(heading)
+    corners = [(px * c + py * s + x, -px * s + py * c + y) for px, py in TEMPLATES[(ship.size, world.reading)].points]
+    candidates = world.boxed(corners, skip)
+    if world.area.is_circle and (not candidates if candidates is not None else world.index.clear_of(corners,
+                                                                                                    skip=skip)):
         return StepCheck(heading % 360.0, old, (), (), world.round_edge_contact(corners))
     shape = outline(corners)  # as footprint(ship, world.reading, pose) makes it, without keeping it
-    overlapping, touching, met = world.contacts(shape, skip, (ship.size, pose), corners)
+    overlapping, touching, met = world.contacts(shape, skip, (ship.size, Pose(x, y, heading)), corners, candidates)
     edge = world.round_edge_contact(corners) if world.area.is_circle else world.edge_contact(shape)
     return StepCheck(heading % 360.0, old, overlapping, touching, edge, met)
 
@@ -322,7 +392,16 @@ def _critical_headings(ship: Ship, world: World, names: list[str]) -> list[float
 def _cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float], bool]:
     """The turns from the ship's heading that its fan tests (and the gaps between them), before
     any found between them where solids meet in the air; and whether solids may meet so (a
-    ship or flag within a step's reach, under a reading of solids)."""
+    ship or flag within a step's reach, under a reading of solids). Kept in the world."""
+    key = (ship, exclude)
+    known = world.cuts.get(key)
+    if known is None:
+        cuts, solids = _new_cuts(ship, world, exclude)
+        known = world.cuts[key] = (tuple(cuts), solids)
+    return list(known[0]), known[1]
+
+
+def _new_cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float], bool]:
     limit = old_piece_limit(ship, world.reading)
     p = bow(ship, world.reading)
     reach = TEMPLATES[(ship.size, world.reading)].reach
@@ -348,10 +427,37 @@ def _cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[float
     return sorted(cuts), True
 
 
+Pins = tuple[tuple[str, str], ...]  # reading points looked up, in the order first looked up, with their options
+Fan = tuple[tuple[Interval, ...], tuple[StepCheck, ...]]
+
+
+def _by_reading(kept: dict[Key, list[tuple[Pins, Made]]], key: Key, reading: Mapping[str, str],
+                make: Callable[[Mapping[str, str]], Made]) -> Made:
+    """``make(reading)``, kept under ``key`` with the options of the points it looked up in the
+    reading, and given again under a reading that agrees on them. The points are looked up
+    again in the order ``make`` first looked them up, as far as they agree: ``make`` looks up
+    its first point whatever the options, and each next one by those before, so a reading
+    that notes what is asked (``NotedReading``) notes what ``make`` itself would have."""
+    for pins, made in kept.get(key, ()):
+        if all(reading[point] == option for point, option in pins):
+            return made
+    noted = NotedReading(reading)
+    made = make(noted)
+    kept.setdefault(key, []).append((tuple((point, reading[point]) for point in noted.asked), made))
+    return made
+
+
 def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
-        passable: frozenset[str] = frozenset()) -> tuple[tuple[Interval, ...], tuple[StepCheck, ...]]:
+        passable: frozenset[str] = frozenset()) -> Fan:
     """The headings the ship's next step may take, as intervals, and the checks at the
-    ends of the intervals where something touches (for the record)."""
+    ends of the intervals where something touches (for the record). Kept in the world, by
+    the options of the reading that it looked up."""
+    return _by_reading(world.fans, (ship, exclude, passable), reading,
+                       lambda noted: _fan(ship, world, noted, exclude, passable))
+
+
+def _fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str],
+         passable: frozenset[str]) -> Fan:
     cuts, solids = _cuts(ship, world, exclude)
 
     def ok(d: float) -> tuple[bool, StepCheck]:
@@ -387,6 +493,14 @@ def fan(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset
 
 def has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str] = frozenset(),
              passable: frozenset[str] = frozenset()) -> bool:
+    """Whether ``fan`` allows some heading (``_has_step``), kept in the world by the options of
+    the reading that it looked up."""
+    return _by_reading(world.has_steps, (ship, exclude, passable), reading,
+                       lambda noted: _has_step(ship, world, noted, exclude, passable))
+
+
+def _has_step(ship: Ship, world: World, reading: Mapping[str, str], exclude: frozenset[str],
+              passable: frozenset[str]) -> bool:
     """Whether ``fan`` allows some heading: found sooner where one of the headings it tests
     before any others is allowed (its cuts, and the gaps between them that no meeting of
     solids in the air splits: each of them is tested by the fan as it is). What is asked of

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from shapely.geometry import Polygon
 
@@ -21,12 +21,14 @@ from verifier.kit.geometry import (
     Plane,
     Pose,
     Rigid,
+    _cos_sin,
     classify,
     classify_solids,
     outline,
     solid_planes,
     sure_solids_contact,
 )
+from verifier.kit.hashed import kept_hash, state_without_hash
 from verifier.ruleset import Feature
 
 XY = tuple[float, float]
@@ -109,7 +111,12 @@ class Ship:
     damage: int = 0
     sunk: bool = False
 
-    @property
+    # Ships and scenes are looked up by value at every step of a resolution (its checks, shapes
+    # and looks are kept by ship): their hash is worked out once, and not pickled.
+    __hash__ = kept_hash
+    __getstate__ = state_without_hash
+
+    @cached_property
     def pose(self) -> Pose:
         return Pose(self.at[0], self.at[1], self.heading)
 
@@ -171,6 +178,9 @@ class Scene:
     flags: tuple[Flag, ...] = ()
     flagships: tuple[tuple[str, str], ...] = ()  # (player, ship)
     variants: Variants = Variants()
+
+    __hash__ = kept_hash  # see Ship
+    __getstate__ = state_without_hash
 
     def ship(self, name: str) -> Ship:
         return next(s for s in self.ships if s.name == name)
@@ -270,10 +280,10 @@ def solid(size: str, pose: Pose) -> tuple[XYZ, ...]:
 @lru_cache(maxsize=2048)
 def _planes(size: str, pose: Pose) -> tuple[Plane, ...]:
     """The face planes of ``solid(size, pose)``: those of the solid at the origin, turned and moved."""
-    turn = Rigid(pose.heading)
+    c, s = _cos_sin(pose.heading)  # as Rigid(pose.heading).apply_to turns each normal (it shifts by 0.0)
     planes = []
     for nx, ny, nz, offset in _LOCAL_PLANES[size]:
-        wx, wy = turn.apply_to((nx, ny))
+        wx, wy = nx * c + ny * s + 0.0, -nx * s + ny * c + 0.0
         planes.append((wx, wy, nz, offset + wx * pose.x + wy * pose.y))
     return tuple(planes)
 

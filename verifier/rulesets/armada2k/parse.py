@@ -9,9 +9,12 @@ longer than the ship's size allows, shots from a stern without the variant.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+import shapely
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
@@ -25,6 +28,7 @@ from .model import (
     PIPS,
     SIDES,
     SIZES,
+    TEMPLATES,
     XY,
     Action,
     Actions,
@@ -177,11 +181,38 @@ def _area(doc: Located, path: tuple, data: dict | None) -> Area:
     return Area(_point(data.get("centre", [0, 0])), float(data["circle"]) / 2)
 
 
-def _inside(area: Area, shape: Polygon) -> bool:
+def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: list[XY] | None = None) -> bool:
+    """Whether the shape lies on the area. ``corners``: its corners, where the caller has them
+    (a circle is tested on them, without the shape); ``shape`` may be a function that makes it."""
     if area.is_circle:
         (cx, cy), r = area.centre, area.radius
-        return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in shape.exterior.coords)
-    return bool(Polygon(area.points).buffer(TOLERANCE).contains(shape))
+        points = corners if corners is not None else _made(shape).exterior.coords
+        return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in points)
+    return bool(Polygon(area.points).buffer(TOLERANCE).contains(_made(shape)))
+
+
+def _made(shape: Polygon | Callable[[], Polygon]) -> Polygon:
+    return shape if isinstance(shape, Polygon) else shape()
+
+
+def _corners(ship: Ship, reading: str) -> list[XY]:
+    """The corners of ``footprint(ship, reading)``, as it works them out (the same numbers)."""
+    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _box(corners: list[XY]) -> Box:
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _boxes_near(a: Box, b: Box) -> bool:
+    """Whether box ``b`` meets box ``a`` grown by the tolerance, as ``ShapeIndex`` tests envelopes:
+    shapes whose boxes do not are further apart than the tolerance."""
+    lo_x, lo_y, hi_x, hi_y = a[0] - TOLERANCE, a[1] - TOLERANCE, a[2] + TOLERANCE, a[3] + TOLERANCE
+    return not (lo_x > b[2] or hi_x < b[0] or lo_y > b[3] or hi_y < b[1])
 
 
 def _variants(doc: Located, path: tuple, data: dict) -> Variants:
@@ -194,6 +225,7 @@ def _variants(doc: Located, path: tuple, data: dict) -> Variants:
 
 
 _PARSED: KeptByData[Scene] = KeptByData(512)
+FEW_SHIPS = 8  # a scene of more ships finds the ships near each through a spatial index
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
@@ -216,12 +248,29 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(path + ("ships", name), f"ship names must be text; quote {name!r}", SceneError, key=True)
     ships = [Ship(name, spec["player"], spec["size"], _point(spec["at"]), float(spec["heading"]),
                   int(spec.get("damage", 0))) for name, spec in data["ships"].items()]
-    shapes = {reading: {ship.name: footprint(ship, reading) for ship in ships} for reading in FOOTPRINTS}
-    indexes = {reading: ShapeIndex(shapes[reading]) for reading in FOOTPRINTS}
+    corners = {reading: {ship.name: _corners(ship, reading) for ship in ships} for reading in FOOTPRINTS}
+    boxes = {reading: {name: _box(points) for name, points in corners[reading].items()} for reading in FOOTPRINTS}
     order = {ship.name: i for i, ship in enumerate(ships)}
-    by_name = {ship.name: ship for ship in ships}
+    indexes: dict[str, ShapeIndex] = {}
+
+    def index(reading: str) -> ShapeIndex:
+        """The ships' outlines under ``reading`` in a spatial index, made when first asked for."""
+        if reading not in indexes:
+            indexes[reading] = ShapeIndex({ship.name: footprint(ship, reading) for ship in ships})
+        return indexes[reading]
+
+    def met_before(at: int, ship: Ship, reading: str) -> list[Ship]:
+        """The ships listed before ``ship`` whose outlines come within the tolerance of its own,
+        in their order: found by the index among many ships, else by their boxes first."""
+        if len(ships) > FEW_SHIPS:
+            names = sorted(index(reading).near(footprint(ship, reading)), key=order.__getitem__)
+            return [ships[order[n]] for n in names if order[n] < at]
+        box = boxes[reading][ship.name]
+        return [other for other in ships[:at] if _boxes_near(box, boxes[reading][other.name])
+                and shapely.distance(footprint(other, reading), footprint(ship, reading)) <= TOLERANCE]
+
     counts: dict[tuple[str, str], int] = {}
-    for ship in ships:
+    for at, ship in enumerate(ships):
         name, where = ship.name, path + ("ships", ship.name)
         if ship.damage >= PIPS[ship.size]:
             raise doc.error(where + ("damage",), f"a {ship.size} ship with {ship.damage} damage would already be "
@@ -233,14 +282,12 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
             raise doc.error(where + ("size",), f"player {ship.player!r} has a piece too many: {variants.stashes} "
                                                f"stash(es) hold only {stash} {ship.size} pieces", SceneError)
         for reading in FOOTPRINTS:
-            shape = shapes[reading][name]
-            if not _inside(area, shape):
+            if not _inside(area, partial(footprint, ship, reading), corners[reading][name]):
                 raise doc.error(where + ("at",), f"ship {name!r} does not lie wholly on the playing area (under the "
                                                  f"{reading} footprint)", SceneError)
-            # the index finds the ships whose outlines meet this one; pieces_contact decides (solids too)
-            earlier = [other for other in sorted(indexes[reading].near(shape), key=order.__getitem__)
-                       if order[other] < order[name]
-                       and pieces_contact(ship, by_name[other], reading) is Contact.OVERLAPPING]
+            # the earlier ships whose outlines meet this one; pieces_contact decides (solids too)
+            earlier = [other.name for other in met_before(at, ship, reading)
+                       if pieces_contact(ship, other, reading) is Contact.OVERLAPPING]
             if earlier:
                 raise doc.error(where + ("at",), f"ships {earlier[0]!r} and {name!r} overlap (under the "
                                                  f"{reading} footprint); pieces may touch but not overlap",
@@ -263,7 +310,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
                             SceneError, key=True)
         obstacle = Obstacle(str(name), _polygon(doc, where, points))
         under = sorted((order[ship], r, ship, reading) for r, reading in enumerate(FOOTPRINTS)
-                       for ship, contact in indexes[reading].contacts(Polygon(obstacle.points)).items()
+                       for ship, contact in index(reading).contacts(Polygon(obstacle.points)).items()
                        if contact is Contact.OVERLAPPING)
         if under:
             raise doc.error(where, f"obstacle {name!r} overlaps ship {under[0][2]!r} (under the {under[0][3]} "
@@ -280,7 +327,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
         flag = Flag(player, _point(at))
         shape = flag_shape(flag)
         if not _inside(area, shape) or any(contact is Contact.OVERLAPPING for r in FOOTPRINTS
-                                           for contact in indexes[r].contacts(shape).values()):
+                                           for contact in index(r).contacts(shape).values()):
             raise doc.error(where, f"the flag of {player!r} must lie on the area and under no ship", SceneError)
         flags.append(flag)
     for player, ship_name in (ctf.get("flagships") or {}).items():

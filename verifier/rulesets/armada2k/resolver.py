@@ -62,6 +62,16 @@ MOVE_CLAUSE = {"large": "move.1a", "medium": "move.1b", "small": "move.1c"}
 SETUP_GAP = {"12-inches": 12.0, "10-inches": 10.0}
 
 
+_APPLIED: dict[str, Cause] = {}  # Cause.applied by clause: the resolver names a few dozen clauses
+
+
+def _applied(clause: str) -> Cause:
+    known = _APPLIED.get(clause)
+    if known is None:
+        known = _APPLIED[clause] = Cause.applied(clause)
+    return known
+
+
 @dataclass
 class _Run:
     scene: Scene
@@ -88,10 +98,11 @@ class _Run:
         return self.scene.players[self.player]
 
     def cause(self, name: str, *clauses: str) -> None:
+        causes = self.causes.setdefault(name, [])
         for clause in clauses:
-            cause = Cause.applied(clause)
-            if cause not in self.causes.setdefault(name, []):
-                self.causes[name].append(cause)
+            cause = _applied(clause)
+            if cause not in causes:
+                causes.append(cause)
 
     def follow(self, name: str, point: str) -> None:
         self.consulted.add(point)
