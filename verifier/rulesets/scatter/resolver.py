@@ -20,10 +20,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from ...kept import Kept
-from ...ruleset import Cause, Decision, Event, Outcome
+from ...kit.hashed import HashedTuple
+from ...ruleset import Cause, Decision, Event, NotedReading, Outcome, Ruleset
+from ...ruleset import Resolution as _Resolution
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
 from .model import ALL_ROLLS, DIE_FACES, MIRROR_DIRECTION, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .parse import forget_shots
@@ -166,11 +169,14 @@ _SPOTS: Kept[tuple[Shot, int, int, int, int, int], _Spot] = Kept(8192)
 def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
     die = roll.distance
     moved = _DIE[die] if die * limit.denominator <= limit.numerator else limit
-    toward = _TOWARD[side][roll.direction]
-    start, point, distance_squared, start_squared, hit, touching = _SPOTS.get(
-        (shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
-        lambda: _spot(shot, sep, moved, toward))
+    start, point, distance_squared, start_squared, hit, touching = _kept_spot(shot, sep, moved,
+                                                                              _TOWARD[side][roll.direction])
     return Landing(roll, start, point, moved, limit, distance_squared, start_squared, shot.reach, hit, touching)
+
+
+def _kept_spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
+    return _SPOTS.get((shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
+                      lambda: _spot(shot, sep, moved, toward))
 
 
 def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
@@ -202,8 +208,8 @@ def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
 
 def clear_caches() -> None:
     """Forget the landings, notes and shots read that are kept (for benchmarks that time a resolution afresh)."""
-    for made in (placed, _landed, _row, _start, _touch_hit, _roll_parts, _shot_part, _side_part,
-                 _cap_part, _end_part, _applied, _followed):
+    for made in (placed, _landed, _row, _row_entries, _moves, _caps_differ, _start, _touch_hit, _roll_parts,
+                 _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
     _SPOTS.clear()
     _SHOTS.clear()
@@ -446,6 +452,87 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
 def _rolled(landing: Landing) -> Roll:
     assert landing.roll is not None  # a landing from land() always has its roll
     return landing.roll
+
+
+# --- every reading at once: fuzz's reading table --------------------------------------
+
+
+_Entry = tuple[int, int, tuple, bool]  # a landing's part of the outcome key (explore._landing_key)
+
+
+@lru_cache(maxsize=512)
+def _moves(shot: Shot, distance: str | None, capped_by: str) -> tuple[Fraction, tuple[Fraction, ...]]:
+    """Where deviation starts and how far each distance die moves the template, under the options."""
+    reading = {"distance": distance or "centre", "cap": capped_by}
+    sep, limit = separation(shot, reading), cap(shot, reading)
+    return sep, tuple(_DIE[die] if die * limit.denominator <= limit.numerator else limit for die in DIE_FACES)
+
+
+@lru_cache(maxsize=2048)
+def _row_entries(shot: Shot, direction: int, distance: str | None, capped_by: str,
+                 side: str) -> tuple[tuple[_Entry, ...], tuple[_Entry, ...] | None]:
+    """The outcome key's entries of the six rolls of one direction face under the options (``side``
+    as ``_side_for`` gives it), in distance order: what ``_row`` lands, read off the spots without
+    making the landings; and where one of them touches, the entries under the touch reading "hit"."""
+    sep, moves = _moves(shot, distance, capped_by)
+    toward = _TOWARD[side][direction]
+    entries: list[_Entry] = []
+    touched: list[_Entry] = []
+    for die, moved in zip(DIE_FACES, moves):
+        _, point, _, _, hit, touching = _kept_spot(shot, sep, moved, toward)
+        entry = (die, direction, point.key(), hit)
+        entries.append(entry)
+        touched.append((die, direction, entry[2], True) if touching else entry)
+    return tuple(entries), (tuple(touched) if touched != entries else None)
+
+
+@lru_cache(maxsize=512)
+def _caps_differ(shot: Shot) -> bool:
+    """Whether the two caps move the template apart for some distance die (``_cap_part``)."""
+    return any(_cap_part(shot, die) for die in DIE_FACES)
+
+
+class Resolution(_Resolution):
+    """A shot resolved under one full reading as fuzz's reading table walks it (see
+    ``verifier.ruleset.Resolution``): the points consulted and the outcome key are worked out
+    from the landing spots alone, which the readings of a scene share, and the outcome is
+    resolved only when asked for (the table asks for few). They are what ``resolve`` gives:
+    the points in the order it first looks them up (distance, cap, side, touch), each where
+    its record consults it; the key as ``explore.outcome_key`` makes it."""
+
+    def __init__(self, ruleset: Ruleset, before: Shot, actions: Actions, reading: dict[str, str],
+                 shot: Shot | None = None) -> None:
+        self.ruleset, self.before, self.actions, self.reading = ruleset, before, actions, reading
+        self._shot = shot = _SHOTS.get(before, lambda: before) if shot is None else shot
+        short = shot.short_distance is not None
+        distance = reading["distance"] if short else None
+        if isinstance(actions, AllRolls):
+            capped_by, side = reading["cap"], reading["side"]
+            rows = [_row_entries(shot, direction, distance, capped_by, _side_for(direction, side))
+                    for direction in DIE_FACES]
+            touches = any(touched is not None for _, touched in rows)
+            if touches and reading["touch"] == "hit":
+                rows = [(entries if touched is None else touched, None) for entries, touched in rows]
+            # The key's entries sorted by roll, distance die first: the rows turned on their side.
+            self._key = HashedTuple(("all", tuple(chain.from_iterable(zip(*[entries for entries, _ in rows])))))
+            capped, turned = _caps_differ(shot), True
+        else:
+            landing = land(shot, actions, reading)
+            roll = _rolled(landing)
+            self._key = HashedTuple(("roll", roll.distance, roll.direction, landing.point.key(), landing.hit))
+            capped, turned, touches = bool(_cap_part(shot, roll.distance)), roll.direction not in (1, 4), \
+                landing.touching
+        self.consulted = tuple(point for point, asked in (("distance", short), ("cap", capped), ("side", turned),
+                                                          ("touch", touches)) if asked)
+
+    def outcome(self) -> Outcome:
+        return self.ruleset.resolve(self.before, self.actions, NotedReading(self.reading))
+
+    def key(self) -> HashedTuple:
+        return self._key
+
+    def under(self, point: str, reading: dict[str, str]) -> Resolution:
+        return Resolution(self.ruleset, self.before, self.actions, reading, self._shot)
 
 
 __all__ = ["ALL_ROLLS", "resolve", "land", "probability", "hit_count", "separation", "cap",
