@@ -8,7 +8,7 @@ from random import Random
 from verifier.fuzz import reading_table
 from verifier.kit.boundary import SIDES, SeededChoices
 from verifier.kit.choices import RandomChoices
-from verifier.ruleset import Resolution
+from verifier.ruleset import NotedReading, Outcome, Resolution
 from verifier.rulesets.scatter import RULESET, resolver
 from verifier.rulesets.scatter.boundaries import place_touching
 from verifier.rulesets.scatter.strategies import scene
@@ -57,7 +57,9 @@ def test_the_reading_table_of_scatter_resolutions_is_the_table_of_plain_resolves
     assert touched > 30 and capped > 30
 
 
-def test_every_reading_gives_the_consulted_points_and_key_of_a_plain_resolve():
+def test_every_reading_gives_the_consulted_points_key_and_outcome_of_a_plain_resolve():
+    """Against the generic resolution, and against the resolver's work done afresh under a
+    reading that notes the order of its look-ups (the outcomes ``resolve`` keeps are that work)."""
     points = RULESET.reading_points
     for before, actions in _scenes(40):
         for options in product(*(p.options for p in points)):
@@ -66,4 +68,8 @@ def test_every_reading_gives_the_consulted_points_and_key_of_a_plain_resolve():
             plain = Resolution(RULESET, before, actions, reading)
             assert own.consulted == plain.consulted
             assert own.key() == plain.key() and hash(own.key()) == hash(plain.key())
-            assert own.outcome() == plain.outcome()
+            noted = NotedReading(reading)
+            after, events, provenance, decisions, consulted = resolver._resolved(before, actions, noted)
+            fresh = Outcome(after, events, provenance, reading=reading, decisions=decisions, consulted=consulted)
+            assert own.outcome() == plain.outcome() == fresh
+            assert own.consulted == tuple(p for p in noted.asked if p in consulted)

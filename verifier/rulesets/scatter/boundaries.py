@@ -75,24 +75,24 @@ def _with_separation(shot: Shot, sep: Fraction, from_attacker: Fraction | None =
                    from_attacker=shot.from_attacker if from_attacker is None else from_attacker)
 
 
-def _slanted(shot: Shot, roll: Roll, forward: Fraction, k: Fraction) -> tuple[Fraction, Fraction] | None:
-    """(separation, deviation) putting a roll of forward part +-1/2 exactly on the tangency."""
-    s, moved = _tangency(shot.reach, k)
-    if moved <= 0 or moved > roll.distance:
-        return None
-    for sign in (1, -1):
-        sep = moved * forward + sign * s
-        if sep > 0:
-            return sep, moved
-    return None
-
-
 @lru_cache(maxsize=256)
-def _tangency(reach: Fraction, k: Fraction) -> tuple[Fraction, Fraction]:
-    """(s, m) on the tangency of a slanted roll at slope ``k``. The squared distance is
+def _slanted(reach: Fraction, distance: int, forward: Fraction) -> tuple[tuple[Fraction, Fraction], ...]:
+    """(separation, deviation) putting a roll of forward part +-1/2 and distance die ``distance``
+    exactly on the tangency, one for each slope that gives one. The squared distance is
     (sep - m p)^2 + 3 m^2 / 4, so with s = sep - m p and t = m / 2 the tangency is
     s^2 + 3 t^2 = R^2, whose rational points are R (1 - 3k^2, 2k) / (1 + 3k^2)."""
-    return reach * (1 - 3 * k * k) / (1 + 3 * k * k), 4 * reach * k / (1 + 3 * k * k)
+    fits = []
+    for k in _SLOPES:
+        s = reach * (1 - 3 * k * k) / (1 + 3 * k * k)
+        moved = 4 * reach * k / (1 + 3 * k * k)
+        if moved <= 0 or moved > distance:
+            continue
+        for sign in (1, -1):
+            sep = moved * forward + sign * s
+            if sep > 0:
+                fits.append((sep, moved))
+                break
+    return tuple(fits)
 
 
 def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) -> tuple[Shot, Actions] | None:
@@ -119,7 +119,7 @@ def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) ->
     else:
         if DEFAULT["cap"] != "half-distance":
             return None
-        fits = [found for found in (_slanted(shot, roll, forward, k) for k in _SLOPES) if found is not None]
+        fits = list(_slanted(reach, roll.distance, forward))
         if not fits:
             return None
         sep, moved = choose.pick(fits)

@@ -20,6 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -131,6 +132,16 @@ _TERM = re.compile(rf"([+-])?\s*(?:({_RATIONAL})\s*[·*]?\s*)?({_ROOT3})?\s*(?:/
 def parse_exact(text: str) -> QSqrt3:
     """"-5/2", "√3", "3/2·√3", "-1/2 + 3/2·√3" (as ``str(QSqrt3)`` writes them) to a QSqrt3.
     ValueError if the text is not of that form."""
+    return _exact_of_text(text) if type(text) is str else _parsed_exact(text)
+
+
+@lru_cache(maxsize=1024)
+def _exact_of_text(text: str) -> QSqrt3:
+    """``parse_exact`` of a string, kept: answers write the same few spots again and again."""
+    return _parsed_exact(text)
+
+
+def _parsed_exact(text: str) -> QSqrt3:
     rest = text.strip()
     if not rest:
         raise ValueError("empty")

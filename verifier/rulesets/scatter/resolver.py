@@ -208,9 +208,10 @@ def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
 
 def clear_caches() -> None:
     """Forget the landings, notes and shots read that are kept (for benchmarks that time a resolution afresh)."""
-    for made in (placed, _landed, _row, _row_entries, _moves, _caps_differ, _start, _touch_hit, _roll_parts,
-                 _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
+    for made in (placed, _landed, _row, _row_entries, _all_entries, _spots_toward, _moves, _caps_differ, _start,
+                 _touch_hit, _roll_parts, _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
+    _MADE.clear()
     _SPOTS.clear()
     _SHOTS.clear()
     forget_shots()
@@ -419,8 +420,38 @@ def _all_rolls(shot: Shot, reading: Mapping[str, str], record: _Record) -> Odds:
 _SHOTS: Kept[Shot, Shot] = Kept(512)
 
 
+# An outcome less its reading: after, events, provenance, decisions and consulted points.
+_Made = tuple[Odds | Landing, tuple[Event, ...], dict[str, tuple[Cause, ...]], tuple[Decision, ...], frozenset[str]]
+# Fuzz resolves each scene under the default reading twice (the adapter's answer, and the
+# reference it is held against), and readings that differ only where a shot does not look
+# lead to the same outcome: kept by the shot, the actions and the options looked up.
+_MADE: Kept[tuple[Shot, Actions, str | None, str, str, str | None], _Made] = Kept(1024)
+
+
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     shot = _SHOTS.get(shot, lambda: shot)
+    # The options, looked up in the order the resolution first looks them up: the distance
+    # only for a shot that fell short, the touch only where a roll touches.
+    distance = reading["distance"] if shot.short_distance is not None else None
+    capped_by, side = reading["cap"], reading["side"]
+    touch = reading["touch"] if _touches(shot, actions, distance, capped_by, side) else None
+    after, events, provenance, decisions, consulted = _MADE.get(
+        (shot, actions, distance, capped_by, side, touch),
+        lambda: _resolved(shot, actions, {"distance": distance or "centre", "cap": capped_by, "side": side,
+                                          "touch": touch or "miss"}))
+    return Outcome(after=after, events=events, provenance=dict(provenance), reading=reading, decisions=decisions,
+                   consulted=consulted)
+
+
+def _touches(shot: Shot, actions: Actions, distance: str | None, capped_by: str, side: str) -> bool:
+    """Whether a roll of ``actions`` ends exactly touching the base under the options."""
+    if isinstance(actions, AllRolls):
+        return _all_entries(shot, distance, capped_by, side)[1] is not None
+    return _landed(shot, actions, distance, capped_by, _side_for(actions.direction, side)).touching
+
+
+def _resolved(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> _Made:
+    """What ``resolve`` gives under ``reading``, but the reading itself."""
     events: tuple[Event, ...]
     after: Odds | Landing
     record = _Record(reading)
@@ -443,10 +474,8 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
         side = reading["side"] if actions.direction in _FOLDED_ONTO else None
         record.play(_roll_parts(shot, actions, landing.capped, landing.touching, side,
                                 reading["cap"] if landing.capped else None))
-    return Outcome(after=after, events=events,
-                   provenance={piece: tuple(causes.values()) for piece, causes in record.seen.items()},
-                   reading=reading, decisions=tuple(record.decisions.values()),
-                   consulted=frozenset(record.consulted))
+    return (after, events, {piece: tuple(causes.values()) for piece, causes in record.seen.items()},
+            tuple(record.decisions.values()), frozenset(record.consulted))
 
 
 def _rolled(landing: Landing) -> Roll:
@@ -468,22 +497,43 @@ def _moves(shot: Shot, distance: str | None, capped_by: str) -> tuple[Fraction, 
     return sep, tuple(_DIE[die] if die * limit.denominator <= limit.numerator else limit for die in DIE_FACES)
 
 
+@lru_cache(maxsize=1024)
+def _spots_toward(shot: Shot, distance: str | None, capped_by: str,
+                  toward: int) -> tuple[tuple[tuple, bool, bool], ...]:
+    """Each distance die's spot moving along clockwise face ``toward`` under the options: its
+    point's key, whether it hits (not where it only touches) and whether it touches. Faces
+    that point the same way under other side readings share them."""
+    sep, moves = _moves(shot, distance, capped_by)
+    spots = [_kept_spot(shot, sep, moved, toward) for moved in moves]
+    return tuple((point.key(), hit, touching) for _, point, _, _, hit, touching in spots)
+
+
 @lru_cache(maxsize=2048)
 def _row_entries(shot: Shot, direction: int, distance: str | None, capped_by: str,
                  side: str) -> tuple[tuple[_Entry, ...], tuple[_Entry, ...] | None]:
     """The outcome key's entries of the six rolls of one direction face under the options (``side``
     as ``_side_for`` gives it), in distance order: what ``_row`` lands, read off the spots without
     making the landings; and where one of them touches, the entries under the touch reading "hit"."""
-    sep, moves = _moves(shot, distance, capped_by)
-    toward = _TOWARD[side][direction]
-    entries: list[_Entry] = []
-    touched: list[_Entry] = []
-    for die, moved in zip(DIE_FACES, moves):
-        _, point, _, _, hit, touching = _kept_spot(shot, sep, moved, toward)
-        entry = (die, direction, point.key(), hit)
-        entries.append(entry)
-        touched.append((die, direction, entry[2], True) if touching else entry)
-    return tuple(entries), (tuple(touched) if touched != entries else None)
+    spots = _spots_toward(shot, distance, capped_by, _TOWARD[side][direction])
+    entries = tuple((die, direction, key, hit) for die, (key, hit, _) in zip(DIE_FACES, spots))
+    if not any(touching for _, _, touching in spots):
+        return entries, None
+    return entries, tuple((die, direction, key, True) if touching else entry
+                          for die, entry, (key, _, touching) in zip(DIE_FACES, entries, spots))
+
+
+@lru_cache(maxsize=1024)
+def _all_entries(shot: Shot, distance: str | None, capped_by: str,
+                 side: str) -> tuple[tuple[_Entry, ...], tuple[_Entry, ...] | None]:
+    """The outcome key's entries of all 36 rolls under the options, sorted by roll (distance die
+    first, as ``explore.outcome_key`` sorts them: the rows of ``_row_entries`` turned on their
+    side); and where one of them touches, the entries under the touch reading "hit"."""
+    rows = [_row_entries(shot, direction, distance, capped_by, _side_for(direction, side))
+            for direction in DIE_FACES]
+    entries = tuple(chain.from_iterable(zip(*[row for row, _ in rows])))
+    if all(touched is None for _, touched in rows):
+        return entries, None
+    return entries, tuple(chain.from_iterable(zip(*[row if touched is None else touched for row, touched in rows])))
 
 
 @lru_cache(maxsize=512)
@@ -507,14 +557,10 @@ class Resolution(_Resolution):
         short = shot.short_distance is not None
         distance = reading["distance"] if short else None
         if isinstance(actions, AllRolls):
-            capped_by, side = reading["cap"], reading["side"]
-            rows = [_row_entries(shot, direction, distance, capped_by, _side_for(direction, side))
-                    for direction in DIE_FACES]
-            touches = any(touched is not None for _, touched in rows)
-            if touches and reading["touch"] == "hit":
-                rows = [(entries if touched is None else touched, None) for entries, touched in rows]
-            # The key's entries sorted by roll, distance die first: the rows turned on their side.
-            self._key = HashedTuple(("all", tuple(chain.from_iterable(zip(*[entries for entries, _ in rows])))))
+            entries, touched = _all_entries(shot, distance, reading["cap"], reading["side"])
+            touches = touched is not None
+            self._key = HashedTuple(("all", touched if touched is not None and reading["touch"] == "hit"
+                                     else entries))
             capped, turned = _caps_differ(shot), True
         else:
             landing = land(shot, actions, reading)
