@@ -164,9 +164,19 @@ def _parsed_exact(text: str) -> QSqrt3:
     return total
 
 
+def _number(value: Any) -> Fraction:
+    """``number`` of an answer's value; a float's kept (its shortest decimal is parsed, slowly)."""
+    return _float_number(value) if type(value) is float else number(value)
+
+
+@lru_cache(maxsize=4096)
+def _float_number(value: float) -> Fraction:
+    return number(value)
+
+
 def _gap_to_distance(gap: float, reach: Fraction, field: str) -> Fraction:
     """A reported gap (template edge to base edge) as a centre distance, which cannot be negative."""
-    distance = number(gap) + reach
+    distance = _number(gap) + reach
     if distance < 0:
         if distance < -_SLACK:
             raise ImplementationError(f"{field} {gap} would put the template's centre closer than 0 to the "
@@ -203,14 +213,14 @@ def _single(shot: Shot, data: dict[str, Any]) -> Landing:
                                       f"landing {[x, y]}; the two must agree to {EXACT_AGREEMENT:g} in")
         point = exact
     else:
-        point = PlanePoint(QSqrt3.of(number(x)), QSqrt3.of(number(y)))
+        point = PlanePoint(QSqrt3.of(_number(x)), QSqrt3.of(_number(y)))
     clearance = data["clearance"]
     touching = data.get("touching", clearance == 0)
     if touching and abs(clearance) > EXACT_AGREEMENT:
         raise ImplementationError(f"touching is true, but clearance is {clearance}, not 0")
     distance = reach if touching else _gap_to_distance(clearance, reach, "clearance")
     separation = _gap_to_distance(data["start_clearance"], reach, "start_clearance")
-    moved = number(data["moved"])
+    moved = _number(data["moved"])
     roll = Roll(*data["roll"]) if "roll" in data else None
     start = PlanePoint(QSqrt3(), QSqrt3.of(-separation))
     # The cap is not part of the answer: only that the die was cut down to 'moved', if it was.
