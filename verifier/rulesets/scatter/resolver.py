@@ -180,6 +180,16 @@ def _kept_spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot
 
 
 def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
+    x, y, top, bottom, hit, touching = _spot_numbers(shot, sep, moved, toward)
+    start, start_squared = _start(sep)
+    point = PlanePoint(QSqrt3(_ZERO.rational, x), QSqrt3(y, _ZERO.root3))
+    return start, point, Fraction(top, bottom), start_squared, hit, touching
+
+
+def _spot_numbers(shot: Shot, sep: Fraction, moved: Fraction,
+                  toward: int) -> tuple[Fraction, Fraction, int, int, bool, bool]:
+    """The spot's x (a multiple of sqrt(3)) and y, its squared distance as a numerator and a
+    denominator, whether it hits (not where it only touches) and whether it touches."""
     # In integers where it can be: each exact fraction made costs a reduction. The clockwise
     # face's unit vector is (x * sqrt(3), p) with x and p rational (x is 0 or +-1/2, p the
     # forward part), so the spot is (x * moved * sqrt(3), moved * p - sep), and
@@ -190,14 +200,30 @@ def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
     forward, sideways = vector.y.rational, vector.x.root3
     c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
-    start, start_squared = _start(sep)
-    point = PlanePoint(QSqrt3(_ZERO.rational, Fraction(sideways.numerator * c, sideways.denominator * d)),
-                       QSqrt3(Fraction(e * c * b - a * f * d, f * d * b), _ZERO.root3))
+    x = Fraction(sideways.numerator * c, sideways.denominator * d)
+    y = Fraction(e * c * b - a * f * d, f * d * b)
     top, bottom = a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f
     reach = shot.reach
     g, h = reach.numerator, reach.denominator
     ahead = top * h * h - g * g * bottom  # the sign of |spot|^2 - reach^2
-    return start, point, Fraction(top, bottom), start_squared, ahead < 0, ahead == 0
+    return x, y, top, bottom, ahead < 0, ahead == 0
+
+
+# What the outcome key takes of a spot: its point's key (``PlanePoint.key``), whether it hits
+# (not where it only touches) and whether it touches. The reading table needs no more, and
+# most of the spots it keys never become a landing.
+_Mark = tuple[tuple, bool, bool]
+_MARKS: Kept[tuple[Shot, int, int, int, int, int], _Mark] = Kept(8192)
+
+
+def _kept_mark(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Mark:
+    return _MARKS.get((shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
+                      lambda: _mark(shot, sep, moved, toward))
+
+
+def _mark(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Mark:
+    x, y, _, _, hit, touching = _spot_numbers(shot, sep, moved, toward)
+    return HashedTuple((_ZERO.rational, x, y, _ZERO.root3)), hit, touching
 
 
 @lru_cache(maxsize=256)
@@ -212,6 +238,7 @@ def clear_caches() -> None:
                  _touch_hit, _roll_parts, _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
     _MADE.clear()
+    _MARKS.clear()
     _SPOTS.clear()
     _SHOTS.clear()
     forget_shots()
@@ -504,8 +531,7 @@ def _spots_toward(shot: Shot, distance: str | None, capped_by: str,
     point's key, whether it hits (not where it only touches) and whether it touches. Faces
     that point the same way under other side readings share them."""
     sep, moves = _moves(shot, distance, capped_by)
-    spots = [_kept_spot(shot, sep, moved, toward) for moved in moves]
-    return tuple((point.key(), hit, touching) for _, point, _, _, hit, touching in spots)
+    return tuple(_kept_mark(shot, sep, moved, toward) for moved in moves)
 
 
 @lru_cache(maxsize=2048)
@@ -563,11 +589,15 @@ class Resolution(_Resolution):
                                      else entries))
             capped, turned = _caps_differ(shot), True
         else:
-            landing = land(shot, actions, reading)
-            roll = _rolled(landing)
-            self._key = HashedTuple(("roll", roll.distance, roll.direction, landing.point.key(), landing.hit))
-            capped, turned, touches = bool(_cap_part(shot, roll.distance)), roll.direction not in (1, 4), \
-                landing.touching
+            # As ``land`` lands it: the faces point along the same clockwise face under every
+            # side reading that ``_side_for`` makes the same.
+            sep, moves = _moves(shot, distance, reading["cap"])
+            point, hit, touches = _kept_mark(shot, sep, moves[actions.distance - 1],
+                                             _TOWARD[reading["side"]][actions.direction])
+            if touches and reading["touch"] == "hit":
+                hit = True
+            self._key = HashedTuple(("roll", actions.distance, actions.direction, point, hit))
+            capped, turned = bool(_cap_part(shot, actions.distance)), actions.direction not in (1, 4)
         self.consulted = tuple(point for point, asked in (("distance", short), ("cap", capped), ("side", turned),
                                                           ("touch", touches)) if asked)
 
