@@ -237,7 +237,6 @@ def clear_caches() -> None:
     for made in (placed, _landed, _row, _row_entries, _all_entries, _spots_toward, _moves, _caps_differ, _start,
                  _touch_hit, _roll_parts, _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
-    _MADE.clear()
     _MARKS.clear()
     _SPOTS.clear()
     _SHOTS.clear()
@@ -449,32 +448,13 @@ _SHOTS: Kept[Shot, Shot] = Kept(512)
 
 # An outcome less its reading: after, events, provenance, decisions and consulted points.
 _Made = tuple[Odds | Landing, tuple[Event, ...], dict[str, tuple[Cause, ...]], tuple[Decision, ...], frozenset[str]]
-# Fuzz resolves each scene under the default reading twice (the adapter's answer, and the
-# reference it is held against), and readings that differ only where a shot does not look
-# lead to the same outcome: kept by the shot, the actions and the options looked up.
-_MADE: Kept[tuple[Shot, Actions, str | None, str, str, str | None], _Made] = Kept(1024)
 
 
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     shot = _SHOTS.get(shot, lambda: shot)
-    # The options, looked up in the order the resolution first looks them up: the distance
-    # only for a shot that fell short, the touch only where a roll touches.
-    distance = reading["distance"] if shot.short_distance is not None else None
-    capped_by, side = reading["cap"], reading["side"]
-    touch = reading["touch"] if _touches(shot, actions, distance, capped_by, side) else None
-    after, events, provenance, decisions, consulted = _MADE.get(
-        (shot, actions, distance, capped_by, side, touch),
-        lambda: _resolved(shot, actions, {"distance": distance or "centre", "cap": capped_by, "side": side,
-                                          "touch": touch or "miss"}))
-    return Outcome(after=after, events=events, provenance=dict(provenance), reading=reading, decisions=decisions,
+    after, events, provenance, decisions, consulted = _resolved(shot, actions, reading)
+    return Outcome(after=after, events=events, provenance=provenance, reading=reading, decisions=decisions,
                    consulted=consulted)
-
-
-def _touches(shot: Shot, actions: Actions, distance: str | None, capped_by: str, side: str) -> bool:
-    """Whether a roll of ``actions`` ends exactly touching the base under the options."""
-    if isinstance(actions, AllRolls):
-        return _all_entries(shot, distance, capped_by, side)[1] is not None
-    return _landed(shot, actions, distance, capped_by, _side_for(actions.direction, side)).touching
 
 
 def _resolved(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> _Made:
