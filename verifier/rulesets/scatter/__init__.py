@@ -16,7 +16,7 @@ from .exact import decimal_text, fraction_text
 from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, ReportedOdds
 from .model import ALL_ROLLS, Actions, Landing, Odds, Shot
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
-from .resolver import direction_words, resolve
+from .resolver import Resolution, direction_words, resolve
 from .steps import hit_steps, steps_text
 
 
@@ -91,6 +91,9 @@ class ScatterRuleset(ModularRuleset):
 
     def resolve(self, before: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)
+
+    def resolution(self, before: Shot, actions: Actions, reading: dict[str, str]) -> Resolution:
+        return Resolution(self, before, actions, reading)
 
     def compare(self, before: Shot, expect: Expectation, outcome: Outcome) -> list[Mismatch]:
         problems: list[Mismatch] = []

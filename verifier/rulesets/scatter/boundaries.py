@@ -9,13 +9,15 @@ is a thousandth of an inch nearer or further.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from ...kit.boundary import Boundary, Chooser, Side
 from .clauses import READING_POINTS
-from .model import ALL_ROLLS, ROLLS, Actions, Roll, Shot
+from .model import ALL_ROLLS, DIE_FACES, ROLLS, Actions, Roll, Shot
 from .resolver import cap, direction_vector, separation
 
 DEFAULT = {p.name: p.default for p in READING_POINTS}
@@ -30,23 +32,38 @@ def _forward(roll: Roll, reading: Mapping[str, str]) -> Fraction:
     return direction_vector(roll.direction, reading["side"]).y.rational
 
 
-def _value(shot: Shot, roll: Roll, reading: Mapping[str, str]) -> Fraction:
-    """Squared centre distance after the roll, less the squared reach: 0 touching."""
-    sep, moved = separation(shot, reading), min(Fraction(roll.distance), cap(shot, reading))
-    distance_squared = sep * sep - 2 * sep * moved * _forward(roll, reading) + moved * moved
-    return distance_squared - shot.reach * shot.reach
-
-
 def _rolls(actions: Actions) -> tuple[Roll, ...]:
     return ROLLS if actions is ALL_ROLLS else (actions,)  # type: ignore[return-value]
+
+
+# Twice the forward part of each direction face under the default reading: 2, 1, -1 or -2.
+_TWICE_FORWARD = {face: int(2 * direction_vector(face, DEFAULT["side"]).y.rational) for face in DIE_FACES}
+
+
+def _excesses(shot: Shot, rolls: tuple[Roll, ...]) -> tuple[list[int], int]:
+    """For each roll, its squared centre distance less the squared reach under the default
+    reading (0 touching), times ``scale ** 2``; and ``scale``. In integers, as ``hit_count``:
+    with every length times a common denominator ``scale`` the squared distance
+    sep^2 - 2 sep moved p + moved^2 is an integer (2p is too)."""
+    sep, limit, reach = separation(shot, DEFAULT), cap(shot, DEFAULT), shot.reach
+    scale = math.lcm(sep.denominator, limit.denominator, reach.denominator)
+    s = sep.numerator * (scale // sep.denominator)
+    most = limit.numerator * (scale // limit.denominator)
+    reach_squared = (reach.numerator * (scale // reach.denominator)) ** 2
+    excesses = []
+    for roll in rolls:
+        m = min(roll.distance * scale, most)
+        excesses.append(s * s - _TWICE_FORWARD[roll.direction] * s * m + m * m - reach_squared)
+    return excesses, scale
 
 
 def touching_quantity(shot: Shot, actions: Actions) -> float | None:
     """Of the rolls of the scene, the one nearest touching: its squared distance less the
     squared reach (exact: 0 only at an exact tangency)."""
-    values = [_value(shot, roll, DEFAULT) for roll in _rolls(actions)]
-    nearest = min(values, key=abs)
-    return 0.0 if nearest == 0 else float(nearest)
+    excesses, scale = _excesses(shot, _rolls(actions))
+    nearest = min(excesses, key=abs)
+    # A quotient of integers is rounded once, as the float of the fraction it equals is.
+    return 0.0 if nearest == 0 else nearest / (scale * scale)
 
 
 def _with_separation(shot: Shot, sep: Fraction, from_attacker: Fraction | None = None) -> Shot | None:
@@ -58,20 +75,24 @@ def _with_separation(shot: Shot, sep: Fraction, from_attacker: Fraction | None =
                    from_attacker=shot.from_attacker if from_attacker is None else from_attacker)
 
 
-def _slanted(shot: Shot, roll: Roll, forward: Fraction, k: Fraction) -> tuple[Fraction, Fraction] | None:
-    """(separation, deviation) putting a roll of forward part +-1/2 exactly on the tangency.
-    The squared distance is (sep - m p)^2 + 3 m^2 / 4, so with s = sep - m p and t = m / 2 the
-    tangency is s^2 + 3 t^2 = R^2, whose rational points are R (1 - 3k^2, 2k) / (1 + 3k^2)."""
-    reach = shot.reach
-    s = reach * (1 - 3 * k * k) / (1 + 3 * k * k)
-    moved = 4 * reach * k / (1 + 3 * k * k)
-    if moved <= 0 or moved > roll.distance:
-        return None
-    for sign in (1, -1):
-        sep = moved * forward + sign * s
-        if sep > 0:
-            return sep, moved
-    return None
+@lru_cache(maxsize=256)
+def _slanted(reach: Fraction, distance: int, forward: Fraction) -> tuple[tuple[Fraction, Fraction], ...]:
+    """(separation, deviation) putting a roll of forward part +-1/2 and distance die ``distance``
+    exactly on the tangency, one for each slope that gives one. The squared distance is
+    (sep - m p)^2 + 3 m^2 / 4, so with s = sep - m p and t = m / 2 the tangency is
+    s^2 + 3 t^2 = R^2, whose rational points are R (1 - 3k^2, 2k) / (1 + 3k^2)."""
+    fits = []
+    for k in _SLOPES:
+        s = reach * (1 - 3 * k * k) / (1 + 3 * k * k)
+        moved = 4 * reach * k / (1 + 3 * k * k)
+        if moved <= 0 or moved > distance:
+            continue
+        for sign in (1, -1):
+            sep = moved * forward + sign * s
+            if sep > 0:
+                fits.append((sep, moved))
+                break
+    return tuple(fits)
 
 
 def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) -> tuple[Shot, Actions] | None:
@@ -80,11 +101,13 @@ def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) ->
     outside. Straight rolls need only the short distance; slanted ones also a deviation (set
     through the distance to the attacker, which the default reading halves into the cap).
     A roll that touches already keeps its short distance and deviation."""
-    touching = [r for r in _rolls(actions) if _value(shot, r, DEFAULT) == 0]
+    rolls = _rolls(actions)
+    excesses, _ = _excesses(shot, rolls)
+    touching = [r for r, excess in zip(rolls, excesses) if excess == 0]
     roll = actions if isinstance(actions, Roll) else choose.pick(touching or ROLLS)
     forward = _forward(roll, DEFAULT)
     reach = shot.reach
-    if _value(shot, roll, DEFAULT) == 0:  # already touching: it stays where it is, or moves a hair
+    if roll in touching:  # already touching: it stays where it is, or moves a hair
         sep, from_attacker = separation(shot, DEFAULT), shot.from_attacker
     elif abs(forward) == 1:
         moved = min(Fraction(roll.distance), cap(shot, DEFAULT))
@@ -96,7 +119,7 @@ def place_touching(shot: Shot, actions: Actions, side: Side, choose: Chooser) ->
     else:
         if DEFAULT["cap"] != "half-distance":
             return None
-        fits = [found for found in (_slanted(shot, roll, forward, k) for k in _SLOPES) if found is not None]
+        fits = list(_slanted(reach, roll.distance, forward))
         if not fits:
             return None
         sep, moved = choose.pick(fits)

@@ -20,6 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -131,6 +132,16 @@ _TERM = re.compile(rf"([+-])?\s*(?:({_RATIONAL})\s*[·*]?\s*)?({_ROOT3})?\s*(?:/
 def parse_exact(text: str) -> QSqrt3:
     """"-5/2", "√3", "3/2·√3", "-1/2 + 3/2·√3" (as ``str(QSqrt3)`` writes them) to a QSqrt3.
     ValueError if the text is not of that form."""
+    return _exact_of_text(text) if type(text) is str else _parsed_exact(text)
+
+
+@lru_cache(maxsize=1024)
+def _exact_of_text(text: str) -> QSqrt3:
+    """``parse_exact`` of a string, kept: answers write the same few spots again and again."""
+    return _parsed_exact(text)
+
+
+def _parsed_exact(text: str) -> QSqrt3:
     rest = text.strip()
     if not rest:
         raise ValueError("empty")
@@ -153,9 +164,19 @@ def parse_exact(text: str) -> QSqrt3:
     return total
 
 
+def _number(value: Any) -> Fraction:
+    """``number`` of an answer's value; a float's kept (its shortest decimal is parsed, slowly)."""
+    return _float_number(value) if type(value) is float else number(value)
+
+
+@lru_cache(maxsize=4096)
+def _float_number(value: float) -> Fraction:
+    return number(value)
+
+
 def _gap_to_distance(gap: float, reach: Fraction, field: str) -> Fraction:
     """A reported gap (template edge to base edge) as a centre distance, which cannot be negative."""
-    distance = number(gap) + reach
+    distance = _number(gap) + reach
     if distance < 0:
         if distance < -_SLACK:
             raise ImplementationError(f"{field} {gap} would put the template's centre closer than 0 to the "
@@ -192,14 +213,14 @@ def _single(shot: Shot, data: dict[str, Any]) -> Landing:
                                       f"landing {[x, y]}; the two must agree to {EXACT_AGREEMENT:g} in")
         point = exact
     else:
-        point = PlanePoint(QSqrt3.of(number(x)), QSqrt3.of(number(y)))
+        point = PlanePoint(QSqrt3.of(_number(x)), QSqrt3.of(_number(y)))
     clearance = data["clearance"]
     touching = data.get("touching", clearance == 0)
     if touching and abs(clearance) > EXACT_AGREEMENT:
         raise ImplementationError(f"touching is true, but clearance is {clearance}, not 0")
     distance = reach if touching else _gap_to_distance(clearance, reach, "clearance")
     separation = _gap_to_distance(data["start_clearance"], reach, "start_clearance")
-    moved = number(data["moved"])
+    moved = _number(data["moved"])
     roll = Roll(*data["roll"]) if "roll" in data else None
     start = PlanePoint(QSqrt3(), QSqrt3.of(-separation))
     # The cap is not part of the answer: only that the die was cut down to 'moved', if it was.

@@ -142,13 +142,15 @@ class Landing:
     def centre_distance(self) -> float:
         return math.sqrt(self.distance_squared)
 
-    @property
+    # Kept once worked out (square roots of fractions): the resolver hands the same landing
+    # to every outcome that lands the roll alike, and each answer of one is written out.
+    @cached_property
     def clearance(self) -> float:
         """Inches between the template's edge and the base's edge: positive is a gap,
         negative an overlap, zero exactly touching."""
         return _clearance(self.distance_squared, self.reach)
 
-    @property
+    @cached_property
     def start_clearance(self) -> float:
         return _clearance(self.start_distance_squared, self.reach)
 
@@ -165,11 +167,11 @@ class Odds:
 
     landings: tuple[Landing, ...]  # in ROLLS order
 
-    @property
+    @cached_property
     def hits(self) -> int:
         return sum(landing.hit for landing in self.landings)
 
-    @property
+    @cached_property
     def probability(self) -> Fraction:
         return Fraction(self.hits, len(self.landings))
 
@@ -181,7 +183,7 @@ class Odds:
     def start_clearance(self) -> float:
         return self.landings[0].start_clearance
 
-    @property
+    @cached_property
     def hit_rolls(self) -> tuple[Roll, ...]:
         """The rolls that hit, sorted."""
         # The resolver's landings all carry their roll (only a Landing read from JSON may not).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ...errors import SceneError
@@ -302,8 +303,10 @@ def reference_roll(landing: Landing) -> Roll:
     return roll
 
 
+@lru_cache(maxsize=1024, typed=True)
 def length_data(value: Fraction) -> Any:
-    """A length as a case file writes it: 3, 2.5, or "785/254" where no short decimal is exact."""
+    """A length as a case file writes it: 3, 2.5, or "785/254" where no short decimal is exact.
+    Kept: every scene fuzz sends is written out, most with lengths written before."""
     if value.denominator == 1:
         return int(value)
     as_float = float(value)

@@ -20,10 +20,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from ...kept import Kept
-from ...ruleset import Cause, Decision, Event, Outcome
+from ...kit.hashed import HashedTuple
+from ...ruleset import Cause, Decision, Event, NotedReading, Outcome, Ruleset
+from ...ruleset import Resolution as _Resolution
 from .exact import PlanePoint, QSqrt3, decimal_text, fraction_text
 from .model import ALL_ROLLS, DIE_FACES, MIRROR_DIRECTION, ROLLS, Actions, AllRolls, Landing, Odds, Roll, Shot
 from .parse import forget_shots
@@ -166,14 +169,27 @@ _SPOTS: Kept[tuple[Shot, int, int, int, int, int], _Spot] = Kept(8192)
 def _place(shot: Shot, roll: Roll, sep: Fraction, limit: Fraction, side: str) -> Landing:
     die = roll.distance
     moved = _DIE[die] if die * limit.denominator <= limit.numerator else limit
-    toward = _TOWARD[side][roll.direction]
-    start, point, distance_squared, start_squared, hit, touching = _SPOTS.get(
-        (shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
-        lambda: _spot(shot, sep, moved, toward))
+    start, point, distance_squared, start_squared, hit, touching = _kept_spot(shot, sep, moved,
+                                                                              _TOWARD[side][roll.direction])
     return Landing(roll, start, point, moved, limit, distance_squared, start_squared, shot.reach, hit, touching)
 
 
+def _kept_spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
+    return _SPOTS.get((shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
+                      lambda: _spot(shot, sep, moved, toward))
+
+
 def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
+    x, y, top, bottom, hit, touching = _spot_numbers(shot, sep, moved, toward)
+    start, start_squared = _start(sep)
+    point = PlanePoint(QSqrt3(_ZERO.rational, x), QSqrt3(y, _ZERO.root3))
+    return start, point, Fraction(top, bottom), start_squared, hit, touching
+
+
+def _spot_numbers(shot: Shot, sep: Fraction, moved: Fraction,
+                  toward: int) -> tuple[Fraction, Fraction, int, int, bool, bool]:
+    """The spot's x (a multiple of sqrt(3)) and y, its squared distance as a numerator and a
+    denominator, whether it hits (not where it only touches) and whether it touches."""
     # In integers where it can be: each exact fraction made costs a reduction. The clockwise
     # face's unit vector is (x * sqrt(3), p) with x and p rational (x is 0 or +-1/2, p the
     # forward part), so the spot is (x * moved * sqrt(3), moved * p - sep), and
@@ -184,14 +200,30 @@ def _spot(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Spot:
     forward, sideways = vector.y.rational, vector.x.root3
     c, d = moved.numerator, moved.denominator
     e, f = forward.numerator, forward.denominator
-    start, start_squared = _start(sep)
-    point = PlanePoint(QSqrt3(_ZERO.rational, Fraction(sideways.numerator * c, sideways.denominator * d)),
-                       QSqrt3(Fraction(e * c * b - a * f * d, f * d * b), _ZERO.root3))
+    x = Fraction(sideways.numerator * c, sideways.denominator * d)
+    y = Fraction(e * c * b - a * f * d, f * d * b)
     top, bottom = a * a * d * d * f - 2 * a * b * c * d * e + c * c * b * b * f, b * b * d * d * f
     reach = shot.reach
     g, h = reach.numerator, reach.denominator
     ahead = top * h * h - g * g * bottom  # the sign of |spot|^2 - reach^2
-    return start, point, Fraction(top, bottom), start_squared, ahead < 0, ahead == 0
+    return x, y, top, bottom, ahead < 0, ahead == 0
+
+
+# What the outcome key takes of a spot: its point's key (``PlanePoint.key``), whether it hits
+# (not where it only touches) and whether it touches. The reading table needs no more, and
+# most of the spots it keys never become a landing.
+_Mark = tuple[tuple, bool, bool]
+_MARKS: Kept[tuple[Shot, int, int, int, int, int], _Mark] = Kept(8192)
+
+
+def _kept_mark(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Mark:
+    return _MARKS.get((shot, sep.numerator, sep.denominator, moved.numerator, moved.denominator, toward),
+                      lambda: _mark(shot, sep, moved, toward))
+
+
+def _mark(shot: Shot, sep: Fraction, moved: Fraction, toward: int) -> _Mark:
+    x, y, _, _, hit, touching = _spot_numbers(shot, sep, moved, toward)
+    return HashedTuple((_ZERO.rational, x, y, _ZERO.root3)), hit, touching
 
 
 @lru_cache(maxsize=256)
@@ -202,9 +234,10 @@ def _start(sep: Fraction) -> tuple[PlanePoint, Fraction]:
 
 def clear_caches() -> None:
     """Forget the landings, notes and shots read that are kept (for benchmarks that time a resolution afresh)."""
-    for made in (placed, _landed, _row, _start, _touch_hit, _roll_parts, _shot_part, _side_part,
-                 _cap_part, _end_part, _applied, _followed):
+    for made in (placed, _landed, _row, _row_entries, _all_entries, _spots_toward, _moves, _caps_differ, _start,
+                 _touch_hit, _roll_parts, _shot_part, _side_part, _cap_part, _end_part, _applied, _followed):
         made.cache_clear()
+    _MARKS.clear()
     _SPOTS.clear()
     _SHOTS.clear()
     forget_shots()
@@ -413,8 +446,19 @@ def _all_rolls(shot: Shot, reading: Mapping[str, str], record: _Record) -> Odds:
 _SHOTS: Kept[Shot, Shot] = Kept(512)
 
 
+# An outcome less its reading: after, events, provenance, decisions and consulted points.
+_Made = tuple[Odds | Landing, tuple[Event, ...], dict[str, tuple[Cause, ...]], tuple[Decision, ...], frozenset[str]]
+
+
 def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome:
     shot = _SHOTS.get(shot, lambda: shot)
+    after, events, provenance, decisions, consulted = _resolved(shot, actions, reading)
+    return Outcome(after=after, events=events, provenance=provenance, reading=reading, decisions=decisions,
+                   consulted=consulted)
+
+
+def _resolved(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> _Made:
+    """What ``resolve`` gives under ``reading``, but the reading itself."""
     events: tuple[Event, ...]
     after: Odds | Landing
     record = _Record(reading)
@@ -437,15 +481,114 @@ def resolve(shot: Shot, actions: Actions, reading: Mapping[str, str]) -> Outcome
         side = reading["side"] if actions.direction in _FOLDED_ONTO else None
         record.play(_roll_parts(shot, actions, landing.capped, landing.touching, side,
                                 reading["cap"] if landing.capped else None))
-    return Outcome(after=after, events=events,
-                   provenance={piece: tuple(causes.values()) for piece, causes in record.seen.items()},
-                   reading=reading, decisions=tuple(record.decisions.values()),
-                   consulted=frozenset(record.consulted))
+    return (after, events, {piece: tuple(causes.values()) for piece, causes in record.seen.items()},
+            tuple(record.decisions.values()), frozenset(record.consulted))
 
 
 def _rolled(landing: Landing) -> Roll:
     assert landing.roll is not None  # a landing from land() always has its roll
     return landing.roll
+
+
+# --- every reading at once: fuzz's reading table --------------------------------------
+
+
+_Entry = tuple[int, int, tuple, bool]  # a landing's part of the outcome key (explore._landing_key)
+
+
+@lru_cache(maxsize=512)
+def _moves(shot: Shot, distance: str | None, capped_by: str) -> tuple[Fraction, tuple[Fraction, ...]]:
+    """Where deviation starts and how far each distance die moves the template, under the options."""
+    reading = {"distance": distance or "centre", "cap": capped_by}
+    sep, limit = separation(shot, reading), cap(shot, reading)
+    return sep, tuple(_DIE[die] if die * limit.denominator <= limit.numerator else limit for die in DIE_FACES)
+
+
+@lru_cache(maxsize=1024)
+def _spots_toward(shot: Shot, distance: str | None, capped_by: str,
+                  toward: int) -> tuple[tuple[tuple, bool, bool], ...]:
+    """Each distance die's spot moving along clockwise face ``toward`` under the options: its
+    point's key, whether it hits (not where it only touches) and whether it touches. Faces
+    that point the same way under other side readings share them."""
+    sep, moves = _moves(shot, distance, capped_by)
+    return tuple(_kept_mark(shot, sep, moved, toward) for moved in moves)
+
+
+@lru_cache(maxsize=2048)
+def _row_entries(shot: Shot, direction: int, distance: str | None, capped_by: str,
+                 side: str) -> tuple[tuple[_Entry, ...], tuple[_Entry, ...] | None]:
+    """The outcome key's entries of the six rolls of one direction face under the options (``side``
+    as ``_side_for`` gives it), in distance order: what ``_row`` lands, read off the spots without
+    making the landings; and where one of them touches, the entries under the touch reading "hit"."""
+    spots = _spots_toward(shot, distance, capped_by, _TOWARD[side][direction])
+    entries = tuple((die, direction, key, hit) for die, (key, hit, _) in zip(DIE_FACES, spots))
+    if not any(touching for _, _, touching in spots):
+        return entries, None
+    return entries, tuple((die, direction, key, True) if touching else entry
+                          for die, entry, (key, _, touching) in zip(DIE_FACES, entries, spots))
+
+
+@lru_cache(maxsize=1024)
+def _all_entries(shot: Shot, distance: str | None, capped_by: str,
+                 side: str) -> tuple[tuple[_Entry, ...], tuple[_Entry, ...] | None]:
+    """The outcome key's entries of all 36 rolls under the options, sorted by roll (distance die
+    first, as ``explore.outcome_key`` sorts them: the rows of ``_row_entries`` turned on their
+    side); and where one of them touches, the entries under the touch reading "hit"."""
+    rows = [_row_entries(shot, direction, distance, capped_by, _side_for(direction, side))
+            for direction in DIE_FACES]
+    entries = tuple(chain.from_iterable(zip(*[row for row, _ in rows])))
+    if all(touched is None for _, touched in rows):
+        return entries, None
+    return entries, tuple(chain.from_iterable(zip(*[row if touched is None else touched for row, touched in rows])))
+
+
+@lru_cache(maxsize=512)
+def _caps_differ(shot: Shot) -> bool:
+    """Whether the two caps move the template apart for some distance die (``_cap_part``)."""
+    return any(_cap_part(shot, die) for die in DIE_FACES)
+
+
+class Resolution(_Resolution):
+    """A shot resolved under one full reading as fuzz's reading table walks it (see
+    ``verifier.ruleset.Resolution``): the points consulted and the outcome key are worked out
+    from the landing spots alone, which the readings of a scene share, and the outcome is
+    resolved only when asked for (the table asks for few). They are what ``resolve`` gives:
+    the points in the order it first looks them up (distance, cap, side, touch), each where
+    its record consults it; the key as ``explore.outcome_key`` makes it."""
+
+    def __init__(self, ruleset: Ruleset, before: Shot, actions: Actions, reading: dict[str, str],
+                 shot: Shot | None = None) -> None:
+        self.ruleset, self.before, self.actions, self.reading = ruleset, before, actions, reading
+        self._shot = shot = _SHOTS.get(before, lambda: before) if shot is None else shot
+        short = shot.short_distance is not None
+        distance = reading["distance"] if short else None
+        if isinstance(actions, AllRolls):
+            entries, touched = _all_entries(shot, distance, reading["cap"], reading["side"])
+            touches = touched is not None
+            self._key = HashedTuple(("all", touched if touched is not None and reading["touch"] == "hit"
+                                     else entries))
+            capped, turned = _caps_differ(shot), True
+        else:
+            # As ``land`` lands it: the faces point along the same clockwise face under every
+            # side reading that ``_side_for`` makes the same.
+            sep, moves = _moves(shot, distance, reading["cap"])
+            point, hit, touches = _kept_mark(shot, sep, moves[actions.distance - 1],
+                                             _TOWARD[reading["side"]][actions.direction])
+            if touches and reading["touch"] == "hit":
+                hit = True
+            self._key = HashedTuple(("roll", actions.distance, actions.direction, point, hit))
+            capped, turned = bool(_cap_part(shot, actions.distance)), actions.direction not in (1, 4)
+        self.consulted = tuple(point for point, asked in (("distance", short), ("cap", capped), ("side", turned),
+                                                          ("touch", touches)) if asked)
+
+    def outcome(self) -> Outcome:
+        return self.ruleset.resolve(self.before, self.actions, NotedReading(self.reading))
+
+    def key(self) -> HashedTuple:
+        return self._key
+
+    def under(self, point: str, reading: dict[str, str]) -> Resolution:
+        return Resolution(self.ruleset, self.before, self.actions, reading, self._shot)
 
 
 __all__ = ["ALL_ROLLS", "resolve", "land", "probability", "hit_count", "separation", "cap",
