@@ -11,6 +11,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import TypeVar
 
 from shapely.geometry.base import BaseGeometry
 
@@ -27,6 +28,7 @@ from .model import (
     Maneuver,
     Maneuvers,
     Move,
+    Obstacle,
     Result,
     Scene,
     Ship,
@@ -48,6 +50,8 @@ from .tool import (
 )
 
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
+
+_Named = TypeVar("_Named", Ship, Squadron, Obstacle)
 
 
 def tool_of(scene: Scene, reading: Mapping[str, str]) -> ToolModel:
@@ -526,12 +530,35 @@ def unchanged(scene: Scene) -> Result:
 _MEMO = ReadingMemo()  # fuzz asks the reference again under the default reading, the explorer under one-point changes
 
 
+def _named_in_order(pieces: tuple[_Named, ...]) -> tuple[_Named, ...] | None:
+    """``pieces`` in order of name; None where two share a name (which one a dict by name
+    keeps then depends on the listing)."""
+    if all(a.name < b.name for a, b in zip(pieces, pieces[1:])):
+        return pieces
+    ordered = tuple(sorted(pieces, key=lambda p: p.name))
+    return ordered if all(a.name < b.name for a, b in zip(ordered, ordered[1:])) else None
+
+
+def listing_free(scene: Scene) -> Scene:
+    """The scene with its ships, squadrons and obstacles each in order of name, where no two of
+    a kind share a name; else the scene itself. ``carry_out`` takes every kind of piece in order
+    of name (or by name), so the outcome is the same however the scene lists them: fuzz sends
+    each scene again in another order, which then finds the outcomes kept for the first."""
+    ships, squadrons = _named_in_order(scene.ships), _named_in_order(scene.squadrons)
+    obstacles = _named_in_order(scene.obstacles)
+    if ships is None or squadrons is None or obstacles is None or (
+            ships is scene.ships and squadrons is scene.squadrons and obstacles is scene.obstacles):
+        return scene
+    return Scene(scene.width, scene.height, ships, squadrons, obstacles, scene.tool)
+
+
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
     refused = refusal(scene, maneuvers)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
-    return _MEMO.resolve((scene, maneuvers), reading, lambda reading: carry_out(scene, maneuvers, reading))
+    return _MEMO.resolve((listing_free(scene), maneuvers), reading,
+                         lambda reading: carry_out(scene, maneuvers, reading))
 
 
 def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
