@@ -7,6 +7,7 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -22,6 +23,7 @@ from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
+    BASE_SIZES,
     SIDES,
     TOOL_MODELS,
     Attempt,
@@ -52,6 +54,9 @@ from .tool import (
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
 
 _Named = TypeVar("_Named", Ship, Squadron, Obstacle)
+
+_HALF_DIAGONAL = {size: math.hypot(width, length) / 2 for size, (width, length) in BASE_SIZES.items()}
+_ROUND_OFF = 1e-6  # mm: far beyond the round-off of a base's corners (about 1e-13 across a table)
 
 
 def tool_of(scene: Scene, reading: Mapping[str, str]) -> ToolModel:
@@ -158,6 +163,18 @@ class _Board:
                   if self._live(n) and shape.distance(base) <= TOLERANCE}
         return sorted(found)
 
+    def out_of_reach(self, mover: str, pose: Pose, size: str) -> bool:
+        """Whether every other ship stands too far from a base of ``size`` centred at ``pose`` to
+        touch it: the circles round the two bases more than TOLERANCE apart, with room to spare
+        for round-off. Then ``near`` finds no ship but the mover, without making a shape."""
+        reach = _HALF_DIAGONAL[size] + TOLERANCE + _ROUND_OFF
+        x, y = pose.x, pose.y
+        for name, ship in self.ships.items():
+            if name != mover and not ship.destroyed and math.hypot(ship.pose.x - x, ship.pose.y - y) <= (
+                    reach + _HALF_DIAGONAL[ship.type.size]):
+                return False
+        return True
+
     def ships_under(self, mover: str, base: BaseGeometry) -> tuple[str, ...]:
         def found() -> tuple[str, ...]:
             return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
@@ -203,7 +220,8 @@ class _Log:
 def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose | None,
              reading: Mapping[str, str]) -> Attempt:
     base = base_at(ship, pose)
-    return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
+    ships = () if board.out_of_reach(ship.name, pose, ship.type.size) else board.ships_under(ship.name, base)
+    return Attempt(speed, pose, ships, board.squadrons_under(base),
                    tool is not None and _in_the_way(board, ship, pose, speed, tool))
 
 
@@ -408,6 +426,8 @@ def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side:
 
 
 def _touches_any(board: _Board, ship: Ship, pose: Pose) -> bool:
+    if board.out_of_reach(ship.name, pose, ship.type.size):
+        return False
     base = base_at(ship, pose)
     return any(n != ship.name for n in board.near(base))
 
