@@ -20,7 +20,7 @@ from ...kit.boundary import Boundary, Chooser, Path
 from ...kit.geometry import TOLERANCE, Contact, Pose, distance, signed_gap
 from .clauses import READING_POINTS
 from .model import SHIP_TYPES, TOOL_MODELS, Maneuvers, Obstacle, Scene, Ship
-from .tool import inserted, overlaps, placed, round_contact, yawed
+from .tool import bases_apart, inserted, overlaps, placed, round_contact, yawed
 
 DEFAULT = {p.name: p.default for p in READING_POINTS}
 SLIDE = 400.0  # mm: how far back a piece may start its slide
@@ -54,7 +54,7 @@ def valid(scene: Scene, maneuvers: Maneuvers) -> bool:
     ships = scene.ships
     if not all(_inside(scene, s.base) for s in ships):
         return False
-    if any(overlaps(a.base, b.base) for i, a in enumerate(ships) for b in ships[i + 1:]):
+    if any(not bases_apart(a, b) and overlaps(a.base, b.base) for i, a in enumerate(ships) for b in ships[i + 1:]):
         return False
     for q in scene.squadrons:
         (x, y), r = q.at, q.radius
