@@ -68,8 +68,13 @@ def base_at(ship: Ship, pose: Pose) -> BaseGeometry:
     return rectangle(pose, width, length)
 
 
-def inside_area(scene: Scene, base: BaseGeometry) -> bool:
-    x0, y0, x1, y1 = base.bounds
+def inside_area(scene: Scene, ship: Ship, pose: Pose) -> bool:
+    """Whether the ship's base at ``pose`` lies inside the play area (to TOLERANCE): surely where
+    the circle round it does, with room to spare for round-off; else by the base's bounds."""
+    reach = _HALF_DIAGONAL[ship.type.size] + _ROUND_OFF
+    if reach <= pose.x <= scene.width - reach and reach <= pose.y <= scene.height - reach:
+        return True
+    x0, y0, x1, y1 = base_at(ship, pose).bounds
     return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= scene.width + TOLERANCE and y1 <= scene.height + TOLERANCE
 
 
@@ -180,17 +185,27 @@ class _Board:
             return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
         return found() if self.moved else self.index.under(base, found, mover)
 
-    def squadrons_under(self, base: BaseGeometry) -> tuple[str, ...]:
+    def squadrons_under(self, ship: Ship, pose: Pose) -> tuple[str, ...]:
+        """The squadrons the ship's base overlaps at ``pose`` (the base is made only if there are any)."""
+        if not len(self.squadrons):
+            return ()
+        base = base_at(ship, pose)
+
         def found() -> tuple[str, ...]:
             return tuple(name for name in self.squadrons.near(base)
                          if round_contact(self.squadron[name].at, self.squadron[name].radius, base)
                          is Contact.OVERLAPPING)
-        return self.squadrons.under(base, found) if len(self.squadrons) else ()
+        return self.squadrons.under(base, found)
 
-    def obstacles_under(self, base: BaseGeometry) -> tuple[str, ...]:
+    def obstacles_under(self, ship: Ship, pose: Pose) -> tuple[str, ...]:
+        """The obstacles the ship's base overlaps at ``pose`` (the base is made only if there are any)."""
+        if not len(self.obstacles):
+            return ()
+        base = base_at(ship, pose)
+
         def found() -> tuple[str, ...]:
             return tuple(n for n in self.obstacles.near(base) if overlaps(base, self.obstacle[n]))
-        return self.obstacles.under(base, found) if len(self.obstacles) else ()
+        return self.obstacles.under(base, found)
 
 
 @lru_cache(maxsize=1024)  # a Cause is an immutable value: one is shared
@@ -219,9 +234,9 @@ class _Log:
 
 def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose | None,
              reading: Mapping[str, str]) -> Attempt:
-    base = base_at(ship, pose)
-    ships = () if board.out_of_reach(ship.name, pose, ship.type.size) else board.ships_under(ship.name, base)
-    return Attempt(speed, pose, ships, board.squadrons_under(base),
+    ships = () if board.out_of_reach(ship.name, pose, ship.type.size) else \
+        board.ships_under(ship.name, base_at(ship, pose))
+    return Attempt(speed, pose, ships, board.squadrons_under(ship, pose),
                    tool is not None and _in_the_way(board, ship, pose, speed, tool))
 
 
@@ -275,20 +290,19 @@ def _damage(board: _Board, names: tuple[str, ...], log: _Log, clause: str, step:
 
 def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move:
     """What the final position does: the edge, obstacles and squadrons under the base."""
-    base = base_at(ship, move.end)
-    destroyed = not inside_area(board.scene, base)
+    destroyed = not inside_area(board.scene, ship, move.end)
     if destroyed:
         log.event("destroyed", (ship.name,), "edge.destroyed", step, "its base ends partly outside the play area")
         log.cause(ship.name, "edge.destroyed", step)
     if move.tool is not None and not tool_inside(board.tool, move.tool, board.scene.width, board.scene.height):
         log.cause(ship.name, "edge.tool-outside", step)
-    obstacles = board.obstacles_under(base)
+    obstacles = board.obstacles_under(ship, move.end)
     for name in obstacles:
         log.event("obstacle", (ship.name, name), "obstacle.final", step, "its base ends on the obstacle")
         log.cause(ship.name, "obstacle.final", step)
         if board.obstacle_kind[name] == "station":
             log.cause(ship.name, "faq.station", step)
-    squadrons = board.squadrons_under(base)
+    squadrons = board.squadrons_under(ship, move.end)
     for name in squadrons:
         log.event("squadron", (ship.name, name), "overlap.reduce", step,
                   "its base ends on the squadron, which its owner sets aside")
