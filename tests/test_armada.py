@@ -483,3 +483,16 @@ def test_a_listing_with_a_name_twice_is_kept_as_it_is():
     assert [s.name for s in listing_free(once).ships] == ["a", "b"]
     in_order = scene(ship("a"), ship("b", x=500))
     assert listing_free(in_order) is in_order
+
+
+@given(st.floats(0, 200), st.floats(0, 200), st.floats(0, 360), st.sampled_from(sorted(SHIP_TYPES)),
+       st.sampled_from(sorted(SHIP_TYPES)))
+@settings(max_examples=200, deadline=None)
+def test_the_boundaries_gap_between_bases_is_the_kits_signed_gap(x, y, heading, kind, other_kind):
+    from verifier.kit.geometry import signed_gap
+    from verifier.rulesets.armada.boundaries import _convex_gap
+    from verifier.rulesets.armada.tool import bases_apart, overlaps
+    a, b = ship("a", kind, 300, 300, 0), ship("b", other_kind, 300 + x - 100, 300 + y - 100, heading)
+    assert _convex_gap(a.base, b.base) == signed_gap(a.base, b.base)
+    if bases_apart(a, b):
+        assert not overlaps(a.base, b.base) and signed_gap(a.base, b.base) > 0
