@@ -452,3 +452,47 @@ def test_the_incremental_index_gives_what_rebuilding_after_every_maneuver_gives(
 def test_an_outcome_says_how_far_a_ship_moved_and_turned_from_where_it_stood(start, end, words):
     from verifier.rulesets.armada import motion_words
     assert motion_words(start, end) == words
+
+
+@given(strategy())
+@settings(max_examples=40, deadline=None)
+def test_the_outcome_does_not_depend_on_the_listing_and_another_listing_finds_it_kept(example):
+    from dataclasses import replace
+
+    from verifier.rulesets.armada import resolver
+    before, moves = example
+    listed = replace(before, ships=before.ships[::-1], squadrons=before.squadrons[::-1],
+                     obstacles=before.obstacles[::-1])
+    for reading_ in (DEFAULT, reading(tool="model-b", closest_tie="both", squadron="as-ship")):
+        resolver.clear_caches()
+        worked_out = resolver.carry_out(before, moves, reading_)
+        resolver.clear_caches()
+        assert resolver.carry_out(listed, moves, reading_) == worked_out
+        first = RULESET.resolve(before, moves, reading_)
+        if first.refusal is None:
+            assert first == worked_out
+        assert resolver.listing_free(listed) == resolver.listing_free(before)
+        assert RULESET.resolve(listed, moves, reading_) == first
+
+
+def test_a_listing_with_a_name_twice_is_kept_as_it_is():
+    from verifier.rulesets.armada.resolver import listing_free
+    twice = scene(ship("b"), ship("a", x=500), ship("b", x=700))
+    assert listing_free(twice) is twice
+    once = scene(ship("b"), ship("a", x=500))
+    assert [s.name for s in listing_free(once).ships] == ["a", "b"]
+    in_order = scene(ship("a"), ship("b", x=500))
+    assert listing_free(in_order) is in_order
+
+
+@given(st.floats(0, 200), st.floats(0, 200), st.floats(0, 360), st.sampled_from(sorted(SHIP_TYPES)),
+       st.sampled_from(sorted(SHIP_TYPES)))
+@settings(max_examples=200, deadline=None)
+def test_the_boundaries_gap_between_bases_is_the_kits_signed_gap(x, y, heading, kind, other_kind):
+    from verifier.kit.geometry import signed_gap
+    from verifier.rulesets.armada.boundaries import _convex_gap
+    from verifier.rulesets.armada.tool import bases_apart, overlaps
+    a, b = ship("a", kind, 300, 300, 0), ship("b", other_kind, 300 + x - 100, 300 + y - 100, heading)
+    assert _convex_gap(a.base, b.base) == signed_gap(a.base, b.base)
+    if bases_apart(a, b):
+        assert not overlaps(a.base, b.base) and signed_gap(a.base, b.base) > 0

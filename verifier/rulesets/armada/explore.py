@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from ...kept import Kept
 from ...kit.choices import Choices
 from ...kit.choices import strategy as choices_strategy
 from ...kit.geometry import Pose
@@ -27,7 +28,7 @@ from .model import (
     Squadron,
     ToolModel,
 )
-from .tool import inserted, overlaps, placed, round_contact
+from .tool import bases_apart, inserted, overlaps, placed, round_contact
 
 # --- Capability.SEARCH ---------------------------------------------------------------------
 
@@ -35,8 +36,11 @@ SHORT_TOOL = ToolModel("case", 40.0, 27.0, 15.25, 7.625, 0.0)
 LARGE = ShipType("star-destroyer", "large", ((2,), (2, 2), (2, 2, 2)))
 
 
+_POSE_KEYS: Kept[Pose, tuple[float, float, float]] = Kept(4096)  # the same poses end every reading's outcome
+
+
 def _pose_key(pose: Pose) -> tuple[float, float, float]:
-    return (round(pose.x, 3) + 0.0, round(pose.y, 3) + 0.0, round(pose.heading, 3) % 360)
+    return _POSE_KEYS.get(pose, lambda: (round(pose.x, 3) + 0.0, round(pose.y, 3) + 0.0, round(pose.heading, 3) % 360))
 
 
 def outcome_key(outcome: Outcome) -> tuple:
@@ -59,7 +63,7 @@ def _fits(scene_w: float, scene_h: float, ship: Ship, others: list[Ship]) -> boo
     x0, y0, x1, y1 = ship.base.bounds
     if x0 < 0 or y0 < 0 or x1 > scene_w or y1 > scene_h:
         return False
-    return not any(overlaps(ship.base, o.base) for o in others)
+    return not any(not bases_apart(ship, o) and overlaps(ship.base, o.base) for o in others)
 
 
 def scene(choose: Choices, features: frozenset[str] | None = None) -> tuple[Scene, Maneuvers]:

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
+from ...kept import Kept
 from ...kit.geometry import Pose
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
@@ -72,11 +73,25 @@ def rounded(value: float) -> float:
     return round(value + 0.0, 2)
 
 
+_ROUNDED: Kept[Pose, tuple[float, float, float]] = Kept(4096)
+
+
+def _rounded_pose(pose: Pose) -> tuple[float, float, float]:
+    """The pose's x, y and heading ``rounded``: kept, since every outcome of a scene (under each
+    reading, read back from an answer) writes the same poses again."""
+    return _ROUNDED.get(pose, lambda: (rounded(pose.x), rounded(pose.y), rounded(pose.heading)))
+
+
+def _ship_json(ship: Ship) -> dict[str, Any]:
+    x, y, heading = _rounded_pose(ship.pose)
+    return {"at": [x, y], "heading": heading, "speed": ship.speed, "damage": ship.damage,
+            "destroyed": ship.destroyed}
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     after: Result = outcome.after
     return {
-        "ships": {s.name: {"at": [rounded(s.pose.x), rounded(s.pose.y)], "heading": rounded(s.pose.heading),
-                           "speed": s.speed, "damage": s.damage, "destroyed": s.destroyed} for s in after.ships},
+        "ships": {s.name: _ship_json(s) for s in after.ships},
         "moves": [_move_json(m) for m in after.moves],
         "events": [{"kind": e.kind, "pieces": list(e.pieces), "clause": e.clause} for e in outcome.events],
         "provenance": provenance_json(outcome.provenance),
@@ -108,7 +123,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
 
 
 def pose_json(pose: Pose) -> list[float]:
-    return [rounded(pose.x), rounded(pose.y), rounded(pose.heading)]
+    return list(_rounded_pose(pose))
 
 
 def _move_json(move: Move) -> dict[str, Any]:

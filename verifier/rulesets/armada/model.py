@@ -51,6 +51,14 @@ def _without_hash(value: Any) -> dict[str, Any]:
     return {name: item for name, item in value.__dict__.items() if name != "_hash"}
 
 
+def _named(pairs: tuple[tuple[str, float], ...], name: str, otherwise: float) -> float:
+    """``dict(pairs).get(name, otherwise)`` without making the dict (the last pair of a name counts)."""
+    for key, value in reversed(pairs):
+        if key == name:
+            return value
+    return otherwise
+
+
 @dataclass(frozen=True)
 class ToolModel:
     """The maneuver tool as a chain of rigid pieces.
@@ -74,11 +82,11 @@ class ToolModel:
 
     def offset(self, size: str, width: float) -> float:
         """How far the tool's centreline runs from the centreline of a base of ``size``."""
-        return dict(self.across).get(size, width / 2 + self.outside)
+        return _named(self.across, size, width / 2 + self.outside)
 
     def base_width(self, size: str, width: float) -> float:
         """The width of base the model keeps clear of its tool: its own, where it has one."""
-        return dict(self.bases).get(size, width)
+        return _named(self.bases, size, width)
 
     @property
     def tail(self) -> float:

@@ -11,7 +11,7 @@ from shapely.geometry import Point, Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
 from ...kept import KeptByData
-from ...kit.geometry import Contact, Pose, ShapeIndex
+from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, contact_at, distance
 from ...ruleset import Outcome
 from ...source import Located
 from .model import (
@@ -230,6 +230,16 @@ def _ship(doc: Located, where: tuple, name: Any, spec: dict, types: dict[str, Sh
     return ship
 
 
+FEW_SHIPS = 8  # a scene of no more ships is checked pair by pair, not through a spatial index
+
+
+def _overlapping(earlier: Polygon, base: Polygon) -> bool:
+    """Whether two bases overlap, as ``ShapeIndex.contacts`` of ``base`` classifies ``earlier``
+    (a member of the index): by the distance from it, then the contact at that distance."""
+    gap = distance(earlier, base)
+    return gap <= TOLERANCE and contact_at(earlier, base, gap) is Contact.OVERLAPPING
+
+
 _PARSED: KeptByData[Scene] = KeptByData(512)
 
 
@@ -264,12 +274,16 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
             pending = error
             break
     bases = {ship.name: ship.base for ship in ships}
-    index = ShapeIndex(bases)
+    index = ShapeIndex(bases) if len(ships) > FEW_SHIPS else None
     order = {ship.name: i for i, ship in enumerate(ships)}
     for ship in ships:
-        earlier = sorted((other for other, contact in index.contacts(bases[ship.name],
-                                                                     skip=frozenset((ship.name,))).items()
-                          if contact is Contact.OVERLAPPING and order[other] < order[ship.name]), key=order.__getitem__)
+        if index is None:
+            earlier = [other.name for other in ships[:order[ship.name]] if _overlapping(other.base, ship.base)]
+        else:
+            earlier = sorted((other for other, contact in index.contacts(bases[ship.name],
+                                                                         skip=frozenset((ship.name,))).items()
+                              if contact is Contact.OVERLAPPING and order[other] < order[ship.name]),
+                             key=order.__getitem__)
         if earlier:
             raise doc.error(path + ("ships", ship.name, "at"), f"the bases of {earlier[0]} and {ship.name} overlap "
                                                                "at the start; bases may touch but not overlap",
@@ -284,7 +298,10 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
         (x, y), r = squadron.at, squadron.radius
         if min(x - r, y - r, width - x - r, height - y - r) < -1e-6:
             raise doc.error(where + ("at",), f"squadron {name} does not lie wholly inside the play area", SceneError)
-        near = sorted(index.near(Point(squadron.at), tolerance=r + 1.0), key=order.__getitem__)
+        # (a squadron that overlaps a base is within its radius and TOLERANCE of it, so every
+        # base it overlaps is among those within its radius and a millimetre)
+        near = [s.name for s in ships] if index is None else \
+            sorted(index.near(Point(squadron.at), tolerance=r + 1.0), key=order.__getitem__)
         for other in near:
             if round_contact(squadron.at, r, bases[other]) is Contact.OVERLAPPING:
                 raise doc.error(where + ("at",), f"squadron {name} overlaps the base of {other} at the start",

@@ -7,10 +7,12 @@ listed in: candidates come from a spatial index and are taken in order of name.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import TypeVar
 
 from shapely.geometry.base import BaseGeometry
 
@@ -21,12 +23,14 @@ from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
+    BASE_SIZES,
     SIDES,
     TOOL_MODELS,
     Attempt,
     Maneuver,
     Maneuvers,
     Move,
+    Obstacle,
     Result,
     Scene,
     Ship,
@@ -49,6 +53,11 @@ from .tool import (
 
 OTHER_SIDE = {"port": "starboard", "starboard": "port"}
 
+_Named = TypeVar("_Named", Ship, Squadron, Obstacle)
+
+_HALF_DIAGONAL = {size: math.hypot(width, length) / 2 for size, (width, length) in BASE_SIZES.items()}
+_ROUND_OFF = 1e-6  # mm: far beyond the round-off of a base's corners (about 1e-13 across a table)
+
 
 def tool_of(scene: Scene, reading: Mapping[str, str]) -> ToolModel:
     return scene.tool if scene.tool is not None else TOOL_MODELS[reading["tool"]]
@@ -59,8 +68,13 @@ def base_at(ship: Ship, pose: Pose) -> BaseGeometry:
     return rectangle(pose, width, length)
 
 
-def inside_area(scene: Scene, base: BaseGeometry) -> bool:
-    x0, y0, x1, y1 = base.bounds
+def inside_area(scene: Scene, ship: Ship, pose: Pose) -> bool:
+    """Whether the ship's base at ``pose`` lies inside the play area (to TOLERANCE): surely where
+    the circle round it does, with room to spare for round-off; else by the base's bounds."""
+    reach = _HALF_DIAGONAL[ship.type.size] + _ROUND_OFF
+    if reach <= pose.x <= scene.width - reach and reach <= pose.y <= scene.height - reach:
+        return True
+    x0, y0, x1, y1 = base_at(ship, pose).bounds
     return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= scene.width + TOLERANCE and y1 <= scene.height + TOLERANCE
 
 
@@ -154,22 +168,44 @@ class _Board:
                   if self._live(n) and shape.distance(base) <= TOLERANCE}
         return sorted(found)
 
+    def out_of_reach(self, mover: str, pose: Pose, size: str) -> bool:
+        """Whether every other ship stands too far from a base of ``size`` centred at ``pose`` to
+        touch it: the circles round the two bases more than TOLERANCE apart, with room to spare
+        for round-off. Then ``near`` finds no ship but the mover, without making a shape."""
+        reach = _HALF_DIAGONAL[size] + TOLERANCE + _ROUND_OFF
+        x, y = pose.x, pose.y
+        for name, ship in self.ships.items():
+            if name != mover and not ship.destroyed and math.hypot(ship.pose.x - x, ship.pose.y - y) <= (
+                    reach + _HALF_DIAGONAL[ship.type.size]):
+                return False
+        return True
+
     def ships_under(self, mover: str, base: BaseGeometry) -> tuple[str, ...]:
         def found() -> tuple[str, ...]:
             return tuple(n for n in self.near(base) if n != mover and overlaps(base, self.ships[n].base))
         return found() if self.moved else self.index.under(base, found, mover)
 
-    def squadrons_under(self, base: BaseGeometry) -> tuple[str, ...]:
+    def squadrons_under(self, ship: Ship, pose: Pose) -> tuple[str, ...]:
+        """The squadrons the ship's base overlaps at ``pose`` (the base is made only if there are any)."""
+        if not len(self.squadrons):
+            return ()
+        base = base_at(ship, pose)
+
         def found() -> tuple[str, ...]:
             return tuple(name for name in self.squadrons.near(base)
                          if round_contact(self.squadron[name].at, self.squadron[name].radius, base)
                          is Contact.OVERLAPPING)
-        return self.squadrons.under(base, found) if len(self.squadrons) else ()
+        return self.squadrons.under(base, found)
 
-    def obstacles_under(self, base: BaseGeometry) -> tuple[str, ...]:
+    def obstacles_under(self, ship: Ship, pose: Pose) -> tuple[str, ...]:
+        """The obstacles the ship's base overlaps at ``pose`` (the base is made only if there are any)."""
+        if not len(self.obstacles):
+            return ()
+        base = base_at(ship, pose)
+
         def found() -> tuple[str, ...]:
             return tuple(n for n in self.obstacles.near(base) if overlaps(base, self.obstacle[n]))
-        return self.obstacles.under(base, found) if len(self.obstacles) else ()
+        return self.obstacles.under(base, found)
 
 
 @lru_cache(maxsize=1024)  # a Cause is an immutable value: one is shared
@@ -198,8 +234,9 @@ class _Log:
 
 def _attempt(board: _Board, ship: Ship, pose: Pose, speed: int, tool: ToolPose | None,
              reading: Mapping[str, str]) -> Attempt:
-    base = base_at(ship, pose)
-    return Attempt(speed, pose, board.ships_under(ship.name, base), board.squadrons_under(base),
+    ships = () if board.out_of_reach(ship.name, pose, ship.type.size) else \
+        board.ships_under(ship.name, base_at(ship, pose))
+    return Attempt(speed, pose, ships, board.squadrons_under(ship, pose),
                    tool is not None and _in_the_way(board, ship, pose, speed, tool))
 
 
@@ -253,20 +290,19 @@ def _damage(board: _Board, names: tuple[str, ...], log: _Log, clause: str, step:
 
 def _finish(board: _Board, ship: Ship, move: Move, log: _Log, step: int) -> Move:
     """What the final position does: the edge, obstacles and squadrons under the base."""
-    base = base_at(ship, move.end)
-    destroyed = not inside_area(board.scene, base)
+    destroyed = not inside_area(board.scene, ship, move.end)
     if destroyed:
         log.event("destroyed", (ship.name,), "edge.destroyed", step, "its base ends partly outside the play area")
         log.cause(ship.name, "edge.destroyed", step)
     if move.tool is not None and not tool_inside(board.tool, move.tool, board.scene.width, board.scene.height):
         log.cause(ship.name, "edge.tool-outside", step)
-    obstacles = board.obstacles_under(base)
+    obstacles = board.obstacles_under(ship, move.end)
     for name in obstacles:
         log.event("obstacle", (ship.name, name), "obstacle.final", step, "its base ends on the obstacle")
         log.cause(ship.name, "obstacle.final", step)
         if board.obstacle_kind[name] == "station":
             log.cause(ship.name, "faq.station", step)
-    squadrons = board.squadrons_under(base)
+    squadrons = board.squadrons_under(ship, move.end)
     for name in squadrons:
         log.event("squadron", (ship.name, name), "overlap.reduce", step,
                   "its base ends on the squadron, which its owner sets aside")
@@ -404,6 +440,8 @@ def _along(board: _Board, ship: Ship, maneuver: Maneuver, tool: ToolModel, side:
 
 
 def _touches_any(board: _Board, ship: Ship, pose: Pose) -> bool:
+    if board.out_of_reach(ship.name, pose, ship.type.size):
+        return False
     base = base_at(ship, pose)
     return any(n != ship.name for n in board.near(base))
 
@@ -526,12 +564,35 @@ def unchanged(scene: Scene) -> Result:
 _MEMO = ReadingMemo()  # fuzz asks the reference again under the default reading, the explorer under one-point changes
 
 
+def _named_in_order(pieces: tuple[_Named, ...]) -> tuple[_Named, ...] | None:
+    """``pieces`` in order of name; None where two share a name (which one a dict by name
+    keeps then depends on the listing)."""
+    if all(a.name < b.name for a, b in zip(pieces, pieces[1:])):
+        return pieces
+    ordered = tuple(sorted(pieces, key=lambda p: p.name))
+    return ordered if all(a.name < b.name for a, b in zip(ordered, ordered[1:])) else None
+
+
+def listing_free(scene: Scene) -> Scene:
+    """The scene with its ships, squadrons and obstacles each in order of name, where no two of
+    a kind share a name; else the scene itself. ``carry_out`` takes every kind of piece in order
+    of name (or by name), so the outcome is the same however the scene lists them: fuzz sends
+    each scene again in another order, which then finds the outcomes kept for the first."""
+    ships, squadrons = _named_in_order(scene.ships), _named_in_order(scene.squadrons)
+    obstacles = _named_in_order(scene.obstacles)
+    if ships is None or squadrons is None or obstacles is None or (
+            ships is scene.ships and squadrons is scene.squadrons and obstacles is scene.obstacles):
+        return scene
+    return Scene(scene.width, scene.height, ships, squadrons, obstacles, scene.tool)
+
+
 def resolve(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:
     refused = refusal(scene, maneuvers)
     if refused is not None:
         outcome = refused_outcome(refused, unchanged(scene))
         return replace(outcome, frames=(Frame(0, "start", 0, outcome.after),), reading=MappingProxyType(dict(reading)))
-    return _MEMO.resolve((scene, maneuvers), reading, lambda reading: carry_out(scene, maneuvers, reading))
+    return _MEMO.resolve((listing_free(scene), maneuvers), reading,
+                         lambda reading: carry_out(scene, maneuvers, reading))
 
 
 def carry_out(scene: Scene, maneuvers: Maneuvers, reading: Mapping[str, str]) -> Outcome:

@@ -220,3 +220,11 @@ def round_contact(centre: tuple[float, float], radius: float, shape: BaseGeometr
 
 def overlaps(a: BaseGeometry, b: BaseGeometry) -> bool:
     return overlapping(a, b)
+
+
+def bases_apart(a: Ship, b: Ship) -> bool:
+    """Whether the circles round two ships' bases lie apart, with room to spare for round-off
+    (1e-6 mm, far beyond the round-off of corners): then the bases do not meet, so they do
+    not overlap, and neither base need be made to say so."""
+    reach = math.hypot(*a.size) / 2 + math.hypot(*b.size) / 2 + 1e-6
+    return math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) > reach
