@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
 
-from ...kept import KeptFor
+from ...kept import Kept, KeptFor
 from ...kit.memo import Recent
 from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
@@ -50,21 +50,32 @@ class TooManyBranches(Exception):
         self.open_keys = open_keys
 
 
-@dataclass
 class _Ship:
-    name: str
-    nation: str
-    at: str
-    aboard: list[int]  # per token: how many areas it has travelled by ship this phase
-    blockading: bool = False
-    blocked_by: str = ""
-    blocks: str = ""
-    sunk: bool = False
-    path: list[str] = field(default_factory=list)
+    """A ship as a run moves it (mutable, never leaves the run)."""
+
+    __slots__ = ("name", "nation", "at", "aboard", "blockading", "blocked_by", "blocks", "sunk", "path")
+
+    def __init__(self, name: str, nation: str, at: str, aboard: list[int]) -> None:
+        self.name, self.nation, self.at = name, nation, at
+        self.aboard = aboard  # per token: how many areas it has travelled by ship this phase
+        self.blockading, self.blocked_by, self.blocks, self.sunk = False, "", "", False
+        self.path = [at]
 
     def state(self) -> ShipState:
-        return ShipState(self.name, self.nation, self.at, len(self.aboard), self.blockading, self.blocked_by,
-                         self.sunk)
+        return ship_state(self.name, self.nation, self.at, len(self.aboard), self.blockading, self.blocked_by,
+                          self.sunk)
+
+
+# The runs of one scene (its branches, its readings) end with mostly the same ship states and
+# events: each distinct one is made once, and shared (they are immutable values).
+_SHIP_STATES: Kept[tuple, ShipState] = Kept(4096)
+_EVENTS: Kept[tuple, Event] = Kept(8192)
+
+
+def ship_state(name: str, nation: str, at: str, aboard: int, blockading: bool, blocked_by: str,
+               sunk: bool) -> ShipState:
+    fields = (name, nation, at, aboard, blockading, blocked_by, sunk)
+    return _SHIP_STATES.get(fields, lambda: ShipState(*fields))
 
 
 def token_piece(nation: str, area: str) -> str:
@@ -146,23 +157,51 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
 
 
 _APPLIED: dict[str, Cause] = {}  # one Cause per clause (immutable), not one per time it applies
+_FOLLOWED: Kept[tuple[str, str], Cause] = Kept(256)  # and one per reading point and option
+
+
+class _Setting:
+    """What every run of a scene starts from, worked out once per scene: its nations by name
+    with their points of advantage, its ships in order of name, the tokens on land, and the
+    scene as a state."""
+
+    __slots__ = ("nations", "advantage", "ships", "land", "start")
+
+    def __init__(self, scene: Scene) -> None:
+        self.nations = {n.name: n for n in scene.nations}
+        self.advantage = {name: n.advantage for name, n in self.nations.items()}
+        self.ships = tuple(sorted(scene.ships, key=lambda s: s.name))
+        self.land: Counter = Counter()
+        for area, nation, count in scene.tokens:
+            self.land[(area, nation)] += count
+        self.start = start_state(scene)
+
+
+# Every run of a scene, under every reading, starts from the same setting (by the scene's identity:
+# fuzz's reading table and the explorer resolve one scene object again and again).
+_SETTINGS: KeptFor[_Setting] = KeptFor(256)
+
+
+def _setting(scene: Scene) -> _Setting:
+    return _SETTINGS.get(scene, lambda: _Setting(scene))
+
+
+RawEvent = tuple[str, tuple[str, ...], str, str | None, str, int]  # kind, pieces, clause, at, detail, step
 
 
 class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict,
-                 opened: Callable[[dict, tuple[str, str]], None]):
+                 opened: Callable[[dict, tuple[str, str]], None], setting: _Setting):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
         self.opened = opened
         self.options = scene.options
         self.blockade_areas: frozenset[str] = frozenset()
-        self.nations = {n.name: n for n in scene.nations}
-        self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard, path=[s.at])
-                      for s in sorted(scene.ships, key=lambda s: s.name)}
-        self.land: Counter = Counter()
-        for area, nation, count in scene.tokens:
-            self.land[(area, nation)] += count
+        self.nations = setting.nations
+        self.advantage = setting.advantage
+        self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard) for s in setting.ships}
+        self.land: Counter = Counter(setting.land)
         self.landing: Counter = Counter()
-        self.events: list[Event] = []
+        self.events: list[RawEvent] = []  # made Events once the branches are numbered (carry_out)
         self.causes: dict[str, dict[object, Cause]] = {}  # per piece, by clause or (point, option), in order
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
@@ -189,13 +228,14 @@ class _Run:
     def follow(self, piece: str, point: str) -> None:
         option = self.reading[point]
         found = self.causes.setdefault(piece, {})
-        if (point, option) not in found:
-            found[(point, option)] = Cause.followed(point, option)
+        key = (point, option)
+        if key not in found:
+            found[key] = _FOLLOWED.get(key, lambda: Cause.followed(point, option))
         self.consulted.add(point)
 
     def event(self, kind: str, pieces: tuple[str, ...], clause: str, at: str = "", detail: str = "",
               step: int = 0) -> None:
-        self.events.append(Event(kind, pieces, clause=clause, at=at or None, detail=detail, step=step))
+        self.events.append((kind, pieces, clause, at or None, detail, step))
 
     def yes(self, kind: str, key: str) -> bool:
         """A yes-or-no decision: as the case states it, or as assumed for this branch."""
@@ -372,15 +412,16 @@ class _Run:
     def _ship_key(self, metal: bool) -> Callable[[str, int], tuple]:
         advantage = self.reading["advantage"]
 
+        points = self.advantage
+
         def key(nation: str, strength: int) -> tuple:
-            n = self.nations[nation]
-            tier = 1 if metal and METALWORKING in n.advances else 0
+            tier = 1 if metal and METALWORKING in self.nations[nation].advances else 0
             if advantage == "order":
-                return (tier, n.advantage, strength)
+                return (tier, points[nation], strength)
             if advantage == "tiebreak":
-                return (tier, strength, n.advantage)
+                return (tier, strength, points[nation])
             if advantage == "strength":
-                return (tier, strength + n.advantage)
+                return (tier, strength + points[nation])
             return (tier, strength)  # phantom: the advantage is in the strength already
         return key
 
@@ -407,7 +448,7 @@ class _Run:
         fought = set()
         by_area: dict[str, list[_Ship]] = {}
         for ship in self.ships.values():
-            if self.counts(ship, ship.blockading and self._involved(ship.at, ship.nation)):
+            if self.counts(ship, self._involved(ship.at, ship.nation)) if ship.blockading else not ship.sunk:
                 by_area.setdefault(ship.at, []).append(ship)
         crossed: dict[str, dict[str, str]] = {}
         for ship in self.ships.values():
@@ -435,7 +476,7 @@ class _Run:
             self.event("conflict", (area,), "A.5", area, " v ".join(nations))
             sides = {n: [s.name for s in sorted(present, key=lambda s: (len(s.aboard), s.name)) if s.nation == n]
                      for n in nations}
-            advantages = {n: self.nations[n].advantage for n in nations}
+            advantages = {n: self.advantage[n] for n in nations}
             if any(advantages.values()):
                 self.decisions.append(Decision("advantage", (), (), tuple(pieces), near=("A.6",),
                                                detail=f"in {area}: " + ", ".join(
@@ -751,7 +792,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     """What the phase does, with no check that the rules allow its actions (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    start = start_state(scene)
+    setting = _setting(scene)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
     finished = 0  # len(runs), counted apart: a run holds ``opened``, which must not hold the runs (a cycle)
@@ -764,7 +805,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
             raise TooManyBranches(sorted({k for p in pending for k in p} | {key}))
 
     while pending:
-        run = _Run(scene, actions, reading, pending.pop(), opened)
+        run = _Run(scene, actions, reading, pending.pop(), opened, setting)
         moved, after = run.go()
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
@@ -772,22 +813,34 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     runs.sort(key=lambda r: r[0])
     several = len(runs) > 1
     events: list[Event] = []
-    causes: dict[str, tuple[Cause, ...]] = {}
+    # Per piece, its causes by the key each run keeps them under (a clause, or a point and its
+    # option): equal keys are equal causes, so the branches' causes are merged by key.
+    causes: dict[str, dict[object, Cause]] = {}
     decisions: list[Decision] = []
     consulted: set[str] = set()
-    frames = [Frame(0, "start", 0, start)]
+    frames = [Frame(0, "start", 0, setting.start)]
     branches = []
     for b, (label, run, moved, after) in enumerate(runs, 1):
         tag = label_text(label) if several else ""
-        events += [Event(e.kind, e.pieces, b, tag, e.clause, e.detail, e.at, e.step)
-                   for e in run.events] if several else run.events
-        for piece, found in run.causes.items():  # each run's are distinct already (kept by key)
+        number = b if several else 1
+        events += [_event(raw, number, tag) for raw in run.events]
+        for piece, found in run.causes.items():
             known = causes.get(piece)
-            causes[piece] = tuple(found.values()) if known is None else _dedup(list(known) + list(found.values()))
+            if known is None:
+                causes[piece] = dict(found)
+            else:
+                for key, entry in found.items():
+                    known.setdefault(key, entry)
         decisions += run.decisions
         consulted |= run.consulted
         frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]
         branches.append(Branch(label, after, moved))
-    return Outcome(Result(tuple(branches)), tuple(events), {k: causes[k] for k in sorted(causes)}, tuple(frames),
-                   MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
+    return Outcome(Result(tuple(branches)), tuple(events), {k: tuple(causes[k].values()) for k in sorted(causes)},
+                   tuple(frames), MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
+
+
+def _event(raw: RawEvent, number: int, tag: str) -> Event:
+    """The event a run noted, as the outcome's branch ``number`` (labelled ``tag``) has it."""
+    key = (*raw, number, tag)
+    return _EVENTS.get(key, lambda: Event(raw[0], raw[1], number, tag, raw[2], raw[4], raw[3], raw[5]))
 
