@@ -17,7 +17,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
-from ...kept import KeptByData, KeptFor
+from ...kept import Kept, KeptFor
 from ...ruleset import Outcome
 from ...source import Located, file_problem, load_file
 from .model import (
@@ -201,7 +201,13 @@ def _map_file(doc: Located, path: tuple, name: str) -> Path:
                           f"{did_you_mean(name, known)}", SceneError)
 
 
-def parse_map(doc: Located, path: tuple) -> Map:
+# Maps read before, by the ``repr`` of their data (as ``KeptByData`` keeps them): fuzz's scenes are
+# drawn on a few maps, and each request carries its map written out.
+_MAPS: Kept[str, Map] = Kept(64)
+
+
+def parse_map(doc: Located, path: tuple, text: str | None = None) -> Map:
+    """The map at ``path``; ``text``: the ``repr`` of its data, where the caller has it."""
     data = doc.at(path)
     if isinstance(data, str):
         file = _map_file(doc, path, data)
@@ -217,6 +223,10 @@ def parse_map(doc: Located, path: tuple) -> Map:
                               first.location)
         inner = parse_map(mdoc, ())
         return Map(data, inner.areas)
+    return _MAPS.get(repr(data) if text is None else text, lambda: _read_map(doc, path, data))
+
+
+def _read_map(doc: Located, path: tuple, data: dict) -> Map:
     _text_keys(doc, path + ("areas",), data["areas"])
     names = list(data["areas"])
     touches: dict[str, set[str]] = {n: set() for n in names}
@@ -251,8 +261,10 @@ def parse_map(doc: Located, path: tuple) -> Map:
 # --- the scene ------------------------------------------------------------------------------------
 
 
-# Fuzz reads each scene it sends more than once (the request, the expectation it restates).
-_PARSED: KeptByData[Scene] = KeptByData(512)
+# Fuzz reads each scene it sends more than once (the request, the expectation it restates): kept
+# as ``KeptByData`` keeps what it reads, by the ``repr`` of the map's data and of the rest (where
+# among the keys the map stands is all the two leave out, and the reader never looks at it).
+_PARSED: Kept[tuple[str, str], Scene] = Kept(512)
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
@@ -260,13 +272,15 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     given again. One that names a map file is read afresh: the file may have changed."""
     data = doc.at(path)
     if isinstance(data, dict) and isinstance(data.get("map"), dict):
-        return _PARSED.get(data, lambda: _parse_scene(doc, path))
+        map_text = repr(data["map"])
+        key = (map_text, repr({name: part for name, part in data.items() if name != "map"}))
+        return _PARSED.get(key, lambda: _parse_scene(doc, path, map_text))
     return _parse_scene(doc, path)
 
 
-def _parse_scene(doc: Located, path: tuple) -> Scene:
+def _parse_scene(doc: Located, path: tuple, map_text: str | None = None) -> Scene:
     data = doc.at(path)
-    game_map = parse_map(doc, path + ("map",))
+    game_map = parse_map(doc, path + ("map",), map_text)
     areas = frozenset(game_map.names)
     nations = []
     _text_keys(doc, path + ("nations",), data["nations"])

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
+from typing import TypeVar
 
 from ...kept import Kept, KeptFor
 from ...kit.memo import Recent
-from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
+from ...ruleset import Cause, Decision, Event, Frame, NotedReading, Outcome, Refusal, Ruleset, refused_outcome
+from ...ruleset import Resolution as _Resolution
 from .model import (
     ASTRONOMY,
     CAPACITY,
@@ -38,6 +39,8 @@ from .model import (
     State,
     label_text,
 )
+
+Made = TypeVar("Made")
 
 MAX_BRANCHES = 64  # open decisions a case may leave: each doubles the runs
 
@@ -62,20 +65,27 @@ class _Ship:
         self.path = [at]
 
     def state(self) -> ShipState:
-        return ship_state(self.name, self.nation, self.at, len(self.aboard), self.blockading, self.blocked_by,
-                          self.sunk)
+        return _shared(_SHIP_STATES, (self.name, self.nation, self.at, len(self.aboard), self.blockading,
+                                      self.blocked_by, self.sunk), ShipState)
 
 
 # The runs of one scene (its branches, its readings) end with mostly the same ship states and
-# events: each distinct one is made once, and shared (they are immutable values).
-_SHIP_STATES: Kept[tuple, ShipState] = Kept(4096)
-_EVENTS: Kept[tuple, Event] = Kept(8192)
+# events: each distinct one is made once, and shared (they are immutable values). Bounded as
+# ``kept.Kept`` is (all dropped when full), and as safe on two threads; a look-up that finds
+# one costs no call besides this one.
+_SHIP_STATES: dict[tuple, ShipState] = {}
+_EVENTS: dict[tuple, Event] = {}
+_SHARED_MOST = 8192
 
 
-def ship_state(name: str, nation: str, at: str, aboard: int, blockading: bool, blocked_by: str,
-               sunk: bool) -> ShipState:
-    fields = (name, nation, at, aboard, blockading, blocked_by, sunk)
-    return _SHIP_STATES.get(fields, lambda: ShipState(*fields))
+def _shared(kept: dict[tuple, Made], fields: tuple, make: Callable[..., Made]) -> Made:
+    """The value ``make(*fields)``, made once while it is kept."""
+    found = kept.get(fields)
+    if found is None:
+        if len(kept) >= _SHARED_MOST:
+            kept.clear()
+        found = kept[fields] = make(*fields)
+    return found
 
 
 def token_piece(nation: str, area: str) -> str:
@@ -760,7 +770,7 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         if max_branches is None:
             for looked, outcome in list(_LOOKED_UP.peek((scene, actions)) or ()):
                 if all(reading[point] == option for point, option in looked):
-                    return replace(outcome, reading=MappingProxyType(dict(reading)))
+                    return _with_reading(outcome, reading)
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
     if max_branches is not None:
@@ -772,6 +782,39 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
     # scene fuzz's reading table meets next; the explorer's readings would pay for nothing.
     return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches) if max_branches is None
                      else _looked_up(scene, actions, reading, max_branches))
+
+
+def _with_reading(outcome: Outcome, reading: Mapping[str, str]) -> Outcome:
+    """``outcome`` under ``reading``: ``dataclasses.replace`` without its look at every field."""
+    copy = object.__new__(Outcome)
+    copy.__dict__.update(outcome.__dict__)
+    copy.__dict__["reading"] = MappingProxyType(dict(reading))
+    return copy
+
+
+class Resolution(_Resolution):
+    """A resolution as fuzz's reading table walks it (see ``verifier.ruleset.Resolution``): the
+    first through ``resolve``, and those under another option at a point it consulted straight
+    through the resolver. The outcomes ``resolve`` keeps by the scene's value are the default
+    reading's (parse's), and such a reading differs from the default at a point the default
+    resolution looked up, so none of them is its outcome: the scene is not compared with
+    theirs by value (and a kept outcome would only have been the same outcome)."""
+
+    def under(self, point: str, reading: dict[str, str]) -> _Resolution:
+        return _Fresh(self.ruleset, self.before, self.actions, reading)
+
+
+class _Fresh(Resolution):
+    """A resolution made by the resolver, not looked up among the kept ones."""
+
+    def __init__(self, ruleset: Ruleset, before: Scene, actions: Actions, reading: dict[str, str]) -> None:
+        self.ruleset, self.before, self.actions = ruleset, before, actions
+        noted = NotedReading(reading)
+        self._outcome = outcome = _resolve(before, actions, noted, None)
+        consulted = outcome.consulted
+        # as the generic Resolution orders them: first looked up first, then any consulted but never looked up
+        self.consulted = tuple([p for p in noted.asked if p in consulted] +
+                               [p for p in reading if p in consulted and p not in noted.asked])
 
 
 # Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
@@ -823,7 +866,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     for b, (label, run, moved, after) in enumerate(runs, 1):
         tag = label_text(label) if several else ""
         number = b if several else 1
-        events += [_event(raw, number, tag) for raw in run.events]
+        events += [_shared(_EVENTS, (*raw, number, tag), _made_event) for raw in run.events]
         for piece, found in run.causes.items():
             known = causes.get(piece)
             if known is None:
@@ -839,8 +882,8 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
                    tuple(frames), MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
 
 
-def _event(raw: RawEvent, number: int, tag: str) -> Event:
-    """The event a run noted, as the outcome's branch ``number`` (labelled ``tag``) has it."""
-    key = (*raw, number, tag)
-    return _EVENTS.get(key, lambda: Event(raw[0], raw[1], number, tag, raw[2], raw[4], raw[3], raw[5]))
+def _made_event(kind: str, pieces: tuple[str, ...], clause: str, at: str | None, detail: str, step: int,
+                number: int, tag: str) -> Event:
+    """The event a run noted (``RawEvent``), as the outcome's branch ``number`` (labelled ``tag``) has it."""
+    return Event(kind, pieces, number, tag, clause, detail, at, step)
 
