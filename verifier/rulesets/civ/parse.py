@@ -20,6 +20,7 @@ from ...errors import CaseError, SceneError, did_you_mean
 from ...kept import Kept, KeptFor
 from ...ruleset import Outcome
 from ...source import Located, file_problem, load_file
+from .clauses import READING_POINTS
 from .model import (
     ADVANCES,
     AREA_KINDS,
@@ -42,8 +43,10 @@ from .model import (
     Stop,
     Turn,
 )
+from .resolver import MAX_BRANCHES, TooManyBranches, resolve
 
 FACTS = "facts.md (civ), Ships"
+_DEFAULTS = {p.name: p.default for p in READING_POINTS}
 # A bound on the verifier's work rather than a rule: a land conflict removes one token a step.
 MAX_LAND_TOKENS = 10_000
 MAPS_FOLDER = Path(__file__).resolve().parents[3] / "cases" / "civ" / "maps"
@@ -422,11 +425,8 @@ def _parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
 
 def _check_branches(doc: Located, path: tuple, scene: Scene, actions: Actions) -> None:
     """Every decision the case leaves open is taken both ways; refuse a case that leaves too many."""
-    from .clauses import READING_POINTS
-    from .resolver import MAX_BRANCHES, TooManyBranches, resolve
-    defaults = {p.name: p.default for p in READING_POINTS}
     try:
-        resolve(scene, actions, defaults, max_branches=MAX_BRANCHES)
+        resolve(scene, actions, dict(_DEFAULTS), max_branches=MAX_BRANCHES)
     except TooManyBranches as error:
         named = ", ".join(f"{kind} {key}" for kind, key in error.open_keys[:6])
         raise doc.error(path, f"the case leaves so many decisions open that the outcome would have more than "

@@ -64,9 +64,6 @@ class _Ship:
         self.blockading, self.blocked_by, self.blocks, self.sunk = False, "", "", False
         self.path = [at]
 
-    def state(self) -> ShipState:
-        return _shared(_SHIP_STATES, (self.name, self.nation, self.at, len(self.aboard), self.blockading,
-                                      self.blocked_by, self.sunk), ShipState)
 
 
 # The runs of one scene (its branches, its readings) end with mostly the same ship states and
@@ -133,21 +130,22 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
     pieces go, not counted again at every step."""
     left = {n: len(sides[n]) - taken[n] for n in started}
     total, alive = sum(left.values()), len(started)
-    first_out = ends == "first-out"
-
-    def over() -> bool:
-        return (limit is not None and total <= limit) or alive <= 1 or (first_out and alive < len(started))
-
-    while not over():
-        keys = {n: key_of(n, left[n] + phantoms.get(n, 0)) for n in started if left[n]}  # before any removal
+    # It is over once no more than ``floor`` pieces are left, or fewer than ``fewest`` sides have any.
+    floor = -1 if limit is None else limit
+    fewest = max(len(started), 2) if ends == "first-out" else 2
+    while total > floor and alive >= fewest:
+        # (key, side) of every side still in, keyed before any removal, in order
+        ranked = sorted([(key_of(n, left[n] + phantoms.get(n, 0)), n) for n in started if left[n]])
         groups: list[list[str]] = []
-        for n in sorted(keys, key=lambda n: (keys[n], n)):
-            if groups and keys[groups[-1][0]] == keys[n]:
+        last = None
+        for key, n in ranked:
+            if groups and last == key:
                 groups[-1].append(n)
             else:
                 groups.append([n])
+                last = key
         for group in groups:
-            if over():
+            if total <= floor or alive < fewest:
                 break
             if stop_after is not None and len(steps) >= stop_after:
                 return steps, True
@@ -196,12 +194,23 @@ def _setting(scene: Scene) -> _Setting:
     return _SETTINGS.get(scene, lambda: _Setting(scene))
 
 
+class _Given:
+    """The decisions the actions state, by kind and key (read only, shared by a phase's runs)."""
+
+    __slots__ = ("choices", "block", "stop")
+
+    def __init__(self, actions: Actions) -> None:
+        self.choices = {"conflict": dict(actions.choices.conflict), "prevent": dict(actions.choices.prevent)}
+        self.block = dict(actions.choices.block)
+        self.stop = dict(actions.choices.stop)
+
+
 RawEvent = tuple[str, tuple[str, ...], str, str | None, str, int]  # kind, pieces, clause, at, detail, step
 
 
 class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict,
-                 opened: Callable[[dict, tuple[str, str]], None], setting: _Setting):
+                 opened: Callable[[dict, tuple[str, str]], None], setting: _Setting, given: _Given):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
         self.opened = opened
         self.options = scene.options
@@ -209,7 +218,8 @@ class _Run:
         self.nations = setting.nations
         self.advantage = setting.advantage
         self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard) for s in setting.ships}
-        self.land: Counter = Counter(setting.land)
+        self.land: Counter = Counter()
+        dict.update(self.land, setting.land)  # a copy (Counter(mapping) first asks whether it is a Mapping)
         self.landing: Counter = Counter()
         self.events: list[RawEvent] = []  # made Events once the branches are numbered (carry_out)
         self.causes: dict[str, dict[object, Cause]] = {}  # per piece, by clause or (point, option), in order
@@ -218,9 +228,7 @@ class _Run:
         self.label: dict[tuple[str, str], str] = {}
         self.removals: dict[str, list[tuple[str, ...]]] = {}
         self.blockade_run: set[str] = set()  # nations whose blockade an enemy ship has tried to run
-        self.choices = {"conflict": dict(actions.choices.conflict), "prevent": dict(actions.choices.prevent)}
-        self.block_choice = dict(actions.choices.block)
-        self.stop_choice = dict(actions.choices.stop)
+        self.choices, self.block_choice, self.stop_choice = given.choices, given.block, given.stop
 
     # --- bookkeeping ---
 
@@ -265,11 +273,13 @@ class _Run:
         self.assumed = {**self.assumed, key: "yes"}
 
     def state(self, landing: bool) -> State:
-        return State(tuple(s.state() for s in self.ships.values()),
+        ships = self.ships.values()
+        return State(tuple([_shared(_SHIP_STATES, (s.name, s.nation, s.at, len(s.aboard), s.blockading, s.blocked_by,
+                                                   s.sunk), ShipState) for s in ships]),
                      tuple(sorted((a, n, c) for (a, n), c in self.land.items() if c > 0)),
                      tuple(sorted((a, n, c) for (a, n), c in self.landing.items() if c > 0)) if landing else (),
                      tuple((a, tuple(steps)) for a, steps in sorted(self.removals.items())),
-                     tuple((s.name, tuple(s.path)) for s in self.ships.values() if len(s.path) > 1))
+                     tuple([(s.name, tuple(s.path)) for s in ships if len(s.path) > 1]))
 
     # --- the phase ---
 
@@ -293,8 +303,9 @@ class _Run:
         return moved, self.state(landing=False)
 
     def turn(self, turn) -> None:
-        moving = {m.ship for m in turn.moves}
-        for ship in [s for s in self.ships.values() if s.nation == turn.nation and s.blockading]:
+        blockaders = [s for s in self.ships.values() if s.nation == turn.nation and s.blockading]
+        moving = {m.ship for m in turn.moves} if blockaders else set()
+        for ship in blockaders:
             if ship.name not in moving and ship.name not in turn.lift:
                 continue
             self.cause(ship.name, "B.5")
@@ -835,7 +846,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     """What the phase does, with no check that the rules allow its actions (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    setting = _setting(scene)
+    setting, given = _setting(scene), _Given(actions)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
     finished = 0  # len(runs), counted apart: a run holds ``opened``, which must not hold the runs (a cycle)
@@ -848,7 +859,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
             raise TooManyBranches(sorted({k for p in pending for k in p} | {key}))
 
     while pending:
-        run = _Run(scene, actions, reading, pending.pop(), opened, setting)
+        run = _Run(scene, actions, reading, pending.pop(), opened, setting, given)
         moved, after = run.go()
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
@@ -870,7 +881,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
         for piece, found in run.causes.items():
             known = causes.get(piece)
             if known is None:
-                causes[piece] = dict(found)
+                causes[piece] = found  # the run is done with it
             else:
                 for key, entry in found.items():
                     known.setdefault(key, entry)
