@@ -463,3 +463,52 @@ def test_a_reading_table_is_the_same_after_the_scene_was_read_and_resolved(monke
         assert again.points == fresh.points
         assert again.outcomes == fresh.outcomes
     assert again_resolves < fresh_resolves * 0.8  # the default reading's outcome was handed over
+
+
+class _Resolving:
+    """The civ ruleset with the generic reading table: every resolution through ``resolve``."""
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def resolution(self, before, actions, reading):
+        from verifier.ruleset import Resolution
+
+        return Resolution(self, before, actions, reading)
+
+    def __getattr__(self, name):
+        return getattr(self.ruleset, name)
+
+
+def test_the_reading_table_of_civ_resolutions_is_the_table_of_plain_resolves():
+    """Civ hands fuzz's reading table resolutions under another option made by the resolver,
+    not looked up among the outcomes kept by the scene's value (parse's, under the default
+    reading): the same points, leaves, keys and outcomes, the reading each was resolved under
+    too, whether or not the scene was read (and so resolved under the default reading) first."""
+    from verifier.fuzz.reference import reading_table
+    from verifier.generation import seeded_scene
+    from verifier.rulesets.civ import resolver
+    from verifier.rulesets.civ.parse import forget_scenes
+    from verifier.source import Located
+
+    civ = registry.get("civ")
+    branched = 0
+    for index in range(1, 120):
+        before, actions, _ = seeded_scene(civ, 0, index)
+        for read_first in (False, True):
+            resolver._KEPT.clear()
+            resolver._LOOKED_UP.clear()
+            forget_scenes()
+            if read_first:
+                data_before, data_actions = civ.case_data(before, actions)
+                civ.parse(Located("<request>", {"before": data_before, "actions": data_actions}, {}, {}),
+                          ("before",), ("actions",), None)
+            walked = reading_table(civ, before, actions)
+            plain = reading_table(_Resolving(civ), before, actions)
+            assert walked.points == plain.points
+            assert list(walked.keys.items()) == list(plain.keys.items())
+            assert list(walked.outcomes) == list(plain.outcomes)
+            for key, outcome in walked.outcomes.items():
+                assert outcome == plain.outcomes[key] and outcome.reading == plain.outcomes[key].reading
+        branched += len(walked.keys) > 1
+    assert branched > 30

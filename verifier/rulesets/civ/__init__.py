@@ -26,7 +26,7 @@ from .model import (
     label_text,
 )
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, map_data, parse_actions, parse_expect, parse_scene
-from .resolver import resolve, unchanged
+from .resolver import Resolution, resolve, unchanged
 
 PAGE_NOTES = (
     "Each example draws its map as regions, not a board: land is sand-coloured, and a land area with a coast "
@@ -131,6 +131,9 @@ class CivRuleset(ModularRuleset):
 
     def resolve(self, before: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)
+
+    def resolution(self, before: Scene, actions: Actions, reading: dict[str, str]) -> Resolution:
+        return Resolution(self, before, actions, reading)
 
     # --- compare ------------------------------------------------------------------------------------
 

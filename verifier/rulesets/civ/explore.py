@@ -8,6 +8,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from ...kept import KeptFor
 from ...kit import choices as kit_choices
 from ...kit.hashed import HashedTuple
 from ...ruleset import Outcome, Transform
@@ -141,12 +142,21 @@ def strategy(features: frozenset[str] | None = None) -> Any:
     return kit_choices.strategy(lambda choose: scene(choose, features))
 
 
+def _mirrored(game_map: Map) -> Map:
+    """The map with where its areas are drawn mirrored east-west."""
+    return Map(game_map.name, tuple(Area(a.name, a.kind, a.coast, a.touches, (-a.at[0], a.at[1]),
+                                         tuple((-x, y) for x, y in a.shape), a.limit)
+                                    for a in game_map.areas))
+
+
+# Fuzz draws its scenes on a few maps: each map's mirror image is made once (by the map's identity).
+_MIRRORED: KeptFor[Map] = KeptFor(64)
+
+
 def transforms(scene: Scene, actions: Actions) -> list[Transform]:
     """Listing nations, ships and tokens the other way round changes nothing; nor does
     mirroring where the areas are drawn (no position is a rule)."""
-    mirrored = Map(scene.map.name, tuple(Area(a.name, a.kind, a.coast, a.touches, (-a.at[0], a.at[1]),
-                                              tuple((-x, y) for x, y in a.shape), a.limit)
-                                         for a in scene.map.areas))
+    mirrored = _MIRRORED.get(scene.map, lambda: _mirrored(scene.map))
     return [
         Transform("order", "reversed listing", Scene(scene.map, scene.options, scene.nations[::-1], scene.ships[::-1],
                                                      scene.tokens[::-1], scene.overland[::-1]), actions,

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import ImplementationError
+from ...kept import KeptFor
 from ...kit.interchange import require_distinct, require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
 from .model import Branch, Result, Scene, ShipState, State, label_text
@@ -90,27 +91,45 @@ def _label(branch: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
                         for key, value in keys.items()))
 
 
+class _Names:
+    """What an answer about a scene may name, worked out once per scene: fuzz reads several
+    answers about one scene."""
+
+    __slots__ = ("ships", "in_order", "nation_of", "areas", "nations", "pieces")
+
+    def __init__(self, before: Scene) -> None:
+        self.ships = {s.name for s in before.ships}
+        self.in_order = sorted(self.ships)
+        self.nation_of = {name: before.ship(name).nation for name in self.in_order}
+        self.areas = set(before.map.names)
+        self.nations = {n.name for n in before.nations}
+        self.pieces = self.ships | {f"{n} token" for n in self.nations} | {f"{n} advantage" for n in self.nations}
+
+
+_NAMES: KeptFor[_Names] = KeptFor(64)
+
+
 def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
-    names = {s.name for s in before.ships}
-    areas = set(before.map.names)
-    nations = {n.name for n in before.nations}
+    named = _NAMES.get(before, lambda: _Names(before))
+    names, areas, nations = named.ships, named.areas, named.nations
     branches, events = [], []
     several = len(data["branches"]) > 1
-    require_distinct((label_text(_label(item)) or "no decisions" for item in data["branches"]),
-                     what="branches", field="branches")
+    labels = [_label(item) for item in data["branches"]]
+    require_distinct((label_text(label) or "no decisions" for label in labels), what="branches", field="branches")
     for number, item in enumerate(data["branches"], 1):
         require_every_piece(item["ships"], names, who="each branch")
         ships = []
-        for name in sorted(names):
-            spec = item["ships"][name]
+        given = item["ships"]
+        for name in named.in_order:
+            spec = given[name]
             if spec["at"] not in areas:
                 raise ImplementationError(f"ship {name!r} ends in {spec['at']!r}, which is not an area of the map")
-            if spec.get("blocked_by", "") and spec["blocked_by"] not in names:
+            blocker = spec.get("blocked_by", "")
+            if blocker and spec["blocked_by"] not in names:
                 raise ImplementationError(f"ship {name!r} is blocked by {spec['blocked_by']!r}, which is not a ship of "
                                           "the scene")
-            ships.append(ShipState(name, before.ship(name).nation, spec["at"], int(spec["tokens"]),
-                                   bool(spec.get("blockading", False)), spec.get("blocked_by", ""),
-                                   bool(spec["sunk"])))
+            ships.append(ShipState(name, named.nation_of[name], spec["at"], int(spec["tokens"]),
+                                   bool(spec.get("blockading", False)), blocker, bool(spec["sunk"])))
         land = []
         for area, counts in item.get("land", {}).items():  # absent where land is not reported
             for nation, count in counts.items():
@@ -119,7 +138,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
                                               "lacks")
                 if count:
                     land.append((area, nation, int(count)))
-        pieces = names | {f"{n} token" for n in nations} | {f"{n} advantage" for n in nations}
+        pieces = named.pieces
         for area, steps in item.get("removals", {}).items():
             for step in steps:
                 for entry in step:
@@ -134,11 +153,11 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             if known is None or not set(keys) <= known:
                 raise ImplementationError(f"the answer's branch takes a decision {kind} {sorted(keys)} that the scene "
                                           "does not have: 'when' holds conflict and prevent by area, block by ship")
-        label = _label(item)
+        label = labels[number - 1]
         state = State(tuple(ships), tuple(sorted(land)), (), removals)
         branches.append(Branch(label, state, state))
-        events += [Event(e["kind"], tuple(e["pieces"]), number if several else 1,
-                         label_text(label) if several else "", e.get("clause", ""), e.get("detail", ""))
+        round_, phase = (number, label_text(label)) if several else (1, "")
+        events += [Event(e["kind"], tuple(e["pieces"]), round_, phase, e.get("clause", ""), e.get("detail", ""))
                    for e in item.get("events", ())]
     provenance = provenance_from_json(data)
     return Outcome(Result(tuple(branches)), tuple(events), provenance, reading=MappingProxyType({}))

@@ -65,7 +65,7 @@ class Map:
     def _by_name(self) -> dict[str, Area]:
         return {a.name: a for a in self.areas}
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.areas)
 
@@ -79,7 +79,7 @@ class Nation:
     def allowance(self) -> int:
         return MOVES_CLOTH if CLOTH_MAKING in self.advances else MOVES
 
-    @property
+    @cached_property
     def advantage(self) -> int:
         return sum(1 for a in ADVANTAGE_ADVANCES if a in self.advances)
 
@@ -105,10 +105,34 @@ class Scene:
     __getstate__ = state_without_hash
 
     def nation(self, name: str) -> Nation:
-        return next(n for n in self.nations if n.name == name)
+        return _named(self._nation_by_name, name)
 
     def ship(self, name: str) -> Ship:
-        return next(s for s in self.ships if s.name == name)
+        return _named(self._ship_by_name, name)
+
+    @cached_property
+    def _nation_by_name(self) -> dict[str, Nation]:
+        return _by_name(self.nations)
+
+    @cached_property
+    def _ship_by_name(self) -> dict[str, Ship]:
+        return _by_name(self.ships)
+
+
+def _by_name(items: tuple) -> dict:
+    """The first of ``items`` with each name, by name."""
+    found: dict = {}
+    for item in items:
+        found.setdefault(item.name, item)
+    return found
+
+
+def _named(by_name: dict, name: str):
+    """The item named ``name``; StopIteration where there is none, as a search of the list would raise."""
+    found = by_name.get(name)
+    if found is None:
+        raise StopIteration
+    return found
 
 
 @dataclass(frozen=True)

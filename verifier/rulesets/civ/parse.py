@@ -17,9 +17,10 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from ...errors import CaseError, SceneError, did_you_mean
-from ...kept import KeptByData, KeptFor
+from ...kept import Kept, KeptFor
 from ...ruleset import Outcome
 from ...source import Located, file_problem, load_file
+from .clauses import READING_POINTS
 from .model import (
     ADVANCES,
     AREA_KINDS,
@@ -42,8 +43,10 @@ from .model import (
     Stop,
     Turn,
 )
+from .resolver import MAX_BRANCHES, TooManyBranches, resolve
 
 FACTS = "facts.md (civ), Ships"
+_DEFAULTS = {p.name: p.default for p in READING_POINTS}
 # A bound on the verifier's work rather than a rule: a land conflict removes one token a step.
 MAX_LAND_TOKENS = 10_000
 MAPS_FOLDER = Path(__file__).resolve().parents[3] / "cases" / "civ" / "maps"
@@ -201,7 +204,13 @@ def _map_file(doc: Located, path: tuple, name: str) -> Path:
                           f"{did_you_mean(name, known)}", SceneError)
 
 
-def parse_map(doc: Located, path: tuple) -> Map:
+# Maps read before, by the ``repr`` of their data (as ``KeptByData`` keeps them): fuzz's scenes are
+# drawn on a few maps, and each request carries its map written out.
+_MAPS: Kept[str, Map] = Kept(64)
+
+
+def parse_map(doc: Located, path: tuple, text: str | None = None) -> Map:
+    """The map at ``path``; ``text``: the ``repr`` of its data, where the caller has it."""
     data = doc.at(path)
     if isinstance(data, str):
         file = _map_file(doc, path, data)
@@ -217,6 +226,10 @@ def parse_map(doc: Located, path: tuple) -> Map:
                               first.location)
         inner = parse_map(mdoc, ())
         return Map(data, inner.areas)
+    return _MAPS.get(repr(data) if text is None else text, lambda: _read_map(doc, path, data))
+
+
+def _read_map(doc: Located, path: tuple, data: dict) -> Map:
     _text_keys(doc, path + ("areas",), data["areas"])
     names = list(data["areas"])
     touches: dict[str, set[str]] = {n: set() for n in names}
@@ -251,8 +264,10 @@ def parse_map(doc: Located, path: tuple) -> Map:
 # --- the scene ------------------------------------------------------------------------------------
 
 
-# Fuzz reads each scene it sends more than once (the request, the expectation it restates).
-_PARSED: KeptByData[Scene] = KeptByData(512)
+# Fuzz reads each scene it sends more than once (the request, the expectation it restates): kept
+# as ``KeptByData`` keeps what it reads, by the ``repr`` of the map's data and of the rest (where
+# among the keys the map stands is all the two leave out, and the reader never looks at it).
+_PARSED: Kept[tuple[str, str], Scene] = Kept(512)
 
 
 def parse_scene(doc: Located, path: tuple) -> Scene:
@@ -260,13 +275,15 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
     given again. One that names a map file is read afresh: the file may have changed."""
     data = doc.at(path)
     if isinstance(data, dict) and isinstance(data.get("map"), dict):
-        return _PARSED.get(data, lambda: _parse_scene(doc, path))
+        map_text = repr(data["map"])
+        key = (map_text, repr({name: part for name, part in data.items() if name != "map"}))
+        return _PARSED.get(key, lambda: _parse_scene(doc, path, map_text))
     return _parse_scene(doc, path)
 
 
-def _parse_scene(doc: Located, path: tuple) -> Scene:
+def _parse_scene(doc: Located, path: tuple, map_text: str | None = None) -> Scene:
     data = doc.at(path)
-    game_map = parse_map(doc, path + ("map",))
+    game_map = parse_map(doc, path + ("map",), map_text)
     areas = frozenset(game_map.names)
     nations = []
     _text_keys(doc, path + ("nations",), data["nations"])
@@ -408,11 +425,8 @@ def _parse_actions(doc: Located, path: tuple, scene: Scene) -> Actions:
 
 def _check_branches(doc: Located, path: tuple, scene: Scene, actions: Actions) -> None:
     """Every decision the case leaves open is taken both ways; refuse a case that leaves too many."""
-    from .clauses import READING_POINTS
-    from .resolver import MAX_BRANCHES, TooManyBranches, resolve
-    defaults = {p.name: p.default for p in READING_POINTS}
     try:
-        resolve(scene, actions, defaults, max_branches=MAX_BRANCHES)
+        resolve(scene, actions, dict(_DEFAULTS), max_branches=MAX_BRANCHES)
     except TooManyBranches as error:
         named = ", ".join(f"{kind} {key}" for kind, key in error.open_keys[:6])
         raise doc.error(path, f"the case leaves so many decisions open that the outcome would have more than "

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TypeVar
 
-from ...kept import KeptFor
+from ...kept import Kept, KeptFor
 from ...kit.memo import Recent
-from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
+from ...ruleset import Cause, Decision, Event, Frame, NotedReading, Outcome, Refusal, Ruleset, refused_outcome
+from ...ruleset import Resolution as _Resolution
 from .model import (
     ASTRONOMY,
     CAPACITY,
@@ -39,6 +40,8 @@ from .model import (
     label_text,
 )
 
+Made = TypeVar("Made")
+
 MAX_BRANCHES = 64  # open decisions a case may leave: each doubles the runs
 
 
@@ -50,21 +53,36 @@ class TooManyBranches(Exception):
         self.open_keys = open_keys
 
 
-@dataclass
 class _Ship:
-    name: str
-    nation: str
-    at: str
-    aboard: list[int]  # per token: how many areas it has travelled by ship this phase
-    blockading: bool = False
-    blocked_by: str = ""
-    blocks: str = ""
-    sunk: bool = False
-    path: list[str] = field(default_factory=list)
+    """A ship as a run moves it (mutable, never leaves the run)."""
 
-    def state(self) -> ShipState:
-        return ShipState(self.name, self.nation, self.at, len(self.aboard), self.blockading, self.blocked_by,
-                         self.sunk)
+    __slots__ = ("name", "nation", "at", "aboard", "blockading", "blocked_by", "blocks", "sunk", "path")
+
+    def __init__(self, name: str, nation: str, at: str, aboard: list[int]) -> None:
+        self.name, self.nation, self.at = name, nation, at
+        self.aboard = aboard  # per token: how many areas it has travelled by ship this phase
+        self.blockading, self.blocked_by, self.blocks, self.sunk = False, "", "", False
+        self.path = [at]
+
+
+
+# The runs of one scene (its branches, its readings) end with mostly the same ship states and
+# events: each distinct one is made once, and shared (they are immutable values). Bounded as
+# ``kept.Kept`` is (all dropped when full), and as safe on two threads; a look-up that finds
+# one costs no call besides this one.
+_SHIP_STATES: dict[tuple, ShipState] = {}
+_EVENTS: dict[tuple, Event] = {}
+_SHARED_MOST = 8192
+
+
+def _shared(kept: dict[tuple, Made], fields: tuple, make: Callable[..., Made]) -> Made:
+    """The value ``make(*fields)``, made once while it is kept."""
+    found = kept.get(fields)
+    if found is None:
+        if len(kept) >= _SHARED_MOST:
+            kept.clear()
+        found = kept[fields] = make(*fields)
+    return found
 
 
 def token_piece(nation: str, area: str) -> str:
@@ -112,21 +130,22 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
     pieces go, not counted again at every step."""
     left = {n: len(sides[n]) - taken[n] for n in started}
     total, alive = sum(left.values()), len(started)
-    first_out = ends == "first-out"
-
-    def over() -> bool:
-        return (limit is not None and total <= limit) or alive <= 1 or (first_out and alive < len(started))
-
-    while not over():
-        keys = {n: key_of(n, left[n] + phantoms.get(n, 0)) for n in started if left[n]}  # before any removal
+    # It is over once no more than ``floor`` pieces are left, or fewer than ``fewest`` sides have any.
+    floor = -1 if limit is None else limit
+    fewest = max(len(started), 2) if ends == "first-out" else 2
+    while total > floor and alive >= fewest:
+        # (key, side) of every side still in, keyed before any removal, in order
+        ranked = sorted([(key_of(n, left[n] + phantoms.get(n, 0)), n) for n in started if left[n]])
         groups: list[list[str]] = []
-        for n in sorted(keys, key=lambda n: (keys[n], n)):
-            if groups and keys[groups[-1][0]] == keys[n]:
+        last = None
+        for key, n in ranked:
+            if groups and last == key:
                 groups[-1].append(n)
             else:
                 groups.append([n])
+                last = key
         for group in groups:
-            if over():
+            if total <= floor or alive < fewest:
                 break
             if stop_after is not None and len(steps) >= stop_after:
                 return steps, True
@@ -146,32 +165,70 @@ def _fight(sides: dict[str, list[str]], taken: dict[str, int], started: list[str
 
 
 _APPLIED: dict[str, Cause] = {}  # one Cause per clause (immutable), not one per time it applies
+_FOLLOWED: Kept[tuple[str, str], Cause] = Kept(256)  # and one per reading point and option
+
+
+class _Setting:
+    """What every run of a scene starts from, worked out once per scene: its nations by name
+    with their points of advantage, its ships in order of name, the tokens on land, and the
+    scene as a state."""
+
+    __slots__ = ("nations", "advantage", "ships", "land", "start")
+
+    def __init__(self, scene: Scene) -> None:
+        self.nations = {n.name: n for n in scene.nations}
+        self.advantage = {name: n.advantage for name, n in self.nations.items()}
+        self.ships = tuple(sorted(scene.ships, key=lambda s: s.name))
+        self.land: Counter = Counter()
+        for area, nation, count in scene.tokens:
+            self.land[(area, nation)] += count
+        self.start = start_state(scene)
+
+
+# Every run of a scene, under every reading, starts from the same setting (by the scene's identity:
+# fuzz's reading table and the explorer resolve one scene object again and again).
+_SETTINGS: KeptFor[_Setting] = KeptFor(256)
+
+
+def _setting(scene: Scene) -> _Setting:
+    return _SETTINGS.get(scene, lambda: _Setting(scene))
+
+
+class _Given:
+    """The decisions the actions state, by kind and key (read only, shared by a phase's runs)."""
+
+    __slots__ = ("choices", "block", "stop")
+
+    def __init__(self, actions: Actions) -> None:
+        self.choices = {"conflict": dict(actions.choices.conflict), "prevent": dict(actions.choices.prevent)}
+        self.block = dict(actions.choices.block)
+        self.stop = dict(actions.choices.stop)
+
+
+RawEvent = tuple[str, tuple[str, ...], str, str | None, str, int]  # kind, pieces, clause, at, detail, step
 
 
 class _Run:
     def __init__(self, scene: Scene, actions: Actions, reading: Mapping[str, str], assumed: dict,
-                 opened: Callable[[dict, tuple[str, str]], None]):
+                 opened: Callable[[dict, tuple[str, str]], None], setting: _Setting, given: _Given):
         self.scene, self.actions, self.reading, self.assumed = scene, actions, reading, assumed
         self.opened = opened
         self.options = scene.options
         self.blockade_areas: frozenset[str] = frozenset()
-        self.nations = {n.name: n for n in scene.nations}
-        self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard, path=[s.at])
-                      for s in sorted(scene.ships, key=lambda s: s.name)}
+        self.nations = setting.nations
+        self.advantage = setting.advantage
+        self.ships = {s.name: _Ship(s.name, s.nation, s.at, [0] * s.aboard) for s in setting.ships}
         self.land: Counter = Counter()
-        for area, nation, count in scene.tokens:
-            self.land[(area, nation)] += count
+        dict.update(self.land, setting.land)  # a copy (Counter(mapping) first asks whether it is a Mapping)
         self.landing: Counter = Counter()
-        self.events: list[Event] = []
+        self.events: list[RawEvent] = []  # made Events once the branches are numbered (carry_out)
         self.causes: dict[str, dict[object, Cause]] = {}  # per piece, by clause or (point, option), in order
         self.decisions: list[Decision] = []
         self.consulted: set[str] = set()
         self.label: dict[tuple[str, str], str] = {}
         self.removals: dict[str, list[tuple[str, ...]]] = {}
         self.blockade_run: set[str] = set()  # nations whose blockade an enemy ship has tried to run
-        self.choices = {"conflict": dict(actions.choices.conflict), "prevent": dict(actions.choices.prevent)}
-        self.block_choice = dict(actions.choices.block)
-        self.stop_choice = dict(actions.choices.stop)
+        self.choices, self.block_choice, self.stop_choice = given.choices, given.block, given.stop
 
     # --- bookkeeping ---
 
@@ -189,13 +246,14 @@ class _Run:
     def follow(self, piece: str, point: str) -> None:
         option = self.reading[point]
         found = self.causes.setdefault(piece, {})
-        if (point, option) not in found:
-            found[(point, option)] = Cause.followed(point, option)
+        key = (point, option)
+        if key not in found:
+            found[key] = _FOLLOWED.get(key, lambda: Cause.followed(point, option))
         self.consulted.add(point)
 
     def event(self, kind: str, pieces: tuple[str, ...], clause: str, at: str = "", detail: str = "",
               step: int = 0) -> None:
-        self.events.append(Event(kind, pieces, clause=clause, at=at or None, detail=detail, step=step))
+        self.events.append((kind, pieces, clause, at or None, detail, step))
 
     def yes(self, kind: str, key: str) -> bool:
         """A yes-or-no decision: as the case states it, or as assumed for this branch."""
@@ -215,11 +273,13 @@ class _Run:
         self.assumed = {**self.assumed, key: "yes"}
 
     def state(self, landing: bool) -> State:
-        return State(tuple(s.state() for s in self.ships.values()),
+        ships = self.ships.values()
+        return State(tuple([_shared(_SHIP_STATES, (s.name, s.nation, s.at, len(s.aboard), s.blockading, s.blocked_by,
+                                                   s.sunk), ShipState) for s in ships]),
                      tuple(sorted((a, n, c) for (a, n), c in self.land.items() if c > 0)),
                      tuple(sorted((a, n, c) for (a, n), c in self.landing.items() if c > 0)) if landing else (),
                      tuple((a, tuple(steps)) for a, steps in sorted(self.removals.items())),
-                     tuple((s.name, tuple(s.path)) for s in self.ships.values() if len(s.path) > 1))
+                     tuple([(s.name, tuple(s.path)) for s in ships if len(s.path) > 1]))
 
     # --- the phase ---
 
@@ -243,8 +303,9 @@ class _Run:
         return moved, self.state(landing=False)
 
     def turn(self, turn) -> None:
-        moving = {m.ship for m in turn.moves}
-        for ship in [s for s in self.ships.values() if s.nation == turn.nation and s.blockading]:
+        blockaders = [s for s in self.ships.values() if s.nation == turn.nation and s.blockading]
+        moving = {m.ship for m in turn.moves} if blockaders else set()
+        for ship in blockaders:
             if ship.name not in moving and ship.name not in turn.lift:
                 continue
             self.cause(ship.name, "B.5")
@@ -372,15 +433,16 @@ class _Run:
     def _ship_key(self, metal: bool) -> Callable[[str, int], tuple]:
         advantage = self.reading["advantage"]
 
+        points = self.advantage
+
         def key(nation: str, strength: int) -> tuple:
-            n = self.nations[nation]
-            tier = 1 if metal and METALWORKING in n.advances else 0
+            tier = 1 if metal and METALWORKING in self.nations[nation].advances else 0
             if advantage == "order":
-                return (tier, n.advantage, strength)
+                return (tier, points[nation], strength)
             if advantage == "tiebreak":
-                return (tier, strength, n.advantage)
+                return (tier, strength, points[nation])
             if advantage == "strength":
-                return (tier, strength + n.advantage)
+                return (tier, strength + points[nation])
             return (tier, strength)  # phantom: the advantage is in the strength already
         return key
 
@@ -407,7 +469,7 @@ class _Run:
         fought = set()
         by_area: dict[str, list[_Ship]] = {}
         for ship in self.ships.values():
-            if self.counts(ship, ship.blockading and self._involved(ship.at, ship.nation)):
+            if self.counts(ship, self._involved(ship.at, ship.nation)) if ship.blockading else not ship.sunk:
                 by_area.setdefault(ship.at, []).append(ship)
         crossed: dict[str, dict[str, str]] = {}
         for ship in self.ships.values():
@@ -435,7 +497,7 @@ class _Run:
             self.event("conflict", (area,), "A.5", area, " v ".join(nations))
             sides = {n: [s.name for s in sorted(present, key=lambda s: (len(s.aboard), s.name)) if s.nation == n]
                      for n in nations}
-            advantages = {n: self.nations[n].advantage for n in nations}
+            advantages = {n: self.advantage[n] for n in nations}
             if any(advantages.values()):
                 self.decisions.append(Decision("advantage", (), (), tuple(pieces), near=("A.6",),
                                                detail=f"in {area}: " + ", ".join(
@@ -719,7 +781,7 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
         if max_branches is None:
             for looked, outcome in list(_LOOKED_UP.peek((scene, actions)) or ()):
                 if all(reading[point] == option for point, option in looked):
-                    return replace(outcome, reading=MappingProxyType(dict(reading)))
+                    return _with_reading(outcome, reading)
         return _resolve(scene, actions, reading, max_branches)
     key = (scene, actions, tuple(sorted(reading.items())))
     if max_branches is not None:
@@ -731,6 +793,39 @@ def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str], max_bran
     # scene fuzz's reading table meets next; the explorer's readings would pay for nothing.
     return _KEPT.get(key, lambda: _resolve(scene, actions, reading, max_branches) if max_branches is None
                      else _looked_up(scene, actions, reading, max_branches))
+
+
+def _with_reading(outcome: Outcome, reading: Mapping[str, str]) -> Outcome:
+    """``outcome`` under ``reading``: ``dataclasses.replace`` without its look at every field."""
+    copy = object.__new__(Outcome)
+    copy.__dict__.update(outcome.__dict__)
+    copy.__dict__["reading"] = MappingProxyType(dict(reading))
+    return copy
+
+
+class Resolution(_Resolution):
+    """A resolution as fuzz's reading table walks it (see ``verifier.ruleset.Resolution``): the
+    first through ``resolve``, and those under another option at a point it consulted straight
+    through the resolver. The outcomes ``resolve`` keeps by the scene's value are the default
+    reading's (parse's), and such a reading differs from the default at a point the default
+    resolution looked up, so none of them is its outcome: the scene is not compared with
+    theirs by value (and a kept outcome would only have been the same outcome)."""
+
+    def under(self, point: str, reading: dict[str, str]) -> _Resolution:
+        return _Fresh(self.ruleset, self.before, self.actions, reading)
+
+
+class _Fresh(Resolution):
+    """A resolution made by the resolver, not looked up among the kept ones."""
+
+    def __init__(self, ruleset: Ruleset, before: Scene, actions: Actions, reading: dict[str, str]) -> None:
+        self.ruleset, self.before, self.actions = ruleset, before, actions
+        noted = NotedReading(reading)
+        self._outcome = outcome = _resolve(before, actions, noted, None)
+        consulted = outcome.consulted
+        # as the generic Resolution orders them: first looked up first, then any consulted but never looked up
+        self.consulted = tuple([p for p in noted.asked if p in consulted] +
+                               [p for p in reading if p in consulted and p not in noted.asked])
 
 
 # Whether the rules refuse the actions depends on the scene and actions alone, and fuzz resolves
@@ -751,7 +846,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     """What the phase does, with no check that the rules allow its actions (``refusal``): the
     resolver's work once nothing is refused. A toy implementation that ignores the prohibitions
     answers with it."""
-    start = start_state(scene)
+    setting, given = _setting(scene), _Given(actions)
     pending: list[dict] = [{}]
     runs: list[tuple[Label, _Run, State, State]] = []
     finished = 0  # len(runs), counted apart: a run holds ``opened``, which must not hold the runs (a cycle)
@@ -764,7 +859,7 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
             raise TooManyBranches(sorted({k for p in pending for k in p} | {key}))
 
     while pending:
-        run = _Run(scene, actions, reading, pending.pop(), opened)
+        run = _Run(scene, actions, reading, pending.pop(), opened, setting, given)
         moved, after = run.go()
         label = tuple(sorted((kind, key, value) for (kind, key), value in run.label.items()))
         runs.append((label, run, moved, after))
@@ -772,22 +867,34 @@ def carry_out(scene: Scene, actions: Actions, reading: Mapping[str, str], max_br
     runs.sort(key=lambda r: r[0])
     several = len(runs) > 1
     events: list[Event] = []
-    causes: dict[str, tuple[Cause, ...]] = {}
+    # Per piece, its causes by the key each run keeps them under (a clause, or a point and its
+    # option): equal keys are equal causes, so the branches' causes are merged by key.
+    causes: dict[str, dict[object, Cause]] = {}
     decisions: list[Decision] = []
     consulted: set[str] = set()
-    frames = [Frame(0, "start", 0, start)]
+    frames = [Frame(0, "start", 0, setting.start)]
     branches = []
     for b, (label, run, moved, after) in enumerate(runs, 1):
         tag = label_text(label) if several else ""
-        events += [Event(e.kind, e.pieces, b, tag, e.clause, e.detail, e.at, e.step)
-                   for e in run.events] if several else run.events
-        for piece, found in run.causes.items():  # each run's are distinct already (kept by key)
+        number = b if several else 1
+        events += [_shared(_EVENTS, (*raw, number, tag), _made_event) for raw in run.events]
+        for piece, found in run.causes.items():
             known = causes.get(piece)
-            causes[piece] = tuple(found.values()) if known is None else _dedup(list(known) + list(found.values()))
+            if known is None:
+                causes[piece] = found  # the run is done with it
+            else:
+                for key, entry in found.items():
+                    known.setdefault(key, entry)
         decisions += run.decisions
         consulted |= run.consulted
         frames += [Frame(b, "move", 0, moved), Frame(b, "end", 0, after)]
         branches.append(Branch(label, after, moved))
-    return Outcome(Result(tuple(branches)), tuple(events), {k: causes[k] for k in sorted(causes)}, tuple(frames),
-                   MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
+    return Outcome(Result(tuple(branches)), tuple(events), {k: tuple(causes[k].values()) for k in sorted(causes)},
+                   tuple(frames), MappingProxyType(dict(reading)), _dedup(decisions), frozenset(consulted))
+
+
+def _made_event(kind: str, pieces: tuple[str, ...], clause: str, at: str | None, detail: str, step: int,
+                number: int, tag: str) -> Event:
+    """The event a run noted (``RawEvent``), as the outcome's branch ``number`` (labelled ``tag``) has it."""
+    return Event(kind, pieces, number, tag, clause, detail, at, step)
 
