@@ -13,6 +13,7 @@ from verifier import registry
 from verifier.case import load_case
 from verifier.errors import CaseError, SceneError
 from verifier.ruleset import BenchSettings, compare_outcome
+from verifier.testing import PlainResolutions
 
 RULESET = registry.get("civ")
 
@@ -465,21 +466,6 @@ def test_a_reading_table_is_the_same_after_the_scene_was_read_and_resolved(monke
     assert again_resolves < fresh_resolves * 0.8  # the default reading's outcome was handed over
 
 
-class _Resolving:
-    """The civ ruleset with the generic reading table: every resolution through ``resolve``."""
-
-    def __init__(self, ruleset):
-        self.ruleset = ruleset
-
-    def resolution(self, before, actions, reading):
-        from verifier.ruleset import Resolution
-
-        return Resolution(self, before, actions, reading)
-
-    def __getattr__(self, name):
-        return getattr(self.ruleset, name)
-
-
 def test_the_reading_table_of_civ_resolutions_is_the_table_of_plain_resolves():
     """Civ hands fuzz's reading table resolutions under another option made by the resolver,
     not looked up among the outcomes kept by the scene's value (parse's, under the default
@@ -504,7 +490,7 @@ def test_the_reading_table_of_civ_resolutions_is_the_table_of_plain_resolves():
                 civ.parse(Located("<request>", {"before": data_before, "actions": data_actions}, {}, {}),
                           ("before",), ("actions",), None)
             walked = reading_table(civ, before, actions)
-            plain = reading_table(_Resolving(civ), before, actions)
+            plain = reading_table(PlainResolutions(civ), before, actions)
             assert walked.points == plain.points
             assert list(walked.keys.items()) == list(plain.keys.items())
             assert list(walked.outcomes) == list(plain.outcomes)

@@ -12,19 +12,7 @@ from verifier.ruleset import NotedReading, Outcome, Resolution
 from verifier.rulesets.scatter import RULESET, resolver
 from verifier.rulesets.scatter.boundaries import place_touching
 from verifier.rulesets.scatter.strategies import scene
-
-
-class _Resolving:
-    """The scatter ruleset with the generic reading table: every resolution a plain resolve."""
-
-    def __init__(self, ruleset):
-        self.ruleset = ruleset
-
-    def resolution(self, before, actions, reading):
-        return Resolution(self, before, actions, reading)
-
-    def __getattr__(self, name):
-        return getattr(self.ruleset, name)
+from verifier.testing import PlainResolutions
 
 
 def _scenes(count: int) -> list:
@@ -46,7 +34,7 @@ def test_the_reading_table_of_scatter_resolutions_is_the_table_of_plain_resolves
         resolver.clear_caches()
         own = reading_table(RULESET, before, actions)
         resolver.clear_caches()
-        plain = reading_table(_Resolving(RULESET), before, actions)
+        plain = reading_table(PlainResolutions(RULESET), before, actions)
         assert own.points == plain.points
         assert list(own.keys.items()) == list(plain.keys.items())
         assert list(own.outcomes) == list(plain.outcomes)

@@ -12,6 +12,7 @@ from verifier.rulesets.ypp import RULESET
 from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
 from verifier.rulesets.ypp.resolver import resolve_turn
 from verifier.rulesets.ypp.strategies import scenes_and_turns
+from verifier.testing import PlainResolutions
 
 DEFAULT = RULESET.default_reading
 READINGS = RULESET.all_readings()
@@ -246,21 +247,6 @@ def test_an_equal_scene_parsed_afresh_is_taken_up_from_the_first_ones_resolution
     assert (before, actions) in resolver._MEMO
 
 
-class _Resolving:
-    """The YPP ruleset with the generic reading table: every resolution a plain resolve."""
-
-    def __init__(self, ruleset):
-        self.ruleset = ruleset
-
-    def resolution(self, before, actions, reading):
-        from verifier.ruleset import Resolution
-
-        return Resolution(self, before, actions, reading)
-
-    def __getattr__(self, name):
-        return getattr(self.ruleset, name)
-
-
 def test_the_reading_table_walked_along_the_tree_of_rounds_is_the_table_of_plain_resolves():
     """YPP hands fuzz's reading table resolutions taken up where the changed point was first
     looked up, with the keys of the ram damage's variants taken from one: the same leaves,
@@ -279,7 +265,7 @@ def test_the_reading_table_walked_along_the_tree_of_rounds_is_the_table_of_plain
         resolver._MEMO.clear()  # the tree built by the table alone, then by plain resolves alone
         walked = reading_table(RULESET, before, actions)
         resolver._MEMO.clear()
-        plain = reading_table(_Resolving(RULESET), before, actions)
+        plain = reading_table(PlainResolutions(RULESET), before, actions)
         assert walked.points == plain.points
         assert list(walked.keys.items()) == list(plain.keys.items())
         assert list(walked.outcomes) == list(plain.outcomes)

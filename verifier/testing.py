@@ -61,6 +61,7 @@ __all__ = [
     "test_outcome_survives_the_adapter_json", "test_required_parts_are_there",
     "test_resolving_is_deterministic_and_keeps_its_transforms", "test_scene_survives_case_data_and_parsing",
     "test_strategy_gives_scenes_the_ruleset_accepts", "test_an_answer_in_the_reference_form_matches_that_outcome",
+    "test_its_resolutions_give_the_table_plain_resolves_give", "PlainResolutions",
 ]
 
 SAMPLE = 10  # the drawing checks run on at most this many cases per ruleset, spread evenly
@@ -347,6 +348,49 @@ def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str)
                 assert matching(ruleset, before, actions, table, actual) == frozenset((key,))
 
     matched()
+
+
+class PlainResolutions:
+    """``ruleset`` with the generic reading table: every resolution a plain resolve
+    (``ruleset.Resolution``), whatever ``Ruleset.resolution`` the ruleset gives. A ruleset
+    that gives its own (taken up part way, or keyed before its outcome is made) holds its
+    table against this one's."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def resolution(self, before: Any, actions: Any, reading: dict[str, str]) -> Any:
+        from .ruleset import Resolution
+
+        return Resolution(self, before, actions, reading)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.ruleset, name)
+
+
+def test_its_resolutions_give_the_table_plain_resolves_give(contract_key: str) -> None:
+    """The reference under every reading, walked with the ruleset's own resolutions, has
+    the points, leaves, keys and outcomes (each under its own reading) that plain
+    resolves give."""
+    ruleset = registry.get(contract_key)
+    if not ruleset.supports(Capability.SEARCH):
+        pytest.skip(f"{ruleset.key} does not declare 'search'")
+    from hypothesis import HealthCheck, given, settings
+
+    from .fuzz.reference import reading_table
+
+    @settings(max_examples=25, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(ruleset.strategy())
+    def same(example):  # type: ignore[no-untyped-def]
+        before, actions = example
+        own = reading_table(ruleset, before, actions)
+        plain = reading_table(PlainResolutions(ruleset), before, actions)  # type: ignore[arg-type]
+        assert own.points == plain.points
+        assert dict(own.keys) == dict(plain.keys)
+        assert dict(own.outcomes) == dict(plain.outcomes)
+
+    same()
 
 
 def _calls(rs: Ruleset, case: Case, outcome: Any, tmp_path: Path) -> dict[str, Callable[[], Any]]:
