@@ -13,7 +13,7 @@ from verifier import registry
 from verifier.case import load_case
 from verifier.errors import CaseError, SceneError
 from verifier.ruleset import BenchSettings, compare_outcome
-from verifier.testing import PlainResolutions
+from verifier.testing import PlainResolutions, assert_same_table
 
 RULESET = registry.get("civ")
 
@@ -491,10 +491,6 @@ def test_the_reading_table_of_civ_resolutions_is_the_table_of_plain_resolves():
                           ("before",), ("actions",), None)
             walked = reading_table(civ, before, actions)
             plain = reading_table(PlainResolutions(civ), before, actions)
-            assert walked.points == plain.points
-            assert list(walked.keys.items()) == list(plain.keys.items())
-            assert list(walked.outcomes) == list(plain.outcomes)
-            for key, outcome in walked.outcomes.items():
-                assert outcome == plain.outcomes[key] and outcome.reading == plain.outcomes[key].reading
+            assert_same_table(walked, plain)
         branched += len(walked.keys) > 1
     assert branched > 30

@@ -12,7 +12,7 @@ from verifier.ruleset import NotedReading, Outcome, Resolution
 from verifier.rulesets.scatter import RULESET, resolver
 from verifier.rulesets.scatter.boundaries import place_touching
 from verifier.rulesets.scatter.strategies import scene
-from verifier.testing import PlainResolutions
+from verifier.testing import PlainResolutions, assert_same_table
 
 
 def _scenes(count: int) -> list:
@@ -35,11 +35,7 @@ def test_the_reading_table_of_scatter_resolutions_is_the_table_of_plain_resolves
         own = reading_table(RULESET, before, actions)
         resolver.clear_caches()
         plain = reading_table(PlainResolutions(RULESET), before, actions)
-        assert own.points == plain.points
-        assert list(own.keys.items()) == list(plain.keys.items())
-        assert list(own.outcomes) == list(plain.outcomes)
-        for key, outcome in own.outcomes.items():
-            assert outcome == plain.outcomes[key] and dict(outcome.reading) == dict(plain.outcomes[key].reading)
+        assert_same_table(own, plain)
         touched += "touch" in own.points
         capped += "cap" in own.points
     assert touched > 30 and capped > 30

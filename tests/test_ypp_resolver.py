@@ -12,7 +12,7 @@ from verifier.rulesets.ypp import RULESET
 from verifier.rulesets.ypp.model import Board, Heading, Scene, Ship, Token, Turn
 from verifier.rulesets.ypp.resolver import resolve_turn
 from verifier.rulesets.ypp.strategies import scenes_and_turns
-from verifier.testing import PlainResolutions
+from verifier.testing import PlainResolutions, assert_same_table
 
 DEFAULT = RULESET.default_reading
 READINGS = RULESET.all_readings()
@@ -266,12 +266,8 @@ def test_the_reading_table_walked_along_the_tree_of_rounds_is_the_table_of_plain
         walked = reading_table(RULESET, before, actions)
         resolver._MEMO.clear()
         plain = reading_table(PlainResolutions(RULESET), before, actions)
-        assert walked.points == plain.points
-        assert list(walked.keys.items()) == list(plain.keys.items())
-        assert list(walked.outcomes) == list(plain.outcomes)
-        for key, outcome in walked.outcomes.items():
-            assert outcome == plain.outcomes[key] and outcome.reading == plain.outcomes[key].reading
-            assert outcome.after.board is before.board
+        assert_same_table(walked, plain)
+        assert all(outcome.after.board is before.board for outcome in walked.outcomes.values())
         branched += len(walked.keys) > 1
         rams += "ram_unit" in walked.points
     assert branched > 50 and rams > 20

@@ -61,7 +61,7 @@ __all__ = [
     "test_outcome_survives_the_adapter_json", "test_required_parts_are_there",
     "test_resolving_is_deterministic_and_keeps_its_transforms", "test_scene_survives_case_data_and_parsing",
     "test_strategy_gives_scenes_the_ruleset_accepts", "test_an_answer_in_the_reference_form_matches_that_outcome",
-    "test_its_resolutions_give_the_table_plain_resolves_give", "PlainResolutions",
+    "test_its_resolutions_give_the_table_plain_resolves_give", "PlainResolutions", "assert_same_table",
 ]
 
 SAMPLE = 10  # the drawing checks run on at most this many cases per ruleset, spread evenly
@@ -323,17 +323,11 @@ def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str)
     ruleset = registry.get(contract_key)
     if not all(ruleset.supports(c) for c in (Capability.SEARCH, Capability.INTERCHANGE)):
         pytest.skip(f"{ruleset.key} does not declare 'search' and 'interchange'")
-    from hypothesis import HealthCheck, given, settings
-
     from .adapter.protocol import outcome_answer
     from .fuzz.compare import matching
     from .fuzz.reference import reading_table
 
-    @settings(max_examples=25, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
-    @given(ruleset.strategy())
-    def matched(example):  # type: ignore[no-untyped-def]
-        before, actions = example
+    def matched(before: Any, actions: Any) -> None:
         table = reading_table(ruleset, before, actions)
         for key, reference in table.outcomes.items():
             if reference.refusal is not None:
@@ -347,7 +341,7 @@ def test_an_answer_in_the_reference_form_matches_that_outcome(contract_key: str)
             if not actual.unreported:  # an optional part it leaves out: compared in full, as any answer
                 assert matching(ruleset, before, actions, table, actual) == frozenset((key,))
 
-    matched()
+    _on_strategy_scenes(ruleset, matched)
 
 
 class PlainResolutions:
@@ -375,22 +369,37 @@ def test_its_resolutions_give_the_table_plain_resolves_give(contract_key: str) -
     ruleset = registry.get(contract_key)
     if not ruleset.supports(Capability.SEARCH):
         pytest.skip(f"{ruleset.key} does not declare 'search'")
-    from hypothesis import HealthCheck, given, settings
-
     from .fuzz.reference import reading_table
+
+    def same(before: Any, actions: Any) -> None:
+        assert_same_table(reading_table(ruleset, before, actions),
+                          reading_table(PlainResolutions(ruleset), before, actions))  # type: ignore[arg-type]
+
+    _on_strategy_scenes(ruleset, same)
+
+
+def assert_same_table(own: Any, plain: Any) -> None:
+    """Two reading tables of one scene (``fuzz.reference.ReadingTable``) are the same:
+    the points consulted, the leaves and their keys in order, the outcomes in order, each
+    resolved under the same reading."""
+    assert own.points == plain.points
+    assert list(own.keys.items()) == list(plain.keys.items())
+    assert list(own.outcomes) == list(plain.outcomes)
+    for key, outcome in own.outcomes.items():
+        assert outcome == plain.outcomes[key] and dict(outcome.reading) == dict(plain.outcomes[key].reading)
+
+
+def _on_strategy_scenes(ruleset: Ruleset, check: Callable[[Any, Any], None]) -> None:
+    """``check(before, actions)`` on 25 scenes of the ruleset's strategy, the same ones every run."""
+    from hypothesis import HealthCheck, given, settings
 
     @settings(max_examples=25, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(ruleset.strategy())
-    def same(example):  # type: ignore[no-untyped-def]
-        before, actions = example
-        own = reading_table(ruleset, before, actions)
-        plain = reading_table(PlainResolutions(ruleset), before, actions)  # type: ignore[arg-type]
-        assert own.points == plain.points
-        assert dict(own.keys) == dict(plain.keys)
-        assert dict(own.outcomes) == dict(plain.outcomes)
+    def checked(example):  # type: ignore[no-untyped-def]
+        check(*example)
 
-    same()
+    checked()
 
 
 def _calls(rs: Ruleset, case: Case, outcome: Any, tmp_path: Path) -> dict[str, Callable[[], Any]]:

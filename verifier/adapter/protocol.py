@@ -457,6 +457,22 @@ def answer_states(ruleset: Ruleset, data: Any) -> tuple[Frame, ...] | str:
     return tuple(frames)
 
 
+def reference_frames_at(reference: Outcome, moments: Iterable[tuple[int, str | None, int]]) -> list[tuple[int, Frame]]:
+    """The reference's frame at each reported moment (round, phase, step; no phase: the end
+    of its round), as (the moment's place among ``moments``, the frame), in the order the
+    reference went through them. A moment the reference records no state at (nothing moved
+    then) is left out. How ``check --impl`` and fuzz pair an answer's states with the reference's."""
+    frames = [f for f in reference.frames if not f.is_start]
+    at = {(f.round, f.phase, f.step): i for i, f in enumerate(frames)}
+    end_of_round = {f.round: i for i, f in enumerate(frames)}
+    found = []
+    for place, (round_, phase, step) in enumerate(moments):
+        index = end_of_round.get(round_) if phase is None else at.get((round_, phase, step))
+        if index is not None:
+            found.append((index, place))
+    return [(place, frames[index]) for index, place in sorted(found)]
+
+
 def restated_expectation(ruleset: Ruleset, file: str, before: Any, before_data: Any, actions_data: Any,
                          outcome: Outcome, expect_data: dict[str, Any] | None = None) -> Any:
     """An expectation that ``outcome`` satisfies, parsed as a case's would be: how a reference

@@ -27,7 +27,7 @@ from ..runner import (
 )
 from .declare import STATES, described, feature_words, left_out, parts, unreported_fields, without_fields
 from .implementation import Implementation
-from .protocol import answer_text, case_request, restated_expectation, supports_protocol
+from .protocol import answer_text, case_request, reference_frames_at, restated_expectation, supports_protocol
 from .session import MAX_START_FAILURES, Session, open_implementation
 
 __all__ = ["MAX_START_FAILURES", "ImplRun", "check_case_with", "check_implementation", "open_implementation"]
@@ -215,20 +215,9 @@ def _leaves(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any
 
 def _matched_states(reference: Outcome, states: list[Any]) -> list[tuple[Frame, dict[str, Any]]]:
     """The reported states paired with the reference's state at the same moment, in the
-    order the reference went through them. A state with no phase is the end of its round;
-    a moment the reference records no state at (nothing moved then) is left out."""
-    frames = [f for f in reference.frames if not f.is_start]
-    at = {(f.round, f.phase, f.step): i for i, f in enumerate(frames)}
-    end_of_round = {f.round: i for i, f in enumerate(frames)}
-    compared = []
-    for entry in states:
-        if entry.get("phase") is None:
-            index = end_of_round.get(entry["round"])
-        else:
-            index = at.get((entry["round"], entry["phase"], entry.get("step", 0)))
-        if index is not None:
-            compared.append((index, entry))
-    return [(frames[index], entry) for index, entry in sorted(compared, key=lambda c: c[0])]
+    order the reference went through them (``reference_frames_at``)."""
+    moments = [(entry["round"], entry.get("phase"), entry.get("step", 0)) for entry in states]
+    return [(frame, states[place]) for place, frame in reference_frames_at(reference, moments)]
 
 
 def _state_problems(case: Case, reference: Outcome, matched: list[tuple[Frame, dict[str, Any]]]) -> list[Problem]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..adapter.declare import STATES, left_out, parts, unreported_fields, with_fields_from, without_fields
-from ..adapter.protocol import answer_text, as_answered, restated_expectation
+from ..adapter.protocol import answer_text, as_answered, reference_frames_at, restated_expectation
 from ..explore import reading_label
 from ..ruleset import Capability, Event, Mismatch, Outcome, Ruleset, Transform, compare_outcome, reference_key
 from .reference import Reading, ReadingTable, outcome_data, reading_table
@@ -89,16 +89,11 @@ def _found(ruleset: Ruleset, before: Any, actions: Any, reference: Outcome, actu
 
 def _state_mismatches(ruleset: Ruleset, reference: Outcome, actual: Outcome) -> Iterator[Mismatch]:
     """The first intermediate state an answer reports (``actual.frames``, read from its
-    ``states``) that differs from the reference's at the same moment, as ``check --impl``
-    compares them: a state with no phase is the end of its round, and a moment the
-    reference records no state at (nothing moved then) is not compared."""
-    frames = [f for f in reference.frames if not f.is_start]
-    at = {(f.round, f.phase, f.step): f for f in frames}
-    end_of_round = {f.round: f for f in frames}
-    for i, theirs in enumerate(actual.frames):
-        ours = end_of_round.get(theirs.round) if not theirs.phase else at.get((theirs.round, theirs.phase, theirs.step))
-        if ours is None or theirs.is_start:
-            continue
+    ``states``; phase "" for the end of a round) that differs from the reference's at the
+    same moment, paired as ``check --impl`` pairs them (``reference_frames_at``)."""
+    moments = [(f.round, f.phase or None, f.step) for f in actual.frames]
+    for i, ours in reference_frames_at(reference, moments):
+        theirs = actual.frames[i]
         expected, got = ruleset.state_json(ours.state), ruleset.state_json(theirs.state)
         if expected != got:  # to the letter, as check --impl compares them
             yield Mismatch((STATES, i), expected, got, f"states[{i}]: the state at {theirs} is not the reference's")
