@@ -38,6 +38,7 @@ from .reaper import become_subreaper, children_of, kill_all
 
 SETTLE = 1.0  # after an answer without an id: how long to watch for more output before stopping it
 CHUNK = 65536
+LINE_HEAD = 400  # bytes kept of an over-long line, to quote it
 
 Received = Literal["line", "eof", "timeout", "too-long"]
 
@@ -96,6 +97,8 @@ class _Process:
     # --- reading --------------------------------------------------------------
 
     def _feed(self, chunk: bytes) -> None:
+        # Memory: the partial line (at most the limit) and this chunk, never a copy of the partial line
+        # beside it until a complete line within the limit is taken (then it is that line's bytes).
         limit = self.limits.max_line
         *complete, rest = chunk.split(b"\n")
         for piece in complete:
@@ -104,17 +107,19 @@ class _Process:
                 self.partial.clear()
                 continue
             if len(self.partial) + len(piece) > limit:
-                self.events.append(("too-long", bytes(self.partial[:400])))
+                self.events.append(("too-long", bytes(self.partial[:LINE_HEAD])))
                 self.partial.clear()
                 continue
-            line = bytes(self.partial) + piece
+            self.partial += piece
+            line = bytes(self.partial)
             self.partial.clear()
             if line.strip():
                 self.events.append(("line", line))
         if self.skipping:
             return
         if len(self.partial) + len(rest) > limit:
-            self.events.append(("too-long", bytes((self.partial + rest)[:400])))
+            head = bytes(self.partial[:LINE_HEAD])
+            self.events.append(("too-long", head + rest[:LINE_HEAD - len(head)]))
             self.partial.clear()
             self.skipping = True
         else:
