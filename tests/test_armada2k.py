@@ -436,7 +436,7 @@ def test_explore_finds_the_contact_gap_and_the_footprint_divergence(tmp_path):
     cases = tmp_path / "cases" / "armada2k"
     cases.mkdir(parents=True)
     (cases / "one.yaml").write_text((A2K / "illus1-fan-each-size.yaml").read_text())
-    out = _verifier(tmp_path, "explore", "armada2k", "--budget", "10", "--max-examples", "60", "--exhaustive",
+    out = _verifier(tmp_path, "explore", "armada2k", "--budget", "3600", "--max-examples", "60", "--exhaustive",
                     "--space", "corner", "--out", "ex", "--cases", str(tmp_path / "cases"))
     assert "recall of the search" in out
     report = json.loads((tmp_path / "ex" / "report.json").read_text())

@@ -25,7 +25,7 @@ def impls_on_path(monkeypatch):
 def fuzz(key: str, toy: str, **options):
     impl = open_implementation(f"python:boundary_toys:{toy}", 10, rulesets=[key])
     try:
-        return run(registry.get(key), impl, budget=120, **options)  # the default number of scenes
+        return run(registry.get(key), impl, budget=3600, **options)  # the default 200 scenes bound it, not time
     finally:
         impl.close()
 

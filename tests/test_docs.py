@@ -322,7 +322,7 @@ def test_findings_are_read_from_the_explorers_report(tmp_path, capsys):
     cases.mkdir()
     for name in ("move-2d-turn-versus-turn", "bump-3-small-into-large"):
         (cases / f"{name}.yaml").write_text((ROOT / f"cases/ypp/{name}.yaml").read_text(encoding="utf-8"))
-    assert main(["explore", "ypp", "--budget", "60", "--max-examples", "20", "--out", str(explore / "ypp"),
+    assert main(["explore", "ypp", "--budget", "3600", "--max-examples", "20", "--out", str(explore / "ypp"),
                  "--cases", str(cases)]) == 0
     report = json.loads((explore / "ypp" / "report.json").read_text(encoding="utf-8"))
     assert report["open"] > 0

@@ -19,13 +19,16 @@ from verifier.findings import read_report
 from verifier.rulesets.ypp import RULESET as YPP
 from verifier.shards import exhaustive
 
+# A time budget that only a hang meets: the number of scenes bounds these runs, whatever the load.
+HANG = 3600
+
 
 def kinds_and_clauses(findings):
     return {(f.kind, f.clauses) for f in findings.values()}
 
 
 def test_ypp_search_finds_the_contradictory_bump_bullets():
-    result = search(YPP, budget=120, seed=0, max_examples=600)
+    result = search(YPP, budget=HANG, seed=0, max_examples=600)
     contradictions = {f.clauses for f in result.findings.values() if f.kind == "contradiction"}
     # A forward mover that is larger (or smaller) than the ship it bumps is covered by a motion
     # bullet and a class bullet at once, and they prescribe different things.
@@ -41,7 +44,7 @@ def test_ypp_search_finds_the_contradictory_bump_bullets():
 
 
 def test_ypp_search_finds_the_vacate_gap_and_literal_push_breaches():
-    result = search(YPP, budget=120, seed=0, max_examples=600)
+    result = search(YPP, budget=HANG, seed=0, max_examples=600)
     assert ("gap", ("move.1b", "move.1c")) in kinds_and_clauses(result.findings)
     breaches = {f.label for f in result.findings.values() if f.kind == "breach"}
     assert any("push_blocked=literal" in b for b in breaches)
@@ -50,21 +53,21 @@ def test_ypp_search_finds_the_vacate_gap_and_literal_push_breaches():
 
 
 def test_same_seed_same_fingerprints():
-    one = search(YPP, budget=120, seed=7, max_examples=300)
-    two = search(YPP, budget=120, seed=7, max_examples=300)
+    one = search(YPP, budget=HANG, seed=7, max_examples=300)
+    two = search(YPP, budget=HANG, seed=7, max_examples=300)
     assert not one.stopped_by_budget and not two.stopped_by_budget
     assert sorted(one.findings) == sorted(two.findings)
 
 
 def test_consistent_toy_table_has_no_findings():
     toy = ToyRuleset(CONSISTENT)
-    assert search(toy, budget=60, seed=0, max_examples=200).findings == {}
+    assert search(toy, budget=HANG, seed=0, max_examples=200).findings == {}
     assert exhaustive(toy, workers=1).counts == {}
 
 
 def test_planted_contradiction_and_gap_are_found():
     toy = ToyRuleset(PLANTED)
-    found = search(toy, budget=60, seed=0, max_examples=200).findings
+    found = search(toy, budget=HANG, seed=0, max_examples=200).findings
     assert kinds_and_clauses(found) == {("contradiction", ("lean.1", "lean.2")),
                                         ("gap", ("lean.1", "lean.2", "lean.3"))}
     counts = exhaustive(toy, workers=1).counts
@@ -79,7 +82,7 @@ def test_shrinking_keeps_the_fingerprint_and_minimises():
 
 
 def test_shrunk_ypp_contradiction_still_shows_the_disagreement():
-    result = search(YPP, budget=120, seed=0, max_examples=600)
+    result = search(YPP, budget=HANG, seed=0, max_examples=600)
     finding = next(f for f in result.findings.values() if f.clauses == ("bump.2", "bump.4"))
     small = shrink(YPP, finding)
     assert len(small.before.ships) == 2 and len(small.actions.rounds) == 1
@@ -116,7 +119,7 @@ def _explore(where):
     out = where / "out"
     cases = where / "cases"
     shutil.copytree(CASES, cases)
-    code = main(["explore", "ypp", "--budget", "60", "--max-examples", "300", "--out", str(out),
+    code = main(["explore", "ypp", "--budget", str(HANG), "--max-examples", "300", "--out", str(out),
                  "--cases", str(cases)])
     assert code == 0
     return out, cases
@@ -131,7 +134,7 @@ def explored_once(tmp_path_factory):
 @pytest.fixture(scope="session")
 def engine_run(explored_once):
     """The engine run with the command's options on the same cases, read by several tests."""
-    return run_explore(YPP, ExploreOptions(budget=60, max_examples=300, cases_dir=explored_once[1]))
+    return run_explore(YPP, ExploreOptions(budget=HANG, max_examples=300, cases_dir=explored_once[1]))
 
 
 @pytest.fixture
@@ -169,7 +172,7 @@ def test_a_ruling_resolves_the_finding_and_nothing_is_overwritten(explored, caps
     source.write_text(source.read_text() + "# my notes\n")
     assert main(["check", str(ruling), "--no-draw"]) == 0
     capsys.readouterr()
-    assert main(["explore", "ypp", "--budget", "60", "--max-examples", "300", "--out", str(out),
+    assert main(["explore", "ypp", "--budget", str(HANG), "--max-examples", "300", "--out", str(out),
                  "--cases", str(cases)]) == 0
     printed = capsys.readouterr().out
     assert "RESOLVED contradiction:bump:bump.2+bump.4:-" in printed
@@ -204,7 +207,7 @@ def test_a_report_reads_back_to_the_findings_it_was_written_from(explored_once, 
 
 def test_the_engine_searches_enumerates_and_shrinks_through_its_stages():
     toy = ToyRuleset(PLANTED)
-    run = run_explore(toy, ExploreOptions(budget=60, max_examples=200, exhaustive=True, cases_dir=None))
+    run = run_explore(toy, ExploreOptions(budget=HANG, max_examples=200, exhaustive=True, cases_dir=None))
     assert run.search is not None and run.exhaustive is not None and run.cases == ()
     fingerprints = [e.finding.fingerprint for e in run.findings]
     assert fingerprints == sorted(set(run.search.findings) | set(run.exhaustive.counts))

@@ -22,6 +22,8 @@ from verifier.ruleset import Capability, Ruleset
 ROOT = Path(__file__).parent.parent
 IMPLS = Path(__file__).parent / "impls"
 YPP = registry.get("ypp")
+# A time budget that only a hang meets: the number of scenes bounds these runs, whatever the load.
+HANG = 3600
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +34,7 @@ def impls_on_path(monkeypatch):
 def fuzz(spec: str, examples: int = 80, seed: int = 0, ruleset: str = "ypp", **options):
     impl = open_implementation(spec, 10, rulesets=[ruleset])
     try:
-        return run(registry.get(ruleset), impl, examples=examples, seed=seed, budget=120, **options)
+        return run(registry.get(ruleset), impl, examples=examples, seed=seed, budget=HANG, **options)
     finally:
         impl.close()
 
@@ -278,7 +280,7 @@ def test_failures_are_counted_per_scene_and_the_run_goes_on():
 def test_a_timeout_is_counted_on_its_scene():
     impl = open_implementation("python:fuzz_slow:handle", 0.5, rulesets=["ypp"])
     try:
-        result = run(YPP, impl, examples=12, seed=0, budget=120)
+        result = run(YPP, impl, examples=12, seed=0, budget=HANG)
     finally:
         impl.close()
     [problem] = result.problems
@@ -538,11 +540,13 @@ def test_the_first_scene_is_sent_as_soon_as_it_is_drawn(monkeypatch):
 def test_the_budget_bounds_a_run_with_a_slow_implementation():
     impl = open_implementation("python:fuzz_sleepy:handle", 10, rulesets=["ypp"])
     try:
-        result = run(YPP, impl, budget=1.0, seed=0)  # the default 200 scenes would take 20 s
+        result = run(YPP, impl, budget=3.0, seed=0)  # the default 200 scenes would take 20 s
     finally:
         impl.close()
-    assert result.stopped_by_budget and 0 < len(result.trials) < 200
-    assert result.seconds < 4  # sending stops at the budget; shrinking has as long again at most
+    # Each answer takes at least 0.1 s, so however slow the machine no more than 31 fit in the budget;
+    # and the first scene is drawn and sent well within 3 s even when loaded (within 1 s at a load of 16).
+    assert result.stopped_by_budget and 0 < len(result.trials) <= 31
+    assert result.seconds < 15  # sending stops at the budget (there is nothing to shrink): not the 20 s of 200
 
 
 def test_progress_shows_scenes_groups_and_time_left():

@@ -114,7 +114,7 @@ def test_export_gives_its_cases_as_json(verifier):
 
 
 def test_explore_writes_its_report_and_findings(verifier, tmp_path):
-    out = verifier("explore", "discs", "--budget", "5", "--max-examples", "50", "--exhaustive", "--out", "ex",
+    out = verifier("explore", "discs", "--budget", "3600", "--max-examples", "50", "--exhaustive", "--out", "ex",
                    "--cases", str(CASES))
     assert "recall of the search" in out
     report = json.loads((tmp_path / "ex" / "report.json").read_text())

@@ -343,7 +343,7 @@ def test_ruleset_sections_go_before_the_findings():
 
 def test_explore_scatter_writes_the_scatter_sections(tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["explore", "scatter", "--budget", "60", "--max-examples", "80", "--out", str(out),
+    assert main(["explore", "scatter", "--budget", "3600", "--max-examples", "80", "--out", str(out),
                  "--cases", str(CASES)]) == 0
     report = (out / "report.md").read_text()
     assert report.index("## Scatter: the blog post's statements under every reading") < report.index("## Findings")

@@ -160,7 +160,7 @@ def test_explore_reports_the_same_findings_with_one_or_two_workers(capsys, tmp_p
     reports = []
     for workers in ("1", "2"):
         out = tmp_path / workers
-        code, text, _ = run(capsys, "explore", "civ", "--exhaustive", "--budget", "30", "--max-examples", "10",
+        code, text, _ = run(capsys, "explore", "civ", "--exhaustive", "--budget", "3600", "--max-examples", "10",
                             "--workers", workers, "--out", str(out), "--cases", str(CASES / "civ"))
         assert code == 0 and "576 scenes" in text
         data = json.loads((out / "report.json").read_text())
