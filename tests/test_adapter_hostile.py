@@ -434,8 +434,8 @@ def pytest_cases(*args: object, timeout: float = 120) -> tuple[subprocess.Comple
 def test_under_pytest_an_escaped_child_neither_hangs_the_session_nor_outlives_it(tmp_path):
     pidfile = tmp_path / "child.pid"
     done, seconds = pytest_cases(A.relative_to(ROOT), C.relative_to(ROOT), "--verifier-impl",
-                                 f"{PYTHON} {IMPLS / 'setsid_child.py'} holds {pidfile}", timeout=60)
-    # A session the child's pipes held would wait out its ten-minute sleep: the 60 s timeout
+                                 f"{PYTHON} {IMPLS / 'setsid_child.py'} holds {pidfile}", timeout=300)
+    # A session the child's pipes held would wait out its ten-minute sleep: the 300 s timeout
     # catches that. (No tighter bound on the seconds: on a loaded machine the session alone
     # has taken over 30 s.)
     assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("2 passed"), done.stdout[-2000:]
