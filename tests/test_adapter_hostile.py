@@ -482,3 +482,20 @@ def test_an_in_process_answer_read_in_one_walk_is_what_the_encoder_and_decoder_w
     for value in left:  # another type or key, a size near a limit, a loop: left to the full way
         assert plain_copy(value, limits.max_depth, limits.max_line // 2, limits.max_line) is None
     assert math.isnan(plain_copy([float("nan")], 8, 100, 4096)[0][0])  # read as the decoder reads NaN
+
+
+def test_an_over_long_line_that_comes_whole_in_one_chunk_is_quoted_by_its_start():
+    from collections import deque
+
+    from verifier.adapter.process import _Process
+
+    reader = object.__new__(_Process)  # only its line reader: no process is started
+    reader.limits, reader.events = ReadLimits(max_line=1024), deque()
+    reader.partial, reader.skipping = bytearray(), False
+    reader._feed(b'{"type": "errored", "message": "' + b"y" * 5000 + b'"}\n{"type": "skipped"}\n')
+    (kind, head), (next_kind, line) = reader.events
+    assert kind == "too-long" and head.startswith(b'{"type": "errored", "message": "yyy') and len(head) <= 400
+    assert (next_kind, line) == ("line", b'{"type": "skipped"}')  # the line after it is read as it is
+    reader._feed(b'{"type": "errored", "message": "' + b"y" * 600)  # over the limit across two chunks
+    reader._feed(b"y" * 600 + b'"}\n')
+    assert reader.events[-1][0] == "too-long" and reader.events[-1][1].startswith(b'{"type": "errored"')

@@ -107,7 +107,8 @@ class _Process:
                 self.partial.clear()
                 continue
             if len(self.partial) + len(piece) > limit:
-                self.events.append(("too-long", bytes(self.partial[:LINE_HEAD])))
+                head = bytes(self.partial[:LINE_HEAD])
+                self.events.append(("too-long", head + piece[:LINE_HEAD - len(head)]))
                 self.partial.clear()
                 continue
             self.partial += piece
