@@ -275,21 +275,28 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
     - touching: not overlapping, and no more than ``tolerance`` apart. Shapes
       built to share an edge or a corner touch, whatever the round-off.
     - apart: more than ``tolerance`` apart.
+
+    Two convex polygons found to meet deep inside each other (``deep_overlap``) are
+    overlapping without being shrunk: shrinking a new shape costs more than the test.
     """
-    return _classified(a, b, distance(a, b), tolerance)
+    gap = distance(a, b)
+    if gap == 0 and _deep(a, b, tolerance):
+        return Contact.OVERLAPPING
+    return _classified(a, b, gap, tolerance)
 
 
 def overlapping(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> bool:
-    """``classify(a, b, tolerance) is Contact.OVERLAPPING``, without shrinking the shapes where
-    both are convex polygons that meet deep inside each other (``deep_overlap``)."""
-    gap = distance(a, b)
-    if gap == 0:
-        corners_a = _corners_of(a)
-        if corners_a is not None:
-            corners_b = _corners_of(b)
-            if corners_b is not None and deep_overlap(corners_a, corners_b, tolerance):
-                return True
-    return _classified(a, b, gap, tolerance) is Contact.OVERLAPPING
+    """``classify(a, b, tolerance) is Contact.OVERLAPPING``."""
+    return classify(a, b, tolerance) is Contact.OVERLAPPING
+
+
+def _deep(a: BaseGeometry, b: BaseGeometry, tolerance: float) -> bool:
+    """Whether both shapes are convex polygons that meet deep inside each other (``deep_overlap``)."""
+    corners_a = _corners_of(a)
+    if corners_a is None:
+        return False
+    corners_b = _corners_of(b)
+    return corners_b is not None and deep_overlap(corners_a, corners_b, tolerance)
 
 
 _CORNERS: KeptFor[list[XY] | None] = KeptFor(4096)  # convex_corners by shape
@@ -428,7 +435,10 @@ class ShapeIndex:
             candidates = [i for i in candidates if names[i] not in skip]
         if not candidates:
             return [], [], set()
-        gaps = shapely.distance(self._shapes[candidates], shape).tolist()
+        # shapely.distance of each, by the method: shapely 2.2's method takes a scalar's path (a
+        # tenth of the array function's overhead, for the handful of shapes found here)
+        shapes = self._shapes
+        gaps = [float(shapes[i].distance(shape)) for i in candidates]
         near = sorted((names[i], i, g) for i, g in zip(candidates, gaps) if g <= tolerance)
         deep: set[int] = set()
         if corners is not None:  # (shapely's distance need not be 0 where shapes overlap: it decides first)

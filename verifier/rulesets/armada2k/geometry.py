@@ -34,7 +34,6 @@ from verifier.kit.geometry import (
     convex_corners,
     deep_overlap,
     outline,
-    overlapping,
 )
 from verifier.kit.memo import Recent
 from verifier.ruleset import NotedReading
@@ -175,7 +174,7 @@ class World:
         (name, shape, distance, deep) of each within the tolerance, by name."""
         near = []
         for name, other, _ in candidates:
-            gap = float(shapely.distance(other, shape))
+            gap = float(other.distance(shape))  # shapely.distance(other, shape), by the method: a scalar's path
             if gap <= TOLERANCE:
                 other_corners = self.convex(name) if gap == 0 and (deep_for is None or name in deep_for) else None
                 deep = other_corners is not None and deep_overlap(corners, other_corners, TOLERANCE)
@@ -541,9 +540,21 @@ def _in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) 
     if not met:
         return False
     x, y = world.bow(ship)
-    face = footprint(ship, resting(world.reading), Pose(x, y, ship.heading + turn))
-    assert world.table is not None
-    return any(not overlapping(face, world.table.shapes[name]) for name in met)
+    pose = Pose(x, y, ship.heading + turn)
+    table = world.table
+    assert table is not None
+    face = footprint(ship, resting(world.reading), pose)
+    # ``overlapping(face, shape)`` of each, the face's corners as ``footprint`` works them out
+    # (its outline's own, which ``overlapping`` would read back from the new shape)
+    corners = pose.transform.apply_all(TEMPLATES[(ship.size, resting(world.reading))].points)
+    for name in met:
+        shape = table.shapes[name]
+        gap = float(face.distance(shape))
+        if gap == 0 and (other := table.convex(name)) is not None and deep_overlap(corners, other, TOLERANCE):
+            continue
+        if contact_at(face, shape, gap) is not Contact.OVERLAPPING:
+            return True
+    return False
 
 
 def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],

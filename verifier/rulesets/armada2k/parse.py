@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import shapely
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
@@ -267,7 +266,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
             return [ships[order[n]] for n in names if order[n] < at]
         box = boxes[reading][ship.name]
         return [other for other in ships[:at] if _boxes_near(box, boxes[reading][other.name])
-                and shapely.distance(footprint(other, reading), footprint(ship, reading)) <= TOLERANCE]
+                and footprint(other, reading).distance(footprint(ship, reading)) <= TOLERANCE]
 
     counts: dict[tuple[str, str], int] = {}
     for at, ship in enumerate(ships):
