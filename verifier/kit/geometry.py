@@ -613,21 +613,23 @@ def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
     product of a direction between two corners of one with one of the other (a superset of
     their edges, which can only find the same answer)."""
     sa, sb = _solid(tuple(a)), _solid(tuple(b))
-    return float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max(),
-                     _gaps(_crossed_axes(sa, sb), sa, sb).max()))
+    return float(_gaps(_every_axis(sa, sb), sa, sb).max())
+
+
+def _every_axis(a: _Solid, b: _Solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face normals of ``a``, then those of ``b``, then ``_crossed_axes``: in one array, so
+    that their gaps are worked out at once (each the same float as alone: element by element)."""
+    crossed = _crossed_axes(a, b)
+    x, y, z = (np.concatenate((na, nb, c)) for na, nb, c in zip(a.normals, b.normals, crossed))
+    return x, y, z
 
 
 def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLERANCE) -> Contact:
     """Apart, touching or overlapping for two convex solids given by their corners, with the
     same tolerance as ``classify``: overlapping when they could be parted only by a push of
     more than ``tolerance``, apart when more than ``tolerance`` lies between them. (The
-    ``solid_separation`` above, its face normals tried first: one that parts them by more
-    than ``tolerance`` settles it.)"""
-    sa, sb = _solid(tuple(a)), _solid(tuple(b))
-    gap = float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max()))
-    if gap > tolerance:
-        return Contact.APART
-    gap = max(gap, float(_gaps(_crossed_axes(sa, sb), sa, sb).max()))
+    ``solid_separation`` above.)"""
+    gap = solid_separation(a, b)
     if gap > tolerance:
         return Contact.APART
     return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING

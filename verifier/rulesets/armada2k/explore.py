@@ -34,6 +34,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    footprint_corners,
     obstacle_shape,
     pieces_contact,
 )
@@ -83,9 +84,9 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
     return True
 
 
-def _corners(ship: Ship, reading: str) -> list[tuple[float, float]]:
+def _corners(ship: Ship, reading: str) -> tuple[tuple[float, float], ...]:
     """The corners of ``footprint(ship, reading)``, as it works them out."""
-    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+    return footprint_corners(ship.size, reading, ship.pose)
 
 
 def _boxes_meet(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
@@ -275,7 +276,7 @@ def footprint_table() -> tuple[str, list[dict[str, Any]]]:
     pieces meet as solids, how far the top-view outlines alone would let it), and the length
     of the long side at table level, against which the large is laid to aim."""
     from .geometry import old_piece_limit
-    from .model import SOLID_READINGS, TEMPLATES, resting
+    from .model import SOLID_READINGS, resting
     rows: list[dict[str, Any]] = []
     lines = ["| size | footprint | length (in) | step may turn (deg) | outlines alone (deg) "
              "| side at table level (in) |", "|---|---|---|---|---|---|"]

@@ -50,6 +50,7 @@ from .model import (
     bow,
     flag_shape,
     footprint,
+    footprint_corners,
     obstacle_shape,
     resting,
     solids_contact,
@@ -111,6 +112,7 @@ class World:
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
         self.obstacles = frozenset(o.name for o in scene.obstacles)
+        self.flags = {flag.name: flag for flag in scene.flags}
         self.index = ShapeIndex(shapes)
         # Each piece as the index holds it (name, shape, envelope), in its order: in a world too
         # small for the index's tree, a step's check finds what its piece meets by going through
@@ -201,7 +203,7 @@ class World:
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
-            flags = {f.name: f for f in self.scene.flags}
+            flags = self.flags
             found = {}
             met = self.index.gaps(shape, skip=exclude, corners=corners, deep_for=self.obstacles) if (
                 candidates is None or corners is None) else self._gaps(shape, corners, candidates, self.obstacles)
@@ -416,7 +418,7 @@ def _new_cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[f
         if c - merged[-1] > ANGLE_TOLERANCE:
             merged.append(c)
     cuts = merged
-    flags = {f.name for f in world.scene.flags}
+    flags = world.flags
     if world.table is None or not any(n in world.ships or n in flags for n in names):
         return cuts, False
     for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
@@ -535,7 +537,7 @@ def in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -
 
 def _in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:
     # The step's check at this heading has found what the outline meets (a fan checks it anyway).
-    flags = {f.name for f in world.scene.flags}
+    flags = world.flags
     met = [n for n in check_step(ship, ship.heading + turn, world, exclude).met if n in world.ships or n in flags]
     if not met:
         return False
@@ -544,9 +546,9 @@ def _in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) 
     table = world.table
     assert table is not None
     face = footprint(ship, resting(world.reading), pose)
-    # ``overlapping(face, shape)`` of each, the face's corners as ``footprint`` works them out
-    # (its outline's own, which ``overlapping`` would read back from the new shape)
-    corners = pose.transform.apply_all(TEMPLATES[(ship.size, resting(world.reading))].points)
+    # ``overlapping(face, shape)`` of each, given the face's corners (its outline's own, which
+    # ``overlapping`` would read back from the new shape)
+    corners = footprint_corners(ship.size, resting(world.reading), pose)
     for name in met:
         shape = table.shapes[name]
         gap = float(face.distance(shape))

@@ -9,7 +9,7 @@ longer than the ship's size allows, shots from a stern without the variant.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -27,7 +27,6 @@ from .model import (
     PIPS,
     SIDES,
     SIZES,
-    TEMPLATES,
     XY,
     Action,
     Actions,
@@ -40,6 +39,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    footprint_corners,
     pieces_contact,
 )
 
@@ -180,7 +180,7 @@ def _area(doc: Located, path: tuple, data: dict | None) -> Area:
     return Area(_point(data.get("centre", [0, 0])), float(data["circle"]) / 2)
 
 
-def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: list[XY] | None = None) -> bool:
+def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: Sequence[XY] | None = None) -> bool:
     """Whether the shape lies on the area. ``corners``: its corners, where the caller has them
     (a circle is tested on them, without the shape); ``shape`` may be a function that makes it."""
     if area.is_circle:
@@ -194,15 +194,15 @@ def _made(shape: Polygon | Callable[[], Polygon]) -> Polygon:
     return shape if isinstance(shape, Polygon) else shape()
 
 
-def _corners(ship: Ship, reading: str) -> list[XY]:
+def _corners(ship: Ship, reading: str) -> tuple[XY, ...]:
     """The corners of ``footprint(ship, reading)``, as it works them out (the same numbers)."""
-    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+    return footprint_corners(ship.size, reading, ship.pose)
 
 
 Box = tuple[float, float, float, float]
 
 
-def _box(corners: list[XY]) -> Box:
+def _box(corners: Sequence[XY]) -> Box:
     xs, ys = [x for x, _ in corners], [y for _, y in corners]
     return min(xs), min(ys), max(xs), max(ys)
 
