@@ -608,7 +608,7 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
     if (mid[0] - centroid.x) * math.sin(math.radians(outward)) + (mid[1] - centroid.y) * math.cos(
             math.radians(outward)) < 0:
         outward += 180.0
-    base = 1.0  # the large's base width
+    base = LARGE_BASE
 
     def laid(at: XY) -> Polygon:
         return outline(Pose(at[0], at[1], outward).transform.apply_all(large.points))
@@ -618,6 +618,28 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
         ends = [laid((mid[0] + k * room * ux, mid[1] + k * room * uy)) for k in (-1, 1)]
         return ends[0].union(ends[1]).convex_hull, mid
     return laid(mid), mid
+
+
+LARGE_BASE = 1.0  # the large's base width, which firing_area lays against the side
+BEYOND = 1e-5  # how far past the reach of the firing area a target lies for beyond_reach: ten tolerances
+
+
+def beyond_reach(ship: Ship, side: str, target: Ship, footprint_reading: str, placement: str) -> bool:
+    """Whether the target lies well apart (``BEYOND``) from ``firing_area(ship, side, ...)``, shown
+    without making it: the large laid at the middle of the side reaches no further from there
+    than the large's reach, and the area of a sliding placement is the hull of the large laid at
+    both ends of its slide, each at most half the slide from the middle. Where this is True the
+    two are apart, and the area holds no part of the target under any target reading."""
+    template = TEMPLATES[(ship.size, resting(footprint_reading))]  # the side at table level, as firing_area takes it
+    (ax, ay), (bx, by) = (ship.pose.apply(q) for q in template.side(side))
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    reach = TEMPLATES[("large", footprint_reading)].reach
+    if placement == "sliding":
+        reach += max(0.0, (math.dist((ax, ay), (bx, by)) - LARGE_BASE) / 2)
+    corners = footprint_corners(target.size, footprint_reading, target.pose)
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    dx, dy = max(min(xs) - mx, mx - max(xs), 0.0), max(min(ys) - my, my - max(ys), 0.0)
+    return math.hypot(dx, dy) > reach + BEYOND
 
 
 def in_area(contact: Contact, whole: Callable[[], bool], reading: str) -> bool:

@@ -67,7 +67,7 @@ class Template:
     @property
     def reach(self) -> float:
         """How far the footprint reaches from the stern centre."""
-        return max(math.hypot(x, y) for x, y in self.points)
+        return _reach(self.points)
 
     def side(self, name: str) -> tuple[XY, XY]:
         return {"port": self.port, "starboard": self.starboard, "stern": self.stern}[name]
@@ -77,6 +77,11 @@ class Template:
         """Half the angle at the bow, in degrees."""
         (x0, y0), (bx, by) = self.port[0], self.bow
         return math.degrees(math.atan2(abs(x0 - bx), by - y0))
+
+
+@lru_cache(maxsize=32)  # asked at every fan and every look: of a dozen templates
+def _reach(points: tuple[XY, ...]) -> float:
+    return max(math.hypot(x, y) for x, y in points)
 
 
 def _template(size: str, footprint: str) -> Template:
