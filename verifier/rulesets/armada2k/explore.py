@@ -170,7 +170,7 @@ def _mirror_scene(scene: Scene) -> Scene:
     cx = scene.area.centre[0]
     area = Area((cx, scene.area.centre[1]), scene.area.radius) if scene.area.is_circle else Area(
         points=tuple((2 * cx - x, y) for x, y in reversed(scene.area.points)))
-    ships = tuple(replace(s, at=(2 * cx - s.at[0], s.at[1]), heading=(360.0 - s.heading) % 360.0) for s in scene.ships)
+    ships = tuple(s.placed((2 * cx - s.at[0], s.at[1]), (360.0 - s.heading) % 360.0) for s in scene.ships)
     obstacles = tuple(Obstacle(o.name, tuple((2 * cx - x, y) for x, y in reversed(o.points))) for o in scene.obstacles)
     flags = tuple(replace(f, at=(2 * cx - f.at[0], f.at[1])) for f in scene.flags)
     return Scene(area, ships, scene.players, scene.turn, obstacles, flags, scene.flagships, scene.variants)

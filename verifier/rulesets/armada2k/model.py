@@ -124,6 +124,11 @@ class Ship:
     def pose(self) -> Pose:
         return Pose(self.at[0], self.at[1], self.heading)
 
+    def placed(self, at: XY, heading: float) -> Ship:
+        """The ship moved to ``at``, heading ``heading``: ``replace(self, at=at, heading=heading)``, made
+        directly (a resolution moves ships at every step)."""
+        return Ship(self.name, self.player, self.size, at, heading, self.damage, self.sunk)
+
 
 @dataclass(frozen=True)
 class Area:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from shapely.geometry import Polygon
@@ -40,6 +40,7 @@ from .model import (
     flag_shape,
     footprint,
     footprint_corners,
+    obstacle_shape,
     pieces_contact,
 )
 
@@ -161,11 +162,17 @@ def _point(value: list) -> XY:
 
 def _polygon(doc: Located, path: tuple, points: list) -> tuple[XY, ...]:
     pts = tuple(_point(p) for p in points)
-    shape = Polygon(pts)
-    if not shape.is_valid or shape.area <= TOLERANCE:
+    if not _proper(pts):
         raise doc.error(path, "the polygon's points must go round a proper area without crossing themselves",
                         SceneError)
     return pts
+
+
+@lru_cache(maxsize=256)  # a scene's reefs are read again with it (fuzz reads each scene it sends more than once)
+def _proper(points: tuple[XY, ...]) -> bool:
+    """Whether the points go round a proper area without crossing themselves."""
+    shape = Polygon(points)
+    return bool(shape.is_valid) and not shape.area <= TOLERANCE
 
 
 def _area(doc: Located, path: tuple, data: dict | None) -> Area:
@@ -235,6 +242,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
 
 def forget_scenes() -> None:
     _PARSED.clear()
+    _proper.cache_clear()
 
 
 def _parse_scene(doc: Located, path: tuple) -> Scene:
@@ -309,7 +317,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
                             SceneError, key=True)
         obstacle = Obstacle(str(name), _polygon(doc, where, points))
         under = sorted((order[ship], r, ship, reading) for r, reading in enumerate(FOOTPRINTS)
-                       for ship, contact in index(reading).contacts(Polygon(obstacle.points)).items()
+                       for ship, contact in index(reading).contacts(obstacle_shape(obstacle)).items()
                        if contact is Contact.OVERLAPPING)
         if under:
             raise doc.error(where, f"obstacle {name!r} overlaps ship {under[0][2]!r} (under the {under[0][3]} "

@@ -227,7 +227,7 @@ def _move(run: _Run, action: Action) -> None:
                 return
             break
         x, y = bow(current, run.footprint)
-        current = replace(current, at=(x, y), heading=heading % 360.0)
+        current = current.placed((x, y), heading % 360.0)
         poses.append((x, y, heading % 360.0))
         if touched and run.reading["flag-contact"] == "wins":
             reached = touched
