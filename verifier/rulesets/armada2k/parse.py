@@ -191,10 +191,18 @@ def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: Sequenc
     """Whether the shape lies on the area. ``corners``: its corners, where the caller has them
     (a circle is tested on them, without the shape); ``shape`` may be a function that makes it."""
     if area.is_circle:
-        (cx, cy), r = area.centre, area.radius
-        points = corners if corners is not None else _made(shape).exterior.coords
-        return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in points)
+        if corners is not None:
+            return _on_circle(area.centre, area.radius, tuple(corners))
+        return _on_circle(area.centre, area.radius, tuple(_made(shape).exterior.coords))
     return bool(Polygon(area.points).buffer(TOLERANCE).contains(_made(shape)))
+
+
+# A ship's corners are read again with its scene (fuzz reads each scene it sends more than once,
+# its boundaries read each scene they try) and kept (footprint_corners): their test is kept too.
+@lru_cache(maxsize=4096)
+def _on_circle(centre: XY, radius: float, points: tuple[XY, ...]) -> bool:
+    (cx, cy), r = centre, radius
+    return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in points)
 
 
 def _made(shape: Polygon | Callable[[], Polygon]) -> Polygon:
@@ -243,6 +251,7 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
 def forget_scenes() -> None:
     _PARSED.clear()
     _proper.cache_clear()
+    _on_circle.cache_clear()
 
 
 def _parse_scene(doc: Located, path: tuple) -> Scene:
