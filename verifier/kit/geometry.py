@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -173,11 +174,38 @@ def _polygon_maker() -> Callable[[Sequence[XY]], Polygon]:
             shape: Polygon = lib.polygons(lib.linearrings(np.asarray(points, dtype=float), allow_nan), no_holes)
             return shape
 
-        probe = [(0.0, 0.0), (1.5, 0.25), (0.5, 2.0)]
-        fast, slow = made(probe), shapely.polygons(probe)
-        if isinstance(fast, Polygon) and shapely.get_coordinates(fast).tolist() == shapely.get_coordinates(
-                slow).tolist() and fast.equals_exact(slow, 0):
-            return made
+        from shapely.io import DecodingErrorOptions
+        raise_invalid = np.uint8(DecodingErrorOptions.get_value("raise"))
+
+        def read(points: Sequence[XY]) -> Polygon:
+            """``made(points)``, read by GEOS from the polygon's well-known binary (a third less
+            time than made from an array) where the corners are pairs of numbers, enough for a
+            ring: closed as ``made`` closes it, where the last corner is not the first."""
+            flat = [value for point in points for value in point]
+            n = len(flat) // 2
+            if len(flat) == 2 * len(points) and n >= 3:
+                if flat[0] != flat[-2] or flat[1] != flat[-1]:
+                    flat += flat[:2]
+                    n += 1
+                if n >= 4:
+                    try:
+                        binary = struct.pack(f"<BIII{2 * n}d", 1, 3, 1, n, *flat)
+                    except struct.error:  # not numbers struct takes: as made takes them
+                        return made(points)
+                    # (an array of objects: bytes alone would be taken for a string, its trailing zeros cut)
+                    shape: Polygon = lib.from_wkb(np.asarray(binary, dtype=object), raise_invalid)
+                    return shape
+            return made(points)
+
+        def same(made_by: Callable[[Sequence[XY]], Polygon], probe: Sequence[XY]) -> bool:
+            fast, slow = made_by(probe), shapely.polygons(probe)
+            return isinstance(fast, Polygon) and shapely.get_coordinates(fast).tolist() == shapely.get_coordinates(
+                slow).tolist() and fast.equals_exact(slow, 0) and shapely.to_wkb(fast) == shapely.to_wkb(slow)
+
+        probes = ([(0.0, 0.0), (1.5, 0.25), (0.5, 2.0)], [(0.0, 0.0), (1.5, 0.25), (0.5, 2.0), (0.0, 0.0)],
+                  [(-0.1, 1e-300), (1.5, 0.25), (0.5, 2.0), (-3.0, 7.0)])
+        if all(same(made, probe) for probe in probes):
+            return read if all(same(read, probe) for probe in probes) else made
     except Exception:  # another shapely: its compiled core is called otherwise
         pass
 
@@ -275,21 +303,28 @@ def classify(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> 
     - touching: not overlapping, and no more than ``tolerance`` apart. Shapes
       built to share an edge or a corner touch, whatever the round-off.
     - apart: more than ``tolerance`` apart.
+
+    Two convex polygons found to meet deep inside each other (``deep_overlap``) are
+    overlapping without being shrunk: shrinking a new shape costs more than the test.
     """
-    return _classified(a, b, distance(a, b), tolerance)
+    gap = distance(a, b)
+    if gap == 0 and _deep(a, b, tolerance):
+        return Contact.OVERLAPPING
+    return _classified(a, b, gap, tolerance)
 
 
 def overlapping(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> bool:
-    """``classify(a, b, tolerance) is Contact.OVERLAPPING``, without shrinking the shapes where
-    both are convex polygons that meet deep inside each other (``deep_overlap``)."""
-    gap = distance(a, b)
-    if gap == 0:
-        corners_a = _corners_of(a)
-        if corners_a is not None:
-            corners_b = _corners_of(b)
-            if corners_b is not None and deep_overlap(corners_a, corners_b, tolerance):
-                return True
-    return _classified(a, b, gap, tolerance) is Contact.OVERLAPPING
+    """``classify(a, b, tolerance) is Contact.OVERLAPPING``."""
+    return classify(a, b, tolerance) is Contact.OVERLAPPING
+
+
+def _deep(a: BaseGeometry, b: BaseGeometry, tolerance: float) -> bool:
+    """Whether both shapes are convex polygons that meet deep inside each other (``deep_overlap``)."""
+    corners_a = _corners_of(a)
+    if corners_a is None:
+        return False
+    corners_b = _corners_of(b)
+    return corners_b is not None and deep_overlap(corners_a, corners_b, tolerance)
 
 
 _CORNERS: KeptFor[list[XY] | None] = KeptFor(4096)  # convex_corners by shape
@@ -428,7 +463,10 @@ class ShapeIndex:
             candidates = [i for i in candidates if names[i] not in skip]
         if not candidates:
             return [], [], set()
-        gaps = shapely.distance(self._shapes[candidates], shape).tolist()
+        # shapely.distance of each, by the method: shapely 2.2's method takes a scalar's path (a
+        # tenth of the array function's overhead, for the handful of shapes found here)
+        shapes = self._shapes
+        gaps = [float(shapes[i].distance(shape)) for i in candidates]
         near = sorted((names[i], i, g) for i, g in zip(candidates, gaps) if g <= tolerance)
         deep: set[int] = set()
         if corners is not None:  # (shapely's distance need not be 0 where shapes overlap: it decides first)
@@ -603,21 +641,23 @@ def solid_separation(a: Sequence[XYZ], b: Sequence[XYZ]) -> float:
     product of a direction between two corners of one with one of the other (a superset of
     their edges, which can only find the same answer)."""
     sa, sb = _solid(tuple(a)), _solid(tuple(b))
-    return float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max(),
-                     _gaps(_crossed_axes(sa, sb), sa, sb).max()))
+    return float(_gaps(_every_axis(sa, sb), sa, sb).max())
+
+
+def _every_axis(a: _Solid, b: _Solid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face normals of ``a``, then those of ``b``, then ``_crossed_axes``: in one array, so
+    that their gaps are worked out at once (each the same float as alone: element by element)."""
+    crossed = _crossed_axes(a, b)
+    x, y, z = (np.concatenate((na, nb, c)) for na, nb, c in zip(a.normals, b.normals, crossed))
+    return x, y, z
 
 
 def classify_solids(a: Sequence[XYZ], b: Sequence[XYZ], tolerance: float = TOLERANCE) -> Contact:
     """Apart, touching or overlapping for two convex solids given by their corners, with the
     same tolerance as ``classify``: overlapping when they could be parted only by a push of
     more than ``tolerance``, apart when more than ``tolerance`` lies between them. (The
-    ``solid_separation`` above, its face normals tried first: one that parts them by more
-    than ``tolerance`` settles it.)"""
-    sa, sb = _solid(tuple(a)), _solid(tuple(b))
-    gap = float(max(_gaps(sa.normals, sa, sb).max(), _gaps(sb.normals, sa, sb).max()))
-    if gap > tolerance:
-        return Contact.APART
-    gap = max(gap, float(_gaps(_crossed_axes(sa, sb), sa, sb).max()))
+    ``solid_separation`` above.)"""
+    gap = solid_separation(a, b)
     if gap > tolerance:
         return Contact.APART
     return Contact.TOUCHING if gap >= -tolerance else Contact.OVERLAPPING

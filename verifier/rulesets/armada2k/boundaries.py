@@ -72,7 +72,7 @@ def _pieces(ship: Ship, steps: tuple[float, ...]) -> list[Ship]:
     pieces = [ship]
     for heading in steps:
         x, y = bow(pieces[-1], FOOTPRINT)
-        pieces.append(replace(pieces[-1], at=(x, y), heading=heading % 360.0))
+        pieces.append(pieces[-1].placed((x, y), heading % 360.0))
     return pieces
 
 

@@ -34,6 +34,7 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    footprint_corners,
     obstacle_shape,
     pieces_contact,
 )
@@ -83,9 +84,9 @@ def _fits(ship: Ship, ships: list[Ship], area: Area, obstacles: list[Obstacle]) 
     return True
 
 
-def _corners(ship: Ship, reading: str) -> list[tuple[float, float]]:
+def _corners(ship: Ship, reading: str) -> tuple[tuple[float, float], ...]:
     """The corners of ``footprint(ship, reading)``, as it works them out."""
-    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+    return footprint_corners(ship.size, reading, ship.pose)
 
 
 def _boxes_meet(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
@@ -169,7 +170,7 @@ def _mirror_scene(scene: Scene) -> Scene:
     cx = scene.area.centre[0]
     area = Area((cx, scene.area.centre[1]), scene.area.radius) if scene.area.is_circle else Area(
         points=tuple((2 * cx - x, y) for x, y in reversed(scene.area.points)))
-    ships = tuple(replace(s, at=(2 * cx - s.at[0], s.at[1]), heading=(360.0 - s.heading) % 360.0) for s in scene.ships)
+    ships = tuple(s.placed((2 * cx - s.at[0], s.at[1]), (360.0 - s.heading) % 360.0) for s in scene.ships)
     obstacles = tuple(Obstacle(o.name, tuple((2 * cx - x, y) for x, y in reversed(o.points))) for o in scene.obstacles)
     flags = tuple(replace(f, at=(2 * cx - f.at[0], f.at[1])) for f in scene.flags)
     return Scene(area, ships, scene.players, scene.turn, obstacles, flags, scene.flagships, scene.variants)
@@ -275,7 +276,7 @@ def footprint_table() -> tuple[str, list[dict[str, Any]]]:
     pieces meet as solids, how far the top-view outlines alone would let it), and the length
     of the long side at table level, against which the large is laid to aim."""
     from .geometry import old_piece_limit
-    from .model import SOLID_READINGS, TEMPLATES, resting
+    from .model import SOLID_READINGS, resting
     rows: list[dict[str, Any]] = []
     lines = ["| size | footprint | length (in) | step may turn (deg) | outlines alone (deg) "
              "| side at table level (in) |", "|---|---|---|---|---|---|"]

@@ -34,7 +34,6 @@ from verifier.kit.geometry import (
     convex_corners,
     deep_overlap,
     outline,
-    overlapping,
 )
 from verifier.kit.memo import Recent
 from verifier.ruleset import NotedReading
@@ -51,6 +50,7 @@ from .model import (
     bow,
     flag_shape,
     footprint,
+    footprint_corners,
     obstacle_shape,
     resting,
     solids_contact,
@@ -112,6 +112,7 @@ class World:
             shapes[flag.name] = flag_shape(flag)
         self.shapes = shapes
         self.obstacles = frozenset(o.name for o in scene.obstacles)
+        self.flags = {flag.name: flag for flag in scene.flags}
         self.index = ShapeIndex(shapes)
         # Each piece as the index holds it (name, shape, envelope), in its order: in a world too
         # small for the index's tree, a step's check finds what its piece meets by going through
@@ -175,7 +176,7 @@ class World:
         (name, shape, distance, deep) of each within the tolerance, by name."""
         near = []
         for name, other, _ in candidates:
-            gap = float(shapely.distance(other, shape))
+            gap = float(other.distance(shape))  # shapely.distance(other, shape), by the method: a scalar's path
             if gap <= TOLERANCE:
                 other_corners = self.convex(name) if gap == 0 and (deep_for is None or name in deep_for) else None
                 deep = other_corners is not None and deep_overlap(corners, other_corners, TOLERANCE)
@@ -202,7 +203,7 @@ class World:
         if piece is not None and self.reading in SOLID_READINGS:
             # Ships and flags met in outline are classified again (as solids, by the resting
             # face), so their outlines need only be found.
-            flags = {f.name: f for f in self.scene.flags}
+            flags = self.flags
             found = {}
             met = self.index.gaps(shape, skip=exclude, corners=corners, deep_for=self.obstacles) if (
                 candidates is None or corners is None) else self._gaps(shape, corners, candidates, self.obstacles)
@@ -417,7 +418,7 @@ def _new_cuts(ship: Ship, world: World, exclude: frozenset[str]) -> tuple[list[f
         if c - merged[-1] > ANGLE_TOLERANCE:
             merged.append(c)
     cuts = merged
-    flags = {f.name for f in world.scene.flags}
+    flags = world.flags
     if world.table is None or not any(n in world.ships or n in flags for n in names):
         return cuts, False
     for h in critical_headings(ship, world.table, [n for n in names if n in world.table.shapes]):
@@ -536,14 +537,26 @@ def in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -
 
 def _in_the_air(ship: Ship, world: World, exclude: frozenset[str], turn: float) -> bool:
     # The step's check at this heading has found what the outline meets (a fan checks it anyway).
-    flags = {f.name for f in world.scene.flags}
+    flags = world.flags
     met = [n for n in check_step(ship, ship.heading + turn, world, exclude).met if n in world.ships or n in flags]
     if not met:
         return False
     x, y = world.bow(ship)
-    face = footprint(ship, resting(world.reading), Pose(x, y, ship.heading + turn))
-    assert world.table is not None
-    return any(not overlapping(face, world.table.shapes[name]) for name in met)
+    pose = Pose(x, y, ship.heading + turn)
+    table = world.table
+    assert table is not None
+    face = footprint(ship, resting(world.reading), pose)
+    # ``overlapping(face, shape)`` of each, given the face's corners (its outline's own, which
+    # ``overlapping`` would read back from the new shape)
+    corners = footprint_corners(ship.size, resting(world.reading), pose)
+    for name in met:
+        shape = table.shapes[name]
+        gap = float(face.distance(shape))
+        if gap == 0 and (other := table.convex(name)) is not None and deep_overlap(corners, other, TOLERANCE):
+            continue
+        if contact_at(face, shape, gap) is not Contact.OVERLAPPING:
+            return True
+    return False
 
 
 def _solid_cuts(cuts: list[float], allowed: Callable[[float], bool],
@@ -595,7 +608,7 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
     if (mid[0] - centroid.x) * math.sin(math.radians(outward)) + (mid[1] - centroid.y) * math.cos(
             math.radians(outward)) < 0:
         outward += 180.0
-    base = 1.0  # the large's base width
+    base = LARGE_BASE
 
     def laid(at: XY) -> Polygon:
         return outline(Pose(at[0], at[1], outward).transform.apply_all(large.points))
@@ -605,6 +618,28 @@ def firing_area(ship: Ship, side: str, footprint_reading: str, placement: str) -
         ends = [laid((mid[0] + k * room * ux, mid[1] + k * room * uy)) for k in (-1, 1)]
         return ends[0].union(ends[1]).convex_hull, mid
     return laid(mid), mid
+
+
+LARGE_BASE = 1.0  # the large's base width, which firing_area lays against the side
+BEYOND = 1e-5  # how far past the reach of the firing area a target lies for beyond_reach: ten tolerances
+
+
+def beyond_reach(ship: Ship, side: str, target: Ship, footprint_reading: str, placement: str) -> bool:
+    """Whether the target lies well apart (``BEYOND``) from ``firing_area(ship, side, ...)``, shown
+    without making it: the large laid at the middle of the side reaches no further from there
+    than the large's reach, and the area of a sliding placement is the hull of the large laid at
+    both ends of its slide, each at most half the slide from the middle. Where this is True the
+    two are apart, and the area holds no part of the target under any target reading."""
+    template = TEMPLATES[(ship.size, resting(footprint_reading))]  # the side at table level, as firing_area takes it
+    (ax, ay), (bx, by) = (ship.pose.apply(q) for q in template.side(side))
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    reach = TEMPLATES[("large", footprint_reading)].reach
+    if placement == "sliding":
+        reach += max(0.0, (math.dist((ax, ay), (bx, by)) - LARGE_BASE) / 2)
+    corners = footprint_corners(target.size, footprint_reading, target.pose)
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    dx, dy = max(min(xs) - mx, mx - max(xs), 0.0), max(min(ys) - my, my - max(ys), 0.0)
+    return math.hypot(dx, dy) > reach + BEYOND
 
 
 def in_area(contact: Contact, whole: Callable[[], bool], reading: str) -> bool:

@@ -3,13 +3,12 @@ writer and reader (``outcome_json``, ``outcome_from_json``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ...errors import ImplementationError
 from ...kit.interchange import require_every_piece
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
-from .model import Interval, Scene, State
+from .model import Interval, Scene, Ship, State
 from .parse import EVENT_KINDS, PIECE_COUNTS
 
 OUTCOME_PARTS = (
@@ -64,8 +63,8 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     ships = []
     for ship in before.ships:
         d = data["ships"][ship.name]
-        ships.append(replace(ship, at=(float(d["at"][0]), float(d["at"][1])), heading=float(d["heading"]) % 360,
-                             damage=int(d.get("damage", ship.damage)), sunk=bool(d.get("sunk", ship.sunk))))
+        ships.append(Ship(ship.name, ship.player, ship.size, (float(d["at"][0]), float(d["at"][1])),
+                          float(d["heading"]) % 360, int(d.get("damage", ship.damage)), bool(d.get("sunk", ship.sunk))))
     fans = tuple(sorted((n, tuple(Interval(float(lo), float(hi)) for lo, hi in spans))
                         for n, spans in (data.get("fans") or {}).items()))
     unknown = set(dict(fans)) - names

@@ -20,7 +20,6 @@ from verifier.kit.geometry import (
     Contact,
     Plane,
     Pose,
-    Rigid,
     _cos_sin,
     classify,
     classify_solids,
@@ -68,7 +67,7 @@ class Template:
     @property
     def reach(self) -> float:
         """How far the footprint reaches from the stern centre."""
-        return max(math.hypot(x, y) for x, y in self.points)
+        return _reach(self.points)
 
     def side(self, name: str) -> tuple[XY, XY]:
         return {"port": self.port, "starboard": self.starboard, "stern": self.stern}[name]
@@ -78,6 +77,11 @@ class Template:
         """Half the angle at the bow, in degrees."""
         (x0, y0), (bx, by) = self.port[0], self.bow
         return math.degrees(math.atan2(abs(x0 - bx), by - y0))
+
+
+@lru_cache(maxsize=32)  # asked at every fan and every look: of a dozen templates
+def _reach(points: tuple[XY, ...]) -> float:
+    return max(math.hypot(x, y) for x, y in points)
 
 
 def _template(size: str, footprint: str) -> Template:
@@ -119,6 +123,11 @@ class Ship:
     @cached_property
     def pose(self) -> Pose:
         return Pose(self.at[0], self.at[1], self.heading)
+
+    def placed(self, at: XY, heading: float) -> Ship:
+        """The ship moved to ``at``, heading ``heading``: ``replace(self, at=at, heading=heading)``, made
+        directly (a resolution moves ships at every step)."""
+        return Ship(self.name, self.player, self.size, at, heading, self.damage, self.sunk)
 
 
 @dataclass(frozen=True)
@@ -248,14 +257,23 @@ def footprint(ship: Ship, reading: str, pose: Pose | None = None) -> Polygon:
 # step checked against every piece); shapely's polygons are immutable, so one may be shared.
 @lru_cache(maxsize=2048)
 def _footprint(size: str, reading: str, pose: Pose) -> Polygon:
-    template = TEMPLATES[(size, reading)]
-    transform: Rigid = pose.transform
-    return outline(transform.apply_all(template.points))
+    return outline(footprint_corners(size, reading, pose))
+
+
+# The corners are asked for more often than the shapes: a scene read checks every ship under
+# every footprint by its corners, and the explorer's scenes try each ship against the others.
+@lru_cache(maxsize=4096)
+def footprint_corners(size: str, reading: str, pose: Pose) -> tuple[XY, ...]:
+    """The corners of ``footprint`` of a ship of this size at ``pose``: ``pose.transform.apply_all``
+    of the template's points (its sums, with no Rigid made)."""
+    c, s = _cos_sin(pose.heading)  # as Rigid(pose.heading, ...) turns (its rotation is the heading, normalised)
+    dx, dy = pose.x, pose.y
+    return tuple((x * c + y * s + dx, -x * s + y * c + dy) for x, y in TEMPLATES[(size, reading)].points)
 
 
 def clear_shapes() -> None:
     """Forget the outlines and solids kept (for benchmarks that time work done afresh)."""
-    for made in (_footprint, solid, _planes, obstacle_shape, flag_shape):
+    for made in (_footprint, footprint_corners, solid, _planes, _body, obstacle_shape, flag_shape):
         made.cache_clear()
 
 
@@ -295,15 +313,23 @@ def solids_contact(a: tuple[str, Pose], b: tuple[str, Pose]) -> Contact:
     """``classify_solids`` of two pieces (size, pose) as the solids they are: settled by their
     face planes where they can (``sure_solids_contact``), which is most of the time. A deep
     common point is looked for above the faces they lie on, then above their outlines."""
-    body_a, body_b = solid(*a), solid(*b)
-    # The corners (see ``solid``) of the face each lies on, and of its outline, counter-clockwise.
-    faces = ([(x, y) for x, y, _ in body_a[:3]], [(x, y) for x, y, _ in body_b[:3]])
-    outlines = ([body_a[i][:2] for i in _OUTLINE], [body_b[i][:2] for i in _OUTLINE])
-    sure = sure_solids_contact(body_a, _planes(*a), body_b, _planes(*b), (faces, outlines))
+    body_a, planes_a, face_a, outline_a = _body(*a)
+    body_b, planes_b, face_b, outline_b = _body(*b)
+    sure = sure_solids_contact(body_a, planes_a, body_b, planes_b, ((face_a, face_b), (outline_a, outline_b)))
     return classify_solids(body_a, body_b) if sure is None else sure
 
 
 _OUTLINE = (0, 1, 4, 2, 3)  # the corners of ``solid`` round its outline: as the pentagon footprint's
+Body = tuple[tuple[XYZ, ...], tuple[Plane, ...], tuple[XY, ...], tuple[XY, ...]]
+
+
+@lru_cache(maxsize=2048)
+def _body(size: str, pose: Pose) -> Body:
+    """What ``solids_contact`` asks of a piece: ``solid`` and ``_planes``, and the corners (see
+    ``solid``) of the face it lies on and of its outline, counter-clockwise."""
+    body = solid(size, pose)
+    face = tuple((x, y) for x, y, _ in body[:3])
+    return body, _planes(size, pose), face, tuple((body[i][0], body[i][1]) for i in _OUTLINE)
 
 
 def pieces_contact(a: Ship, b: Ship, reading: str, pose: Pose | None = None) -> Contact:

@@ -9,12 +9,11 @@ longer than the ship's size allows, shots from a stern without the variant.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
-import shapely
 from shapely.geometry import Polygon
 
 from verifier.errors import SceneError, did_you_mean
@@ -28,7 +27,6 @@ from .model import (
     PIPS,
     SIDES,
     SIZES,
-    TEMPLATES,
     XY,
     Action,
     Actions,
@@ -41,6 +39,8 @@ from .model import (
     Variants,
     flag_shape,
     footprint,
+    footprint_corners,
+    obstacle_shape,
     pieces_contact,
 )
 
@@ -162,11 +162,17 @@ def _point(value: list) -> XY:
 
 def _polygon(doc: Located, path: tuple, points: list) -> tuple[XY, ...]:
     pts = tuple(_point(p) for p in points)
-    shape = Polygon(pts)
-    if not shape.is_valid or shape.area <= TOLERANCE:
+    if not _proper(pts):
         raise doc.error(path, "the polygon's points must go round a proper area without crossing themselves",
                         SceneError)
     return pts
+
+
+@lru_cache(maxsize=256)  # a scene's reefs are read again with it (fuzz reads each scene it sends more than once)
+def _proper(points: tuple[XY, ...]) -> bool:
+    """Whether the points go round a proper area without crossing themselves."""
+    shape = Polygon(points)
+    return bool(shape.is_valid) and not shape.area <= TOLERANCE
 
 
 def _area(doc: Located, path: tuple, data: dict | None) -> Area:
@@ -181,29 +187,37 @@ def _area(doc: Located, path: tuple, data: dict | None) -> Area:
     return Area(_point(data.get("centre", [0, 0])), float(data["circle"]) / 2)
 
 
-def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: list[XY] | None = None) -> bool:
+def _inside(area: Area, shape: Polygon | Callable[[], Polygon], corners: Sequence[XY] | None = None) -> bool:
     """Whether the shape lies on the area. ``corners``: its corners, where the caller has them
     (a circle is tested on them, without the shape); ``shape`` may be a function that makes it."""
     if area.is_circle:
-        (cx, cy), r = area.centre, area.radius
-        points = corners if corners is not None else _made(shape).exterior.coords
-        return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in points)
+        if corners is not None:
+            return _on_circle(area.centre, area.radius, tuple(corners))
+        return _on_circle(area.centre, area.radius, tuple(_made(shape).exterior.coords))
     return bool(Polygon(area.points).buffer(TOLERANCE).contains(_made(shape)))
+
+
+# A ship's corners are read again with its scene (fuzz reads each scene it sends more than once,
+# its boundaries read each scene they try) and kept (footprint_corners): their test is kept too.
+@lru_cache(maxsize=4096)
+def _on_circle(centre: XY, radius: float, points: tuple[XY, ...]) -> bool:
+    (cx, cy), r = centre, radius
+    return all(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r + TOLERANCE for x, y in points)
 
 
 def _made(shape: Polygon | Callable[[], Polygon]) -> Polygon:
     return shape if isinstance(shape, Polygon) else shape()
 
 
-def _corners(ship: Ship, reading: str) -> list[XY]:
+def _corners(ship: Ship, reading: str) -> tuple[XY, ...]:
     """The corners of ``footprint(ship, reading)``, as it works them out (the same numbers)."""
-    return ship.pose.transform.apply_all(TEMPLATES[(ship.size, reading)].points)
+    return footprint_corners(ship.size, reading, ship.pose)
 
 
 Box = tuple[float, float, float, float]
 
 
-def _box(corners: list[XY]) -> Box:
+def _box(corners: Sequence[XY]) -> Box:
     xs, ys = [x for x, _ in corners], [y for _, y in corners]
     return min(xs), min(ys), max(xs), max(ys)
 
@@ -236,6 +250,8 @@ def parse_scene(doc: Located, path: tuple) -> Scene:
 
 def forget_scenes() -> None:
     _PARSED.clear()
+    _proper.cache_clear()
+    _on_circle.cache_clear()
 
 
 def _parse_scene(doc: Located, path: tuple) -> Scene:
@@ -267,7 +283,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
             return [ships[order[n]] for n in names if order[n] < at]
         box = boxes[reading][ship.name]
         return [other for other in ships[:at] if _boxes_near(box, boxes[reading][other.name])
-                and shapely.distance(footprint(other, reading), footprint(ship, reading)) <= TOLERANCE]
+                and footprint(other, reading).distance(footprint(ship, reading)) <= TOLERANCE]
 
     counts: dict[tuple[str, str], int] = {}
     for at, ship in enumerate(ships):
@@ -310,7 +326,7 @@ def _parse_scene(doc: Located, path: tuple) -> Scene:
                             SceneError, key=True)
         obstacle = Obstacle(str(name), _polygon(doc, where, points))
         under = sorted((order[ship], r, ship, reading) for r, reading in enumerate(FOOTPRINTS)
-                       for ship, contact in index(reading).contacts(Polygon(obstacle.points)).items()
+                       for ship, contact in index(reading).contacts(obstacle_shape(obstacle)).items()
                        if contact is Contact.OVERLAPPING)
         if under:
             raise doc.error(where, f"obstacle {name!r} overlaps ship {under[0][2]!r} (under the {under[0][3]} "

@@ -26,6 +26,7 @@ from ...kit.words import count
 from .clauses import READING_POINTS
 from .geometry import (
     World,
+    beyond_reach,
     check_step,
     fan,
     firing_area,
@@ -226,7 +227,7 @@ def _move(run: _Run, action: Action) -> None:
                 return
             break
         x, y = bow(current, run.footprint)
-        current = replace(current, at=(x, y), heading=heading % 360.0)
+        current = current.placed((x, y), heading % 360.0)
         poses.append((x, y, heading % 360.0))
         if touched and run.reading["flag-contact"] == "wins":
             reached = touched
@@ -294,8 +295,13 @@ def _kept(world: World, key: tuple[object, ...], make: Callable[[], Made]) -> Ma
     return cast(Made, known)
 
 
+_OUT_OF_AREA = _Look(False, False, "out of the area the cannons reach", (), False, False, False)
+
+
 def _new_look(run: _Run, world: World, ship: Ship, side: str, target: Ship, placement: str, target_reading: str,
               sight_reading: str) -> _Look:
+    if beyond_reach(ship, side, target, run.footprint, placement):
+        return _OUT_OF_AREA  # what the look below finds where the area and the target are apart
     area, mid = firing_area(ship, side, run.footprint, placement)
     shape = footprint(target, run.footprint)
     laid = (ship, side, target, placement)
