@@ -39,12 +39,14 @@ from .model import (
     Tile,
     Token,
     Turn,
+    ship_at,
     totals_key,
 )
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 _CLOCKWISE = {h: h.clockwise() for h in Heading}
 _SIZES = {kind: int(size) for kind, size in SHIP_TYPES.items()}
+_LABEL = {int(size): size.label for size in SizeClass}  # without IntEnum's call and descriptor
 _NO_TOKEN = Token.NONE
 
 # Inside a run a tile is a single int key (see _Grid) rather than an (x, y) tuple: one small
@@ -356,8 +358,8 @@ class _Run:
             self.decisions.append(Decision(
                 "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
                 (mover.name, other.name), self.round,
-                detail=f"{mover.name}, {mover.motion(phase)} as a {SizeClass(mine).label} ship, "
-                       f"bumps the standing {SizeClass(theirs).label} ship {other.name}",
+                detail=f"{mover.name}, {mover.motion(phase)} as a {_LABEL[mine]} ship, "
+                       f"bumps the standing {_LABEL[theirs]} ship {other.name}",
                 situation=f"a ship {mover.motion(phase)} bumps a standing ship of "
                           f"{'smaller' if mine > theirs else 'larger'} class"))
         order = self.read("bump") if by_class is not None else None
@@ -800,8 +802,16 @@ class _Damage:
     def totals(self, pins: _Pins) -> tuple[tuple[str, float], ...]:
         """The items of the outcome's ``damage_totals`` under the options ``pins``, added up
         as it adds them (in the order of the events), without the outcome."""
+        unit = _SHOT_INDEX[pins[0][1]] if pins else 0
+        swapped = self.differs and pins[1][1] != "other"
+        events = self.events
         totals: dict[str, float] = {}
-        for _, ((a, x), (b, y)) in self.damage(pins):
+        for position, first, second, differ in self.rams:  # as ``damage`` gives them
+            a, b = events[position].pieces
+            if differ and swapped:
+                x, y = first[unit], second[unit]
+            else:
+                x, y = second[unit], first[unit]
             totals[a] = totals.get(a, 0.0) + x
             totals[b] = totals.get(b, 0.0) + y
         return totals_key(totals)
@@ -828,7 +838,7 @@ def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
     start = scene.by_name.get(ship.name)
     if start is not None and start.at == at and start.heading is ship.heading:
         return start
-    return Ship(ship.name, ship.type, at, ship.heading)
+    return ship_at(ship.name, ship.type, at, ship.heading)
 
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
@@ -907,11 +917,12 @@ class _End:
     options ``pins``. The outcome is made when first asked for (the reading table keeps
     only one outcome per key), under the reading of whoever asks."""
 
-    __slots__ = ("damage", "pins", "made")
+    __slots__ = ("damage", "pins", "made", "key")
 
     def __init__(self, damage: _Damage, pins: _Pins):
         self.damage, self.pins = damage, pins
         self.made: Outcome | None = None
+        self.key: Any = None  # the outcome's key, once asked for (Resolution.key)
 
     def outcome(self, reading: Mapping[str, str], scene: Scene) -> Outcome:
         """The outcome under ``reading`` (which agrees with ``pins``), on ``scene``'s board."""
@@ -1055,15 +1066,22 @@ class Resolution(_Resolution):
     def key(self) -> Any:
         """The outcome's key. Most ends of a scene's tree are the same rounds with the ram
         damage counted otherwise; that changes only the key's damage totals (the last of
-        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds."""
-        damage = self.end.damage
+        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds. The
+        key is kept with the end: readings that differ only where no resolution looked share it."""
+        end = self.end
+        key = end.key
+        if key is not None:
+            return key
+        damage = end.damage
         if not damage.rams:
-            return self.ruleset.outcome_key(self.outcome())
-        if damage.key_start is None:
+            key = self.ruleset.outcome_key(self.outcome())
+        elif damage.key_start is None:
             key = self.ruleset.outcome_key(self.outcome())
             damage.key_start = key[:-1]
-            return key
-        return (*damage.key_start, damage.totals(self.end.pins))
+        else:
+            key = (*damage.key_start, damage.totals(end.pins))
+        end.key = key
+        return key
 
     def under(self, point: str, reading: dict[str, str]) -> _Resolution:
         at = self.asked[point]  # the rounds before it looked up the same options under ``reading``
