@@ -98,11 +98,15 @@ OUTCOME_SCHEMA = {
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    events = []
+    for e in outcome.events:
+        item = {"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase, "clause": e.clause}
+        if e.damage:
+            item["damage"] = dict(e.damage)
+        events.append(item)
     return {
         "ships": {s.name: {"at": list(s.at), "heading": _HEADING_NAME[s.heading]} for s in outcome.after.ships},
-        "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                    "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
-                   for e in outcome.events],
+        "events": events,
         "damage": dict(outcome.damage_totals()),
         "provenance": provenance_json(outcome.provenance),
     }

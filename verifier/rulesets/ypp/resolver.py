@@ -291,8 +291,9 @@ class _Run:
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
               unordered: bool = False) -> None:
-        if unordered:
-            pieces = tuple(sorted(pieces))
+        if unordered:  # always a pair: by name
+            if pieces[1] < pieces[0]:
+                pieces = (pieces[1], pieces[0])
             key = (self.round, phase.name, kind, pieces)
             if key in self.seen_pairs:
                 return
