@@ -136,7 +136,8 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             if name not in known:
                 raise ImplementationError(f"events[{i}] names ship {name!r}, which is not in the scene; "
                                           f"{did_you_mean(name, list(known))}")
-        damage = tuple(sorted((str(n), float(d)) for n, d in (item.get("damage") or {}).items()))
+        raw = item.get("damage")  # absent on edges, rocks and pushes
+        damage = tuple(sorted([(str(n), float(d)) for n, d in raw.items()])) if raw else ()
         for name, _ in damage:
             if name not in known:
                 raise ImplementationError(f"events[{i}].damage names ship {name!r}, which is not in the scene; "

@@ -9,7 +9,7 @@ from typing import Any
 from ...errors import SceneError, did_you_mean
 from ...ruleset import Outcome
 from ...source import Located
-from .model import SHIP_TYPES, Board, Heading, Scene, Ship, Tile, Token, Turn
+from .model import SHIP_TYPES, Board, Heading, Scene, Tile, Token, Turn, ship_at
 
 # Enum members by name or value, and their names and values, as plain dicts: Enum's metaclass and
 # descriptors cost more than a dict look-up, once per ship and token of every request.
@@ -216,7 +216,7 @@ def parse_before(doc: Located, path: tuple) -> Scene:
             raise doc.error(where + ("at",), f"ships {taken[tile]!r} and {name!r} are both on tile {list(tile)}; "
                                              "only one ship fits on a tile", SceneError)
         taken[tile] = name
-        ships.append(Ship(name, kind, tile, _HEADING_OF[spec["heading"]]))
+        ships.append(ship_at(name, kind, tile, _HEADING_OF[spec["heading"]]))
 
     board = Board(width, height, rock_set, tuple(sorted(wind.items())), tuple(sorted(whirlpools)))
     return Scene(board, tuple(sorted(ships, key=lambda s: s.name)))

@@ -215,7 +215,8 @@ class _Run:
     def mark(self) -> _Mark:
         """This moment, at the end of a round: the lists of a run only grow, so their lengths
         and each ship's place, heading and provenance length are enough to take up from here."""
-        stacked = tuple((key, tuple(s.name for s in stack)) for key, stack in self.stacked.items())
+        stacked = tuple([(key, tuple([s.name for s in stack]))
+                         for key, stack in self.stacked.items()]) if self.stacked else ()
         return (self.round, tuple([(s.at, s.heading, len(s.prov)) for s in self.ships.values()]), len(self.events),
                 len(self.decisions), len(self.frames), len(self.consulted), stacked)
 
@@ -745,6 +746,7 @@ class _Damage:
     def __init__(self, run: _Run, scene: Scene):
         ships = run.ships
         rams = []
+        differs = False
         for i, event in enumerate(run.events):
             pieces = event.pieces
             if len(pieces) != 2 or event.kind not in _RAMMING:
@@ -761,7 +763,8 @@ class _Damage:
             run.note(first, "ram.1")
             run.note(second, "ram.1")
             rams.append((i, RAM_VALUES[first.type], RAM_VALUES[second.type], differ))
-        self.differs = any(r[3] for r in rams)
+            differs = differs or differ
+        self.differs = differs
         if rams:  # looked up as the resolver would, counting the damage of the first ramming event
             run.consulted["ram_unit"] = None
             if self.differs:
