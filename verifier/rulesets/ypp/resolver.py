@@ -139,6 +139,13 @@ _EFFECT_TEXT = {
 }
 
 
+# The bump bullets of each phase by number ("bump.1" .. "bump.4"; [0] unused).
+_BUMP_CLAUSES = {prefix: tuple(f"{prefix}.{n}" for n in range(5)) for prefix in ("bump", "wind.bump")}
+# The decision of a bump between ships of different classes, one shared value per phase, way of
+# moving, the two classes and ships, and round (every reading of a scene replays its bumps).
+_BUMP_DECISIONS: dict[tuple, Decision] = {}
+_VACATE_DECISIONS: dict[tuple, Decision] = {}  # likewise, of a ship claiming the tile of one moving on
+
 _LETTERS = {(prefix, second): {c: f"{prefix}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
             for prefix in ("move", "wind") for second in (False, True)}
 
@@ -349,27 +356,63 @@ class _Run:
 
     def bump_effect(self, mover: _Mover, other: _Ship, phase: _Phase) -> tuple[str, str]:
         """(effect, clause) of ``mover`` bumping the standing ship ``other``."""
-        motion = (f"{phase.bump}.1", _STOP) if mover.turning else (f"{phase.bump}.2", _KNOCK)
+        clauses = _BUMP_CLAUSES[phase.bump]
+        motion = (clauses[1], _STOP) if mover.turning else (clauses[2], _KNOCK)
         mine, theirs = mover.ship.size, other.size
         by_class = None
         if mine < theirs:
-            by_class = (f"{phase.bump}.3", _STOP)
+            by_class = (clauses[3], _STOP)
         elif mine > theirs:
-            by_class = (f"{phase.bump}.4", _PUSH)
+            by_class = (clauses[4], _PUSH)
         if by_class is not None:
-            self.decisions.append(Decision(
-                "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
-                (mover.name, other.name), self.round,
-                detail=f"{mover.name}, {mover.motion(phase)} as a {_LABEL[mine]} ship, "
-                       f"bumps the standing {_LABEL[theirs]} ship {other.name}",
-                situation=f"a ship {mover.motion(phase)} bumps a standing ship of "
-                          f"{'smaller' if mine > theirs else 'larger'} class"))
+            key = (phase.name, mover.turning, mine, theirs, mover.name, other.name, self.round)
+            decision = _BUMP_DECISIONS.get(key)
+            if decision is None:
+                if len(_BUMP_DECISIONS) > 20_000:
+                    _BUMP_DECISIONS.clear()
+                moving = mover.motion(phase)
+                decision = _BUMP_DECISIONS[key] = Decision(
+                    "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
+                    (mover.name, other.name), self.round,
+                    detail=f"{mover.name}, {moving} as a {_LABEL[mine]} ship, "
+                           f"bumps the standing {_LABEL[theirs]} ship {other.name}",
+                    situation=f"a ship {moving} bumps a standing ship of "
+                              f"{'smaller' if mine > theirs else 'larger'} class")
+            self.decisions.append(decision)
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
         else:
             clause, effect = by_class
         return effect, clause
+
+    def vacate_decision(self, m: _Mover, other: _Mover, second: bool, phase: _Phase) -> Decision:
+        """The decision of ``m`` claiming the tile of ``other``, which is moving too: one
+        shared value per phase, step, the two ships and their ways of moving, and round."""
+        straight = other.direction is m.direction
+        key = (phase.name, second, m.name, other.name, m.turning, other.turning, straight, self.round)
+        decision = _VACATE_DECISIONS.get(key)
+        if decision is not None:
+            return decision
+        if len(_VACATE_DECISIONS) > 20_000:
+            _VACATE_DECISIONS.clear()
+        letter = _LETTERS[phase.step, second]
+        name, occupant = m.name, other.name
+        if second:
+            decision = Decision(
+                "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant), self.round,
+                detail=f"{occupant} arrived in step 1 but moves on in step 2",
+                situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
+                          f"{other.motion(phase)} reached in step 1 and is leaving")
+        else:
+            leaving = "straight on" if straight else "across its way"
+            decision = Decision(
+                "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
+                f"{name} claims the tile of {occupant}, which is moving elsewhere",
+                situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
+                          f"{other.motion(phase)} that leaves {leaving}")
+        _VACATE_DECISIONS[key] = decision
+        return decision
 
     # --- one step of claims ------------------------------------------------
 
@@ -419,19 +462,7 @@ class _Run:
                     continue
                 stands = other is None
                 if other is not None:
-                    if second:
-                        self.decisions.append(Decision(
-                            "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
-                            self.round, detail=f"{occupant.name} arrived in step 1 but moves on in step 2",
-                            situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
-                                      f"{other.motion(phase)} reached in step 1 and is leaving"))
-                    else:
-                        leaving = "straight on" if other.direction is m.direction else "across its way"
-                        self.decisions.append(Decision(
-                            "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
-                            f"{name} claims the tile of {occupant.name}, which is moving elsewhere",
-                            situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
-                                      f"{other.motion(phase)} that leaves {leaving}"))
+                    self.decisions.append(self.vacate_decision(m, other, second, phase))
                     vacate = self.read("vacate")
                 if not stands and vacate != "follow":
                     self.note_reading(ship, "vacate")
