@@ -141,10 +141,18 @@ _EFFECT_TEXT = {
 
 # The bump bullets of each phase by number ("bump.1" .. "bump.4"; [0] unused).
 _BUMP_CLAUSES = {prefix: tuple(f"{prefix}.{n}" for n in range(5)) for prefix in ("bump", "wind.bump")}
-# The decision of a bump between ships of different classes, one shared value per phase, way of
-# moving, the two classes and ships, and round (every reading of a scene replays its bumps).
-_BUMP_DECISIONS: dict[tuple, Decision] = {}
-_VACATE_DECISIONS: dict[tuple, Decision] = {}  # likewise, of a ship claiming the tile of one moving on
+_HEADINGS = tuple(Heading)
+# The decisions of bumps, knocks and claims, one shared value per situation (each key starts with
+# the kind of decision and holds all its words depend on: phase, step, ships, ways of moving,
+# round): every reading of a scene replays its rounds, and with them the same decisions.
+_DECISIONS: dict[tuple, Decision] = {}
+
+
+def _keep_decision(key: tuple, decision: Decision) -> Decision:
+    if len(_DECISIONS) > 20_000:
+        _DECISIONS.clear()
+    _DECISIONS[key] = decision
+    return decision
 
 _LETTERS = {(prefix, second): {c: f"{prefix}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
             for prefix in ("move", "wind") for second in (False, True)}
@@ -365,19 +373,17 @@ class _Run:
         elif mine > theirs:
             by_class = (clauses[4], _PUSH)
         if by_class is not None:
-            key = (phase.name, mover.turning, mine, theirs, mover.name, other.name, self.round)
-            decision = _BUMP_DECISIONS.get(key)
+            key = ("bump", phase.name, mover.turning, mine, theirs, mover.name, other.name, self.round)
+            decision = _DECISIONS.get(key)
             if decision is None:
-                if len(_BUMP_DECISIONS) > 20_000:
-                    _BUMP_DECISIONS.clear()
                 moving = mover.motion(phase)
-                decision = _BUMP_DECISIONS[key] = Decision(
+                decision = _keep_decision(key, Decision(
                     "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
                     (mover.name, other.name), self.round,
                     detail=f"{mover.name}, {moving} as a {_LABEL[mine]} ship, "
                            f"bumps the standing {_LABEL[theirs]} ship {other.name}",
                     situation=f"a ship {moving} bumps a standing ship of "
-                              f"{'smaller' if mine > theirs else 'larger'} class")
+                              f"{'smaller' if mine > theirs else 'larger'} class"))
             self.decisions.append(decision)
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
@@ -390,12 +396,10 @@ class _Run:
         """The decision of ``m`` claiming the tile of ``other``, which is moving too: one
         shared value per phase, step, the two ships and their ways of moving, and round."""
         straight = other.direction is m.direction
-        key = (phase.name, second, m.name, other.name, m.turning, other.turning, straight, self.round)
-        decision = _VACATE_DECISIONS.get(key)
+        key = ("vacate", phase.name, second, m.name, other.name, m.turning, other.turning, straight, self.round)
+        decision = _DECISIONS.get(key)
         if decision is not None:
             return decision
-        if len(_VACATE_DECISIONS) > 20_000:
-            _VACATE_DECISIONS.clear()
         letter = _LETTERS[phase.step, second]
         name, occupant = m.name, other.name
         if second:
@@ -411,8 +415,25 @@ class _Run:
                 f"{name} claims the tile of {occupant}, which is moving elsewhere",
                 situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
                           f"{other.motion(phase)} that leaves {leaving}")
-        _VACATE_DECISIONS[key] = decision
-        return decision
+        return _keep_decision(key, decision)
+
+    def reach_decision(self, m: _Mover, occupant: _Ship, phase: _Phase) -> Decision:
+        """The decision of ``m`` reaching, in step 2, a destination that holds ``occupant``,
+        which has not moved this phase."""
+        size, theirs = m.ship.size, occupant.size
+        relation = "smaller" if size > theirs else "larger" if size < theirs else "the same"
+        key = ("reach", phase.name, m.name, occupant.name, m.turning, relation, self.round)
+        decision = _DECISIONS.get(key)
+        if decision is not None:
+            return decision
+        name = m.name
+        return _keep_decision(key, Decision(
+            "bump_reach", (_LETTERS[phase.step, True]("b"), f"{phase.bump}.1"),
+            ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
+            (name, occupant.name), self.round,
+            detail=f"the destination of {name} holds the standing ship {occupant.name}",
+            situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
+                      f"ship of {relation} class"))
 
     # --- one step of claims ------------------------------------------------
 
@@ -476,16 +497,8 @@ class _Run:
                     # A ship that has not moved this phase at the destination: case b of step 2,
                     # or, since a bump is entering "into or through" a standing ship's tile, a bump.
                     # The way of the planned second step (the ship may have been shoved off its path).
-                    way = next(h for h in Heading if m.via + delta[h] == m.dest)
-                    relation = ("smaller" if ship.size > occupant.size else
-                                "larger" if ship.size < occupant.size else "the same")
-                    self.decisions.append(Decision(
-                        "bump_reach", (letter("b"), f"{phase.bump}.1"),
-                        ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
-                        (name, occupant.name), self.round,
-                        detail=f"the destination of {name} holds the standing ship {occupant.name}",
-                        situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
-                                  f"ship of {relation} class"))
+                    way = next(h for h in _HEADINGS if m.via + delta[h] == m.dest)
+                    self.decisions.append(self.reach_decision(m, occupant, phase))
                     self.note_reading(ship, "bump_reach")
                     if self.read("bump_reach") == "step-1":
                         self.note(ship, letter("b"))
@@ -626,12 +639,17 @@ class _Run:
         astern = standing.heading.opposite()
         if astern is away:
             return away
-        facing = "the same way as the mover goes" if standing.heading is away else "across the mover's way"
-        self.decisions.append(Decision(
-            "knock_direction", (clause,), (f"knocked {away.name} (away from the mover) or {astern.name} (astern)",),
-            (mover.name, standing.name), self.round,
-            detail=f"{mover.name} knocks {standing.name} back, and {standing.name} faces {standing.heading.name}",
-            situation=f"a ship {mover.motion(phase)} knocks back a standing ship that faces {facing}"))
+        key = ("knock", clause, away, standing.heading, mover.name, standing.name, self.round, mover.turning)
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            facing = "the same way as the mover goes" if standing.heading is away else "across the mover's way"
+            decision = _keep_decision(key, Decision(
+                "knock_direction", (clause,),
+                (f"knocked {away.name} (away from the mover) or {astern.name} (astern)",),
+                (mover.name, standing.name), self.round,
+                detail=f"{mover.name} knocks {standing.name} back, and {standing.name} faces {standing.heading.name}",
+                situation=f"a ship {mover.motion(phase)} knocks back a standing ship that faces {facing}"))
+        self.decisions.append(decision)
         self.note_reading(standing, "knock_direction")
         return away if self.read("knock_direction") == "away" else astern
 
