@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from ...kit.compare import beyond
 from ...kit.modular import ModularRuleset
 from ...ruleset import Capability, Citation, Mismatch, Outcome, ReferenceTable, Resolution
 from .clauses import CLAUSES, CONCEPTS, GLOSSARY, INTRODUCTION, READING_POINTS, SEED, SOURCE_TITLES
-from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA
+from .interchange import OUTCOME_PARTS, OUTCOME_SCHEMA, outcome_json, state_json
 from .model import RAM_VALUES, SHIP_TYPES, Scene, Ship, Turn
 from .parse import ACTIONS_SCHEMA, BEFORE_SCHEMA, EXPECT_SCHEMA, Expectation, parse_actions, parse_before, parse_expect
 from .resolver import Resolution as YppResolution
@@ -90,6 +91,14 @@ class YppRuleset(ModularRuleset):
         turn = parse_actions(doc, actions_path, scene)
         expect = parse_expect(doc, expect_path, scene, turn, breaches_allowed) if expect_path is not None else None
         return scene, turn, expect
+
+    # The interchange module's own, without the modular ruleset's look-up and copy of each new
+    # dict: the reference adapter answers with one per phase and step of a turn.
+    def outcome_json(self, outcome: Outcome) -> dict[str, Any]:
+        return outcome_json(outcome)
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        return state_json(state)
 
     def resolve(self, before: Scene, actions: Turn, reading: Mapping[str, str]) -> Outcome:
         return resolve(before, actions, reading)

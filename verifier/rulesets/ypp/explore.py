@@ -12,7 +12,7 @@ from typing import Any
 from ...kept import KeptFor
 from ...ruleset import Outcome, Transform
 from . import strategies
-from .model import Board, Corner, Heading, Scene, Ship, Token, Turn, totals_key
+from .model import Board, Corner, Heading, Scene, Ship, Token, Turn, ship_at, totals_key
 from .resolver import resolve_turn
 from .spaces import SPACES, shard, space_scenes
 from .strategies import TYPES_BY_CLASS
@@ -84,7 +84,7 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     # Order: rename every ship so that the listing order reverses.
     last = len(ships) - 1
     renamed = {s.name: f"{chr(ord('a') + last - i)}{s.name}" for i, s in enumerate(ships)}
-    reordered = Scene(scene.board, tuple(sorted([Ship(renamed[s.name], s.type, s.at, s.heading) for s in ships],
+    reordered = Scene(scene.board, tuple(sorted([ship_at(renamed[s.name], s.type, s.at, s.heading) for s in ships],
                                                 key=_by_name)))
     retold = Turn(tuple([tuple(sorted([(renamed[n], t) for n, t in r])) for r in turn.rounds]))
     found = [Transform("order", "reversed listing", reordered, retold, lambda key: _rename_key(key, renamed),
@@ -99,7 +99,7 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
     rotated = Board(b.height, b.width, frozenset([(h - 1 - y, x) for x, y in b.rocks]),
                     tuple(sorted([((h - 1 - y, x), _TURNED[d]) for (x, y), d in b.wind])),
                     tuple(sorted([(h - 2 - y, x) for x, y in b.whirlpools])))
-    turned = Scene(rotated, tuple([Ship(s.name, s.type, (h - 1 - s.at[1], s.at[0]), _TURNED[s.heading])
+    turned = Scene(rotated, tuple([ship_at(s.name, s.type, (h - 1 - s.at[1], s.at[0]), _TURNED[s.heading])
                                    for s in ships]))
     found.append(Transform("symmetry", "quarter turn", turned, turn, lambda key: _map_key(key, rot, _TURNED_NAME),
                            _quiet_key(turned, turn)))
@@ -113,7 +113,7 @@ def transforms(scene: Scene, turn: Turn) -> list[Transform]:
 
         mirrored = Board(b.width, b.height, frozenset([(w - 1 - x, y) for x, y in b.rocks]),
                          tuple(sorted([((w - 1 - x, y), _MIRRORED[d]) for (x, y), d in b.wind])), ())
-        flipped = Scene(mirrored, tuple([Ship(s.name, s.type, (w - 1 - s.at[0], s.at[1]), _MIRRORED[s.heading])
+        flipped = Scene(mirrored, tuple([ship_at(s.name, s.type, (w - 1 - s.at[0], s.at[1]), _MIRRORED[s.heading])
                                          for s in ships]))
         flipped_turn = Turn(tuple([tuple([(n, _SWAPPED.get(t, t)) for n, t in r]) for r in turn.rounds]))
         found.append(Transform("symmetry", "mirror", flipped, flipped_turn,

@@ -10,8 +10,13 @@ from typing import Any
 
 from ...errors import ImplementationError, did_you_mean
 from ...ruleset import Event, Outcome, OutcomePart, provenance_from_json, provenance_json
-from .model import Heading, Scene
+from .model import Heading, Scene, Ship
 from .parse import EVENT_KINDS
+
+# A heading's name, and the heading of a name, without Enum's descriptor and metaclass (an
+# answer names one per ship and state).
+_HEADING_NAME = {h: h.name for h in Heading}
+_HEADING_OF = {h.name: h for h in Heading}
 
 _TILE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
          "description": "[x, y]: x counts east from 0, y counts south from 0 (may be off the board)"}
@@ -93,11 +98,15 @@ OUTCOME_SCHEMA = {
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    events = []
+    for e in outcome.events:
+        item = {"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase, "clause": e.clause}
+        if e.damage:
+            item["damage"] = dict(e.damage)
+        events.append(item)
     return {
-        "ships": {s.name: {"at": list(s.at), "heading": s.heading.name} for s in outcome.after.ships},
-        "events": [{"kind": e.kind, "ships": list(e.pieces), "round": e.round, "phase": e.phase,
-                    "clause": e.clause, **({"damage": dict(e.damage)} if e.damage else {})}
-                   for e in outcome.events],
+        "ships": {s.name: {"at": list(s.at), "heading": _HEADING_NAME[s.heading]} for s in outcome.after.ships},
+        "events": events,
         "damage": dict(outcome.damage_totals()),
         "provenance": provenance_json(outcome.provenance),
     }
@@ -116,8 +125,7 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
         raise ImplementationError("the outcome does not say where " + ", ".join(repr(n) for n in missing)
                                   + " end" + ("s" if len(missing) == 1 else "")
                                   + "; list every ship, moved or not")
-    after = Scene(before.board, tuple(known[name].moved((spec["at"][0], spec["at"][1]), Heading[spec["heading"]])
-                                      for name, spec in sorted(ships.items())))
+    after = Scene(before.board, tuple([_ended(known[name], spec) for name, spec in sorted(ships.items())]))
     events = []
     for i, item in enumerate(data.get("events", ())):  # absent where the events are not reported
         kind, names = item["kind"], tuple(item["ships"])
@@ -128,7 +136,8 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
             if name not in known:
                 raise ImplementationError(f"events[{i}] names ship {name!r}, which is not in the scene; "
                                           f"{did_you_mean(name, list(known))}")
-        damage = tuple(sorted((str(n), float(d)) for n, d in (item.get("damage") or {}).items()))
+        raw = item.get("damage")  # absent on edges, rocks and pushes
+        damage = tuple(sorted([(str(n), float(d)) for n, d in raw.items()])) if raw else ()
         for name, _ in damage:
             if name not in known:
                 raise ImplementationError(f"events[{i}].damage names ship {name!r}, which is not in the scene; "
@@ -151,12 +160,24 @@ def outcome_from_json(before: Scene, data: dict[str, Any]) -> Outcome:
     return outcome
 
 
+def _ended(start: Ship, spec: Mapping[str, Any]) -> Ship:
+    """The ship ``start`` where ``spec`` says it ends: ``start`` itself where that is where it
+    began (in whole numbers: a schema's integer may be written 3.0, kept as given)."""
+    x, y = spec["at"][0], spec["at"][1]
+    heading = _HEADING_OF[spec["heading"]]
+    at = start.at
+    if heading is start.heading and x == at[0] and y == at[1] and type(x) is int and type(y) is int:
+        return start
+    return start.moved((x, y), heading)
+
+
 def state_json(state: tuple[tuple[str, tuple[int, int], Heading], ...]) -> dict[str, Any]:
     """A frame's state (name, tile, heading per ship) as an answer's ``states`` entry carries it."""
-    return {"ships": {name: {"at": list(at), "heading": heading.name} for name, at, heading in state}}
+    names = _HEADING_NAME
+    return {"ships": {name: {"at": list(at), "heading": names[heading]} for name, at, heading in state}}
 
 
 def state_from_json(data: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, int], Heading], ...]:
     """The inverse of ``state_json``."""
-    return tuple(sorted((name, (spec["at"][0], spec["at"][1]), Heading[spec["heading"]])
+    return tuple(sorted((name, (spec["at"][0], spec["at"][1]), _HEADING_OF[spec["heading"]])
                         for name, spec in data["ships"].items()))

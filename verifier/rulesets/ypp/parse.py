@@ -9,7 +9,14 @@ from typing import Any
 from ...errors import SceneError, did_you_mean
 from ...ruleset import Outcome
 from ...source import Located
-from .model import SHIP_TYPES, Board, Heading, Scene, Ship, Tile, Token, Turn
+from .model import SHIP_TYPES, Board, Heading, Scene, Tile, Token, Turn, ship_at
+
+# Enum members by name or value, and their names and values, as plain dicts: Enum's metaclass and
+# descriptors cost more than a dict look-up, once per ship and token of every request.
+_HEADING_OF = dict(Heading.__members__)
+_HEADING_NAME = {h: h.name for h in Heading}
+_TOKEN = {t.value: t for t in Token}
+_TOKEN_VALUE = {t: t.value for t in Token}
 
 _TILE = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
          "description": "[x, y]: x counts east from 0, y counts south from 0"}
@@ -187,7 +194,7 @@ def parse_before(doc: Located, path: tuple) -> Scene:
         if tile in whirl_tiles:
             raise doc.error(where, f"{list(tile)} is part of a whirlpool and cannot also be a wind tile",
                             SceneError)
-        wind[tile] = Heading[item["toward"]]
+        wind[tile] = _HEADING_OF[item["toward"]]
 
     ships = []
     taken: dict[Tile, str] = {}
@@ -209,7 +216,7 @@ def parse_before(doc: Located, path: tuple) -> Scene:
             raise doc.error(where + ("at",), f"ships {taken[tile]!r} and {name!r} are both on tile {list(tile)}; "
                                              "only one ship fits on a tile", SceneError)
         taken[tile] = name
-        ships.append(Ship(name, kind, tile, Heading[spec["heading"]]))
+        ships.append(ship_at(name, kind, tile, _HEADING_OF[spec["heading"]]))
 
     board = Board(width, height, rock_set, tuple(sorted(wind.items())), tuple(sorted(whirlpools)))
     return Scene(board, tuple(sorted(ships, key=lambda s: s.name)))
@@ -223,7 +230,8 @@ def parse_actions(doc: Located, path: tuple, scene: Scene) -> Turn:
         entries = []
         for name, token in tokens.items():
             _ship_name(doc, path + (i, name), name, known, "token holder")
-            entries.append((name, Token(token)))
+            found = _TOKEN.get(token) if type(token) is str else None
+            entries.append((name, Token(token) if found is None else found))
         rounds.append(tuple(sorted(entries)))
     return Turn(tuple(rounds))
 
@@ -274,11 +282,11 @@ def case_data(scene: Scene, turn: Turn) -> tuple[dict, list]:
     if b.rocks:
         board["rocks"] = [list(t) for t in sorted(b.rocks)]
     if b.wind:
-        board["wind"] = [{"at": list(t), "toward": d.name} for t, d in b.wind]
+        board["wind"] = [{"at": list(t), "toward": _HEADING_NAME[d]} for t, d in b.wind]
     if b.whirlpools:
         board["whirlpools"] = [list(t) for t in b.whirlpools]
-    ships = {s.name: {"type": s.type, "at": list(s.at), "heading": s.heading.name} for s in scene.ships}
-    actions = [{n: t.value for n, t in r} or {s.name: "none" for s in scene.ships[:1]} for r in turn.rounds]
+    ships = {s.name: {"type": s.type, "at": list(s.at), "heading": _HEADING_NAME[s.heading]} for s in scene.ships}
+    actions = [{n: _TOKEN_VALUE[t] for n, t in r} or {s.name: "none" for s in scene.ships[:1]} for r in turn.rounds]
     return {"board": board, "ships": ships}, actions
 
 

@@ -39,12 +39,14 @@ from .model import (
     Tile,
     Token,
     Turn,
+    ship_at,
     totals_key,
 )
 
 _SIDE = {(t, h): t.side(h) for t in Token for h in Heading}
 _CLOCKWISE = {h: h.clockwise() for h in Heading}
 _SIZES = {kind: int(size) for kind, size in SHIP_TYPES.items()}
+_LABEL = {int(size): size.label for size in SizeClass}  # without IntEnum's call and descriptor
 _NO_TOKEN = Token.NONE
 
 # Inside a run a tile is a single int key (see _Grid) rather than an (x, y) tuple: one small
@@ -137,6 +139,21 @@ _EFFECT_TEXT = {
 }
 
 
+# The bump bullets of each phase by number ("bump.1" .. "bump.4"; [0] unused).
+_BUMP_CLAUSES = {prefix: tuple(f"{prefix}.{n}" for n in range(5)) for prefix in ("bump", "wind.bump")}
+_HEADINGS = tuple(Heading)
+# The decisions of bumps, knocks and claims, one shared value per situation (each key starts with
+# the kind of decision and holds all its words depend on: phase, step, ships, ways of moving,
+# round): every reading of a scene replays its rounds, and with them the same decisions.
+_DECISIONS: dict[tuple, Decision] = {}
+
+
+def _keep_decision(key: tuple, decision: Decision) -> Decision:
+    if len(_DECISIONS) > 20_000:
+        _DECISIONS.clear()
+    _DECISIONS[key] = decision
+    return decision
+
 _LETTERS = {(prefix, second): {c: f"{prefix}.{2 if second else 1}{c}" for c in "abcde"}.__getitem__
             for prefix in ("move", "wind") for second in (False, True)}
 
@@ -213,7 +230,8 @@ class _Run:
     def mark(self) -> _Mark:
         """This moment, at the end of a round: the lists of a run only grow, so their lengths
         and each ship's place, heading and provenance length are enough to take up from here."""
-        stacked = tuple((key, tuple(s.name for s in stack)) for key, stack in self.stacked.items())
+        stacked = tuple([(key, tuple([s.name for s in stack]))
+                         for key, stack in self.stacked.items()]) if self.stacked else ()
         return (self.round, tuple([(s.at, s.heading, len(s.prov)) for s in self.ships.values()]), len(self.events),
                 len(self.decisions), len(self.frames), len(self.consulted), stacked)
 
@@ -289,8 +307,9 @@ class _Run:
 
     def event(self, kind: str, pieces: tuple[str, ...], phase: _Phase, clause: str, at: Key,
               unordered: bool = False) -> None:
-        if unordered:
-            pieces = tuple(sorted(pieces))
+        if unordered:  # always a pair: by name
+            if pieces[1] < pieces[0]:
+                pieces = (pieces[1], pieces[0])
             key = (self.round, phase.name, kind, pieces)
             if key in self.seen_pairs:
                 return
@@ -345,27 +364,76 @@ class _Run:
 
     def bump_effect(self, mover: _Mover, other: _Ship, phase: _Phase) -> tuple[str, str]:
         """(effect, clause) of ``mover`` bumping the standing ship ``other``."""
-        motion = (f"{phase.bump}.1", _STOP) if mover.turning else (f"{phase.bump}.2", _KNOCK)
+        clauses = _BUMP_CLAUSES[phase.bump]
+        motion = (clauses[1], _STOP) if mover.turning else (clauses[2], _KNOCK)
         mine, theirs = mover.ship.size, other.size
         by_class = None
         if mine < theirs:
-            by_class = (f"{phase.bump}.3", _STOP)
+            by_class = (clauses[3], _STOP)
         elif mine > theirs:
-            by_class = (f"{phase.bump}.4", _PUSH)
+            by_class = (clauses[4], _PUSH)
         if by_class is not None:
-            self.decisions.append(Decision(
-                "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
-                (mover.name, other.name), self.round,
-                detail=f"{mover.name}, {mover.motion(phase)} as a {SizeClass(mine).label} ship, "
-                       f"bumps the standing {SizeClass(theirs).label} ship {other.name}",
-                situation=f"a ship {mover.motion(phase)} bumps a standing ship of "
-                          f"{'smaller' if mine > theirs else 'larger'} class"))
+            key = ("bump", phase.name, mover.turning, mine, theirs, mover.name, other.name, self.round)
+            decision = _DECISIONS.get(key)
+            if decision is None:
+                moving = mover.motion(phase)
+                decision = _keep_decision(key, Decision(
+                    "bump", (motion[0], by_class[0]), (_EFFECT_TEXT[motion[1]], _EFFECT_TEXT[by_class[1]]),
+                    (mover.name, other.name), self.round,
+                    detail=f"{mover.name}, {moving} as a {_LABEL[mine]} ship, "
+                           f"bumps the standing {_LABEL[theirs]} ship {other.name}",
+                    situation=f"a ship {moving} bumps a standing ship of "
+                              f"{'smaller' if mine > theirs else 'larger'} class"))
+            self.decisions.append(decision)
         order = self.read("bump") if by_class is not None else None
         if by_class is None or order == "motion-first" or (order == "turn-first" and mover.turning):
             clause, effect = motion
         else:
             clause, effect = by_class
         return effect, clause
+
+    def vacate_decision(self, m: _Mover, other: _Mover, second: bool, phase: _Phase) -> Decision:
+        """The decision of ``m`` claiming the tile of ``other``, which is moving too: one
+        shared value per phase, step, the two ships and their ways of moving, and round."""
+        straight = other.direction is m.direction
+        key = ("vacate", phase.name, second, m.name, other.name, m.turning, other.turning, straight, self.round)
+        decision = _DECISIONS.get(key)
+        if decision is not None:
+            return decision
+        letter = _LETTERS[phase.step, second]
+        name, occupant = m.name, other.name
+        if second:
+            decision = Decision(
+                "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant), self.round,
+                detail=f"{occupant} arrived in step 1 but moves on in step 2",
+                situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
+                          f"{other.motion(phase)} reached in step 1 and is leaving")
+        else:
+            leaving = "straight on" if straight else "across its way"
+            decision = Decision(
+                "vacate", (), (), (name, occupant), self.round, (letter("b"), letter("c")),
+                f"{name} claims the tile of {occupant}, which is moving elsewhere",
+                situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
+                          f"{other.motion(phase)} that leaves {leaving}")
+        return _keep_decision(key, decision)
+
+    def reach_decision(self, m: _Mover, occupant: _Ship, phase: _Phase) -> Decision:
+        """The decision of ``m`` reaching, in step 2, a destination that holds ``occupant``,
+        which has not moved this phase."""
+        size, theirs = m.ship.size, occupant.size
+        relation = "smaller" if size > theirs else "larger" if size < theirs else "the same"
+        key = ("reach", phase.name, m.name, occupant.name, m.turning, relation, self.round)
+        decision = _DECISIONS.get(key)
+        if decision is not None:
+            return decision
+        name = m.name
+        return _keep_decision(key, Decision(
+            "bump_reach", (_LETTERS[phase.step, True]("b"), f"{phase.bump}.1"),
+            ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
+            (name, occupant.name), self.round,
+            detail=f"the destination of {name} holds the standing ship {occupant.name}",
+            situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
+                      f"ship of {relation} class"))
 
     # --- one step of claims ------------------------------------------------
 
@@ -415,19 +483,7 @@ class _Run:
                     continue
                 stands = other is None
                 if other is not None:
-                    if second:
-                        self.decisions.append(Decision(
-                            "vacate", (letter("b"),), ("stop, with a collision",), (name, occupant.name),
-                            self.round, detail=f"{occupant.name} arrived in step 1 but moves on in step 2",
-                            situation=f"step 2: a ship {m.motion(phase)} claims the tile a ship "
-                                      f"{other.motion(phase)} reached in step 1 and is leaving"))
-                    else:
-                        leaving = "straight on" if other.direction is m.direction else "across its way"
-                        self.decisions.append(Decision(
-                            "vacate", (), (), (name, occupant.name), self.round, (letter("b"), letter("c")),
-                            f"{name} claims the tile of {occupant.name}, which is moving elsewhere",
-                            situation=f"step 1: a ship {m.motion(phase)} claims the tile of a ship "
-                                      f"{other.motion(phase)} that leaves {leaving}"))
+                    self.decisions.append(self.vacate_decision(m, other, second, phase))
                     vacate = self.read("vacate")
                 if not stands and vacate != "follow":
                     self.note_reading(ship, "vacate")
@@ -441,16 +497,8 @@ class _Run:
                     # A ship that has not moved this phase at the destination: case b of step 2,
                     # or, since a bump is entering "into or through" a standing ship's tile, a bump.
                     # The way of the planned second step (the ship may have been shoved off its path).
-                    way = next(h for h in Heading if m.via + delta[h] == m.dest)
-                    relation = ("smaller" if ship.size > occupant.size else
-                                "larger" if ship.size < occupant.size else "the same")
-                    self.decisions.append(Decision(
-                        "bump_reach", (letter("b"), f"{phase.bump}.1"),
-                        ("stop after step 1, with a collision", "a bump: the bump bullets decide"),
-                        (name, occupant.name), self.round,
-                        detail=f"the destination of {name} holds the standing ship {occupant.name}",
-                        situation=f"step 2: a ship {m.motion(phase)} reaches a destination that holds a standing "
-                                  f"ship of {relation} class"))
+                    way = next(h for h in _HEADINGS if m.via + delta[h] == m.dest)
+                    self.decisions.append(self.reach_decision(m, occupant, phase))
                     self.note_reading(ship, "bump_reach")
                     if self.read("bump_reach") == "step-1":
                         self.note(ship, letter("b"))
@@ -591,12 +639,17 @@ class _Run:
         astern = standing.heading.opposite()
         if astern is away:
             return away
-        facing = "the same way as the mover goes" if standing.heading is away else "across the mover's way"
-        self.decisions.append(Decision(
-            "knock_direction", (clause,), (f"knocked {away.name} (away from the mover) or {astern.name} (astern)",),
-            (mover.name, standing.name), self.round,
-            detail=f"{mover.name} knocks {standing.name} back, and {standing.name} faces {standing.heading.name}",
-            situation=f"a ship {mover.motion(phase)} knocks back a standing ship that faces {facing}"))
+        key = ("knock", clause, away, standing.heading, mover.name, standing.name, self.round, mover.turning)
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            facing = "the same way as the mover goes" if standing.heading is away else "across the mover's way"
+            decision = _keep_decision(key, Decision(
+                "knock_direction", (clause,),
+                (f"knocked {away.name} (away from the mover) or {astern.name} (astern)",),
+                (mover.name, standing.name), self.round,
+                detail=f"{mover.name} knocks {standing.name} back, and {standing.name} faces {standing.heading.name}",
+                situation=f"a ship {mover.motion(phase)} knocks back a standing ship that faces {facing}"))
+        self.decisions.append(decision)
         self.note_reading(standing, "knock_direction")
         return away if self.read("knock_direction") == "away" else astern
 
@@ -742,6 +795,7 @@ class _Damage:
     def __init__(self, run: _Run, scene: Scene):
         ships = run.ships
         rams = []
+        differs = False
         for i, event in enumerate(run.events):
             pieces = event.pieces
             if len(pieces) != 2 or event.kind not in _RAMMING:
@@ -758,7 +812,8 @@ class _Damage:
             run.note(first, "ram.1")
             run.note(second, "ram.1")
             rams.append((i, RAM_VALUES[first.type], RAM_VALUES[second.type], differ))
-        self.differs = any(r[3] for r in rams)
+            differs = differs or differ
+        self.differs = differs
         if rams:  # looked up as the resolver would, counting the damage of the first ramming event
             run.consulted["ram_unit"] = None
             if self.differs:
@@ -800,8 +855,16 @@ class _Damage:
     def totals(self, pins: _Pins) -> tuple[tuple[str, float], ...]:
         """The items of the outcome's ``damage_totals`` under the options ``pins``, added up
         as it adds them (in the order of the events), without the outcome."""
+        unit = _SHOT_INDEX[pins[0][1]] if pins else 0
+        swapped = self.differs and pins[1][1] != "other"
+        events = self.events
         totals: dict[str, float] = {}
-        for _, ((a, x), (b, y)) in self.damage(pins):
+        for position, first, second, differ in self.rams:  # as ``damage`` gives them
+            a, b = events[position].pieces
+            if differ and swapped:
+                x, y = first[unit], second[unit]
+            else:
+                x, y = second[unit], first[unit]
             totals[a] = totals.get(a, 0.0) + x
             totals[b] = totals.get(b, 0.0) + y
         return totals_key(totals)
@@ -828,7 +891,7 @@ def _ended(ship: _Ship, at: Tile, scene: Scene) -> Ship:
     start = scene.by_name.get(ship.name)
     if start is not None and start.at == at and start.heading is ship.heading:
         return start
-    return Ship(ship.name, ship.type, at, ship.heading)
+    return ship_at(ship.name, ship.type, at, ship.heading)
 
 
 def _finish(run: _Run, scene: Scene) -> Outcome:
@@ -907,11 +970,12 @@ class _End:
     options ``pins``. The outcome is made when first asked for (the reading table keeps
     only one outcome per key), under the reading of whoever asks."""
 
-    __slots__ = ("damage", "pins", "made")
+    __slots__ = ("damage", "pins", "made", "key")
 
     def __init__(self, damage: _Damage, pins: _Pins):
         self.damage, self.pins = damage, pins
         self.made: Outcome | None = None
+        self.key: Any = None  # the outcome's key, once asked for (Resolution.key)
 
     def outcome(self, reading: Mapping[str, str], scene: Scene) -> Outcome:
         """The outcome under ``reading`` (which agrees with ``pins``), on ``scene``'s board."""
@@ -1055,15 +1119,22 @@ class Resolution(_Resolution):
     def key(self) -> Any:
         """The outcome's key. Most ends of a scene's tree are the same rounds with the ram
         damage counted otherwise; that changes only the key's damage totals (the last of
-        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds."""
-        damage = self.end.damage
+        ``explore.outcome_key``'s parts), so the rest is taken once per end of the rounds. The
+        key is kept with the end: readings that differ only where no resolution looked share it."""
+        end = self.end
+        key = end.key
+        if key is not None:
+            return key
+        damage = end.damage
         if not damage.rams:
-            return self.ruleset.outcome_key(self.outcome())
-        if damage.key_start is None:
+            key = self.ruleset.outcome_key(self.outcome())
+        elif damage.key_start is None:
             key = self.ruleset.outcome_key(self.outcome())
             damage.key_start = key[:-1]
-            return key
-        return (*damage.key_start, damage.totals(self.end.pins))
+        else:
+            key = (*damage.key_start, damage.totals(end.pins))
+        end.key = key
+        return key
 
     def under(self, point: str, reading: dict[str, str]) -> _Resolution:
         at = self.asked[point]  # the rounds before it looked up the same options under ``reading``

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...kit.choices import Choices, strategy
-from .model import SHIP_TYPES, Board, Heading, Scene, Ship, Token, Turn
+from .model import SHIP_TYPES, Board, Heading, Scene, Token, Turn, ship_at
 
 # One representative type per size class keeps shrunk examples readable.
 TYPES_BY_CLASS = ("sloop", "war brig", "war frigate", "grand frigate")
@@ -68,7 +68,7 @@ def ships(choose: Choices, where: Board, max_ships: int = 4, types: tuple[str, .
         # class is decided by the motion bullets alone (a forward mover knocks the other on), and
         # two such bumps on one ship need three ships of a class, one in 16 fleets otherwise.
         types = (choose.pick(types),)
-    return Scene(where, tuple([Ship(NAMES[i], choose.pick(types), at, choose.pick(HEADINGS))
+    return Scene(where, tuple([ship_at(NAMES[i], choose.pick(types), at, choose.pick(HEADINGS))
                                for i, at in enumerate(spots)]))
 
 
