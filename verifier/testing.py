@@ -364,18 +364,16 @@ class PlainResolutions:
 
 def test_its_resolutions_give_the_table_plain_resolves_give(contract_key: str) -> None:
     """The reference under every reading, walked with the ruleset's own resolutions, has
-    the points, leaves, keys and outcomes that plain resolves give."""
+    the points, leaves, keys and outcomes (each under its own reading) that plain
+    resolves give."""
     ruleset = registry.get(contract_key)
     if not ruleset.supports(Capability.SEARCH):
         pytest.skip(f"{ruleset.key} does not declare 'search'")
     from .fuzz.reference import reading_table
 
     def same(before: Any, actions: Any) -> None:
-        own = reading_table(ruleset, before, actions)
-        plain = reading_table(PlainResolutions(ruleset), before, actions)  # type: ignore[arg-type]
-        assert own.points == plain.points
-        assert dict(own.keys) == dict(plain.keys)
-        assert dict(own.outcomes) == dict(plain.outcomes)
+        assert_same_table(reading_table(ruleset, before, actions),
+                          reading_table(PlainResolutions(ruleset), before, actions))  # type: ignore[arg-type]
 
     _on_strategy_scenes(ruleset, same)
 
