@@ -12,7 +12,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
-from ..ruleset import Outcome
+from ..ruleset import NotedReading, Outcome
 
 Made = TypeVar("Made")
 
@@ -56,7 +56,14 @@ class ReadingMemo:
     """Outcomes by scene and actions, each with the options of the reading points it consulted.
     A point the resolver did not consult cannot change the outcome (``Outcome.consulted``), so
     an outcome found under one reading is the outcome under every reading that agrees with it
-    on those points."""
+    on those points.
+
+    Those points are kept, and looked up again, in the order the resolver first looked them
+    up, not by name: the reference under every reading (``fuzz.reference``) branches first on
+    the point a resolution looked up first, so an outcome taken from the memo must look up what
+    a fresh resolution would, in its order, or a scene's table would depend on what the process
+    resolved before. Checked in that order, a kept outcome looks up no point a fresh resolution
+    would not look up first: up to the first option that differs, both took the same way."""
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
@@ -74,8 +81,12 @@ class ReadingMemo:
         for pins, outcome in known:
             if all(reading.get(point) == option for point, option in pins):
                 return replace(outcome, reading=MappingProxyType(dict(reading)))
-        outcome = carry_out(reading)
-        pins = tuple(sorted((point, reading[point]) for point in outcome.consulted))
+        noted = NotedReading(reading)
+        outcome = carry_out(noted)
+        consulted = outcome.consulted
+        asked = [point for point in noted.asked if point in consulted]
+        asked += [point for point in reading if point in consulted and point not in noted.asked]
+        pins = tuple((point, reading[point]) for point in asked)
         with self._lock:
             self._kept.setdefault(key, []).append((pins, outcome))
             if len(self._kept) > self._size:

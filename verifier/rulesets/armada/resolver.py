@@ -8,8 +8,6 @@ listed in: candidates come from a spatial index and are taken in order of name.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -21,8 +19,9 @@ from shapely.geometry.base import BaseGeometry
 from ...kept import Kept, KeptFor
 from ...kit import geometry
 from ...kit.geometry import TOLERANCE, Contact, Pose, ShapeIndex, distance, rectangle
+from ...kit.memo import ReadingMemo
 from ...kit.words import count
-from ...ruleset import Cause, Decision, Event, Frame, NotedReading, Outcome, Refusal, refused_outcome
+from ...ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 from .model import (
     BASE_SIZES,
     SIDES,
@@ -562,48 +561,7 @@ def unchanged(scene: Scene) -> Result:
     return Result(tuple(sorted(scene.ships, key=lambda s: s.name)), ())
 
 
-class _Memo:
-    """``kit.memo.ReadingMemo`` (outcomes by scene and maneuvers, each with the options of the
-    points it consulted; bounded, locked), with those points kept and looked up again in the
-    order the resolver first looked them up, not by name. The reference under every reading
-    (fuzz.reference) branches first on the point a resolution looked up first: an outcome
-    taken from the memo must look up what a fresh resolution would, in its order, or a scene's
-    table would depend on what the process resolved before. Checked in that order, a kept
-    outcome looks up no point a fresh resolution would not look up first: up to the first
-    option that differs, both took the same way."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._kept: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def resolve(self, key: Hashable, reading: Mapping[str, str],
-                carry_out: Callable[[Mapping[str, str]], Outcome]) -> Outcome:
-        with self._lock:
-            known = list(self._kept.get(key, ()))
-            if known:
-                self._kept.move_to_end(key)
-        for pins, outcome in known:
-            if all(reading.get(point) == option for point, option in pins):
-                return replace(outcome, reading=MappingProxyType(dict(reading)))
-        noted = NotedReading(reading)
-        outcome = carry_out(noted)
-        consulted = outcome.consulted
-        asked = [point for point in noted.asked if point in consulted]
-        asked += [point for point in reading if point in consulted and point not in noted.asked]
-        pins = tuple((point, reading[point]) for point in asked)
-        with self._lock:
-            self._kept.setdefault(key, []).append((pins, outcome))
-            if len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        return outcome
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-_MEMO = _Memo()  # fuzz asks the reference again under the default reading, the explorer under one-point changes
+_MEMO = ReadingMemo()  # fuzz asks the reference again under the default reading, the explorer under one-point changes
 
 
 def _named_in_order(pieces: tuple[_Named, ...]) -> tuple[_Named, ...] | None:

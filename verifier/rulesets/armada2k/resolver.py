@@ -10,9 +10,7 @@ refuses the case: nothing is carried out, and the outcome's refusal cites the cl
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar, cast
@@ -21,8 +19,9 @@ from shapely.geometry import Point, Polygon
 
 from verifier.kit import geometry as kit_geometry
 from verifier.kit.geometry import TOLERANCE, Contact, ShapeIndex, classify
-from verifier.ruleset import Cause, Decision, Event, Frame, NotedReading, Outcome, Refusal, refused_outcome
+from verifier.ruleset import Cause, Decision, Event, Frame, Outcome, Refusal, refused_outcome
 
+from ...kit.memo import ReadingMemo
 from ...kit.words import count
 from .clauses import READING_POINTS
 from .geometry import (
@@ -504,48 +503,7 @@ def _setup(run: _Run) -> None:
                                         detail=f"the fleet costs {cost} points, the total is {variants.total}"))
 
 
-class _Memo:
-    """``kit.memo.ReadingMemo`` (outcomes by scene and actions, each with the options of the
-    points it consulted; bounded, locked), with those points kept and looked up again in the
-    order the resolver first looked them up, not by name. The reference under every reading
-    (fuzz.reference) branches first on the point a resolution looked up first: an outcome
-    taken from the memo must look up what a fresh resolution would, in its order, or a scene's
-    table would depend on what the process resolved before. Checked in that order, a kept
-    outcome looks up no point a fresh resolution would not look up first: up to the first
-    option that differs, both took the same way."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._kept: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], Outcome]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def resolve(self, key: Hashable, reading: Mapping[str, str],
-                carry_out: Callable[[Mapping[str, str]], Outcome]) -> Outcome:
-        with self._lock:
-            known = list(self._kept.get(key, ()))
-            if known:
-                self._kept.move_to_end(key)
-        for pins, outcome in known:
-            if all(reading.get(point) == option for point, option in pins):
-                return replace(outcome, reading=MappingProxyType(dict(reading)))
-        noted = NotedReading(reading)
-        outcome = carry_out(noted)
-        consulted = outcome.consulted
-        asked = [point for point in noted.asked if point in consulted]
-        asked += [point for point in reading if point in consulted and point not in noted.asked]
-        pins = tuple((point, reading[point]) for point in asked)
-        with self._lock:
-            self._kept.setdefault(key, []).append((pins, outcome))
-            if len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        return outcome
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-_MEMO = _Memo()  # the explorer and the rule pages resolve each scene under many readings
+_MEMO = ReadingMemo()  # the explorer and the rule pages resolve each scene under many readings
 
 
 def resolve(scene: Scene, actions: Actions, reading: Mapping[str, str]) -> Outcome:
