@@ -306,6 +306,39 @@ def test_search_suite_is_listed_and_rates_scenes_per_cpu_second():
                     ("ypp fuzz: scenes / CPU s", "100", "30 scenes, 0.30 s CPU, 1.00 s wall")]
 
 
+def test_fuzz_with_answers_at_once_is_its_own_row_and_a_run_that_missed_answers_is_not_a_rate():
+    from verifier.bench import search_rows
+
+    fuzz = {"scenes": 30, "seconds": 1.0, "cpu_seconds": 0.3}
+    at_once = {"scenes": 30, "seconds": 0.2, "cpu_seconds": 0.1, "missed": 0}
+    rows = search_rows({"rulesets": {"ypp": {"explore": fuzz, "fuzz": fuzz, "fuzz_at_once": at_once}}})
+    assert ("ypp fuzz, answers at once: scenes / CPU s", "300",
+            "the reference's answers recorded, then looked up: 30 scenes, 0.10 s CPU") in rows
+    rows = search_rows({"rulesets": {"ypp": {"explore": fuzz, "fuzz": fuzz,
+                                             "fuzz_at_once": {**at_once, "missed": 2}}}})
+    assert ("ypp fuzz, answers at once: scenes / CPU s", "invalid",
+            "2 requests had no recorded answer: the two runs asked different things") in rows
+
+
+def test_fuzz_with_answers_at_once_looks_up_every_answer_it_is_asked_for():
+    figures = bench._fuzzed_at_once(registry.get("ypp"), 12, 0)
+    assert figures["scenes"] == 12 and figures["missed"] == 0 and figures["cpu_seconds"] > 0
+    assert bench._RECORDED == {} and bench._MISSED == []  # both runs were forked: nothing stays here
+
+
+def test_a_request_with_no_recorded_answer_is_counted_and_answered_as_an_error(monkeypatch):
+    from verifier.adapter import PROTOCOL
+
+    monkeypatch.setattr(bench, "_RECORDED", {})
+    monkeypatch.setattr(bench, "_MISSED", [])
+    request = {"type": "case", "id": "fuzz-0-1", "ruleset": "ypp", "before": {}, "actions": {}}
+    answer = bench.recording_reference(request)
+    assert bench.recorded_answer(request) is answer
+    assert bench.recorded_answer({**request, "id": "fuzz-0-2"})["type"] == "errored"
+    assert bench._MISSED == ["fuzz-0-2"]
+    assert bench.recorded_answer({"type": "hello", "protocol": PROTOCOL})["type"] == "hello"
+
+
 def test_every_ruleset_with_benchmarks_has_a_growth_suite_of_the_kit():
     for ruleset in registry.all_rulesets():
         if ruleset.supports(Capability.BENCHMARKS):

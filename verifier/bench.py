@@ -275,12 +275,73 @@ def _explored(ruleset: Ruleset, scenes: int, seed: int) -> int:
     return search(ruleset, budget=600.0, seed=seed, max_examples=scenes).examples
 
 
-def _fuzzed(ruleset: Ruleset, scenes: int, seed: int) -> int:
+def _fuzzed(ruleset: Ruleset, scenes: int, seed: int, adapter: str = REFERENCE_ADAPTER) -> int:
     from .adapter import Session, open_implementation
     from .fuzz import run
 
-    with Session(open_implementation(REFERENCE_ADAPTER)) as session:
+    with Session(open_implementation(adapter)) as session:
         return len(run(ruleset, session, examples=scenes, budget=600.0, seed=seed).trials)
+
+
+# Fuzz against an implementation that answers at once: the reference's answers, recorded
+# by request in one forked process and handed back by look-up in another, so that what is
+# timed is fuzz's own work (drawing, the reference under every reading, reading and
+# comparing the answers) and nothing of the implementation's. Both runs are forked, so
+# that no memo of this process has seen the scenes: the replaying run resolves its
+# reference as cold as the plain fuzz run does.
+
+_RECORDED: dict[str, Any] = {}  # answers by request text, in the process that records or replays them
+_MISSED: list[str] = []  # requests the replaying process found no answer for
+
+
+def _request_text(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, sort_keys=True)
+
+
+def recording_reference(message: Any) -> Any:
+    """The in-process reference adapter, keeping each case's answer by its request."""
+    from .adapters.reference import handle
+    answer = handle(message)
+    if isinstance(message, dict) and message.get("type") == "case":
+        _RECORDED[_request_text(message)] = answer
+    return answer
+
+
+def recorded_answer(message: Any) -> Any:
+    """The answer ``recording_reference`` gave the same request (the hello is the reference's)."""
+    from .adapters.reference import handle
+    if not (isinstance(message, dict) and message.get("type") == "case"):
+        return handle(message)
+    found = _RECORDED.get(_request_text(message))
+    if found is None:
+        _MISSED.append(str(message.get("id")))
+        return {"type": "errored", "id": message.get("id", ""), "message": "no recorded answer"}
+    return found
+
+
+def _recorded(key: str, scenes: int, seed: int) -> dict[str, Any]:
+    _fuzzed(registry.get(key), scenes, seed, f"python:{__name__}:recording_reference")
+    return dict(_RECORDED)
+
+
+def _replayed(key: str, scenes: int, seed: int, answers: dict[str, Any]) -> dict[str, float]:
+    _RECORDED.clear()
+    _RECORDED.update(answers)
+    figures = _timed_scenes(partial(_fuzzed, registry.get(key), scenes, seed, f"python:{__name__}:recorded_answer"))
+    return {**figures, "missed": len(_MISSED)}
+
+
+def _fuzzed_at_once(ruleset: Ruleset, scenes: int, seed: int) -> dict[str, float]:
+    """``_timed_scenes`` of fuzz against the reference's recorded answers, with ``missed``:
+    the requests no answer was recorded for (fuzz asked the two runs different things)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        answers = pool.submit(_recorded, ruleset.key, scenes, seed).result()
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(_replayed, ruleset.key, scenes, seed, answers).result()
 
 
 def _drawn(ruleset: Ruleset, scenes: int, seed: int) -> int:
@@ -300,8 +361,10 @@ def search_figures(quick: bool, seed: int = 0) -> dict[str, Any]:
     """Per ruleset that can be searched and fuzzed: the explorer's search over a fixed
     number of scenes, and fuzz of the reference resolver through the in-process adapter
     on one worker (300 scenes, as issue #30 measures ``--examples 300 --workers 1``), each
-    timed as a whole; and the drawing of fuzz's scenes alone, so that fuzz's own rate (what
-    it does once a scene exists) can be told apart. What a process pays once, at its first
+    timed as a whole; fuzz of the same scenes against the reference's recorded answers
+    ("fuzz_at_once": what fuzz itself costs, the rate no implementation can raise); and
+    the drawing of fuzz's scenes alone, so that fuzz's rate once a scene exists can be
+    told apart. What a process pays once, at its first
     fuzz run of a ruleset (the hello, the schemas' quick checks compiled, the first scenes'
     strategy), is timed apart ("fuzz_start", a run of FUZZ_START_SCENES scenes on another
     seed) and shown as its own row, so that it neither hides nor swamps the rate per scene."""
@@ -314,6 +377,7 @@ def search_figures(quick: bool, seed: int = 0) -> dict[str, Any]:
         figures[ruleset.key] = {
             "explore": _timed_scenes(partial(_explored, ruleset, explore_scenes, seed)),
             "fuzz_start": _timed_scenes(partial(_fuzzed, ruleset, FUZZ_START_SCENES, seed + 1)),
+            "fuzz_at_once": _fuzzed_at_once(ruleset, fuzz_scenes, seed),  # before this process sees the scenes
             "fuzz": _timed_scenes(partial(_fuzzed, ruleset, fuzz_scenes, seed)),
             "drawing": _timed_scenes(partial(_drawn, ruleset, fuzz_scenes, seed))}
     return {"quick": quick, "seed": seed, "rulesets": figures}
@@ -330,6 +394,14 @@ def search_rows(figures: Mapping[str, Any]) -> list[Row]:
         if start:  # what the first fuzz run of the ruleset in the process paid, beside the rate after it
             rows.append((f"{key} fuzz start: CPU s", f"{start['cpu_seconds']:.2f}",
                          f"the process's first fuzz run of {key}, {start['scenes']} scenes, timed apart"))
+        at_once = found.get("fuzz_at_once")
+        if at_once:  # fuzz's own rate: an implementation that costs nothing would get no more
+            missed = int(at_once.get("missed", 0))
+            rows.append((f"{key} fuzz, answers at once: scenes / CPU s",
+                         f"{at_once['scenes'] / max(at_once['cpu_seconds'], 1e-9):,.0f}" if not missed else "invalid",
+                         f"the reference's answers recorded, then looked up: {at_once['scenes']} scenes, "
+                         f"{at_once['cpu_seconds']:.2f} s CPU" if not missed else
+                         f"{missed} requests had no recorded answer: the two runs asked different things"))
         drawing = found.get("drawing")
         if drawing:  # fuzz less the CPU its scenes take to draw
             fuzz = found["fuzz"]
