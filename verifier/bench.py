@@ -7,7 +7,8 @@ with ``verifier docs`` on every local core, reading the explorer's reports where
 are (``explore/RULESET/report.json``, written by ``verifier explore`` first: a warm
 report) and running the quick explorer pass for a ruleset without one. ``search``: scenes per
 CPU second of the explorer's search and of fuzz against the reference (in-process adapter,
-one worker) for every ruleset that both can take. Every other suite belongs to a ruleset
+one worker), and against the reference's recorded answers (fuzz's own rate), for every
+ruleset that both can take. Every other suite belongs to a ruleset
 that declares ``Capability.BENCHMARKS`` and is named ``RULESET.SUITE`` (``ypp.turns``,
 ``scatter.odds``, ...); ``verifier bench --list`` shows them all. ``--suite`` takes
 ``core`` (the default), ``all``, a suite's name, a ruleset's key (all of its
@@ -414,8 +415,9 @@ def search_rows(figures: Mapping[str, Any]) -> list[Row]:
 
 def search_suite() -> BenchSuite:
     return BenchSuite(SEARCH, "scenes a second (per CPU second, so per core) of the explorer's search and of fuzz "
-                              "against the reference through the in-process adapter, for every ruleset that "
-                              "both can take", lambda settings: search_figures(settings.quick),
+                              "against the reference through the in-process adapter and against its recorded "
+                              "answers, for every ruleset that both can take",
+                      lambda settings: search_figures(settings.quick),
                       lambda figures: format_rows(search_rows(figures)))
 
 
